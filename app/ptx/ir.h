@@ -1,0 +1,197 @@
+// PTX intermediate representation, decoded once by the parser so that the simulator never touches
+// text while it runs: opcodes and types are enums, registers are slot numbers, labels are
+// instruction indices, shared/local/param symbols are byte offsets.
+//
+// Operand conventions (ops[] index by opcode; unused entries have Kind::None):
+//   arithmetic, logic, cvt, cvta, mov, selp, ...   ops[0]=d  ops[1]=a  ops[2]=b  ops[3]=c
+//   setp       ops[0]=p  ops[1]=q (the "|q" half, else None)  ops[2]=a  ops[3]=b  ops[4]=c (combining
+//              predicate of setp.CMP.BOOL, may be negated)
+//   ld         ops[0]=d (Reg, or Vector)      ops[1]=Address
+//   st         ops[0]=Address                 ops[1]=value (Reg/Imm, or Vector)
+//   atom       ops[0]=d  ops[1]=Address  ops[2]=b  ops[3]=c (cas only)
+//   red        ops[0]=Address  ops[1]=b
+//   bar        ops[0]=barrier id (Imm or Reg)  ops[1]=thread count (Imm/Reg, or None = whole block)
+//   membar     no operands (scope in Instruction::scope)
+//   bra        Instruction::target = index of the destination instruction
+//   vote       ops[0]=d  ops[1]=a (predicate, may be negated)  ops[2]=membermask
+//   shfl       ops[0]=d  ops[1]=p-out (or None)  ops[2]=a  ops[3]=b (lane/delta)  ops[4]=c (clamp)
+//              ops[5]=membermask
+//   bar.warp.sync (Op::WarpSync)  ops[0]=membermask
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synclab::ptx {
+
+enum class Op : uint8_t {
+    // data movement and conversion
+    Mov, Cvt, Cvta, Ld, St, Selp,
+    // integer and floating-point arithmetic (type decides int vs float semantics)
+    Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max,
+    Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Copysign,
+    // bit manipulation
+    And, Or, Xor, Not, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt,
+    // comparison
+    Setp,
+    // memory ordering and atomics
+    Atom, Red, Membar,
+    // synchronisation
+    Bar, WarpSync, Vote, Shfl, Activemask,
+    // control flow
+    Bra, Ret, Exit, Trap, Nanosleep,
+};
+const char* to_string(Op op);
+
+enum class Type : uint8_t {
+    None,
+    Pred,
+    B8, B16, B32, B64,
+    U8, U16, U32, U64,
+    S8, S16, S32, S64,
+    F16, F32, F64,
+};
+const char* to_string(Type type);
+uint32_t type_size(Type type); // bytes (Pred: 1, None: 0)
+bool is_signed(Type type);     // S*
+bool is_float(Type type);      // F*
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+const char* to_string(Space space);
+
+enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
+enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
+enum class MemOrder : uint8_t { Weak, Volatile, Relaxed, Acquire, Release, AcqRel, Sc };
+enum class MemScope : uint8_t { None, Cta, Cluster, Gpu, Sys };
+
+// Modifier bits in Instruction::mods.
+namespace mod {
+constexpr uint16_t kLo = 1u << 0;     // mul.lo / mad.lo (default for integer mul)
+constexpr uint16_t kHi = 1u << 1;     // mul.hi / mad.hi
+constexpr uint16_t kWide = 1u << 2;   // mul.wide / mad.wide: d is twice the width of Instruction::type
+constexpr uint16_t kSat = 1u << 3;    // .sat (integer add/sub, float clamp to [0,1])
+constexpr uint16_t kFtz = 1u << 4;    // flush denormals (ignored by the simulator)
+constexpr uint16_t kUni = 1u << 5;    // bra.uni
+constexpr uint16_t kToSpace = 1u << 6; // cvta.to.SPACE (generic -> space); else space -> generic
+constexpr uint16_t kAligned = 1u << 7; // bar.sync, barrier.sync.aligned (all lanes of a warp together)
+constexpr uint16_t kArrive = 1u << 8;  // bar.arrive (no wait)
+constexpr uint16_t kRoundInt = 1u << 9; // cvt.rni/.rzi/.rmi/.rpi (float -> float rounding to integer)
+constexpr uint16_t kCc = 1u << 10;     // .cc / addc: unsupported, kept to report
+} // namespace mod
+
+// Rounding requested on cvt/arith (.rn .rz .rm .rp and the integer variants .rni ...).
+enum class Rounding : uint8_t { Default, Nearest, Zero, Down, Up };
+
+enum class SpecialReg : uint8_t {
+    TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
+    CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+    LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
+    Clock, Clock64, GlobalTimer, GlobalTimerLo, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+    DynamicSmemSize,
+};
+const char* to_string(SpecialReg reg);
+
+struct Operand {
+    enum class Kind : uint8_t {
+        None,
+        Reg,     // reg = register slot
+        Imm,     // imm = value bits (integers sign-extended to 64 bits; f32 as its 32 bits; f64 as 64 bits)
+        Special, // special = SpecialReg
+        Symbol,  // symbol = index into Module::globals (the symbol's address, in its own space)
+        Address, // [reg + imm], [imm], or [symbol + imm]: reg = base slot or kNoReg, symbol or kNoSymbol
+        Vector,  // vec[0..vec_count) register slots, e.g. {%f1, %f2}; kNoReg stands for "_" (sink)
+    };
+    static constexpr uint32_t kNoReg = 0xffffffffu;
+    static constexpr uint32_t kNoSymbol = 0xffffffffu;
+
+    Kind kind = Kind::None;
+    bool negate = false;            // "!%p" for predicate sources
+    uint8_t vec_count = 0;
+    SpecialReg special = SpecialReg::TidX;
+    uint32_t reg = kNoReg;
+    uint32_t symbol = kNoSymbol;    // Module::globals index (Address and Symbol kinds)
+    uint64_t imm = 0;               // immediate value, or the address offset
+    uint32_t vec[4] = {kNoReg, kNoReg, kNoReg, kNoReg};
+};
+
+struct Instruction {
+    Op op = Op::Mov;
+    Type type = Type::None;   // the instruction's type (cvt: destination; setp: compared type)
+    Type type2 = Type::None;  // cvt: source type; other ops: None
+    Space space = Space::Generic; // ld/st/atom/red: state space; cvta: the non-generic space
+    uint8_t vector = 1;       // ld/st .v2 / .v4 element count
+    Cmp cmp = Cmp::None;
+    BoolOp bool_op = BoolOp::None;
+    AtomOp atom_op = AtomOp::None;
+    VoteMode vote = VoteMode::None;
+    ShflMode shfl = ShflMode::None;
+    MemOrder order = MemOrder::Weak;
+    MemScope scope = MemScope::None;
+    Rounding rounding = Rounding::Default;
+    uint16_t mods = 0;        // mod:: bits
+    uint32_t guard = Operand::kNoReg; // guard predicate slot ("@%p" / "@!%p"), or kNoReg
+    bool guard_negated = false;
+    uint8_t operand_count = 0;
+    Operand ops[6];
+    uint32_t target = 0;      // bra: destination instruction index
+    uint32_t ptx_line = 0;    // 1-based line of the instruction in the PTX text
+    uint32_t source_file = 0; // Module::files index of the outermost (inlined_at) location; 0 = unknown
+    uint32_t source_line = 0; // CUDA source line (outermost inlined_at location); 0 = unknown
+};
+
+struct Register {
+    std::string name; // "%r5", "%p1", "%SP"
+    Type type = Type::None;
+};
+
+// Kernel parameter: ld.param addresses are byte offsets into the packed parameter buffer.
+struct Param {
+    std::string name;
+    Type type = Type::None; // element type (.u64 for pointers)
+    uint32_t offset = 0;    // byte offset in the parameter buffer (aligned to its alignment)
+    uint32_t size = 0;      // bytes (arrays: .param .align 8 .b8 name[16] -> 16)
+    uint32_t align = 0;
+};
+
+// A module-scope variable in .global or .const space (e.g. `__device__ unsigned counter;`); the
+// runner assigns its address. Function- or module-scope .shared variables are not here: the parser
+// lays them out and turns references into offsets in the block's shared window (Function::shared_*).
+struct GlobalVar {
+    std::string name;
+    Space space = Space::Global;
+    uint32_t size = 0;
+    uint32_t align = 1;
+    std::vector<uint8_t> init; // initial bytes (empty = zero)
+};
+
+struct Function {
+    std::string name;
+    bool is_entry = false;
+    std::vector<Param> params;
+    uint32_t param_bytes = 0;
+    std::vector<Register> registers; // slot i = registers[i]
+    std::vector<Instruction> code;
+    std::vector<std::string> text;   // text[i] = instruction i as written (one line, no trailing ';')
+    uint32_t shared_static_bytes = 0; // static .shared variables laid out from offset 0
+    uint32_t shared_dynamic_offset = 0; // where `extern .shared` arrays start (aligned end of static)
+    uint32_t local_bytes = 0;         // per-thread .local frame (__local_depot)
+    uint32_t decl_line = 0;           // PTX line of the .entry / .func
+};
+
+struct Module {
+    std::string version;      // ".version 9.0" -> "9.0"
+    std::string target;       // ".target sm_75" -> "sm_75"
+    uint32_t address_size = 64;
+    std::vector<std::string> files; // files[0] = "" (unknown); .file N "x" -> files[N] = "x"
+    std::vector<GlobalVar> globals;
+    std::vector<Function> functions; // entries and non-entry .func (calls are unsupported)
+
+    const Function* find_entry(const std::string& name) const;
+    std::vector<std::string> entry_names() const;
+};
+
+} // namespace synclab::ptx

@@ -1,0 +1,149 @@
+// SyncLab trace schema: the one record format every runner (simulator, GPU traced) writes and every
+// consumer (analysis, CLI report, Chrome export, GUI) reads.
+//
+// A run = RunMeta (what ran, how, and how it ended) + a per-thread table + a site table (instruction
+// index -> PTX line, CUDA source line, PTX text) + events. Events of one thread are in program order;
+// the event vector as a whole is in the order the runner observed them (simulator: execution order).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synclab::trace {
+
+enum class EventKind : uint8_t {
+    Load = 1,          // plain or volatile load from global/shared memory
+    Store = 2,         // plain or volatile store
+    Atomic = 3,        // atom.* (value = operand b; the memory's old value is not recorded)
+    Reduction = 4,     // red.* (fire-and-forget atomic)
+    BarrierArrive = 5, // bar.sync / barrier.sync arrival (address = barrier id, value = phase number)
+    BarrierLeave = 6,  // release from that barrier (address = barrier id, value = phase number)
+    Fence = 7,         // membar / fence (flags carry the scope)
+    Exit = 8,          // thread finished (ret / exit)
+};
+constexpr int kEventKindCount = 9;
+const char* to_string(EventKind kind);
+
+enum class Space : uint8_t { Global = 0, Shared = 1, Local = 2, Other = 3 };
+const char* to_string(Space space);
+
+enum class Scope : uint8_t { None = 0, Block = 1, Device = 2, System = 3 };
+const char* to_string(Scope scope);
+
+// Bit layout of Event::flags.
+namespace flag {
+constexpr uint8_t kSpaceMask = 0x03;     // Space
+constexpr uint8_t kSizeShift = 2;        // log2(access size in bytes), 2 bits: 1, 2, 4, 8
+constexpr uint8_t kSizeMask = 0x0c;
+constexpr uint8_t kVolatile = 0x10;      // ld.volatile / st.volatile, or .relaxed/.acquire/.release
+constexpr uint8_t kScopeShift = 5;       // Scope, 2 bits
+constexpr uint8_t kScopeMask = 0x60;
+constexpr uint8_t kOrdered = 0x80;       // acquire / release / acq_rel / sc semantics on the access
+} // namespace flag
+
+// One fixed-size record. Keep it 32 bytes: the GPU instrumentation writes the same layout.
+struct Event {
+    uint64_t time = 0;    // simulator: logical tick (global step counter); GPU: %globaltimer in ns
+    uint64_t address = 0; // byte address in its space (shared: offset in the block's window);
+                          // barrier events: barrier id
+    uint32_t value = 0;   // low 32 bits of the value loaded / stored / atomic operand;
+                          // barrier events: the block's phase number of that barrier
+    uint32_t thread = 0;  // index into Trace::threads
+    uint32_t clock = 0;   // GPU: low 32 bits of %clock64 (order inside one SM); simulator: 0
+    uint16_t site = 0;    // instruction index in the kernel (index into Trace::sites)
+    EventKind kind = EventKind::Load;
+    uint8_t flags = 0;    // see namespace flag
+
+    Space space() const { return static_cast<Space>(flags & flag::kSpaceMask); }
+    uint32_t size() const { return 1u << ((flags & flag::kSizeMask) >> flag::kSizeShift); }
+    Scope scope() const { return static_cast<Scope>((flags & flag::kScopeMask) >> flag::kScopeShift); }
+    bool is_volatile() const { return (flags & flag::kVolatile) != 0; }
+    bool is_memory_access() const {
+        return kind == EventKind::Load || kind == EventKind::Store || kind == EventKind::Atomic ||
+               kind == EventKind::Reduction;
+    }
+    bool writes_memory() const { return kind != EventKind::Load && is_memory_access(); }
+    bool is_atomic() const { return kind == EventKind::Atomic || kind == EventKind::Reduction; }
+};
+static_assert(sizeof(Event) == 32, "Event is a 32-byte wire record");
+
+uint8_t make_flags(Space space, uint32_t size_bytes, bool is_volatile = false, Scope scope = Scope::None,
+                   bool ordered = false);
+
+// How a thread ended its run.
+enum class ThreadEnd : uint8_t {
+    Exited = 0,         // ran to ret/exit
+    AtBarrier = 1,      // still waiting at a barrier when the run stopped (deadlock, timeout)
+    Running = 2,        // still runnable when the run stopped (budget, error, cancel)
+    Faulted = 3,        // this thread's instruction caused the error
+    NotStarted = 4,     // its block never became resident (run stopped early)
+};
+const char* to_string(ThreadEnd end);
+
+struct ThreadInfo {
+    uint32_t block = 0;           // linear block index
+    uint32_t thread_in_block = 0; // linear thread index inside its block
+    uint32_t end_site = 0;        // site where it stopped (barrier it waits at, faulting instruction)
+    uint16_t warp = 0;            // warp index inside its block
+    uint16_t sm = 0;              // SM the warp ran on (simulator: block % sm_count)
+    uint8_t lane = 0;
+    ThreadEnd end = ThreadEnd::Exited;
+    uint16_t reserved = 0;
+};
+static_assert(sizeof(ThreadInfo) == 20, "ThreadInfo is a 20-byte wire record");
+
+// One instruction of the kernel, so that events can name lines without the PTX at hand.
+struct Site {
+    uint32_t ptx_line = 0;    // 1-based line in the PTX text
+    uint32_t source_line = 0; // 1-based line in the CUDA source (0: unknown)
+    std::string text;         // the PTX instruction, e.g. "st.shared.f32 [%r4], %f13"
+};
+
+enum class RunStatus : uint8_t { Ok = 0, Deadlock = 1, Budget = 2, Error = 3, Timeout = 4, Cancelled = 5 };
+const char* to_string(RunStatus status);
+bool parse_run_status(const std::string& text, RunStatus& out);
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t(x) * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+struct RunMeta {
+    std::string scenario;     // catalog id, or "" for a user's kernel
+    std::string variant;
+    std::string kernel;       // PTX entry name
+    std::string backend;      // "sim" | "gpu"
+    std::string device;       // "SyncLab simulator" or the GPU's name
+    uint32_t sm_count = 0;
+    std::string schedule;     // "rr" | "random" | "adversarial" (simulator)
+    uint64_t seed = 0;
+    std::string memory_model; // "sc" (simulator), "hardware" (GPU)
+    Dim3 grid, block;
+    uint32_t dynamic_shared_bytes = 0;
+    RunStatus status = RunStatus::Ok;
+    std::string status_message;
+    double elapsed_ms = 0;
+    uint64_t thread_instructions = 0;
+    uint64_t warp_instructions = 0;
+    uint64_t dropped_events = 0; // events the runner could not record (full buffer)
+    uint64_t wrong_outputs = 0;
+    uint64_t checked_outputs = 0;
+    std::string source_name;  // e.g. "stencil.cu"
+    std::string source_text;  // the CUDA source (may be empty)
+    std::string ptx_text;     // the PTX that ran (may be empty)
+};
+
+struct Trace {
+    RunMeta meta;
+    std::vector<ThreadInfo> threads;
+    std::vector<Site> sites;
+    std::vector<Event> events;
+
+    // CUDA source line of an event's site (0 if unknown).
+    uint32_t source_line(const Event& e) const { return e.site < sites.size() ? sites[e.site].source_line : 0; }
+};
+
+} // namespace synclab::trace
