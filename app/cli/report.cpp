@@ -1,0 +1,132 @@
+#include "cli/report.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace synclab::cli {
+
+std::string thread_name(const trace::Trace& trace, uint32_t thread) {
+    if (thread >= trace.threads.size()) return "thread #" + std::to_string(thread);
+    const trace::ThreadInfo& t = trace.threads[thread];
+    const trace::Dim3& g = trace.meta.grid;
+    const trace::Dim3& b = trace.meta.block;
+    std::ostringstream os;
+    os << "block (" << t.block % g.x << "," << (t.block / g.x) % g.y << "," << t.block / (g.x * g.y) << ") thread ("
+       << t.thread_in_block % b.x << "," << (t.thread_in_block / b.x) % b.y << "," << t.thread_in_block / (b.x * b.y)
+       << ")";
+    return os.str();
+}
+
+nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trace) {
+    nlohmann::json threads = nlohmann::json::array();
+    for (uint32_t t : f.threads) {
+        nlohmann::json j = {{"index", t}};
+        if (t < trace.threads.size()) {
+            j["block"] = trace.threads[t].block;
+            j["thread"] = trace.threads[t].thread_in_block;
+        }
+        threads.push_back(j);
+    }
+    return {{"kind", analysis::to_string(f.kind)},
+            {"hazard", analysis::to_string(f.hazard)},
+            {"space", trace::to_string(f.space)},
+            {"lines", f.lines},
+            {"threads", threads},
+            {"count", f.count},
+            {"message", f.message}};
+}
+
+nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOptions& options) {
+    const trace::RunMeta& m = s.trace.meta;
+    nlohmann::json findings = nlohmann::json::array();
+    for (const analysis::Finding& f : s.findings) findings.push_back(finding_json(f, s.trace));
+    return {{"scenario", m.scenario},
+            {"variant", m.variant},
+            {"kernel", m.kernel},
+            {"backend", options.backend},
+            {"schedule", sim::to_string(options.schedule)},
+            {"seed", options.seed},
+            {"memory_model", m.memory_model.empty() ? "sc" : m.memory_model},
+            {"reps", s.reps_run},
+            {"status", trace::to_string(s.status)},
+            {"message", s.message},
+            {"wrong_outputs", s.wrong_outputs},
+            {"checked_outputs", s.checked_outputs},
+            {"reps_with_wrong_outputs", s.reps_with_wrong_outputs},
+            {"check_summary", s.check_summary},
+            {"findings", findings},
+            {"events", s.events},
+            {"dropped_events", m.dropped_events},
+            {"thread_instructions", s.thread_instructions},
+            {"warp_instructions", s.warp_instructions},
+            {"elapsed_ms", s.elapsed_ms}};
+}
+
+void print_summary_text(std::ostream& out, const runner::RunSummary& s, const runner::RunOptions& options) {
+    const trace::RunMeta& m = s.trace.meta;
+    const std::string name = m.scenario.empty() ? m.kernel : m.scenario + "/" + m.variant;
+    out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule) << "  seed "
+        << options.seed << "  reps " << s.reps_run << "\n";
+    out << "status:   " << trace::to_string(s.status);
+    if (!s.message.empty()) out << " - " << s.message;
+    out << "\n";
+    if (s.checked_outputs) {
+        out << "outputs:  " << s.wrong_outputs << " wrong of " << s.checked_outputs << " checked";
+        if (s.reps_run > 1) out << " (" << s.reps_with_wrong_outputs << " of " << s.reps_run << " reps had wrong outputs)";
+        if (!s.check_summary.empty()) out << "; " << s.check_summary;
+        out << "\n";
+    }
+    if (s.findings.empty()) out << "findings: none\n";
+    else {
+        out << "findings: " << s.findings.size() << "\n";
+        for (const analysis::Finding& f : s.findings) {
+            out << "  " << analysis::to_string(f.kind);
+            if (f.hazard != analysis::Hazard::None) out << " " << analysis::to_string(f.hazard);
+            out << " (" << trace::to_string(f.space) << ", lines";
+            for (size_t i = 0; i < f.lines.size(); ++i) out << (i ? ", " : " ") << f.lines[i];
+            out << ", x" << f.count << "): " << f.message << "\n";
+        }
+    }
+    out << "events:   " << s.events << "  thread-instructions " << s.thread_instructions << "  time "
+        << std::fixed << std::setprecision(1) << s.elapsed_ms << " ms\n";
+    out.unsetf(std::ios::fixed);
+}
+
+void print_findings_report(std::ostream& out, const trace::Trace& trace, const std::vector<analysis::Finding>& findings) {
+    const trace::RunMeta& m = trace.meta;
+    const std::string file = m.source_name.empty() ? std::string("line ") : m.source_name + ":";
+    out << "========= SYNCLAB REPORT\n";
+    out << "========= Kernel " << (m.kernel.empty() ? "?" : m.kernel);
+    if (!m.scenario.empty()) out << " (" << m.scenario << "/" << m.variant << ")";
+    out << ", backend " << m.backend << ", schedule " << m.schedule << ", seed " << m.seed << "\n";
+    out << "========= Grid (" << m.grid.x << "," << m.grid.y << "," << m.grid.z << ") block (" << m.block.x << ","
+        << m.block.y << "," << m.block.z << "), " << trace.threads.size() << " threads, " << trace.events.size()
+        << " events, status " << trace::to_string(m.status) << "\n";
+    if (!m.status_message.empty()) out << "=========     " << m.status_message << "\n";
+    if (m.checked_outputs) out << "========= Outputs: " << m.wrong_outputs << " wrong of " << m.checked_outputs << "\n";
+    size_t errors = 0;
+    for (const analysis::Finding& f : findings) {
+        ++errors;
+        out << "========= Error: ";
+        switch (f.kind) {
+        case analysis::FindingKind::Race:
+            out << analysis::to_string(f.hazard) << " hazard on __" << trace::to_string(f.space) << "__ memory";
+            break;
+        case analysis::FindingKind::BarrierDivergence: out << "Barrier divergence"; break;
+        case analysis::FindingKind::LostUpdate: out << "Lost update (non-atomic read-modify-write)"; break;
+        case analysis::FindingKind::Deadlock: out << "Deadlock"; break;
+        }
+        out << " (" << f.count << (f.count == 1 ? " occurrence" : " occurrences") << ")\n";
+        for (size_t i = 0; i < f.lines.size(); ++i) {
+            out << "=========     at " << file << f.lines[i];
+            if (i < f.sites.size() && f.sites[i] < trace.sites.size()) out << "  [" << trace.sites[f.sites[i]].text << "]";
+            if (i < f.threads.size()) out << " by " << thread_name(trace, f.threads[i]);
+            out << "\n";
+        }
+        out << "=========     " << f.message << "\n";
+    }
+    out << "========= SUMMARY: " << errors << (errors == 1 ? " error" : " errors") << "\n";
+}
+
+} // namespace synclab::cli

@@ -1,0 +1,86 @@
+// Runner: one place that turns "run this scenario variant (or this user kernel) with these options"
+// into a summary: it builds inputs, runs the simulator once per repetition, checks the outputs
+// against the CPU reference, analyses each trace and merges the findings. Used by the CLI and the app.
+#pragma once
+
+#include "analysis/findings.h"
+#include "ptx/ir.h"
+#include "scenario/scenario.h"
+#include "sim/simulator.h"
+#include "trace/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace synclab::runner {
+
+struct RunOptions {
+    std::string backend = "sim";
+    sim::Schedule schedule = sim::Schedule::Random;
+    uint64_t seed = 1;   // repetition r uses seed + r
+    uint32_t reps = 1;
+    sim::Options limits; // budgets (schedule, seed, cancel and progress are set from the fields here)
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(double fraction)> progress; // over all repetitions
+};
+
+struct RunSummary {
+    trace::Trace trace;                      // the kept repetition: the first with wrong outputs or
+                                             // findings, else the first
+    std::vector<analysis::Finding> findings; // merged over repetitions (counts added)
+    trace::RunStatus status = trace::RunStatus::Ok; // first non-ok status, else ok
+    std::string message;
+    uint32_t reps_run = 0;
+    uint64_t wrong_outputs = 0;              // summed over repetitions
+    uint64_t checked_outputs = 0;
+    uint32_t reps_with_wrong_outputs = 0;
+    uint64_t events = 0;                     // summed over repetitions
+    uint64_t thread_instructions = 0;
+    uint64_t warp_instructions = 0;
+    double elapsed_ms = 0;
+    std::string check_summary;               // of the kept repetition
+    std::vector<sim::Buffer> final_buffers;  // of the kept repetition
+};
+
+// A kernel to run: a parsed module, an entry, a launch, inputs and (optionally) a reference check.
+struct KernelJob {
+    const ptx::Module* module = nullptr;
+    std::string kernel;
+    sim::LaunchConfig launch;
+    std::function<scenario::Inputs(uint64_t seed)> make_inputs;
+    std::function<scenario::CheckResult(const scenario::Inputs& before, const std::vector<sim::Buffer>& after)> check;
+    // Copied into the trace's metadata.
+    std::string scenario_id, variant_id, source_name, source_text, ptx_text;
+};
+
+RunSummary run_job(const KernelJob& job, const RunOptions& options);
+
+// The parsed PTX of a scenario's kernel file (parsed once per process, thread-safe).
+// Throws ptx::ParseError if the embedded PTX does not parse.
+const ptx::Module& scenario_module(const scenario::Scenario& scenario);
+
+RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Variant& variant,
+                        const RunOptions& options);
+
+// Merges `more` into `into`: the same (kind, hazard, space, lines) add their counts.
+void merge_findings(std::vector<analysis::Finding>& into, const std::vector<analysis::Finding>& more);
+
+} // namespace synclab::runner
+
+namespace synclab::runner {
+
+// Does a run show what its variant's Expectation says? `problems` lists each mismatch in words.
+struct VerdictCheck {
+    bool pass = true;
+    std::vector<std::string> problems;
+};
+VerdictCheck check_expectation(const scenario::Expectation& expect, const RunSummary& summary,
+                               bool schedule_can_expose_wrong_outputs);
+
+// The distinct finding kinds of a summary, as their names ("race", "barrier_divergence", ...).
+std::vector<std::string> finding_kinds(const RunSummary& summary);
+
+} // namespace synclab::runner
