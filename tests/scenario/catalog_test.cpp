@@ -1,0 +1,311 @@
+// The catalog's structure: ids, kernels present in the embedded CUDA and PTX, kernel parameters that
+// match the arguments make_inputs builds, expectations that make sense, lesson texts in both languages.
+#include "scenario/embedded.h"
+#include "scenario/scenario.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace synclab::scenario {
+namespace {
+
+const std::set<std::string> kKinds = {"race", "barrier_divergence", "lost_update", "deadlock"};
+const std::set<std::string> kTopics = {"barriers", "warps", "fences", "atomics"};
+
+// Decodes UTF-8 and reports whether any code point is a CJK ideograph.
+bool has_cjk(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        uint32_t cp = 0;
+        size_t len = 1;
+        if (c < 0x80) {
+            cp = c;
+        } else if ((c & 0xe0) == 0xc0) {
+            cp = c & 0x1f, len = 2;
+        } else if ((c & 0xf0) == 0xe0) {
+            cp = c & 0x0f, len = 3;
+        } else {
+            cp = c & 0x07, len = 4;
+        }
+        for (size_t k = 1; k < len && i + k < text.size(); ++k)
+            cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
+        if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3400 && cp <= 0x4dbf)) return true;
+        i += len;
+    }
+    return false;
+}
+
+bool valid_utf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xe0) == 0xc0 ? 2
+                     : (c & 0xf0) == 0xe0 ? 3
+                     : (c & 0xf8) == 0xf0 ? 4
+                                          : 0;
+        if (len == 0 || i + len > text.size()) return false;
+        for (size_t k = 1; k < len; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return false;
+        i += len;
+    }
+    return true;
+}
+
+void expect_lesson(const LessonText& text, bool chinese, const std::string& where) {
+    const std::pair<const char*, const std::string*> fields[] = {{"title", &text.title},
+                                                                 {"shows", &text.shows},
+                                                                 {"predict", &text.predict},
+                                                                 {"look_at", &text.look_at},
+                                                                 {"fix", &text.fix}};
+    for (const auto& [name, value] : fields) {
+        SCOPED_TRACE(where + (chinese ? " zh." : " en.") + name);
+        EXPECT_FALSE(value->empty());
+        EXPECT_TRUE(valid_utf8(*value));
+        EXPECT_EQ(has_cjk(*value), chinese) << *value;
+        EXPECT_EQ(value->find('\n'), std::string::npos) << "one paragraph per field: " << *value;
+    }
+}
+
+// The text of `.entry NAME(` ... `)` in the PTX, or "" when there is no such entry.
+std::string entry_params(std::string_view ptx, const std::string& kernel) {
+    const std::string head = ".entry " + kernel + "(";
+    const size_t at = ptx.find(head);
+    if (at == std::string_view::npos) return {};
+    const size_t end = ptx.find(')', at);
+    return std::string(ptx.substr(at + head.size(), end - at - head.size()));
+}
+
+std::vector<std::string> param_types(const std::string& params) {
+    std::vector<std::string> types;
+    for (size_t at = params.find(".param"); at != std::string::npos; at = params.find(".param", at + 1)) {
+        const size_t type = params.find('.', at + 1);
+        types.push_back(params.substr(type, params.find_first_of(" \t", type) - type));
+    }
+    return types;
+}
+
+TEST(scenario_catalog, HasTheFourLessonsInOrder) {
+    std::vector<std::string> ids;
+    for (const Scenario& s : catalog())
+        ids.push_back(s.id);
+    EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update"}));
+}
+
+TEST(scenario_catalog, VariantIdsAreTheCliContract) {
+    auto variant_ids = [](const std::string& id) {
+        std::vector<std::string> ids;
+        for (const Variant& v : test::scenario(id).variants)
+            ids.push_back(v.id);
+        return ids;
+    };
+    EXPECT_EQ(variant_ids("stencil"), (std::vector<std::string>{"correct", "missing_barrier"}));
+    EXPECT_EQ(variant_ids("divergent_barrier"),
+              (std::vector<std::string>{"correct", "uniform_condition", "half_block", "odd_lanes",
+                                        "exit_before_barrier", "loop_per_thread"}));
+    EXPECT_EQ(variant_ids("loop_barrier"),
+              (std::vector<std::string>{"uniform_trip_count", "per_thread_trip_count"}));
+    EXPECT_EQ(variant_ids("lost_update"), (std::vector<std::string>{"plain_increment", "atomic_add"}));
+}
+
+TEST(scenario_catalog, IdsAndKernelsAreUnique) {
+    std::set<std::string> scenario_ids, kernels;
+    for (const Scenario& s : catalog()) {
+        EXPECT_TRUE(scenario_ids.insert(s.id).second) << "duplicate scenario " << s.id;
+        std::set<std::string> variant_ids;
+        for (const Variant& v : s.variants) {
+            EXPECT_TRUE(variant_ids.insert(v.id).second) << "duplicate variant " << s.id << "/" << v.id;
+            EXPECT_TRUE(kernels.insert(v.kernel).second) << "duplicate kernel " << v.kernel;
+        }
+        EXPECT_GE(s.variants.size(), 2u) << s.id;
+    }
+}
+
+TEST(scenario_catalog, FindScenarioAndVariant) {
+    for (const Scenario& s : catalog()) {
+        EXPECT_EQ(find_scenario(s.id), &s);
+        for (const Variant& v : s.variants)
+            EXPECT_EQ(s.find_variant(v.id), &v);
+        EXPECT_EQ(s.find_variant("no_such_variant"), nullptr);
+        EXPECT_EQ(s.find_variant(""), nullptr);
+    }
+    EXPECT_EQ(find_scenario("no_such_scenario"), nullptr);
+    EXPECT_EQ(find_scenario(""), nullptr);
+}
+
+TEST(scenario_catalog, KernelNamesAreScenarioUnderscoreVariant) {
+    for (const Scenario& s : catalog())
+        for (const Variant& v : s.variants)
+            EXPECT_EQ(v.kernel, s.id + "_" + v.id);
+}
+
+TEST(scenario_catalog, SourcesAreEmbedded) {
+    for (const Scenario& s : catalog()) {
+        SCOPED_TRACE(s.id);
+        EXPECT_EQ(s.source_file, s.id + ".cu");
+        EXPECT_FALSE(s.cuda_source().empty());
+        EXPECT_FALSE(s.ptx_source().empty());
+        EXPECT_EQ(s.cuda_source(), embedded_file(s.id + ".cu"));
+        EXPECT_EQ(s.ptx_source(), embedded_file(s.id + ".ptx"));
+        EXPECT_NE(s.ptx_source().find(".version"), std::string_view::npos);
+    }
+    EXPECT_TRUE(embedded_file("no_such_file.cu").empty());
+}
+
+TEST(scenario_catalog, EveryKernelIsInTheCudaSourceAndIsAnEntryOfThePtx) {
+    for (const Scenario& s : catalog())
+        for (const Variant& v : s.variants) {
+            SCOPED_TRACE(v.kernel);
+            EXPECT_NE(s.cuda_source().find("extern \"C\" __global__ void " + v.kernel + "("),
+                      std::string_view::npos);
+            EXPECT_NE(s.ptx_source().find(".entry " + v.kernel + "("), std::string_view::npos);
+        }
+}
+
+TEST(scenario_catalog, EveryPtxEntryIsAVariant) {
+    for (const Scenario& s : catalog()) {
+        const std::string_view ptx = s.ptx_source();
+        for (size_t at = ptx.find(".entry "); at != std::string_view::npos;
+             at = ptx.find(".entry ", at + 1)) {
+            const size_t name = at + 7, end = ptx.find('(', name);
+            const std::string kernel(ptx.substr(name, end - name));
+            bool found = false;
+            for (const Variant& v : s.variants)
+                found = found || v.kernel == kernel;
+            EXPECT_TRUE(found) << s.id << ".ptx has entry " << kernel << " that no variant names";
+        }
+    }
+}
+
+TEST(scenario_catalog, PtxIsNormalized) {
+    for (const Scenario& s : catalog()) {
+        const std::string_view ptx = s.ptx_source();
+        EXPECT_NE(ptx.find(".file\t1 \"" + s.source_file + "\""), std::string_view::npos) << s.id;
+        EXPECT_EQ(ptx.find(".file\t1 \"/"), std::string_view::npos) << s.id << ": absolute path in .file";
+    }
+}
+
+// make_inputs' arguments fit every variant's .entry: one per .param, pointers for .u64, scalars for
+// 32-bit params, buffer indices in range.
+TEST(scenario_catalog, ArgumentsMatchEveryKernelsParameters) {
+    for (const Scenario& s : catalog()) {
+        const Inputs inputs = s.make_inputs(1);
+        for (const Variant& v : s.variants) {
+            SCOPED_TRACE(v.kernel);
+            const std::vector<std::string> types = param_types(entry_params(s.ptx_source(), v.kernel));
+            ASSERT_EQ(types.size(), inputs.args.size());
+            for (size_t i = 0; i < types.size(); ++i) {
+                const sim::KernelArg& arg = inputs.args[i];
+                if (arg.kind == sim::KernelArg::Kind::Buffer) {
+                    EXPECT_EQ(types[i], ".u64") << "param " << i;
+                    EXPECT_LT(arg.buffer, inputs.buffers.size()) << "param " << i;
+                } else {
+                    EXPECT_EQ(types[i], ".u32") << "param " << i;
+                    EXPECT_LE(arg.bits, 0xffffffffull) << "param " << i;
+                }
+            }
+        }
+    }
+}
+
+// The kernels' shared tiles hold 256 elements, one per thread; the launches stay small enough for the
+// simulator to run each variant in well under a second.
+TEST(scenario_catalog, LaunchShapes) {
+    for (const Scenario& s : catalog()) {
+        SCOPED_TRACE(s.id);
+        EXPECT_EQ(s.launch.block, (sim::Dim3{256, 1, 1}));
+        EXPECT_EQ(s.launch.grid.y, 1u);
+        EXPECT_EQ(s.launch.grid.z, 1u);
+        EXPECT_GE(s.launch.grid.x, 2u) << "at least two blocks, so that per-block effects show";
+        EXPECT_LE(s.launch.grid.count() * s.launch.block.count(), 16384u);
+        EXPECT_EQ(s.launch.dynamic_shared_bytes, 0u);
+    }
+    EXPECT_EQ(test::scenario("stencil").launch.grid.x, 64u);
+    EXPECT_EQ(test::scenario("divergent_barrier").launch.grid.x, 4u);
+    EXPECT_EQ(test::scenario("lost_update").launch.grid.x, 16u);
+}
+
+TEST(scenario_catalog, ExpectationsAreConsistent) {
+    for (const Scenario& s : catalog()) {
+        EXPECT_TRUE(kTopics.count(s.topic)) << s.id << ": topic " << s.topic;
+        for (const Variant& v : s.variants) {
+            SCOPED_TRACE(s.id + "/" + v.id);
+            const Expectation& e = v.expect;
+            EXPECT_EQ(e.status, "ok");
+            EXPECT_FALSE(e.always_correct && e.wrong_outputs_possible);
+            for (const std::string& kind : e.must_find) {
+                EXPECT_TRUE(kKinds.count(kind)) << kind;
+                for (const std::string& other : e.must_not_find)
+                    EXPECT_NE(kind, other) << "both must and must not find";
+            }
+            for (const std::string& kind : e.must_not_find)
+                EXPECT_TRUE(kKinds.count(kind)) << kind;
+            EXPECT_TRUE(!e.always_correct || e.must_find.empty()) << "a clean variant with a finding?";
+        }
+    }
+}
+
+TEST(scenario_catalog, ExpectedVerdicts) {
+    auto expect = [](const std::string& scenario, const std::string& variant) {
+        const Variant* v = test::scenario(scenario).find_variant(variant);
+        if (v == nullptr) throw std::runtime_error("no variant " + variant);
+        return v->expect;
+    };
+    using Kinds = std::vector<std::string>;
+    const Kinds all = {"race", "barrier_divergence", "lost_update", "deadlock"};
+    for (const auto& [scenario, variant] :
+         std::vector<std::pair<std::string, std::string>>{{"stencil", "correct"},
+                                                          {"divergent_barrier", "correct"},
+                                                          {"divergent_barrier", "uniform_condition"},
+                                                          {"divergent_barrier", "exit_before_barrier"},
+                                                          {"loop_barrier", "uniform_trip_count"},
+                                                          {"lost_update", "atomic_add"}}) {
+        SCOPED_TRACE(scenario + "/" + variant);
+        EXPECT_TRUE(expect(scenario, variant).must_find.empty());
+        EXPECT_EQ(expect(scenario, variant).must_not_find, all);
+        EXPECT_TRUE(expect(scenario, variant).always_correct);
+    }
+    EXPECT_EQ(expect("stencil", "missing_barrier").must_find, Kinds{"race"});
+    EXPECT_TRUE(expect("stencil", "missing_barrier").wrong_outputs_possible);
+    for (const char* variant : {"half_block", "odd_lanes", "loop_per_thread"})
+        EXPECT_EQ(expect("divergent_barrier", variant).must_find, Kinds{"barrier_divergence"}) << variant;
+    EXPECT_TRUE(expect("divergent_barrier", "half_block").wrong_outputs_possible);
+    EXPECT_TRUE(expect("divergent_barrier", "odd_lanes").wrong_outputs_possible);
+    EXPECT_EQ(expect("loop_barrier", "per_thread_trip_count").must_find, Kinds{"barrier_divergence"});
+    EXPECT_TRUE(expect("loop_barrier", "per_thread_trip_count").wrong_outputs_possible);
+    EXPECT_EQ(expect("lost_update", "plain_increment").must_find, Kinds{"lost_update"});
+    EXPECT_TRUE(expect("lost_update", "plain_increment").wrong_outputs_possible);
+}
+
+TEST(scenario_catalog, LessonTextsInBothLanguages) {
+    for (const Scenario& s : catalog()) {
+        expect_lesson(s.en, false, s.id);
+        expect_lesson(s.zh, true, s.id);
+        for (const Variant& v : s.variants) {
+            expect_lesson(v.en, false, s.id + "/" + v.id);
+            expect_lesson(v.zh, true, s.id + "/" + v.id);
+            // A variant's title starts with its id, so a list of titles reads like the CLI.
+            EXPECT_EQ(v.en.title.rfind(v.id + ":", 0), 0u) << v.en.title;
+            EXPECT_EQ(v.zh.title.rfind(v.id + "：", 0), 0u) << v.zh.title;
+        }
+    }
+}
+
+TEST(scenario_catalog, EveryKernelHasALessonComment) {
+    // House style: above each variant a block comment saying what is wrong or right.
+    for (const Scenario& s : catalog()) {
+        const std::string_view cu = s.cuda_source();
+        EXPECT_EQ(cu.rfind("// Scenario \"" + s.id + "\"", 0), 0u) << s.id << ".cu must open with its header";
+        for (const Variant& v : s.variants) {
+            const size_t at = cu.find("extern \"C\" __global__ void " + v.kernel + "(");
+            ASSERT_NE(at, std::string_view::npos);
+            EXPECT_NE(cu.rfind("// " + v.id + ":", at), std::string_view::npos) << v.kernel;
+        }
+    }
+}
+
+} // namespace
+} // namespace synclab::scenario

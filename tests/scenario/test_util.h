@@ -1,0 +1,35 @@
+// Helpers of the scenario tests, written independently of the library's own (scenario_util.h), so
+// that the gold tests do not trust the code they test.
+#pragma once
+
+#include "scenario/scenario.h"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace synclab::scenario::test {
+
+template <typename T> std::vector<T> values_of(const sim::Buffer& buffer) {
+    std::vector<T> values(buffer.bytes.size() / sizeof(T));
+    std::memcpy(values.data(), buffer.bytes.data(), values.size() * sizeof(T));
+    return values;
+}
+
+template <typename T> sim::Buffer buffer_of(const std::string& name, const std::vector<T>& values) {
+    sim::Buffer buffer;
+    buffer.name = name;
+    buffer.bytes.resize(values.size() * sizeof(T));
+    std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());
+    return buffer;
+}
+
+inline const Scenario& scenario(const std::string& id) {
+    const Scenario* s = find_scenario(id);
+    if (s == nullptr) throw std::runtime_error("no scenario " + id);
+    return *s;
+}
+
+} // namespace synclab::scenario::test
