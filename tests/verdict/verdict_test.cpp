@@ -1,0 +1,123 @@
+// Verdict tests: every variant of every scenario, on the simulator, over seeds 1-10 and every
+// schedule, gives the verdict its lesson promises (Relacy style: each case states what it expects).
+// Gold: variants marked always_correct match the CPU reference on every run.
+#include "runner/runner.h"
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace synclab {
+namespace {
+
+struct Case {
+    const scenario::Scenario* scenario;
+    const scenario::Variant* variant;
+};
+
+std::vector<Case> all_cases() {
+    std::vector<Case> cases;
+    for (const scenario::Scenario& s : scenario::catalog())
+        for (const scenario::Variant& v : s.variants) cases.push_back({&s, &v});
+    return cases;
+}
+
+class Verdict : public ::testing::TestWithParam<Case> {};
+
+bool has_kind(const runner::RunSummary& r, const std::string& kind) {
+    const auto kinds = runner::finding_kinds(r);
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+TEST_P(Verdict, Seeds1To10EverySchedule) {
+    const scenario::Scenario& s = *GetParam().scenario;
+    const scenario::Variant& v = *GetParam().variant;
+    const scenario::Expectation& e = v.expect;
+    for (sim::Schedule schedule : {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial}) {
+        uint32_t seeds_with_wrong_outputs = 0;
+        for (uint64_t seed = 1; seed <= 10; ++seed) {
+            runner::RunOptions o;
+            o.schedule = schedule;
+            o.seed = seed;
+            const runner::RunSummary r = runner::run_scenario(s, v, o);
+            const std::string where = s.id + "/" + v.id + " schedule " + sim::to_string(schedule) + " seed " +
+                                      std::to_string(seed);
+            ASSERT_EQ(trace::to_string(r.status), e.status) << where << ": " << r.message;
+            for (const std::string& k : e.must_find) EXPECT_TRUE(has_kind(r, k)) << where << ": expected a '" << k << "' finding";
+            for (const std::string& k : e.must_not_find)
+                EXPECT_FALSE(has_kind(r, k)) << where << ": unexpected '" << k << "' finding: "
+                                             << (r.findings.empty() ? "" : r.findings.front().message);
+            EXPECT_GT(r.checked_outputs, 0u) << where << ": the CPU reference checked nothing";
+            if (e.always_correct) {
+                EXPECT_EQ(r.wrong_outputs, 0u) << where << ": " << r.check_summary;
+            }
+            seeds_with_wrong_outputs += r.wrong_outputs > 0 ? 1 : 0;
+            // One seed, one schedule, one trace: the same run twice gives the same events.
+            if (seed == 1) {
+                const runner::RunSummary again = runner::run_scenario(s, v, o);
+                EXPECT_EQ(again.events, r.events) << where << ": not replayable";
+                EXPECT_EQ(again.wrong_outputs, r.wrong_outputs) << where << ": not replayable";
+            }
+        }
+        // Races show up as wrong outputs only when the schedule interleaves warps unluckily.
+        if (e.wrong_outputs_possible && schedule != sim::Schedule::RoundRobin) {
+            EXPECT_GT(seeds_with_wrong_outputs, 0u)
+                << s.id << "/" << v.id << ": no wrong outputs under " << sim::to_string(schedule) << " in 10 seeds";
+        }
+    }
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+    return info.param.scenario->id + "_" + info.param.variant->id;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, Verdict, ::testing::ValuesIn(all_cases()), case_name);
+
+// The lesson's headline facts, stated once more in plain terms.
+TEST(VerdictFacts, LostUpdateLosesCountsAtomicAddIsExact) {
+    const scenario::Scenario& s = *scenario::find_scenario("lost_update");
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::Random;
+    o.reps = 5;
+    const runner::RunSummary plain = runner::run_scenario(s, *s.find_variant("plain_increment"), o);
+    EXPECT_EQ(plain.reps_with_wrong_outputs, 5u) << plain.check_summary;
+    const runner::RunSummary atomic = runner::run_scenario(s, *s.find_variant("atomic_add"), o);
+    EXPECT_EQ(atomic.wrong_outputs, 0u) << atomic.check_summary;
+}
+
+TEST(VerdictFacts, StencilRaceNamesTheStoreAndLoadLines) {
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::Adversarial;
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("missing_barrier"), o);
+    ASSERT_FALSE(r.findings.empty());
+    // The kernel source names its lines: find the store into s_tile and the neighbour loads.
+    const std::string src(s.cuda_source());
+    std::vector<uint32_t> race_lines;
+    for (const analysis::Finding& f : r.findings)
+        if (f.kind == analysis::FindingKind::Race)
+            for (uint32_t l : f.lines) race_lines.push_back(l);
+    ASSERT_FALSE(race_lines.empty());
+    size_t line_no = 1, pos = 0;
+    std::vector<std::string> lines;
+    while (pos <= src.size()) {
+        const size_t nl = src.find('\n', pos);
+        lines.push_back(src.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos));
+        if (nl == std::string::npos) break;
+        pos = nl + 1;
+        ++line_no;
+    }
+    bool store_line = false, load_line = false;
+    for (uint32_t l : race_lines) {
+        ASSERT_LE(l, lines.size());
+        const std::string& text = lines[l - 1];
+        if (text.find("s_tile[") != std::string::npos && text.find("] =") != std::string::npos) store_line = true;
+        if (text.find("s_tile[") != std::string::npos && text.find("] =") == std::string::npos) load_line = true;
+    }
+    EXPECT_TRUE(store_line) << "no race line is the store into s_tile";
+    EXPECT_TRUE(load_line) << "no race line is a load from s_tile";
+}
+
+} // namespace
+} // namespace synclab
