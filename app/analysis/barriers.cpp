@@ -1,1 +1,306 @@
-// placeholder: being written
+// Barrier divergence: barrier phases whose threads did not all reach the same barrier instruction.
+//
+// A phase is (block, barrier id, phase number); its arrivals are the BarrierArrive events with that
+// key. The simulator (like Volta+ hardware) completes a phase when every non-exited thread of the
+// block has arrived, whatever barrier instruction (site) each used, which is how a __syncthreads()
+// in one branch "pairs" with another __syncthreads() in the other branch. Three findings, all
+// FindingKind::BarrierDivergence, each de-duplicated by the set of lines involved (count = phases,
+// or warp phases, showing that set; the message describes the first). Lines, not sites: the
+// compiler duplicates a __syncthreads() when it unrolls a loop, and those copies are one barrier to
+// the reader (threads at two copies of one line are in different iterations; the message tells the
+// copies apart by PTX line):
+//   (a) a completed phase whose arrivals used more than one site (arrivals that never left it, i.e.
+//       bar.arrive without waiting, are not compared);
+//   (b) lanes of one warp arriving in one phase at different sites (completed or not): undefined on
+//       pre-Volta GPUs and a sign that the barrier sits in warp-divergent code;
+//   (c) the run ended (status Deadlock or Timeout) with threads waiting in a phase that threads of
+//       their block never arrived at (the others wait elsewhere, run, or faulted).
+// Legal patterns give nothing: a barrier under a block-uniform condition (every thread of a block
+// uses the same site, blocks may differ) and barriers reached after some threads exited (exited
+// threads do not take part in later phases).
+#include "analysis/detail.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace synclab::analysis {
+
+using detail::kNoThread;
+using trace::Event;
+using trace::EventKind;
+
+namespace {
+
+struct Arrival {
+    uint32_t thread = 0;
+    uint16_t site = 0;
+    bool left = false; // the thread's BarrierLeave of this phase was seen
+};
+
+struct Phase {
+    uint32_t block = 0;
+    uint32_t id = 0;
+    uint32_t number = 0;
+    std::vector<Arrival> arrivals; // in trace order
+    bool completed = false;        // some thread left it
+};
+
+struct PhaseKey {
+    uint32_t block, id, number;
+    bool operator==(const PhaseKey&) const = default;
+};
+struct PhaseKeyHash {
+    size_t operator()(const PhaseKey& k) const {
+        return std::hash<uint64_t>{}(((uint64_t(k.block) << 32) ^ (uint64_t(k.id) << 24) ^ k.number) *
+                                     0x9e3779b97f4a7c15ull);
+    }
+};
+
+// Threads (or lanes) grouped by the site they used; groups ordered by line, then site.
+struct SiteGroup {
+    uint16_t site = 0;
+    std::vector<uint32_t> ids; // thread_in_block or lane
+    uint32_t first_thread = 0; // trace index of the first one
+};
+
+std::vector<SiteGroup> group_by_site(const trace::Trace& trace, const std::vector<Arrival>& arrivals, bool lanes) {
+    std::vector<SiteGroup> groups;
+    for (const Arrival& a : arrivals) {
+        const trace::ThreadInfo& info = trace.threads[a.thread];
+        const uint32_t id = lanes ? info.lane : info.thread_in_block;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const SiteGroup& g) { return g.site == a.site; });
+        if (it == groups.end()) {
+            groups.push_back(SiteGroup{a.site, {id}, a.thread});
+        } else {
+            it->ids.push_back(id);
+        }
+    }
+    std::stable_sort(groups.begin(), groups.end(), [&](const SiteGroup& x, const SiteGroup& y) {
+        return std::make_pair(line_of(trace, x.site), x.site) < std::make_pair(line_of(trace, y.site), y.site);
+    });
+    return groups;
+}
+
+// "line 12"; "line 55 (PTX line 296)" where another group's site has the same line (the compiler
+// duplicated the barrier, e.g. by unrolling a loop: threads in different iterations).
+std::string group_label(const trace::Trace& trace, const std::vector<SiteGroup>& groups, size_t i) {
+    std::string label = detail::line_label(trace, groups[i].site);
+    // A PTX line stands in for an unknown source line already; sites outside the table have none.
+    if (groups[i].site >= trace.sites.size() || trace.sites[groups[i].site].source_line == 0) return label;
+    for (size_t j = 0; j < groups.size(); ++j) {
+        if (j != i && line_of(trace, groups[j].site) == line_of(trace, groups[i].site)) {
+            return label + " (PTX line " + std::to_string(trace.sites[groups[i].site].ptx_line) + ")";
+        }
+    }
+    return label;
+}
+
+// "threads 0-127 at line 12, threads 128-255 at line 15"
+std::string describe_groups(const trace::Trace& trace, const std::vector<SiteGroup>& groups, const char* noun) {
+    std::string out;
+    for (size_t i = 0; i < groups.size(); ++i) {
+        if (i != 0) out += ", ";
+        out += detail::noun_list(noun, groups[i].ids) + " at " + group_label(trace, groups, i);
+    }
+    return out;
+}
+
+// De-duplication key: a tag, then the distinct lines of `groups` (sorted). Lines, not sites: copies
+// of one __syncthreads() (unrolled loops) are one barrier to the reader.
+std::vector<uint32_t> line_key(const trace::Trace& trace, uint32_t tag, const std::vector<SiteGroup>& groups) {
+    std::vector<uint32_t> lines;
+    for (const SiteGroup& g : groups) lines.push_back(line_of(trace, g.site));
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    lines.insert(lines.begin(), tag);
+    return lines;
+}
+
+std::string barrier_name(uint32_t id) { return id == 0 ? "barrier" : "barrier " + std::to_string(id); }
+
+// Findings de-duplicated by a key; the first occurrence describes, later ones only count.
+class Collector {
+public:
+    // Returns the finding to fill when `key` is new, nullptr when it only counted.
+    Finding* add(const std::vector<uint32_t>& key) {
+        auto [it, inserted] = index_.try_emplace(key, findings_.size());
+        if (!inserted) {
+            ++counts_[it->second];
+            return nullptr;
+        }
+        findings_.emplace_back();
+        counts_.push_back(1);
+        return &findings_.back();
+    }
+
+    // Appends the findings, with their counts and a count suffix "(N <what>)" where N > 1.
+    void finish(std::vector<Finding>& out, const char* what) {
+        for (size_t i = 0; i < findings_.size(); ++i) {
+            Finding& f = findings_[i];
+            f.count = counts_[i];
+            if (f.count > 1) f.message += " (" + std::to_string(f.count) + " " + what + ")";
+            out.push_back(std::move(f));
+        }
+    }
+
+private:
+    std::map<std::vector<uint32_t>, size_t> index_;
+    std::vector<Finding> findings_;
+    std::vector<uint64_t> counts_;
+};
+
+Finding barrier_finding(const Phase& phase) {
+    Finding f;
+    f.kind = FindingKind::BarrierDivergence;
+    f.space = trace::Space::Other;
+    f.address = phase.id;
+    f.block = phase.block;
+    return f;
+}
+
+// (a) and (b) for one phase. In a completed phase only the arrivals that waited (and left) are
+// compared: a thread that arrived and never left used bar.arrive (producer side of a named
+// barrier), whose site legitimately differs from the consumers' bar.sync.
+void check_sites(const trace::Trace& trace, const Phase& phase, Collector& phases, Collector& warps) {
+    std::vector<Arrival> waited;
+    for (const Arrival& a : phase.arrivals) {
+        if (a.left || !phase.completed) waited.push_back(a);
+    }
+    const std::vector<SiteGroup> groups = group_by_site(trace, waited, false);
+    if (phase.completed && groups.size() > 1) {
+        if (Finding* f = phases.add(line_key(trace, 0, groups))) {
+            *f = barrier_finding(phase);
+            for (const SiteGroup& g : groups) {
+                detail::add_line(*f, trace, g.site);
+                f->threads.push_back(g.first_thread);
+            }
+            f->message = barrier_name(phase.id) + " phase " + std::to_string(phase.number) + " of block " +
+                         std::to_string(phase.block) + " completed by threads waiting at different " +
+                         (phase.id == 0 ? "__syncthreads()" : "barrier instructions") + ": " +
+                         describe_groups(trace, groups, "thread");
+        }
+    }
+    if (groups.size() < 2) return; // every lane of every warp used the same site
+
+    // (b): arrivals per warp, warps in order of first arrival.
+    std::vector<std::pair<uint32_t, std::vector<Arrival>>> by_warp;
+    for (const Arrival& a : waited) {
+        const uint32_t warp = trace.threads[a.thread].warp;
+        auto it = std::find_if(by_warp.begin(), by_warp.end(), [&](const auto& w) { return w.first == warp; });
+        if (it == by_warp.end()) {
+            by_warp.emplace_back(warp, std::vector<Arrival>{a});
+        } else {
+            it->second.push_back(a);
+        }
+    }
+    for (const auto& [warp, arrivals] : by_warp) {
+        const std::vector<SiteGroup> lanes = group_by_site(trace, arrivals, true);
+        if (lanes.size() < 2) continue;
+        Finding* f = warps.add(line_key(trace, 1, lanes));
+        if (f == nullptr) continue;
+        *f = barrier_finding(phase);
+        for (const SiteGroup& g : lanes) {
+            detail::add_line(*f, trace, g.site);
+            f->threads.push_back(g.first_thread);
+        }
+        f->message = "divergent threads in warp " + std::to_string(warp) + " of block " + std::to_string(phase.block) +
+                     " wait at different barriers in the same phase: " + describe_groups(trace, lanes, "lane");
+    }
+}
+
+// (c) for one phase that never completed.
+void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, const Phase& phase, Collector& stuck) {
+    std::vector<uint8_t> arrived(table.width(phase.block), 0);
+    for (const Arrival& a : phase.arrivals) arrived[trace.threads[a.thread].thread_in_block] = 1;
+    // Threads of the block that neither arrived nor exited, grouped by how they ended.
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> others; // (end, end_site) -> threads
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> first_other;
+    for (uint32_t local = 0; local < table.width(phase.block); ++local) {
+        const uint32_t t = table.global(phase.block, local);
+        if (t == kNoThread || arrived[local]) continue;
+        const trace::ThreadInfo& info = trace.threads[t];
+        if (info.end == trace::ThreadEnd::Exited || info.end == trace::ThreadEnd::NotStarted) continue;
+        const auto group = std::make_pair(uint32_t(info.end), info.end_site);
+        others[group].push_back(local);
+        first_other.try_emplace(group, t);
+    }
+    if (others.empty()) return;
+
+    const std::vector<SiteGroup> waiting = group_by_site(trace, phase.arrivals, false);
+    std::vector<uint32_t> key = line_key(trace, 2, waiting);
+    key.push_back(kNoThread);
+    for (const auto& [group, ids] : others) {
+        key.push_back(group.first);
+        key.push_back(line_of(trace, group.second));
+    }
+    Finding* f = stuck.add(key);
+    if (f == nullptr) return;
+    *f = barrier_finding(phase);
+    std::string waiters;
+    for (size_t i = 0; i < waiting.size(); ++i) {
+        const SiteGroup& g = waiting[i];
+        detail::add_line(*f, trace, g.site);
+        f->threads.push_back(g.first_thread);
+        if (!waiters.empty()) waiters += " and ";
+        waiters += detail::noun_list("thread", g.ids) + (g.ids.size() == 1 ? " waits at " : " wait at ") +
+                   group_label(trace, waiting, i);
+    }
+    std::string rest;
+    for (const auto& [group, ids] : others) {
+        const auto end = static_cast<trace::ThreadEnd>(group.first);
+        if (end != trace::ThreadEnd::NotStarted) detail::add_line(*f, trace, group.second);
+        f->threads.push_back(first_other[group]);
+        if (!rest.empty()) rest += ", ";
+        rest += detail::describe_end(trace, end, group.second, ids);
+    }
+    f->message = "in block " + std::to_string(phase.block) + ", " + waiters + " (barrier " + std::to_string(phase.id) + ", phase " + std::to_string(phase.number) +
+                 ") for threads that never arrive: " + rest;
+}
+
+} // namespace
+
+std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options) {
+    std::vector<Phase> phases; // in order of first arrival
+    std::unordered_map<PhaseKey, size_t, PhaseKeyHash> index;
+    // (thread, barrier id) -> its open arrival: (index in phases, index in arrivals).
+    std::unordered_map<uint64_t, std::pair<size_t, size_t>> open;
+    for (const Event& e : trace.events) {
+        if (e.kind != EventKind::BarrierArrive && e.kind != EventKind::BarrierLeave) continue;
+        if (e.thread >= trace.threads.size()) continue;
+        const PhaseKey key{trace.threads[e.thread].block, uint32_t(e.address), e.value};
+        auto [it, inserted] = index.try_emplace(key, phases.size());
+        if (inserted) phases.push_back(Phase{key.block, key.id, key.number, {}, false});
+        Phase& phase = phases[it->second];
+        const uint64_t thread_barrier = (uint64_t(e.thread) << 32) | key.id;
+        if (e.kind == EventKind::BarrierArrive) {
+            open[thread_barrier] = {it->second, phase.arrivals.size()};
+            phase.arrivals.push_back(Arrival{e.thread, e.site, false});
+        } else {
+            phase.completed = true;
+            const auto arrival = open.find(thread_barrier);
+            if (arrival != open.end() && arrival->second.first == it->second) {
+                phase.arrivals[arrival->second.second].left = true;
+                open.erase(arrival);
+            }
+        }
+    }
+
+    const bool hung =
+        trace.meta.status == trace::RunStatus::Deadlock || trace.meta.status == trace::RunStatus::Timeout;
+    const detail::BlockTable table(trace);
+    Collector by_phase, by_warp, stuck;
+    for (const Phase& phase : phases) {
+        check_sites(trace, phase, by_phase, by_warp);
+        if (hung && !phase.completed) check_stuck(trace, table, phase, stuck);
+    }
+    std::vector<Finding> out;
+    stuck.finish(out, "such phases");
+    by_phase.finish(out, "such phases");
+    by_warp.finish(out, "such warp phases");
+    detail::sort_and_cap(out, options.max_findings_per_kind);
+    return out;
+}
+
+} // namespace synclab::analysis

@@ -1,1 +1,166 @@
-// placeholder: being written
+// analyze(), the enum names, and the helpers every analysis shares (line naming, thread lists,
+// ordering and capping of findings).
+#include "analysis/detail.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace synclab::analysis {
+
+const char* to_string(FindingKind kind) {
+    switch (kind) {
+    case FindingKind::Race: return "race";
+    case FindingKind::BarrierDivergence: return "barrier_divergence";
+    case FindingKind::LostUpdate: return "lost_update";
+    case FindingKind::Deadlock: return "deadlock";
+    }
+    return "unknown";
+}
+
+const char* to_string(Hazard hazard) {
+    switch (hazard) {
+    case Hazard::None: return "";
+    case Hazard::RAW: return "RAW";
+    case Hazard::WAR: return "WAR";
+    case Hazard::WAW: return "WAW";
+    }
+    return "";
+}
+
+uint32_t line_of(const trace::Trace& trace, uint32_t site) {
+    if (site >= trace.sites.size()) return 0;
+    const trace::Site& s = trace.sites[site];
+    return s.source_line != 0 ? s.source_line : s.ptx_line;
+}
+
+std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<std::string> pieces;
+    size_t covered = 0; // ids consumed by the pieces kept
+    size_t i = 0;
+    while (i < ids.size()) {
+        if (max_pieces != 0 && pieces.size() == max_pieces) break;
+        size_t j = i; // last index of the run starting at i
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        if (j > i) {
+            pieces.push_back(std::to_string(ids[i]) + "-" + std::to_string(ids[j]));
+        } else {
+            // A strided run (1, 3, 5, 7, ...) of at least four ids, none of them part of a
+            // consecutive run except possibly the last.
+            size_t k = i;
+            if (i + 1 < ids.size()) {
+                const uint32_t stride = ids[i + 1] - ids[i];
+                while (k + 1 < ids.size() && ids[k + 1] - ids[k] == stride) ++k;
+                // Leave the last id to a following consecutive run (1, 3, 5, 7, 8 -> "1, 3, 5", "7-8").
+                if (k + 1 < ids.size() && ids[k + 1] == ids[k] + 1) --k;
+            }
+            if (k >= i + 3) {
+                pieces.push_back(std::to_string(ids[i]) + ", " + std::to_string(ids[i + 1]) + ", ..., " +
+                                 std::to_string(ids[k]));
+                j = k;
+            } else {
+                pieces.push_back(std::to_string(ids[i]));
+            }
+        }
+        covered += j - i + 1;
+        i = j + 1;
+    }
+    std::string out;
+    for (size_t p = 0; p < pieces.size(); ++p) {
+        if (p != 0) out += ", ";
+        out += pieces[p];
+    }
+    if (covered < ids.size()) out += " and " + std::to_string(ids.size() - covered) + " more";
+    return out;
+}
+
+std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) {
+    // Most important first: a hang explains everything after it; a divergent barrier makes the
+    // barrier-based ordering of the race analysis questionable; lost updates are global races.
+    std::vector<Finding> all = find_deadlock(trace);
+    if (all.size() > options.max_findings_per_kind) all.resize(options.max_findings_per_kind);
+    for (auto* analysis : {&find_barrier_divergence, &find_shared_races, &find_lost_updates}) {
+        std::vector<Finding> found = analysis(trace, options);
+        all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+    }
+    return all;
+}
+
+namespace detail {
+
+std::string line_label(const trace::Trace& trace, uint32_t site) {
+    if (site >= trace.sites.size()) return "an unknown line";
+    const trace::Site& s = trace.sites[site];
+    if (s.source_line != 0) return "line " + std::to_string(s.source_line);
+    return "PTX line " + std::to_string(s.ptx_line);
+}
+
+void add_line(Finding& finding, const trace::Trace& trace, uint32_t site) {
+    const uint32_t line = line_of(trace, site);
+    if (std::find(finding.lines.begin(), finding.lines.end(), line) != finding.lines.end()) return;
+    finding.lines.push_back(line);
+    finding.sites.push_back(site);
+}
+
+std::string hex(uint64_t value) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
+    return buffer;
+}
+
+const char* space_name(trace::Space space) {
+    switch (space) {
+    case trace::Space::Global: return "global";
+    case trace::Space::Shared: return "__shared__";
+    case trace::Space::Local: return "local";
+    case trace::Space::Other: break;
+    }
+    return "memory";
+}
+
+std::string noun_list(const char* noun, const std::vector<uint32_t>& ids) {
+    std::string out = noun;
+    if (ids.size() != 1) out += "s";
+    return out + " " + format_thread_list(ids);
+}
+
+std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32_t end_site,
+                         const std::vector<uint32_t>& ids) {
+    const bool one = ids.size() == 1;
+    const std::string who = noun_list("thread", ids);
+    switch (end) {
+    case trace::ThreadEnd::Exited: return who + " exited";
+    case trace::ThreadEnd::AtBarrier: return who + (one ? " waits at " : " wait at ") + line_label(trace, end_site);
+    case trace::ThreadEnd::Running:
+        return who + (one ? " was" : " were") + " still running at " + line_label(trace, end_site);
+    case trace::ThreadEnd::Faulted: return who + " faulted at " + line_label(trace, end_site);
+    case trace::ThreadEnd::NotStarted: return who + " never started";
+    }
+    return who + " ended at " + line_label(trace, end_site);
+}
+
+void sort_and_cap(std::vector<Finding>& findings, uint32_t max) {
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        return std::tie(a.lines, a.sites, a.hazard) < std::tie(b.lines, b.sites, b.hazard);
+    });
+    if (findings.size() > max) findings.resize(max);
+}
+
+BlockTable::BlockTable(const trace::Trace& trace) {
+    for (uint32_t t = 0; t < trace.threads.size(); ++t) {
+        const trace::ThreadInfo& info = trace.threads[t];
+        if (info.block >= threads_.size()) {
+            threads_.resize(size_t(info.block) + 1);
+            sizes_.resize(size_t(info.block) + 1, 0);
+        }
+        std::vector<uint32_t>& row = threads_[info.block];
+        if (info.thread_in_block >= row.size()) row.resize(size_t(info.thread_in_block) + 1, kNoThread);
+        if (row[info.thread_in_block] == kNoThread) ++sizes_[info.block];
+        row[info.thread_in_block] = t;
+    }
+}
+
+} // namespace detail
+} // namespace synclab::analysis

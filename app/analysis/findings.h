@@ -22,6 +22,14 @@ const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_
 enum class Hazard : uint8_t { None, RAW, WAR, WAW };
 const char* to_string(Hazard hazard);    // "", "RAW", "WAR", "WAW"
 
+// Field conventions (all analyses):
+// - lines: the CUDA source line of each site; where a site has no source line (Site::source_line ==
+//   0) its PTX line stands in, and the message then says "PTX line N" instead of "line N".
+// - space: the memory space for Race / LostUpdate; trace::Space::Other for BarrierDivergence and
+//   Deadlock (no memory involved).
+// - address: Race / LostUpdate: a byte address in `space`; barrier findings: the barrier id.
+// - messages name threads by their index inside the block ("thread 31 ... in block 0"), or by
+//   "block B thread T" where a finding spans blocks.
 struct Finding {
     FindingKind kind = FindingKind::Race;
     Hazard hazard = Hazard::None;
@@ -39,7 +47,9 @@ struct Options {
     uint32_t max_findings_per_kind = 64;
 };
 
-// Runs every analysis and returns the findings, most important first.
+// Runs every analysis and returns the findings, most important first: deadlock, barrier divergence,
+// race, lost update; inside a kind ordered by lines (then sites, hazard), at most
+// options.max_findings_per_kind of each kind.
 std::vector<Finding> analyze(const trace::Trace& trace, const Options& options = {});
 
 // Individual analyses (exposed for tests).
@@ -47,5 +57,14 @@ std::vector<Finding> find_shared_races(const trace::Trace& trace, const Options&
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_deadlock(const trace::Trace& trace);
+
+// Line a finding uses for `site`: its CUDA source line, or its PTX line when the source line is
+// unknown (0); 0 when `site` is not in the site table.
+uint32_t line_of(const trace::Trace& trace, uint32_t site);
+
+// Formats ids (thread or lane indices) compactly: sorted, duplicates dropped, consecutive runs as
+// "0-127", runs of 4 or more with one stride > 1 as "1, 3, ..., 31"; e.g. "0-127, 130, 200-255".
+// After `max_pieces` pieces the rest is summarised as "and N more".
+std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces = 8);
 
 } // namespace synclab::analysis

@@ -1,1 +1,294 @@
-// placeholder: being written
+// Shared-memory races: conflicting accesses of two threads of one block with no barrier between them.
+//
+// Happens-before comes from BarrierClock (happens_before.h): accesses of one block race iff they are
+// by different threads, in the same epoch, overlap in at least one byte, at least one writes, and
+// they are not both atomic. Shared addresses are per block, so different blocks never conflict.
+//
+// Shadow state (FastTrack / racecheck style), per block and 8-byte granule, for the granule's current
+// epoch only, per byte: the last write (thread, site, atomic?) and the plain reads since that write,
+// grouped by site with their readers as a set of thread_in_block (a bitset once a site has two
+// readers). Each access is checked against that state:
+//   read  R: RAW with the last writer of every byte it covers (once per distinct writer and site);
+//   write W: WAW with the last writer of every byte (unless both atomic), WAR with every reader since
+//            those writes (per reader thread and site); then W becomes the last write of its bytes
+//            and their readers are cleared.
+// Atomics (atom, red) are writes flagged atomic; volatile and ordered accesses count as plain ones
+// (a volatile access does not order anything between two threads of a block).
+//
+// Counting. A finding aggregates (hazard, earlier site, later site); count = racing access pairs
+// found this way: RAW counts each racing read once per writer whose value it sees, WAR counts each
+// (reader thread, read site) of the epoch once per racing write, WAW counts each write against the
+// write it overwrites. A write overwritten by another write of its epoch is no longer compared with
+// later accesses (they do not see its value), as in racecheck.
+//
+// Hazard names follow the observed order: earlier write then read = RAW, earlier read then write =
+// WAR, write then write = WAW.
+//
+// Limits: an access whose epoch is older than the granule's (a trace not in execution order, e.g. a
+// GPU trace ordered by a skewed clock) is not checked. An access crossing an 8-byte boundary (never
+// emitted by PTX, whose accesses are naturally aligned) is checked as two accesses.
+#include "analysis/detail.h"
+#include "analysis/happens_before.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <unordered_map>
+
+namespace synclab::analysis {
+
+using detail::BarrierClock;
+using detail::kNoThread;
+using detail::Stamp;
+using trace::Event;
+
+namespace {
+
+constexpr uint32_t kGranuleBytes = 8;
+
+struct WriteCell {
+    uint32_t thread = kNoThread; // trace thread index; kNoThread: no write this epoch
+    uint16_t site = 0;
+    bool atomic = false;
+};
+
+// Plain reads of one byte at one site since its last write: the readers by thread_in_block.
+struct ReadGroup {
+    uint16_t site = 0;
+    uint32_t first = 0;             // first reader (thread_in_block)
+    uint32_t count = 0;             // distinct readers
+    std::vector<uint64_t> members;  // bitset over thread_in_block, allocated at the second reader
+
+    bool contains(uint32_t local) const {
+        if (members.empty()) return count != 0 && first == local;
+        return (members[local / 64] >> (local % 64)) & 1u;
+    }
+};
+
+struct Granule {
+    uint32_t epoch = 0;
+    std::array<WriteCell, kGranuleBytes> writes{};
+    std::array<std::vector<ReadGroup>, kGranuleBytes> reads{};
+
+    void reset(uint32_t new_epoch) {
+        epoch = new_epoch;
+        writes.fill(WriteCell{});
+        for (auto& r : reads) r.clear();
+    }
+};
+
+struct PairKey {
+    Hazard hazard = Hazard::None;
+    uint16_t first_site = 0;
+    uint16_t second_site = 0;
+    bool operator==(const PairKey&) const = default;
+};
+struct PairKeyHash {
+    size_t operator()(const PairKey& k) const {
+        return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) | k.second_site);
+    }
+};
+
+struct Aggregate {
+    PairKey key;
+    uint64_t count = 0;
+    uint32_t first_thread = 0;  // example: thread of the earlier access
+    uint32_t second_thread = 0; // example: thread of the later access
+    uint64_t address = 0;
+    uint32_t block = 0;
+};
+
+class RaceChecker {
+public:
+    explicit RaceChecker(const trace::Trace& trace) : trace_(trace), table_(trace), clock_(trace) {
+        shadow_.resize(table_.block_count());
+    }
+
+    void run() {
+        for (const Event& e : trace_.events) {
+            if (e.thread >= trace_.threads.size()) continue;
+            if (e.is_memory_access()) {
+                if (e.space() == trace::Space::Shared) access(e);
+                continue;
+            }
+            clock_.observe(e);
+            if (e.kind == trace::EventKind::Exit) {
+                // A block whose threads all exited is never accessed again: free its shadow memory.
+                const uint32_t block = clock_.block_of(e.thread);
+                if (clock_.block_finished(block)) std::unordered_map<uint64_t, Granule>().swap(shadow_[block]);
+            }
+        }
+    }
+
+    std::vector<Finding> findings(const Options& options) const {
+        std::vector<Finding> out;
+        out.reserve(aggregates_.size());
+        for (const Aggregate& a : aggregates_) out.push_back(make_finding(a));
+        detail::sort_and_cap(out, options.max_findings_per_kind);
+        return out;
+    }
+
+private:
+    void access(const Event& e) {
+        const uint32_t block = trace_.threads[e.thread].block;
+        const uint32_t size = e.size();
+        // Split at granule boundaries (only a misaligned access crosses one).
+        uint64_t address = e.address;
+        uint64_t end = e.address + size;
+        while (address < end) {
+            const uint64_t granule_end = (address / kGranuleBytes + 1) * kGranuleBytes;
+            const uint64_t chunk_end = std::min(end, granule_end);
+            access_granule(e, block, address, uint32_t(chunk_end - address));
+            address = chunk_end;
+        }
+    }
+
+    void access_granule(const Event& e, uint32_t block, uint64_t address, uint32_t size) {
+        const Stamp now = clock_.stamp(e.thread);
+        auto [it, inserted] = shadow_[block].try_emplace(address / kGranuleBytes);
+        Granule& g = it->second;
+        if (inserted || g.epoch < now.epoch) {
+            g.reset(now.epoch); // older epochs happen before this access: forget them
+        } else if (g.epoch > now.epoch) {
+            return; // out-of-order trace: see the limits above
+        }
+        const uint32_t first_byte = uint32_t(address % kGranuleBytes);
+        const uint32_t last_byte = first_byte + size; // exclusive
+        const uint64_t granule_base = address - first_byte;
+        const uint32_t local = trace_.threads[e.thread].thread_in_block;
+        const uint16_t site = e.site;
+
+        // Conflicts with the last writes (RAW for a read, WAW for a write), once per distinct writer.
+        const bool writes = e.writes_memory();
+        const bool atomic = e.is_atomic();
+        writers_seen_.clear();
+        for (uint32_t b = first_byte; b < last_byte; ++b) {
+            const WriteCell& w = g.writes[b];
+            if (w.thread == kNoThread || w.thread == e.thread) continue;
+            if (atomic && w.atomic) continue;
+            const Stamp before{w.thread, g.epoch};
+            if (BarrierClock::ordered(before, now)) continue;
+            bool seen = false;
+            for (const auto& [thread, s] : writers_seen_) seen = seen || (thread == w.thread && s == w.site);
+            if (seen) continue;
+            writers_seen_.emplace_back(w.thread, w.site);
+            record({writes ? Hazard::WAW : Hazard::RAW, w.site, site}, 1, w.thread, e.thread, granule_base + b, block);
+        }
+
+        if (!writes) {
+            for (uint32_t b = first_byte; b < last_byte; ++b) add_reader(g.reads[b], site, local, block);
+            return;
+        }
+
+        // WAR with the readers since the last write of each byte: union the reader sets per site
+        // over the bytes covered, so that a reader of several of those bytes counts once.
+        const size_t words = (table_.width(block) + 63) / 64;
+        unions_.clear();
+        for (uint32_t b = first_byte; b < last_byte; ++b) {
+            for (const ReadGroup& r : g.reads[b]) {
+                SiteUnion* u = nullptr;
+                for (SiteUnion& candidate : unions_) u = candidate.site == r.site ? &candidate : u;
+                if (u == nullptr) {
+                    unions_.push_back(SiteUnion{r.site, granule_base + b, std::vector<uint64_t>(words, 0)});
+                    u = &unions_.back();
+                }
+                if (r.members.empty()) {
+                    u->bits[r.first / 64] |= uint64_t(1) << (r.first % 64);
+                } else {
+                    for (size_t w = 0; w < words; ++w) u->bits[w] |= r.members[w];
+                }
+            }
+        }
+        for (SiteUnion& u : unions_) {
+            if (local / 64 < u.bits.size()) u.bits[local / 64] &= ~(uint64_t(1) << (local % 64)); // not itself
+            uint64_t count = 0;
+            uint32_t example = kNoThread;
+            for (size_t w = 0; w < u.bits.size(); ++w) {
+                count += std::popcount(u.bits[w]);
+                if (example == kNoThread && u.bits[w] != 0) example = uint32_t(w * 64 + std::countr_zero(u.bits[w]));
+            }
+            if (count == 0) continue;
+            record({Hazard::WAR, u.site, site}, count, table_.global(block, example), e.thread, u.address, block);
+        }
+        for (uint32_t b = first_byte; b < last_byte; ++b) {
+            g.writes[b] = WriteCell{e.thread, site, atomic};
+            g.reads[b].clear();
+        }
+    }
+
+    void add_reader(std::vector<ReadGroup>& groups, uint16_t site, uint32_t local, uint32_t block) {
+        for (ReadGroup& r : groups) {
+            if (r.site != site) continue;
+            if (r.contains(local)) return;
+            if (r.members.empty()) {
+                r.members.assign((table_.width(block) + 63) / 64, 0);
+                r.members[r.first / 64] |= uint64_t(1) << (r.first % 64);
+            }
+            r.members[local / 64] |= uint64_t(1) << (local % 64);
+            ++r.count;
+            return;
+        }
+        groups.push_back(ReadGroup{site, local, 1, {}});
+    }
+
+    void record(PairKey key, uint64_t count, uint32_t first_thread, uint32_t second_thread, uint64_t address,
+                uint32_t block) {
+        auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
+        if (inserted) aggregates_.push_back(Aggregate{key, 0, first_thread, second_thread, address, block});
+        aggregates_[it->second].count += count;
+    }
+
+    Finding make_finding(const Aggregate& a) const {
+        Finding f;
+        f.kind = FindingKind::Race;
+        f.hazard = a.key.hazard;
+        f.space = trace::Space::Shared;
+        detail::add_line(f, trace_, a.key.first_site);
+        detail::add_line(f, trace_, a.key.second_site);
+        f.threads = {a.first_thread, a.second_thread};
+        f.count = a.count;
+        f.address = a.address;
+        f.block = a.block;
+        const uint32_t first = trace_.threads[a.first_thread].thread_in_block;
+        const uint32_t second = trace_.threads[a.second_thread].thread_in_block;
+        const std::string first_at = " (" + detail::line_label(trace_, a.key.first_site) + ")";
+        const std::string second_at = " (" + detail::line_label(trace_, a.key.second_site) + ")";
+        std::string what;
+        switch (a.key.hazard) {
+        case Hazard::RAW: what = " reads a value thread "; break;
+        case Hazard::WAR: what = " overwrites a value thread "; break;
+        default: what = " overwrites a value thread "; break;
+        }
+        f.message = std::string(to_string(a.key.hazard)) + " hazard on __shared__ address " + detail::hex(a.address) +
+                    " in block " + std::to_string(a.block) + ": thread " + std::to_string(second) + second_at + what +
+                    std::to_string(first) + (a.key.hazard == Hazard::WAR ? " read" : " wrote") + first_at +
+                    " with no barrier between them";
+        if (a.count > 1) f.message += " (" + std::to_string(a.count) + " racing access pairs)";
+        return f;
+    }
+
+    struct SiteUnion {
+        uint16_t site = 0;
+        uint64_t address = 0; // first byte where a reader of this site was found
+        std::vector<uint64_t> bits;
+    };
+
+    const trace::Trace& trace_;
+    detail::BlockTable table_;
+    BarrierClock clock_;
+    std::vector<std::unordered_map<uint64_t, Granule>> shadow_; // per block: granule index -> state
+    std::unordered_map<PairKey, size_t, PairKeyHash> index_;
+    std::vector<Aggregate> aggregates_; // in order of first discovery
+    std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch
+    std::vector<SiteUnion> unions_;                           // scratch
+};
+
+} // namespace
+
+std::vector<Finding> find_shared_races(const trace::Trace& trace, const Options& options) {
+    RaceChecker checker(trace);
+    checker.run();
+    return checker.findings(options);
+}
+
+} // namespace synclab::analysis

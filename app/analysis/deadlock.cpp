@@ -1,0 +1,111 @@
+// Deadlock: the run ended (RunMeta::status Deadlock or Timeout) with threads that never finished.
+// Read from the run status and the thread table only (ThreadInfo::end, end_site), so it also holds
+// for a trace whose events were dropped.
+//
+// One finding: lines = the barrier lines threads wait at (ordered by line; where no thread waits at a
+// barrier, e.g. a spin loop that timed out, the lines where threads were still running); threads =
+// the first thread waiting at each of those lines; count = threads waiting at a barrier (or, where
+// none waits, threads that did not finish); block = the first block with such threads; address = 0.
+// The message lists, per block, how its threads ended, blocks with the same picture merged:
+//   "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited".
+// Blocks where every thread exited or never started are left out.
+#include "analysis/detail.h"
+
+#include <algorithm>
+#include <map>
+
+namespace synclab::analysis {
+
+using trace::ThreadEnd;
+
+namespace {
+
+constexpr size_t kMaxPatterns = 4; // block pictures spelled out in the message
+
+} // namespace
+
+std::vector<Finding> find_deadlock(const trace::Trace& trace) {
+    const bool deadlock = trace.meta.status == trace::RunStatus::Deadlock;
+    if (!deadlock && trace.meta.status != trace::RunStatus::Timeout) return {};
+
+    const detail::BlockTable table(trace);
+    uint64_t waiting = 0;
+    uint64_t unfinished = 0;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> waits;   // (line, site) -> first waiting thread
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> running; // same for threads still running
+    uint32_t first_block = detail::kNoThread;
+    // Block picture -> blocks showing it, in block order.
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> patterns;
+
+    for (uint32_t block = 0; block < table.block_count(); ++block) {
+        // Threads grouped by (end, end_site), groups in order of their first thread.
+        std::vector<std::pair<std::pair<ThreadEnd, uint32_t>, std::vector<uint32_t>>> groups;
+        bool stuck = false;
+        for (uint32_t local = 0; local < table.width(block); ++local) {
+            const uint32_t t = table.global(block, local);
+            if (t == detail::kNoThread) continue;
+            const trace::ThreadInfo& info = trace.threads[t];
+            const uint32_t site = info.end == ThreadEnd::Exited || info.end == ThreadEnd::NotStarted ? 0 : info.end_site;
+            const auto group_key = std::make_pair(info.end, site);
+            auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group_key; });
+            if (it == groups.end()) {
+                groups.emplace_back(group_key, std::vector<uint32_t>{local});
+            } else {
+                it->second.push_back(local);
+            }
+            if (info.end == ThreadEnd::Exited || info.end == ThreadEnd::NotStarted) continue;
+            stuck = true;
+            ++unfinished;
+            const auto line_key = std::make_pair(line_of(trace, site), site);
+            if (info.end == ThreadEnd::AtBarrier) {
+                ++waiting;
+                waits.try_emplace(line_key, t);
+            } else if (info.end == ThreadEnd::Running) {
+                running.try_emplace(line_key, t);
+            }
+        }
+        if (!stuck) continue;
+        if (first_block == detail::kNoThread) first_block = block;
+        std::string picture;
+        for (const auto& [key, ids] : groups) {
+            if (!picture.empty()) picture += ", ";
+            picture += detail::describe_end(trace, key.first, key.second, ids);
+        }
+        auto it = std::find_if(patterns.begin(), patterns.end(), [&](const auto& p) { return p.first == picture; });
+        if (it == patterns.end()) {
+            patterns.emplace_back(picture, std::vector<uint32_t>{block});
+        } else {
+            it->second.push_back(block);
+        }
+    }
+
+    Finding f;
+    f.kind = FindingKind::Deadlock;
+    f.space = trace::Space::Other;
+    f.block = first_block == detail::kNoThread ? 0 : first_block;
+    f.count = waiting > 0 ? waiting : unfinished;
+    for (const auto& [line_key, thread] : waiting > 0 ? waits : running) {
+        detail::add_line(f, trace, line_key.second);
+        f.threads.push_back(thread);
+    }
+    f.message = deadlock ? "run ended in deadlock" : "run timed out";
+    if (patterns.empty()) {
+        f.message += " with no thread left unfinished in the thread table";
+    } else {
+        f.message += ": ";
+        size_t shown = 0;
+        size_t hidden_blocks = 0;
+        for (const auto& [picture, blocks] : patterns) {
+            if (shown == kMaxPatterns) {
+                hidden_blocks += blocks.size();
+                continue;
+            }
+            if (shown++ != 0) f.message += "; ";
+            f.message += detail::noun_list("block", blocks) + ": " + picture;
+        }
+        if (hidden_blocks != 0) f.message += "; and " + std::to_string(hidden_blocks) + " more blocks";
+    }
+    return {f};
+}
+
+} // namespace synclab::analysis

@@ -1,0 +1,139 @@
+// analyze() (order of kinds, per-kind cap), enum names, thread-list formatting, and a large trace.
+#include "analysis/findings.h"
+#include "trace_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+namespace synclab::analysis {
+namespace {
+
+using testing::dump;
+using testing::TraceBuilder;
+using trace::Space;
+using trace::ThreadEnd;
+using V = std::vector<uint32_t>;
+
+// Verdict: the compact list formats runs, strides, singles, and caps the pieces.
+TEST(analysis_format, CompactForms) {
+    EXPECT_EQ(format_thread_list({}), "");
+    EXPECT_EQ(format_thread_list({7}), "7");
+    EXPECT_EQ(format_thread_list({3, 1, 2, 2}), "1-3");
+    EXPECT_EQ(format_thread_list({0, 5}), "0, 5");
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i < 128; ++i) ids.push_back(i);
+    ids.push_back(130);
+    for (uint32_t i = 200; i < 256; ++i) ids.push_back(i);
+    EXPECT_EQ(format_thread_list(ids), "0-127, 130, 200-255");
+    std::vector<uint32_t> odd;
+    for (uint32_t i = 1; i < 32; i += 2) odd.push_back(i);
+    EXPECT_EQ(format_thread_list(odd), "1, 3, ..., 31");
+    EXPECT_EQ(format_thread_list({0, 2, 4, 5, 6, 7}), "0, 2, 4-7");
+    EXPECT_EQ(format_thread_list({1, 3, 5, 7, 9, 10, 11}), "1, 3, ..., 7, 9-11");
+    EXPECT_EQ(format_thread_list({0, 10, 20, 31, 45, 60}, 3), "0, 10, 20 and 3 more");
+}
+
+// Verdict: the contract's names.
+TEST(analysis_names, ToString) {
+    EXPECT_STREQ(to_string(FindingKind::Race), "race");
+    EXPECT_STREQ(to_string(FindingKind::BarrierDivergence), "barrier_divergence");
+    EXPECT_STREQ(to_string(FindingKind::LostUpdate), "lost_update");
+    EXPECT_STREQ(to_string(FindingKind::Deadlock), "deadlock");
+    EXPECT_STREQ(to_string(Hazard::None), "");
+    EXPECT_STREQ(to_string(Hazard::RAW), "RAW");
+    EXPECT_STREQ(to_string(Hazard::WAR), "WAR");
+    EXPECT_STREQ(to_string(Hazard::WAW), "WAW");
+}
+
+// One block of 64 threads with every kind of bug: 2 races, 1 lost update, a divergent phase, then
+// a hang (0-31 wait at line 20, 32-63 spin at line 25): 1 deadlock + 2 divergence findings.
+TraceBuilder everything() {
+    TraceBuilder b(1, 64);
+    const uint16_t w = b.site(5), r = b.site(6), ww = b.site(7), gl = b.site(9), gs = b.site(9), then_sync = b.site(12),
+                   else_sync = b.site(15), last_sync = b.site(20), spin = b.site(25);
+    b.store(0, w, 0x0).load(1, r, 0x0).store(2, ww, 0x4).store(3, ww, 0x4);
+    b.load(0, gl, 0x1000, 4, Space::Global).load(1, gl, 0x1000, 4, Space::Global);
+    b.store(0, gs, 0x1000, 4, Space::Global).store(1, gs, 0x1000, 4, Space::Global);
+    for (uint32_t t = 0; t < 64; ++t) b.arrive(t, t < 32 ? then_sync : else_sync);
+    b.release(0);
+    for (uint32_t t = 0; t < 32; ++t) b.arrive(t, last_sync).end(t, ThreadEnd::AtBarrier, last_sync);
+    for (uint32_t t = 32; t < 64; ++t) b.end(t, ThreadEnd::Running, spin);
+    b.status(trace::RunStatus::Timeout);
+    return b;
+}
+
+// Verdict: analyze() returns deadlock, barrier divergence, races, lost updates, in that order.
+TEST(analysis_analyze, OrdersFindingsByKind) {
+    const TraceBuilder b = everything();
+    const auto found = analyze(b.trace());
+    std::vector<FindingKind> kinds;
+    for (const Finding& f : found) kinds.push_back(f.kind);
+    const std::vector<FindingKind> expected{FindingKind::Deadlock,          FindingKind::BarrierDivergence,
+                                            FindingKind::BarrierDivergence, FindingKind::Race,
+                                            FindingKind::Race,              FindingKind::LostUpdate};
+    EXPECT_EQ(kinds, expected) << dump(found);
+}
+
+// Verdict: max_findings_per_kind = 1 keeps one finding of each kind (the first in line order).
+TEST(analysis_analyze, RespectsMaxFindingsPerKind) {
+    const TraceBuilder b = everything();
+    Options options;
+    options.max_findings_per_kind = 1;
+    const auto found = analyze(b.trace(), options);
+    ASSERT_EQ(found.size(), 4u) << dump(found);
+    EXPECT_EQ(found[1].kind, FindingKind::BarrierDivergence);
+    EXPECT_EQ(found[1].lines, (V{12, 15})) << dump(found);
+    EXPECT_EQ(found[2].kind, FindingKind::Race);
+    EXPECT_EQ(found[2].lines, (V{5, 6})) << dump(found);
+}
+
+// Verdict: 64 blocks x 256 threads x 10 events (163,840 events), shared offsets reused by every
+// block, blocks interleaved step by step. Per block: A[t] written, barrier, A[t+1] read (ordered);
+// B[t] written then B[t+1] read with no barrier (256 RAW per block); atomics on C then plain reads
+// of C (255 RAW per block: all but the last atomic's thread); a global load; exit. Expected: exactly
+// two RAW findings, counts 16384 and 16320, and nothing else; well under a second.
+TEST(analysis_analyze, LargeTraceScalesAndCountsRight) {
+    constexpr uint32_t kBlocks = 64, kThreads = 256;
+    TraceBuilder b(kBlocks, kThreads);
+    const uint16_t store_a = b.site(1), sync = b.site(2), load_a = b.site(3), store_b = b.site(4), load_b = b.site(5),
+                   add_c = b.site(6), load_c = b.site(7), load_g = b.site(8);
+    b.mutable_trace().events.reserve(size_t(kBlocks) * kThreads * 10);
+    auto each = [&](auto&& step) {
+        for (uint32_t block = 0; block < kBlocks; ++block) {
+            for (uint32_t t = 0; t < kThreads; ++t) step(block, t, b.thread(block, t));
+        }
+    };
+    const auto next = [](uint32_t t) { return (t + 1) % kThreads; };
+    each([&](uint32_t, uint32_t t, uint32_t id) { b.store(id, store_a, 4 * t); });
+    for (uint32_t block = 0; block < kBlocks; ++block) b.barrier(block, sync);
+    each([&](uint32_t, uint32_t t, uint32_t id) { b.load(id, load_a, 4 * next(t)); });
+    each([&](uint32_t, uint32_t t, uint32_t id) { b.store(id, store_b, 0x400 + 4 * t); });
+    each([&](uint32_t, uint32_t t, uint32_t id) { b.load(id, load_b, 0x400 + 4 * next(t)); });
+    each([&](uint32_t, uint32_t, uint32_t id) { b.atomic(id, add_c, 0x800); });
+    each([&](uint32_t, uint32_t, uint32_t id) { b.load(id, load_c, 0x800); });
+    each([&](uint32_t block, uint32_t t, uint32_t id) {
+        b.load(id, load_g, 0x10000 + 4 * (block * kThreads + t), 4, Space::Global);
+    });
+    b.exit_all();
+    ASSERT_EQ(b.trace().events.size(), size_t(kBlocks) * kThreads * 10);
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto found = analyze(b.trace());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::printf("analyze() over %zu events: %.1f ms\n", b.trace().events.size(), ms);
+
+    ASSERT_EQ(found.size(), 2u) << dump(found);
+    EXPECT_EQ(found[0].kind, FindingKind::Race);
+    EXPECT_EQ(found[0].hazard, Hazard::RAW);
+    EXPECT_EQ(found[0].lines, (V{4, 5}));
+    EXPECT_EQ(found[0].count, 16384u);
+    EXPECT_EQ(found[1].hazard, Hazard::RAW);
+    EXPECT_EQ(found[1].lines, (V{6, 7}));
+    EXPECT_EQ(found[1].count, 16320u);
+    EXPECT_EQ(found[1].threads, (V{b.thread(0, 255), b.thread(0, 0)}));
+    EXPECT_LT(ms, 1000.0) << "expected analyze() well under a second, took " << ms << " ms";
+}
+
+} // namespace
+} // namespace synclab::analysis
