@@ -33,6 +33,8 @@ enum class Op : uint8_t {
     Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Copysign,
     // bit manipulation
     And, Or, Xor, Not, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt,
+    Shf,   // funnel shift: shf.{l,r}.{wrap,clamp}.b32 d, a, b, c (mod::kShiftRight, mod::kClamp)
+    Bfind, // most significant non-sign bit: bfind[.shiftamt].{u32,u64,s32,s64} d, a
     // comparison
     Setp,
     // memory ordering and atomics
@@ -81,6 +83,9 @@ constexpr uint16_t kAligned = 1u << 7; // bar.sync, barrier.sync.aligned (all la
 constexpr uint16_t kArrive = 1u << 8;  // bar.arrive (no wait)
 constexpr uint16_t kRoundInt = 1u << 9; // cvt.rni/.rzi/.rmi/.rpi (float -> float rounding to integer)
 constexpr uint16_t kCc = 1u << 10;     // .cc / addc: unsupported, kept to report
+constexpr uint16_t kShiftRight = 1u << 11; // shf.r (else shf.l)
+constexpr uint16_t kClamp = 1u << 12;  // shf.clamp (else .wrap)
+constexpr uint16_t kShiftAmt = 1u << 13; // bfind.shiftamt
 } // namespace mod
 
 // Rounding requested on cvt/arith (.rn .rz .rm .rp and the integer variants .rni ...).
@@ -190,8 +195,11 @@ struct Module {
     std::vector<GlobalVar> globals;
     std::vector<Function> functions; // entries and non-entry .func (calls are unsupported)
 
-    const Function* find_entry(const std::string& name) const;
+    const Function* find_entry(const std::string& name) const; // kernels only; nullptr otherwise
     std::vector<std::string> entry_names() const;
+    // The kernel `name`, or a ParseError (ptx/parser.h) "<source_name>:<line>: ..." naming the kernels
+    // that exist: line = the .func's declaration when `name` is a device function, else 0.
+    const Function& require_entry(const std::string& name, const std::string& source_name = "<ptx>") const;
 };
 
 } // namespace synclab::ptx

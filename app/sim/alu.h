@@ -254,4 +254,26 @@ inline uint32_t byte_permute(uint32_t a, uint32_t b, uint32_t selector) {
     return result;
 }
 
+// shf: shift the 64-bit pair {hi:lo} left or right by n (mod 32 with .wrap, at most 32 with
+// .clamp) and keep the upper (left) or lower (right) 32 bits.
+inline uint32_t funnel_shift(uint32_t lo, uint32_t hi, uint32_t n, bool right, bool clamp) {
+    n = clamp ? (n > 32 ? 32 : n) : (n & 31);
+    const uint64_t pair = (uint64_t(hi) << 32) | lo;
+    return right ? static_cast<uint32_t>(pair >> n) : static_cast<uint32_t>((pair << n) >> 32);
+}
+
+// bfind: bit position of the most significant non-sign bit (0xffffffff if none); with .shiftamt,
+// the left shift that would bring it to the top.
+template <class T> inline uint32_t find_msb(T a, bool shift_amount) {
+    using U = std::make_unsigned_t<T>;
+    constexpr uint32_t width = 8 * sizeof(T);
+    U u = static_cast<U>(a);
+    if constexpr (std::is_signed_v<T>) {
+        if (a < 0) u = static_cast<U>(~u);
+    }
+    if (u == 0) return 0xffffffffu;
+    const uint32_t msb = width - 1 - static_cast<uint32_t>(std::countl_zero(u));
+    return shift_amount ? width - 1 - msb : msb;
+}
+
 } // namespace synclab::sim::alu

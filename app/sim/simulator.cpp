@@ -680,11 +680,29 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
         fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), static_cast<uint32_t>(&in - fn_.code.data()),
               std::string("the simulator does not support ") + ptx::to_string(in.op) + "." + ptx::to_string(in.type));
     };
+    if (in.op == Op::Mov && (D.kind == Operand::Kind::Vector || A.kind == Operand::Kind::Vector)) {
+        // mov.b64 {lo, hi}, x splits a value into equal parts, low part first; mov.b64 x, {lo, hi} joins.
+        const Operand& vec = D.kind == Operand::Kind::Vector ? D : A;
+        const uint32_t bits = 8 * ptx::type_size(in.type) / std::max<uint32_t>(vec.vec_count, 1);
+        const uint64_t part_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+        lanes([&](uint32_t l) {
+            if (D.kind == Operand::Kind::Vector) {
+                const uint64_t v = read(warp, A, l);
+                for (uint32_t i = 0; i < vec.vec_count; ++i)
+                    if (vec.vec[i] != Operand::kNoReg) reg(warp, vec.vec[i])[l] = (v >> (i * bits)) & part_mask;
+            } else {
+                uint64_t v = 0;
+                for (uint32_t i = 0; i < vec.vec_count; ++i)
+                    if (vec.vec[i] != Operand::kNoReg) v |= (reg(warp, vec.vec[i])[l] & part_mask) << (i * bits);
+                d[l] = v;
+            }
+        });
+        return;
+    }
     if (!d && in.op != Op::Setp) unsupported();
 
     switch (in.op) {
     case Op::Mov:
-        if (A.kind == Operand::Kind::Vector) unsupported();
         lanes([&](uint32_t l) { d[l] = read(warp, A, l); });
         return;
     case Op::Activemask:
@@ -880,6 +898,15 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
                 d[l] = bits<T>(alu::bit_field_insert(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)), uint32_t(read(warp, C, l)),
                                                      uint32_t(read(warp, in.ops[4], l))));
             });
+            break;
+        case Op::Shf:
+            lanes([&](uint32_t l) {
+                d[l] = alu::funnel_shift(uint32_t(read(warp, A, l)), uint32_t(read(warp, B, l)), uint32_t(read(warp, C, l)),
+                                         (mods & ptx::mod::kShiftRight) != 0, (mods & ptx::mod::kClamp) != 0);
+            });
+            break;
+        case Op::Bfind:
+            lanes([&](uint32_t l) { d[l] = alu::find_msb(as<T>(read(warp, A, l)), (mods & ptx::mod::kShiftAmt) != 0); });
             break;
         case Op::Prmt:
             lanes([&](uint32_t l) {

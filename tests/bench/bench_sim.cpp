@@ -81,6 +81,20 @@ void BM_Divergent(benchmark::State& state) {
 }
 BENCHMARK(BM_Divergent)->Arg(0)->Arg(1)->ArgName("traced")->Unit(benchmark::kMillisecond);
 
+// PTX parsing of every kernel the catalog embeds (done once per process, but a user's big kernel
+// pays it at every `synclab check`).
+void BM_ParseCatalogPtx(benchmark::State& state) {
+    size_t bytes = 0;
+    for (auto _ : state)
+        for (const scenario::Scenario& s : scenario::catalog()) {
+            const ptx::Module m = ptx::parse_module(s.ptx_source(), s.source_file);
+            benchmark::DoNotOptimize(m.functions.size());
+            bytes += s.ptx_source().size();
+        }
+    state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_ParseCatalogPtx)->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 BENCHMARK_MAIN();

@@ -128,7 +128,11 @@ TEST(Simulator, ArithmeticMatchesCpu) {
         EXPECT_EQ(iout[i * 8 + 7], int(umulhi ^ uint32_t(mulhi))) << i;
         const float fa = float(x) * 0.25f, fb = float(y) * 0.5f + 1.0f;
         EXPECT_FLOAT_EQ(fout[i * 4 + 0], std::fma(fa, fb, fa) - fb) << i;
-        EXPECT_NEAR(fout[i * 4 + 1], fa / fb, std::fabs(fa / fb) * 1e-6f + 1e-30f) << i;
+        if (fb == 0.0f) {
+            EXPECT_EQ(fout[i * 4 + 1], fa / fb) << i << ": division by zero gives a signed infinity";
+        } else {
+            EXPECT_NEAR(fout[i * 4 + 1], fa / fb, std::fabs(fa / fb) * 1e-6f + 1e-30f) << i;
+        }
         EXPECT_FLOAT_EQ(fout[i * 4 + 2], std::fmin(fa, fb) + std::fmax(fa, fb) + std::fabs(fa)) << i;
         EXPECT_FLOAT_EQ(fout[i * 4 + 3], float(int(fa * 3.7f)) + std::trunc(fb * 1.3f)) << i;
         const double da = x, db = y * 0.125;
@@ -514,6 +518,73 @@ TEST(Simulator, UntracedRunRecordsNothing) {
     ASSERT_EQ(r.status, trace::RunStatus::Ok);
     EXPECT_TRUE(t.events.empty());
     EXPECT_EQ(t.threads.size(), 192u);
+}
+
+} // namespace
+} // namespace synclab::sim
+
+namespace synclab::sim {
+namespace {
+
+// Hand-written PTX for the instructions the compiler emits for rotates (shf) and __ffs/__clz-like
+// code (bfind), and for splitting/joining doubles through mov with vector operands.
+const char* kBitsPtx = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry bits(.param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .reg .f64 %fd<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, 0x80000001;
+    shf.l.wrap.b32 %r2, %r1, %r1, 4;
+    shf.r.clamp.b32 %r3, %r1, 0, 40;
+    shf.r.wrap.b32 %r4, %r1, 0x12345678, 8;
+    bfind.u32 %r5, 256;
+    bfind.s32 %r6, -256;
+    bfind.shiftamt.u32 %r7, 256;
+    bfind.u32 %r8, 0;
+    mov.f64 %fd1, 0d4000000000000001;
+    mov.b64 {%r9, %r10}, %fd1;
+    mov.b64 %fd2, {%r10, %r9};
+    mov.b64 %rd2, %fd2;
+    st.global.u32 [%rd1], %r2;
+    st.global.u32 [%rd1+4], %r3;
+    st.global.u32 [%rd1+8], %r4;
+    st.global.u32 [%rd1+12], %r5;
+    st.global.u32 [%rd1+16], %r6;
+    st.global.u32 [%rd1+20], %r7;
+    st.global.u32 [%rd1+24], %r8;
+    st.global.u32 [%rd1+28], %r9;
+    st.global.u32 [%rd1+32], %r10;
+    st.global.u64 [%rd1+40], %rd2;
+    ret;
+}
+)";
+
+TEST(SimulatorBits, FunnelShiftBfindAndVectorMov) {
+    const ptx::Module m = ptx::parse_module(kBitsPtx, "bits.ptx");
+    std::vector<Buffer> buffers(1);
+    buffers[0].bytes.assign(48, 0);
+    LaunchConfig l;
+    const Result r = simulate(m, "bits", l, buffers, {KernelArg::pointer(0)}, Options{}, nullptr);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    uint32_t v[12];
+    std::memcpy(v, buffers[0].bytes.data(), 48);
+    EXPECT_EQ(v[0], 0x00000018u) << "rotate left by 4";
+    EXPECT_EQ(v[1], 0u) << "clamped right shift by 32 of {0:a} leaves the high word";
+    EXPECT_EQ(v[2], 0x78800000u) << "{0x12345678:0x80000001} >> 8";
+    EXPECT_EQ(v[3], 8u);
+    EXPECT_EQ(v[4], 7u) << "highest bit that differs from the sign of -256";
+    EXPECT_EQ(v[5], 23u);
+    EXPECT_EQ(v[6], 0xffffffffu);
+    EXPECT_EQ(v[7], 1u) << "low word of the double";
+    EXPECT_EQ(v[8], 0x40000000u) << "high word of the double";
+    uint64_t joined;
+    std::memcpy(&joined, buffers[0].bytes.data() + 40, 8);
+    EXPECT_EQ(joined, 0x0000000140000000ull) << "words swapped by the join";
 }
 
 } // namespace

@@ -1,0 +1,407 @@
+// .slt round trips, format stability (golden file), forward compatibility, and atomic saving.
+#include "trace_test_util.h"
+
+#include "trace/slt_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace synclab::trace {
+namespace {
+
+using test::expect_same_trace;
+using test::make_rich_trace;
+using test::TempDir;
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// Frozen forever: the golden file tests/trace/data/golden_v1.slt.bin holds exactly this trace.
+Trace make_golden_trace() {
+    Trace t;
+    t.meta.scenario = "golden";
+    t.meta.variant = "v1 ✓";
+    t.meta.kernel = "k";
+    t.meta.backend = "sim";
+    t.meta.device = "SyncLab simulator";
+    t.meta.sm_count = 2;
+    t.meta.schedule = "rr";
+    t.meta.seed = 99;
+    t.meta.memory_model = "sc";
+    t.meta.grid = {1, 1, 1};
+    t.meta.block = {2, 1, 1};
+    t.meta.dynamic_shared_bytes = 16;
+    t.meta.status = RunStatus::Ok;
+    t.meta.status_message = "";
+    t.meta.elapsed_ms = 0.5;
+    t.meta.thread_instructions = 10;
+    t.meta.warp_instructions = 5;
+    t.meta.checked_outputs = 2;
+    t.meta.source_name = "g.cu";
+    t.meta.source_text = "x";
+    t.meta.ptx_text = "ret;";
+    t.sites = {{1, 3, "st.shared.u32 [%r1], %r2;"}, {2, 4, "ret;"}};
+    for (uint32_t i = 0; i < 2; ++i) {
+        ThreadInfo ti;
+        ti.thread_in_block = i;
+        ti.lane = uint8_t(i);
+        ti.end_site = 1;
+        t.threads.push_back(ti);
+    }
+    for (uint32_t i = 0; i < 2; ++i) {
+        t.events.push_back({1 + i, 4 * i, 7 + i, i, 0, 0, EventKind::Store, make_flags(Space::Shared, 4)});
+        t.events.push_back({3 + i, 0, 0, i, 0, 1, EventKind::Exit, 0});
+    }
+    return t;
+}
+
+std::string golden_path() {
+    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v1.slt.bin";
+}
+
+TEST(trace_slt, RoundTripRichTraceInMemory) {
+    const Trace original = make_rich_trace();
+    const std::vector<uint8_t> bytes = serialize(original);
+    EXPECT_EQ(bytes.size(), slt_file_size(original));
+    const Trace loaded = deserialize(bytes, "rich");
+    expect_same_trace(original, loaded);
+    EXPECT_EQ(serialize(loaded), bytes) << "serialization is deterministic";
+}
+
+TEST(trace_slt, RoundTripThroughFile) {
+    TempDir dir;
+    const Trace original = make_rich_trace();
+    const std::string path = dir.file("rich.slt");
+    save_trace(original, path);
+    expect_same_trace(original, load_trace(path));
+    EXPECT_EQ(read_bytes(path), serialize(original));
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST(trace_slt, RoundTripEmptyTrace) {
+    const Trace empty;
+    const std::vector<uint8_t> bytes = serialize(empty);
+    expect_same_trace(empty, deserialize(bytes, "empty"));
+    TempDir dir;
+    save_trace(empty, dir.file("e.slt"), {.durable = false});
+    expect_same_trace(empty, load_trace(dir.file("e.slt")));
+}
+
+TEST(trace_slt, RoundTripZeroEventsAndEmptyStrings) {
+    Trace t = make_rich_trace();
+    t.events.clear();
+    t.meta = RunMeta{};
+    t.meta.grid = {2, 1, 1};
+    t.meta.block = {40, 1, 1};
+    for (Site& s : t.sites)
+        s.text.clear();
+    expect_same_trace(t, deserialize(serialize(t), "zero events"));
+}
+
+TEST(trace_slt, RoundTripSpecialDoublesBitExact) {
+    for (double v :
+         {-0.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+          std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min(), 1e308}) {
+        Trace t;
+        t.meta.elapsed_ms = v;
+        test::expect_same_meta(t.meta, deserialize(serialize(t), "double").meta);
+    }
+}
+
+TEST(trace_slt, RoundTripManyThreadsAndEventsAcrossChunks) {
+    // Large enough that threads and events are streamed in several chunks.
+    Trace t;
+    t.meta.grid = {64, 1, 1};
+    t.meta.block = {256, 1, 1};
+    t.sites = {{1, 1, "a"}, {2, 2, "b"}};
+    for (uint32_t b = 0; b < 64; ++b) {
+        for (uint32_t i = 0; i < 256; ++i) {
+            ThreadInfo ti;
+            ti.block = b;
+            ti.thread_in_block = i;
+            ti.warp = uint16_t(i / 32);
+            ti.lane = uint8_t(i % 32);
+            t.threads.push_back(ti);
+        }
+    }
+    for (uint32_t i = 0; i < 100'003; ++i) {
+        t.events.push_back(
+            {i, i * 4ull, i, i % 16384, i, uint16_t(i % 2), EventKind::Load, make_flags(Space::Global, 4)});
+    }
+    expect_same_trace(t, deserialize(serialize(t), "big"));
+}
+
+TEST(trace_slt, FileStartsWithMagicVersionAndMinVersion) {
+    const std::vector<uint8_t> bytes = serialize(make_rich_trace());
+    ASSERT_GE(bytes.size(), 64u);
+    EXPECT_EQ(std::memcmp(bytes.data(), "\x89SLT\r\n\x1a\n", 8), 0);
+    EXPECT_EQ(test::get_at<uint32_t>(bytes, 8), kSltVersion);
+    EXPECT_EQ(test::get_at<uint32_t>(bytes, 12), kSltMinReaderVersion);
+    EXPECT_EQ(test::get_at<uint32_t>(bytes, 20), kSltHeaderSize);
+    EXPECT_EQ(test::get_at<uint64_t>(bytes, 48), make_rich_trace().events.size());
+    const auto sections = test::find_sections(bytes);
+    ASSERT_EQ(sections.size(), 4u);
+    EXPECT_EQ(sections[0].tag, test::tag_of("META"));
+    EXPECT_EQ(sections[1].tag, test::tag_of("THRD"));
+    EXPECT_EQ(sections[2].tag, test::tag_of("SITE"));
+    EXPECT_EQ(sections[3].tag, test::tag_of("EVNT"));
+    for (const auto& s : sections)
+        EXPECT_EQ(s.payload % 8, 0u) << "payloads are 8-byte aligned";
+    EXPECT_EQ(sections[3].size, make_rich_trace().events.size() * 32);
+    EXPECT_EQ(bytes.size(), sections[3].payload + sections[3].size);
+}
+
+TEST(trace_slt, GoldenFileOfVersion1StillLoads) {
+    const Trace golden = make_golden_trace();
+    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, golden_path());
+    const std::vector<uint8_t> on_disk = read_bytes(golden_path());
+    ASSERT_FALSE(on_disk.empty()) << "missing " << golden_path();
+    expect_same_trace(golden, load_trace(golden_path()));
+    // The writer still produces the same bytes. If this fails on purpose (a new format version),
+    // keep the old golden file (older files must stay readable) and add a new one.
+    EXPECT_EQ(serialize(golden), on_disk);
+}
+
+// A file from a newer writer that old readers may still read (min_reader_version 1): extra META
+// fields at the end and an unknown section. Version 1 must read it and ignore both.
+TEST(trace_slt, NewerButCompatibleFileIsRead) {
+    const Trace original = make_rich_trace();
+    const std::vector<uint8_t> v1 = serialize(original);
+    const auto sections = test::find_sections(v1);
+
+    std::vector<uint8_t> out(v1.begin(), v1.begin() + 64);
+    test::put_at<uint32_t>(out, 8, 2);  // version 2
+    test::put_at<uint32_t>(out, 24, 5); // one more section
+    for (const auto& s : sections) {
+        std::vector<uint8_t> payload(v1.begin() + std::ptrdiff_t(s.payload),
+                                     v1.begin() + std::ptrdiff_t(s.payload + s.size));
+        if (s.tag == test::tag_of("META")) payload.insert(payload.end(), {1, 2, 3, 4, 5}); // a new field
+        const size_t at = out.size();
+        out.resize(at + 24);
+        test::put_at<uint32_t>(out, at, s.tag);
+        test::put_at<uint32_t>(out, at + 4, test::get_at<uint32_t>(v1, s.header + 4));
+        test::put_at<uint64_t>(out, at + 8, payload.size());
+        out.insert(out.end(), payload.begin(), payload.end());
+        out.resize((out.size() + 7) & ~size_t(7));
+    }
+    const std::vector<uint8_t> extra = {'n', 'e', 'w', '!', 0, 0, 0, 0};
+    const size_t at = out.size();
+    out.resize(at + 24);
+    test::put_at<uint32_t>(out, at, test::tag_of("XTRA"));
+    test::put_at<uint64_t>(out, at + 8, extra.size());
+    out.insert(out.end(), extra.begin(), extra.end());
+    test::fix_checksums(out);
+
+    expect_same_trace(original, deserialize(out, "v2.slt"));
+
+    // The same extras in a file that says version 1: the META bytes are an error there.
+    test::put_at<uint32_t>(out, 8, 1);
+    test::fix_checksums(out);
+    try {
+        (void)deserialize(out, "v1.slt");
+        FAIL() << "accepted";
+    } catch (const TraceFileError& e) {
+        EXPECT_STREQ(e.what(), "v1.slt: meta section has 5 unexpected bytes at its end");
+    }
+}
+
+TEST(trace_slt, CheckTraceAcceptsValidTraces) {
+    EXPECT_EQ(check_trace(make_rich_trace()), "");
+    EXPECT_EQ(check_trace(Trace{}), "");
+    EXPECT_EQ(check_trace(make_golden_trace()), "");
+}
+
+TEST(trace_slt, CheckTraceNamesTheProblem) {
+    struct Case {
+        const char* expected;
+        void (*damage)(Trace&);
+    };
+    const Case cases[] = {
+        {"event 5: kind 200 is not a known event kind",
+         [](Trace& t) { t.events[5].kind = static_cast<EventKind>(200); }},
+        {"event 17: thread index 99999 out of range (80 threads)",
+         [](Trace& t) { t.events[17].thread = 99999; }},
+        {"event 3: site 70 out of range (6 sites)", [](Trace& t) { t.events[3].site = 70; }},
+        {"thread 4: end 9 is not a known thread end",
+         [](Trace& t) { t.threads[4].end = static_cast<ThreadEnd>(9); }},
+        {"thread 4: lane 40 out of range (warps have 32 lanes)", [](Trace& t) { t.threads[4].lane = 40; }},
+        {"thread 4: warp 1 lane 4 does not match thread_in_block 4", [](Trace& t) { t.threads[4].warp = 1; }},
+        {"thread 2: block 2 out of range (grid has 2 blocks)", [](Trace& t) { t.threads[2].block = 2; }},
+        {"thread 2: thread_in_block 40 out of range (40 threads per block)",
+         [](Trace& t) { t.threads[2].thread_in_block = 40; }},
+        {"thread 1: end site 6 out of range (6 sites)", [](Trace& t) { t.threads[1].end_site = 6; }},
+        {"meta: status 9 is not a known run status",
+         [](Trace& t) { t.meta.status = static_cast<RunStatus>(9); }},
+        {"grid 3x1x1 x block 40x1x1 = 120 threads, but the thread table has 80",
+         [](Trace& t) { t.meta.grid.x = 3; }},
+        {"grid 4294967295x4294967295x4294967295 x block 40x1x1 = more than 2^64 threads, but the thread "
+         "table has 80",
+         [](Trace& t) {
+             t.meta.grid = {0xffffffff, 0xffffffff, 0xffffffff};
+         }},
+        {"the thread table is empty but there are 216 events", [](Trace& t) { t.threads.clear(); }},
+    };
+    for (const Case& c : cases) {
+        Trace t = make_rich_trace();
+        c.damage(t);
+        EXPECT_EQ(check_trace(t), c.expected);
+        try {
+            (void)serialize(t);
+            ADD_FAILURE() << "serialized an invalid trace: " << c.expected;
+        } catch (const TraceFileError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      std::string("serialize: cannot save an invalid trace: ") + c.expected);
+        }
+    }
+}
+
+// ---- atomic saving ----------------------------------------------------------------------------
+
+Trace make_other_trace() {
+    Trace t = make_rich_trace();
+    t.meta.scenario = "the new one";
+    return t;
+}
+
+void expect_old_file_intact(const std::string& path) {
+    expect_same_trace(make_rich_trace(), load_trace(path));
+}
+
+TEST(trace_save, OverwritesAnExistingFile) {
+    TempDir dir;
+    const std::string path = dir.file("run.slt");
+    save_trace(make_rich_trace(), path);
+    save_trace(make_other_trace(), path);
+    EXPECT_EQ(load_trace(path).meta.scenario, "the new one");
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST(trace_save, ReplacesAStaleTemporaryFile) {
+    TempDir dir;
+    const std::string path = dir.file("run.slt");
+    write_bytes(path + ".tmp", {'j', 'u', 'n', 'k'});
+    save_trace(make_rich_trace(), path);
+    expect_old_file_intact(path);
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST(trace_save, TemporaryPathBlockedLeavesOldFileIntact) {
+    TempDir dir;
+    const std::string path = dir.file("run.slt");
+    save_trace(make_rich_trace(), path);
+    std::filesystem::create_directories(path + ".tmp/inside"); // cannot be replaced
+    try {
+        save_trace(make_other_trace(), path);
+        FAIL() << "saved";
+    } catch (const TraceFileError& e) {
+        const std::string message = e.what();
+        EXPECT_EQ(message.rfind(path + ": cannot replace temporary file " + path + ".tmp: ", 0), 0u)
+            << message;
+        EXPECT_NE(message.find("directory"), std::string::npos) << message;
+    }
+    expect_old_file_intact(path);
+}
+
+TEST(trace_save, UnwritableDirectoryLeavesOldFileIntact) {
+    if (::geteuid() == 0)
+        GTEST_SKIP() << "root ignores directory permissions (covered by the other save tests)";
+    TempDir dir;
+    const std::string path = dir.file("run.slt");
+    save_trace(make_rich_trace(), path);
+    std::filesystem::permissions(dir.path(),
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    try {
+        save_trace(make_other_trace(), path);
+        FAIL() << "saved";
+    } catch (const TraceFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("Permission denied"), std::string::npos) << e.what();
+    }
+    expect_old_file_intact(path);
+}
+
+TEST(trace_save, WriteErrorMidFileLeavesOldFileIntact) {
+    TempDir dir;
+    const std::string path = dir.file("run.slt");
+    save_trace(make_rich_trace(), path);
+    // Files may grow to 1000 bytes only: the save fails part-way with EFBIG.
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old_limit{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    rlimit small = old_limit;
+    small.rlim_cur = 1000;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    std::string message;
+    try {
+        save_trace(make_other_trace(), path);
+    } catch (const TraceFileError& e) {
+        message = e.what();
+    }
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    EXPECT_EQ(message, path + ": cannot write " + path + ".tmp: File too large");
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp")) << "the partial file is removed";
+    expect_old_file_intact(path);
+}
+
+TEST(trace_save, RenameFailureLeavesNoTemporary) {
+    TempDir dir;
+    const std::string path = dir.file("taken");
+    std::filesystem::create_directories(path + "/child"); // a non-empty directory cannot be replaced
+    try {
+        save_trace(make_rich_trace(), path);
+        FAIL() << "saved";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(path + ": cannot rename " + path + ".tmp to " + path + ": ", 0),
+                  0u)
+            << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    EXPECT_TRUE(std::filesystem::is_directory(path + "/child"));
+}
+
+TEST(trace_save, MissingDirectoryIsReported) {
+    TempDir dir;
+    const std::string path = dir.file("no/such/dir/run.slt");
+    try {
+        save_trace(make_rich_trace(), path);
+        FAIL() << "saved";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  path + ": cannot create temporary file " + path + ".tmp: No such file or directory");
+    }
+}
+
+TEST(trace_save, InvalidTraceIsNotWritten) {
+    TempDir dir;
+    const std::string path = dir.file("run.slt");
+    save_trace(make_rich_trace(), path);
+    Trace bad = make_other_trace();
+    bad.events[0].thread = 1000;
+    try {
+        save_trace(bad, path);
+        FAIL() << "saved";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  path +
+                      ": cannot save an invalid trace: event 0: thread index 1000 out of range (80 threads)");
+    }
+    expect_old_file_intact(path);
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+} // namespace
+} // namespace synclab::trace
