@@ -307,6 +307,16 @@ void Run::start_trace() {
     t.sites.reserve(fn_.code.size());
     for (size_t i = 0; i < fn_.code.size(); ++i)
         t.sites.push_back({fn_.code[i].ptx_line, fn_.code[i].source_line, i < fn_.text.size() ? fn_.text[i] : ""});
+    // Reserve room for one event per event-producing instruction per thread (loops may need more):
+    // untouched reserved pages cost nothing, while regrowing a large vector copies and re-faults it.
+    uint64_t sites_with_events = 1; // exit
+    for (const Instruction& in : fn_.code)
+        if (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Membar)
+            sites_with_events += in.vector;
+        else if (in.op == Op::Bar)
+            sites_with_events += 2;
+    if (recording_)
+        t.events.reserve(std::min<uint64_t>(options_.max_events, sites_with_events * launch_.grid.count() * launch_.block.count()));
     t.meta.kernel = fn_.name;
     t.meta.backend = "sim";
     t.meta.device = "SyncLab simulator";
