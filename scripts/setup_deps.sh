@@ -4,7 +4,9 @@
 # apt-get line to run and fails.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev)
+packages=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev
+          libimgui-dev libstb-dev libglfw3-dev python3-glad xvfb xauth libgl1-mesa-dri
+          fonts-dejavu-core fonts-wqy-microhei)
 
 missing=()
 for p in "${packages[@]}"; do

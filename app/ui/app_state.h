@@ -1,0 +1,111 @@
+// State shared by the app's views. Views read it and write requests; only the App (app.cpp) acts on
+// requests (starting runs, opening files), after all views have drawn, so views stay small and never
+// run kernels themselves (ImGui's immediate-mode habit: draw from state, ask through flags).
+#pragma once
+
+#include "runner/runner.h"
+#include "scenario/scenario.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace synclab::ui {
+
+enum class Language : uint8_t { En, Zh };
+
+// One finished run (or a loaded .slt), immutable once published: views hold shared_ptrs to it.
+struct RunRecord {
+    std::string scenario_id; // "" for a loaded trace without a scenario
+    std::string variant_id;
+    std::string label;       // e.g. "stencil / missing_barrier  (random, seed 3)" or a file name
+    runner::RunOptions options;
+    runner::RunSummary summary; // trace + findings + outputs
+    uint64_t serial = 0;     // increases with every new record (views cache per serial)
+};
+
+// What a variant's last run showed, for the badges in the scenario browser.
+enum class Badge : uint8_t { NotRun, AsExpected, Unexpected, Failed };
+
+// The visible time range and vertical scroll of a timeline. Compare mode gives both timelines the
+// same camera, which is what synchronises zoom and pan.
+struct TimelineCamera {
+    double t0 = 0, t1 = 1;      // visible time range (trace time units)
+    float scroll_y = 0;         // pixels scrolled down
+    bool fit_requested = true;  // fit to the whole trace on the next frame
+    // A range to zoom to on the next frame (e.g. a clicked finding); ignored when t1 <= t0.
+    double focus_t0 = 0, focus_t1 = 0;
+};
+
+// Cross-view highlighting.
+struct Selection {
+    int selected_finding = -1;           // index into the current record's findings
+    std::vector<uint32_t> finding_lines; // CUDA lines of the selected finding (highlighted in the source)
+    uint32_t hovered_line = 0;           // CUDA line of the event under the mouse (0: none)
+    uint32_t hovered_site = UINT32_MAX;  // PTX instruction of the event under the mouse
+};
+
+// Things views ask the App to do; the App clears them after acting.
+struct Requests {
+    bool run = false;               // run the selected variant with `controls`
+    bool cancel = false;            // cancel the run in progress
+    bool run_both = false;          // compare mode: run the scenario's first (correct) variant and the selected one
+    int focus_finding = -1;         // zoom the timeline to this finding and highlight its lines
+    std::string open_trace;         // path of a .slt to open
+    std::string save_trace;         // path to save the current trace to
+    std::string export_chrome;      // path to write Chrome JSON to
+    std::string save_png;           // path to save a PNG of the window to
+};
+
+// Run controls (what the next run uses).
+struct Controls {
+    sim::Schedule schedule = sim::Schedule::Random;
+    uint64_t seed = 1;
+    uint32_t reps = 1;
+    std::string backend = "sim";
+};
+
+// Progress of the run in flight (written by the App from the worker's atomics each frame).
+struct RunProgress {
+    bool running = false;
+    double fraction = 0;
+    std::string what; // "stencil / missing_barrier"
+};
+
+enum class View : uint8_t { Lesson, Source, Timeline, Findings };
+
+struct AppState {
+    const scenario::Scenario* scenario = nullptr;
+    const scenario::Variant* variant = nullptr;
+    Language language = Language::En;
+    bool cjk_font = false;          // a CJK font was found (else Chinese is disabled)
+    std::string cjk_hint;           // e.g. "install fonts-wqy-microhei for 简体中文"
+    bool presenter = false;         // large fonts, high contrast, no chrome, keyboard only
+    bool show_help = false;         // the keyboard help overlay
+    bool compare = false;           // two variants side by side
+    bool show_ptx = false;          // PTX beside the CUDA source
+    View focus_view = View::Timeline; // the view a script or key put in front
+
+    Controls controls;
+    RunProgress progress;
+    std::shared_ptr<const RunRecord> current;       // what the views show
+    std::shared_ptr<const RunRecord> compare_left;  // compare mode: usually the correct variant
+    std::shared_ptr<const RunRecord> compare_right; // compare mode: usually the broken one
+    std::map<std::string, Badge> badges;            // "scenario/variant" -> last run's badge
+    std::string error;              // a readable error to show (e.g. a damaged .slt), "" = none
+    std::string status;             // one-line status ("saved trace to x.slt")
+
+    Selection selection;
+    TimelineCamera camera;          // the main timeline (and both in compare mode)
+    Requests requests;
+};
+
+// The lesson text in the chosen language (falls back to English when no CJK font is available).
+inline const scenario::LessonText& lesson_text(const AppState& s, const scenario::LessonText& en,
+                                               const scenario::LessonText& zh) {
+    return s.language == Language::Zh && s.cjk_font ? zh : en;
+}
+
+} // namespace synclab::ui
