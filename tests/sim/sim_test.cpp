@@ -589,3 +589,57 @@ TEST(SimulatorBits, FunnelShiftBfindAndVectorMov) {
 
 } // namespace
 } // namespace synclab::sim
+
+namespace synclab::sim {
+namespace {
+
+const char* kFencePtx = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry fences(.param .u64 out)
+{
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd2, %rd1;
+    st.volatile.global.u32 [%rd2], 1;
+    membar.gl;
+    fence.acq_rel.cta;
+    membar.sys;
+    ret;
+}
+)";
+
+TEST(SimulatorEvents, FencesAreRecordedWithTheirScope) {
+    const ptx::Module m = ptx::parse_module(kFencePtx, "fences.ptx");
+    std::vector<Buffer> buffers(1);
+    buffers[0].bytes.assign(4, 0);
+    trace::Trace t;
+    const Result r = simulate(m, "fences", LaunchConfig{}, buffers, {KernelArg::pointer(0)}, Options{}, &t);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    std::vector<trace::Scope> scopes;
+    bool volatile_store = false;
+    for (const trace::Event& e : t.events) {
+        if (e.kind == trace::EventKind::Fence) scopes.push_back(e.scope());
+        if (e.kind == trace::EventKind::Store) volatile_store = e.is_volatile();
+    }
+    EXPECT_EQ(scopes, (std::vector<trace::Scope>{trace::Scope::Device, trace::Scope::Block, trace::Scope::System}));
+    EXPECT_TRUE(volatile_store);
+}
+
+TEST(SimulatorBudgets, MemoryBudgetIsCheckedBeforeRunning) {
+    std::vector<Buffer> buffers(1);
+    buffers[0].bytes.assign(4 * 1024 * 4, 0);
+    Options o;
+    o.max_memory_bytes = 4096;
+    const ptx::Module m = ptx::parse_module(kFencePtx, "fences.ptx");
+    LaunchConfig l;
+    l.grid = {4, 1, 1};
+    l.block = {1024, 1, 1};
+    const Result r = simulate(m, "fences", l, buffers, {KernelArg::pointer(0)}, o, nullptr);
+    EXPECT_EQ(r.status, trace::RunStatus::Budget);
+    EXPECT_NE(r.message.find("memory budget"), std::string::npos) << r.message;
+}
+
+} // namespace
+} // namespace synclab::sim
