@@ -1,1 +1,993 @@
-// placeholder: being written
+// Index:
+//   [SECTION] Small helpers (splitters, colours, record summaries)
+//   [SECTION] Start-up: fonts, style, settings
+//   [SECTION] Keyboard
+//   [SECTION] Selection
+//   [SECTION] Frame and layouts
+//   [SECTION] Timelines
+//   [SECTION] Menu bar, status line, modals
+//   [SECTION] Requests
+//   [SECTION] Runs
+//   [SECTION] Files
+#include "ui/app.h"
+
+#include "trace/chrome_export.h"
+#include "trace/slt_file.h"
+#include "ui/screenshot.h"
+#include "ui/shell.h"
+#include "ui/source_lines.h"
+#include "ui/theme.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace synclab::ui {
+namespace {
+
+// [SECTION] Small helpers (splitters, colours, record summaries)
+
+std::string variant_key(const std::string& scenario, const std::string& variant) {
+    return scenario + "/" + variant;
+}
+
+ImVec4 colour(uint32_t rgba) {
+    return ImGui::ColorConvertU32ToFloat4(rgba);
+}
+
+// A draggable bar between two regions that moves `fraction` of `total` (the first region's share).
+// vertical: a bar between side-by-side regions (dragged horizontally).
+void splitter(const char* id, bool vertical, float thickness, float length, float total, float& fraction,
+              float min_first, float min_second) {
+    ImGui::InvisibleButton(id, vertical ? ImVec2(thickness, length) : ImVec2(length, thickness));
+    const bool active = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered() || active)
+        ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    if (active && total > 0) {
+        const float delta = vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
+        const float first =
+            std::clamp(fraction * total + delta, min_first, std::max(min_first, total - min_second));
+        fraction = first / total;
+    }
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const ImU32 c = ImGui::GetColorU32(active                   ? ImGuiCol_SeparatorActive
+                                       : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered
+                                                                : ImGuiCol_Separator);
+    if (vertical)
+        ImGui::GetWindowDrawList()->AddLine(ImVec2((a.x + b.x) * 0.5f, a.y), ImVec2((a.x + b.x) * 0.5f, b.y),
+                                            c);
+    else
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, (a.y + b.y) * 0.5f), ImVec2(b.x, (a.y + b.y) * 0.5f),
+                                            c);
+}
+
+// The first region's size for a fraction, kept inside [min_first, total - min_second].
+float split_size(float total, float fraction, float min_first, float min_second) {
+    return std::max(0.0f, std::clamp(total * fraction, min_first, std::max(min_first, total - min_second)));
+}
+
+std::string count_text(uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// "ok · 4 findings · 331/49152 wrong" (status text, for the status line)
+std::string record_summary(const RunRecord& r) {
+    const runner::RunSummary& s = r.summary;
+    std::string text = trace::to_string(s.status);
+    text += " \u00b7 " + (s.findings.empty() ? std::string("no findings")
+                                             : count_text(s.findings.size(), "finding", "findings"));
+    if (s.checked_outputs > 0)
+        text +=
+            " \u00b7 " + std::to_string(s.wrong_outputs) + "/" + std::to_string(s.checked_outputs) + " wrong";
+    return text;
+}
+
+// The same summary in colours that mean something: the status in its colour (green ok, red
+// otherwise), "no findings" and "0 wrong" in green, wrong outputs in red, a count of findings in
+// the text colour (the findings panel colours them by kind).
+void draw_record_summary(const RunRecord& r) {
+    const runner::RunSummary& s = r.summary;
+    auto piece = [](const std::string& text, const ImVec4* c) {
+        ImGui::SameLine(0, 0);
+        if (c)
+            ImGui::TextColored(*c, "%s", text.c_str());
+        else
+            ImGui::TextUnformatted(text.c_str());
+    };
+    const ImVec4 ok = colour(theme::kOk), bad = colour(theme::kDeadlock),
+                 status = colour(status_colour(s.status));
+    ImGui::TextColored(status, "%s", trace::to_string(s.status));
+    piece(" \u00b7 ", nullptr);
+    if (s.findings.empty())
+        piece("no findings", &ok);
+    else
+        piece(count_text(s.findings.size(), "finding", "findings"), nullptr);
+    if (s.checked_outputs > 0) {
+        piece(" \u00b7 ", nullptr);
+        piece(std::to_string(s.wrong_outputs) + "/" + std::to_string(s.checked_outputs) + " wrong",
+              s.wrong_outputs > 0 ? &bad : &ok);
+    }
+}
+
+// Notes the rows area of the TimelineView just drawn (the last item) as `name`: its child region
+// without the legend strip at the bottom, whose race swatch is always there. The strip's height
+// mirrors TimelineView's Geometry (legend_h = round(font * 1.7)); a GUI test fails if they drift.
+void note_timeline_rows(RegionMap& regions, const char* name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const float legend = std::round(ImGui::GetFontSize() * 1.7f) + 1.0f;
+    regions[name] = Region{a.x, a.y, b.x - a.x, std::max(0.0f, b.y - a.y - legend)};
+}
+
+// A solid warning disc with "!" (solid pixels, so the GUI tests can find the error colour).
+void warning_disc(uint32_t rgba) {
+    const float size = ImGui::GetFontSize() * 1.4f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 centre(p.x + size * 0.5f, p.y + size * 0.5f);
+    dl->AddCircleFilled(centre, size * 0.5f, rgba, 24);
+    const ImVec2 t = ImGui::CalcTextSize("!");
+    dl->AddText(ImVec2(centre.x - t.x * 0.5f, centre.y - t.y * 0.5f), IM_COL32(255, 255, 255, 255), "!");
+    ImGui::Dummy(ImVec2(size, size));
+}
+
+} // namespace
+
+// [SECTION] Start-up: fonts, style, settings
+
+App::App(Shell& shell, AppOptions options) : shell_(shell), options_(std::move(options)) {}
+
+App::~App() = default; // runs_ cancels and joins its worker
+
+void App::init() {
+    // "Predict, then run": the app opens on the lesson, not on an empty timeline.
+    state_.focus_view = View::Lesson;
+    seen_view_ = View::Lesson;
+    const auto& catalog = scenario::catalog();
+    if (!catalog.empty()) {
+        state_.scenario = &catalog.front();
+        state_.variant = catalog.front().variants.empty() ? nullptr : &catalog.front().variants.front();
+    }
+    if (options_.remember_settings) {
+        settings_file_ = options_.settings_file.empty() ? settings_path() : options_.settings_file;
+        const SettingsLoad loaded = load_settings(settings_file_);
+        if (!loaded.note.empty()) state_.status = loaded.note;
+        state_.language = loaded.settings.language;
+        std::string ignored;
+        if (!loaded.settings.scenario.empty() &&
+            !select(loaded.settings.scenario, loaded.settings.variant, ignored))
+            state_.status = "settings named a scenario that no longer exists; starting with the first";
+        saved_settings_ = loaded.settings;
+    }
+    apply_fonts();
+    apply_style();
+    seen_scenario_ = state_.scenario;
+    seen_variant_ = state_.variant;
+}
+
+float App::wanted_font_scale() const {
+    const float cs = shell_.content_scale();
+    if (!state_.presenter) return cs;
+    // Presenter text is about 1/28 of the screen height (2x on a 1080p projector, 1.8x in an
+    // 800-pixel window): large enough for the back row, small enough to keep the layout.
+    const float height = float(std::max(shell_.framebuffer_height(), 1));
+    return cs * std::clamp(height / (28.0f * Fonts::kUiSize * cs), 1.5f, 3.0f);
+}
+
+void App::apply_fonts() {
+    const float scale = wanted_font_scale();
+    // The first build happens before the backend made its texture; later ones replace it.
+    const FontReport report = built_scale_ == 0 ? fonts_.build(scale) : fonts_.rebuild(scale);
+    built_scale_ = scale;
+    built_presenter_ = state_.presenter;
+    state_.cjk_font = report.cjk;
+    state_.cjk_hint = report.cjk_hint;
+    if (!report.note.empty()) state_.status = report.note;
+    source_.set_mono_font(fonts_.mono());
+}
+
+void App::apply_style() {
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.WindowRounding = 0;
+    style.ChildRounding = 2;
+    style.FrameRounding = 3;
+    style.PopupRounding = 3;
+    style.GrabRounding = 3;
+    style.WindowBorderSize = 0;
+    style.ItemSpacing = ImVec2(8, 5);
+    ImVec4* c = style.Colors;
+    if (state_.presenter) {
+        // High contrast for projectors: near-black background, white text, bright frames and
+        // selections that survive a washed-out beamer.
+        const ImVec4 bg(0.015f, 0.015f, 0.02f, 1.0f);
+        c[ImGuiCol_WindowBg] = bg;
+        c[ImGuiCol_ChildBg] = bg;
+        c[ImGuiCol_PopupBg] = ImVec4(0.05f, 0.05f, 0.07f, 0.98f);
+        c[ImGuiCol_MenuBarBg] = bg;
+        c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+        c[ImGuiCol_TextDisabled] = ImVec4(0.80f, 0.80f, 0.82f, 1);
+        c[ImGuiCol_Border] = ImVec4(0.55f, 0.55f, 0.62f, 0.9f);
+        c[ImGuiCol_Separator] = c[ImGuiCol_Border];
+        c[ImGuiCol_FrameBg] = ImVec4(0.12f, 0.12f, 0.16f, 1);
+        c[ImGuiCol_Button] = ImVec4(0.16f, 0.36f, 0.72f, 1);
+        c[ImGuiCol_ButtonHovered] = ImVec4(0.25f, 0.48f, 0.90f, 1);
+        c[ImGuiCol_ButtonActive] = ImVec4(0.32f, 0.56f, 1.0f, 1);
+        c[ImGuiCol_Header] = ImVec4(0.20f, 0.40f, 0.80f, 0.75f);
+        c[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.48f, 0.90f, 0.85f);
+        c[ImGuiCol_Tab] = ImVec4(0.12f, 0.20f, 0.36f, 1);
+        c[ImGuiCol_TabActive] = ImVec4(0.20f, 0.42f, 0.84f, 1);
+        c[ImGuiCol_TabHovered] = ImVec4(0.28f, 0.52f, 0.95f, 1);
+        c[ImGuiCol_PlotHistogram] = ImVec4(0.35f, 0.75f, 1.0f, 1);
+        style.ChildBorderSize = 1.5f;
+    } else {
+        c[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.09f, 0.11f, 1);
+        c[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.11f, 0.13f, 1);
+        c[ImGuiCol_MenuBarBg] = ImVec4(0.13f, 0.13f, 0.16f, 1);
+        c[ImGuiCol_Border] = ImVec4(0.28f, 0.28f, 0.33f, 1);
+    }
+    style.ScaleAllSizes(built_scale_ > 0 ? built_scale_ : 1.0f);
+    ImGui::GetStyle() = style;
+}
+
+void App::before_frame() {
+    // Fonts are rebuilt at the size they are shown (FontGlobalScale would blur them): on entering
+    // or leaving presenter mode, and in presenter mode when the window grew or shrank noticeably
+    // (fullscreen on a projector).
+    const float wanted = wanted_font_scale();
+    if (built_presenter_ != state_.presenter || std::abs(wanted - built_scale_) > 0.08f * built_scale_) {
+        apply_fonts();
+        apply_style();
+    }
+}
+
+// [SECTION] Keyboard
+
+void App::handle_keys() {
+    ImGuiIO& io = ImGui::GetIO();
+    // Keys are commands only when nothing else wants them: no text field, no modal or menu.
+    if (io.WantTextInput ||
+        ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
+        return;
+    if (io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+    auto pressed = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
+
+    if (pressed(GLFW_KEY_F1) || pressed(GLFW_KEY_H)) state_.show_help = !state_.show_help;
+    if (pressed(GLFW_KEY_ESCAPE)) {
+        if (state_.show_help)
+            state_.show_help = false;
+        else if (state_.presenter)
+            state_.presenter = false;
+    }
+    if (pressed(GLFW_KEY_P)) state_.presenter = !state_.presenter;
+    // Over a timeline, F fits the trace (the timeline's own key); anywhere else it is fullscreen.
+    const bool over_timeline =
+        timeline_.hovered() || compare_left_view_.hovered() || compare_right_view_.hovered();
+    if (pressed(GLFW_KEY_F) && !over_timeline) shell_.toggle_fullscreen();
+    if (pressed(GLFW_KEY_C)) toggle_compare();
+    if (pressed(GLFW_KEY_SPACE) && !ImGui::IsAnyItemActive()) {
+        if (state_.compare)
+            state_.requests.run_both = true;
+        else
+            state_.requests.run = true;
+    }
+    if (state_.presenter) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) step_scenario(-1);
+        if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) step_scenario(+1);
+        if (ImGui::IsKeyPressed(GLFW_KEY_UP)) step_variant(-1);
+        if (ImGui::IsKeyPressed(GLFW_KEY_DOWN)) step_variant(+1);
+        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) presenter_scroll_ = -1;
+        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) presenter_scroll_ = +1;
+        if (pressed(GLFW_KEY_TAB))
+            state_.focus_view = state_.focus_view == View::Lesson   ? View::Source
+                                : state_.focus_view == View::Source ? View::Timeline
+                                                                    : View::Lesson;
+    }
+}
+
+void App::step_scenario(int delta) {
+    const auto& catalog = scenario::catalog();
+    if (catalog.empty()) return;
+    int index = 0;
+    for (size_t i = 0; i < catalog.size(); ++i)
+        if (&catalog[i] == state_.scenario) index = int(i);
+    index = std::clamp(index + delta, 0, int(catalog.size()) - 1);
+    state_.scenario = &catalog[size_t(index)];
+    state_.variant = state_.scenario->variants.empty() ? nullptr : &state_.scenario->variants.front();
+}
+
+void App::step_variant(int delta) {
+    if (!state_.scenario || state_.scenario->variants.empty()) return;
+    const auto& variants = state_.scenario->variants;
+    int index = 0;
+    for (size_t i = 0; i < variants.size(); ++i)
+        if (&variants[i] == state_.variant) index = int(i);
+    index = std::clamp(index + delta, 0, int(variants.size()) - 1);
+    state_.variant = &variants[size_t(index)];
+}
+
+void App::toggle_compare() {
+    state_.compare = !state_.compare;
+    if (!state_.compare || !state_.scenario) return;
+    // Turning compare on with nothing (or another scenario) to compare runs both at once: one key
+    // in front of an audience should be enough.
+    const bool have = state_.compare_left && state_.compare_right &&
+                      state_.compare_right->scenario_id == state_.scenario->id && state_.variant &&
+                      state_.compare_right->variant_id == state_.variant->id;
+    if (!have) state_.requests.run_both = true;
+}
+
+// [SECTION] Selection
+
+bool App::select(const std::string& scenario_id, const std::string& variant_id, std::string& error) {
+    const scenario::Scenario* s = scenario::find_scenario(scenario_id);
+    if (!s) {
+        std::string ids;
+        for (const scenario::Scenario& c : scenario::catalog())
+            ids += (ids.empty() ? "" : ", ") + c.id;
+        error = "unknown scenario '" + scenario_id + "' (scenarios: " + ids + ")";
+        return false;
+    }
+    const scenario::Variant* v = variant_id.empty() ? (s->variants.empty() ? nullptr : &s->variants.front())
+                                                    : s->find_variant(variant_id);
+    if (!v) {
+        std::string ids;
+        for (const scenario::Variant& c : s->variants)
+            ids += (ids.empty() ? "" : ", ") + c.id;
+        error = "scenario " + s->id + " has no variant '" + variant_id + "' (variants: " + ids + ")";
+        return false;
+    }
+    state_.scenario = s;
+    state_.variant = v;
+    return true;
+}
+
+// Views change state.scenario/variant directly; this runs once per change, whoever made it.
+void App::on_selection_changed() {
+    seen_scenario_ = state_.scenario;
+    seen_variant_ = state_.variant;
+    state_.selection = Selection{};
+    state_.camera = TimelineCamera{};
+    state_.current = nullptr;
+    if (state_.scenario && state_.variant) {
+        const auto it = last_runs_.find(variant_key(state_.scenario->id, state_.variant->id));
+        if (it != last_runs_.end()) state_.current = it->second;
+    }
+    // Compare records belong to one scenario; another scenario's would compare the wrong kernels.
+    if (state_.compare_right &&
+        (!state_.scenario || state_.compare_right->scenario_id != state_.scenario->id)) {
+        state_.compare_left = nullptr;
+        state_.compare_right = nullptr;
+    }
+}
+
+// [SECTION] Frame and layouts
+
+void App::note_region(const char* name) {
+    const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+    regions_[name] = Region{p.x, p.y, s.x, s.y};
+}
+
+void App::frame() {
+    regions_.clear();
+    poll_runs();
+    handle_keys();
+    if (state_.scenario != seen_scenario_ || state_.variant != seen_variant_) on_selection_changed();
+    if (state_.focus_view != seen_view_) {
+        seen_view_ = state_.focus_view;
+        select_tab_ = true;
+    }
+
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                             ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                             ImGuiWindowFlags_NoScrollWithMouse;
+    if (!state_.presenter) flags |= ImGuiWindowFlags_MenuBar;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding,
+                        ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.3f));
+    ImGui::Begin("SyncLab##main", nullptr, flags);
+    ImGui::PopStyleVar();
+    if (!state_.presenter) draw_menu_bar();
+
+    const float status_height = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    avail.y = std::max(0.0f, avail.y - status_height);
+    if (state_.presenter)
+        draw_presenter_layout(avail);
+    else
+        draw_normal_layout(avail);
+    draw_status_line();
+    ImGui::End();
+
+    draw_file_modal();
+    draw_error_modal();
+    help_.draw(state_, fonts_.heading());
+
+    handle_requests();
+    remember_settings();
+}
+
+void App::draw_normal_layout(ImVec2 size) {
+    const float em = ImGui::GetFontSize();
+    const float bar = std::max(4.0f, em * 0.35f);
+    const float left_w = split_size(size.x, splits_.left, em * 12, em * 30);
+
+    // Left column: browser over run controls.
+    ImGui::BeginChild("##left", ImVec2(left_w, size.y), false);
+    {
+        const float browser_h = split_size(size.y, splits_.browser, em * 6, em * 8);
+        ImGui::BeginChild("##browser", ImVec2(0, browser_h), true);
+        note_region("browser");
+        browser_.draw(state_);
+        ImGui::EndChild();
+        splitter("##split_browser", false, bar, left_w, size.y, splits_.browser, em * 6, em * 8);
+        ImGui::BeginChild("##run_panel", ImVec2(0, 0), true);
+        note_region("run_panel");
+        run_panel_.draw(state_);
+        ImGui::EndChild();
+    }
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    splitter("##split_left", true, bar, size.y, size.x, splits_.left, em * 12, em * 30);
+    ImGui::SameLine(0, 0);
+
+    // Right area, three rows of full width: lesson/source tabs, the timeline, the findings (a table
+    // whose message column needs the width more than it needs height).
+    const float right_w = std::max(0.0f, size.x - left_w - bar);
+    ImGui::BeginChild("##right", ImVec2(right_w, size.y), false);
+    {
+        const float top_h = split_size(size.y, splits_.top, em * 8, em * 14);
+        draw_centre_tabs(ImVec2(right_w, top_h));
+        splitter("##split_top", false, bar, right_w, size.y, splits_.top, em * 8, em * 14);
+        const float rest = std::max(0.0f, ImGui::GetContentRegionAvail().y);
+        float timeline_share = 1.0f - splits_.findings;
+        const float timeline_h = split_size(rest - bar, timeline_share, em * 6, em * 5);
+        draw_timelines(ImVec2(right_w, timeline_h), false);
+        splitter("##split_findings", false, bar, right_w, rest - bar, timeline_share, em * 6, em * 5);
+        splits_.findings = 1.0f - timeline_share;
+        ImGui::BeginChild("##findings", ImVec2(0, 0), true);
+        note_region("findings");
+        findings_.draw(state_);
+        ImGui::EndChild();
+    }
+    ImGui::EndChild();
+}
+
+void App::draw_centre_tabs(ImVec2 size) {
+    ImGui::BeginChild("##centre", size, true);
+    if (ImGui::BeginTabBar("##centre_tabs")) {
+        const bool select =
+            select_tab_ && (state_.focus_view == View::Lesson || state_.focus_view == View::Source);
+        const bool want_source = state_.focus_view == View::Source;
+        if (ImGui::BeginTabItem("Lesson", nullptr,
+                                select && !want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (shown_tab_ != View::Lesson && !select)
+                state_.focus_view = seen_view_ = View::Lesson; // a click
+            shown_tab_ = View::Lesson;
+            ImGui::BeginChild("##lesson", ImVec2(0, 0), false);
+            note_region("lesson");
+            lesson_.draw(state_);
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem(state_.show_ptx ? "Source + PTX" : "Source", nullptr,
+                                select && want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (shown_tab_ != View::Source && !select) state_.focus_view = seen_view_ = View::Source;
+            shown_tab_ = View::Source;
+            ImGui::BeginChild("##source", ImVec2(0, 0), false);
+            note_region("source");
+            source_.draw(state_);
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    select_tab_ = false;
+    ImGui::EndChild();
+}
+
+void App::draw_presenter_layout(ImVec2 size) {
+    const ImVec2 origin = ImGui::GetCursorPos();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+
+    // Header: where we are in the catalog, readable from the back of the room.
+    ImGui::BeginChild("##header", ImVec2(size.x, ImGui::GetTextLineHeightWithSpacing() * 1.6f), false,
+                      ImGuiWindowFlags_NoScrollbar);
+    note_region("header");
+    ImGui::PushFont(fonts_.heading());
+    const auto& catalog = scenario::catalog();
+    int si = 0, vi = 0;
+    for (size_t i = 0; i < catalog.size(); ++i)
+        if (&catalog[i] == state_.scenario) si = int(i);
+    if (state_.scenario)
+        for (size_t i = 0; i < state_.scenario->variants.size(); ++i)
+            if (&state_.scenario->variants[i] == state_.variant) vi = int(i);
+    if (state_.scenario && state_.variant) {
+        ImGui::TextUnformatted(state_.scenario->id.c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("\u00b7");
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", state_.variant->id.c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%d/%zu \u00b7 %d/%zu)", si + 1, catalog.size(), vi + 1,
+                            state_.scenario->variants.size());
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+
+    // Body: [lesson or source | timeline] over the findings, which get the full width because their
+    // messages are sentences.
+    const float body_h = std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y));
+    // Before the first run the findings have nothing to say: the lesson gets the room.
+    const bool have_findings = state_.current && !state_.current->summary.findings.empty();
+    const float top_h =
+        std::floor(have_findings ? body_h * 0.64f : body_h - ImGui::GetFrameHeightWithSpacing() * 2.2f);
+    const bool timeline_only = state_.focus_view == View::Timeline;
+    const float left_w = timeline_only ? 0.0f : std::floor((size.x - gap) * 0.46f);
+    if (!timeline_only) {
+        ImGui::BeginChild("##presenter_left", ImVec2(left_w, top_h), true);
+        // PageUp/PageDown scroll the text: presenter mode is keyboard only.
+        if (presenter_scroll_ != 0) {
+            ImGui::SetScrollY(ImGui::GetScrollY() + presenter_scroll_ * ImGui::GetWindowHeight() * 0.8f);
+            presenter_scroll_ = 0;
+        }
+        if (state_.focus_view == View::Source) {
+            note_region("source");
+            source_.draw(state_);
+        } else {
+            note_region("lesson");
+            lesson_.draw(state_);
+        }
+        ImGui::EndChild();
+        ImGui::SameLine(0, gap);
+    }
+    // Compare: stacked beside the lesson (each keeps the column's width), side by side when the
+    // timelines have the whole width.
+    draw_timelines(ImVec2(std::max(0.0f, size.x - (timeline_only ? 0.0f : left_w + gap)), top_h),
+                   !timeline_only);
+    const float findings_h = std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y));
+    ImGui::BeginChild("##findings", ImVec2(0, findings_h), true);
+    note_region("findings");
+    findings_.draw(state_);
+    ImGui::EndChild();
+}
+
+// [SECTION] Timelines
+
+void App::draw_timeline_header(const RunRecord& record, bool short_label) {
+    // Compare mode and presenter mode name the scenario elsewhere; there the line keeps what differs
+    // (the variant, the seed) so that it fits beside its twin or at presenter size.
+    if (!short_label) {
+        ImGui::TextUnformatted(record.label.c_str());
+    } else if (state_.compare && !record.variant_id.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", record.variant_id.c_str());
+    } else {
+        ImGui::TextDisabled("%s, seed %llu", sim::to_string(record.options.schedule),
+                            static_cast<unsigned long long>(record.options.seed));
+    }
+    ImGui::SameLine();
+    draw_record_summary(record);
+}
+
+void App::draw_timelines(ImVec2 size, bool stacked) {
+    const float em = ImGui::GetFontSize();
+    if (state_.compare) {
+        const std::shared_ptr<const RunRecord> left = state_.compare_left, right = state_.compare_right;
+        if (!left || !right) {
+            ImGui::BeginChild("##timeline", size, true);
+            note_region("timeline");
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", runs_.busy()
+                                         ? "Running both variants\u2026"
+                                         : "Compare: press Space (or Run \u25b8 Run correct + selected) to "
+                                           "run the scenario's correct variant beside the selected one.");
+            ImGui::PopStyleColor();
+            ImGui::EndChild();
+            return;
+        }
+        const float gap = ImGui::GetStyle().ItemSpacing.x;
+        const ImVec2 each =
+            stacked ? ImVec2(size.x, (size.y - gap) * 0.5f) : ImVec2((size.x - gap) * 0.5f, size.y);
+        const struct {
+            const char* id;
+            const char* region;
+            const RunRecord* record;
+            TimelineView* view;
+        } sides[2] = {{"##timeline_left", "timeline_left", left.get(), &compare_left_view_},
+                      {"##timeline_right", "timeline_right", right.get(), &compare_right_view_}};
+        for (int i = 0; i < 2; ++i) {
+            if (i == 1 && !stacked) ImGui::SameLine(0, gap);
+            ImGui::BeginChild(sides[i].id, each, true,
+                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+            note_region(sides[i].region);
+            draw_timeline_header(*sides[i].record, true);
+            // Both views share state.camera: zooming or panning one moves the other.
+            sides[i].view->draw(state_, *sides[i].record, state_.camera, sides[i].id + 2,
+                                ImGui::GetContentRegionAvail());
+            note_timeline_rows(regions_, i == 0 ? "timeline_left_rows" : "timeline_right_rows");
+            ImGui::EndChild();
+        }
+        return;
+    }
+    ImGui::BeginChild("##timeline", size, true,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    note_region("timeline");
+    if (state_.current) {
+        draw_timeline_header(*state_.current, state_.presenter);
+        timeline_.draw(state_, *state_.current, state_.camera, "timeline", ImGui::GetContentRegionAvail());
+        note_timeline_rows(regions_, "timeline_rows");
+    } else {
+        ImGui::Dummy(ImVec2(0, em));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", runs_.busy()
+                                     ? "Running\u2026"
+                                     : "No run of this variant yet. Predict what will happen, then press "
+                                       "Space (or Run) to see every thread's accesses and barriers here.");
+        ImGui::PopStyleColor();
+    }
+    ImGui::EndChild();
+}
+
+// [SECTION] Menu bar, status line, modals
+
+void App::draw_menu_bar() {
+    if (!ImGui::BeginMenuBar()) return;
+    auto ask_path = [&](FileAction action, const std::string& suggestion) {
+        file_action_ = action;
+        file_modal_open_requested_ = true;
+        std::snprintf(file_path_, sizeof file_path_, "%s", suggestion.c_str());
+    };
+    const std::string base = state_.current && !state_.current->scenario_id.empty()
+                                 ? state_.current->scenario_id + "_" + state_.current->variant_id
+                                 : std::string("synclab");
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Open trace\u2026")) ask_path(FileAction::Open, "trace.slt");
+        if (ImGui::MenuItem("Save trace\u2026", nullptr, false, state_.current != nullptr))
+            ask_path(FileAction::Save, base + ".slt");
+        if (ImGui::MenuItem("Export Chrome JSON\u2026", nullptr, false, state_.current != nullptr))
+            ask_path(FileAction::Export, base + ".json");
+        if (ImGui::MenuItem("Save PNG\u2026")) ask_path(FileAction::Png, base + ".png");
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit")) shell_.request_close();
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Run")) {
+        if (ImGui::MenuItem("Run selected", "Space", false, state_.variant != nullptr))
+            state_.requests.run = true;
+        if (ImGui::MenuItem("Run correct + selected", nullptr, false, state_.variant != nullptr))
+            state_.requests.run_both = true;
+        if (ImGui::MenuItem("Cancel", nullptr, false, runs_.busy())) state_.requests.cancel = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        bool presenter = state_.presenter;
+        if (ImGui::MenuItem("Presenter mode", "P", &presenter)) state_.presenter = presenter;
+        bool compare = state_.compare;
+        if (ImGui::MenuItem("Compare", "C", &compare)) toggle_compare();
+        ImGui::MenuItem("PTX beside source", nullptr, &state_.show_ptx);
+        if (ImGui::MenuItem("Fullscreen", "F", shell_.fullscreen())) shell_.toggle_fullscreen();
+        ImGui::Separator();
+        if (ImGui::MenuItem("English", nullptr, state_.language == Language::En))
+            state_.language = Language::En;
+        // Without a CJK font the menu cannot even draw the name of the language.
+        if (ImGui::MenuItem(state_.cjk_font ? "\u7b80\u4f53\u4e2d\u6587" : "Chinese", nullptr,
+                            state_.language == Language::Zh, state_.cjk_font))
+            state_.language = Language::Zh;
+        if (!state_.cjk_font && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", state_.cjk_hint.c_str());
+        ImGui::Separator();
+        if (ImGui::MenuItem("Help: keys", "F1 / H", state_.show_help)) state_.show_help = !state_.show_help;
+        ImGui::EndMenu();
+    }
+    ImGui::EndMenuBar();
+}
+
+void App::draw_status_line() {
+    ImGui::BeginChild("##status", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+    note_region("status");
+    // The run panel has its own progress bar and Cancel; presenter mode hides the panel, so the
+    // status line takes them over there.
+    if (state_.progress.running && state_.presenter) {
+        const float em = ImGui::GetFontSize();
+        ImGui::ProgressBar(float(state_.progress.fraction), ImVec2(em * 16, 0),
+                           state_.progress.what.empty() ? nullptr : state_.progress.what.c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) state_.requests.cancel = true;
+        ImGui::SameLine();
+    }
+    // Presenter mode's header already says what ran; its status line keeps to progress and keys.
+    std::string text = state_.presenter ? std::string() : state_.status;
+    if (state_.progress.running && !state_.presenter) {
+        char percent[16];
+        std::snprintf(percent, sizeof percent, " %d%%", int(state_.progress.fraction * 100));
+        text = "running " + state_.progress.what + "\u2026" + percent;
+    }
+    if (state_.language == Language::Zh && !state_.cjk_font && !state_.cjk_hint.empty())
+        text = state_.cjk_hint + (text.empty() ? "" : "  \u00b7  " + text);
+    const char* keys = state_.presenter ? "H: keys \u00b7 Esc: leave presenter mode" : "F1: keys";
+    const float keys_w = ImGui::CalcTextSize(keys).x;
+    const float right = ImGui::GetWindowContentRegionMax().x;
+    const float keys_x = std::max(ImGui::GetCursorPosX(), right - keys_w);
+    // The status text may be long (an error with a path): clip it before the key hint.
+    ImGui::AlignTextToFramePadding();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float clip_right = ImGui::GetWindowPos().x + keys_x - ImGui::GetFontSize();
+    ImGui::PushClipRect(start, ImVec2(std::max(start.x, clip_right), start.y + ImGui::GetFrameHeight()),
+                        true);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopClipRect();
+    ImGui::SameLine(keys_x);
+    ImGui::TextDisabled("%s", keys);
+    ImGui::EndChild();
+}
+
+void App::draw_file_modal() {
+    const char* title = "File##file_modal";
+    if (file_modal_open_requested_) {
+        ImGui::OpenPopup(title);
+        file_modal_open_requested_ = false;
+    }
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.4f),
+        ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    const char* what = file_action_ == FileAction::Open     ? "Open a trace (.slt)"
+                       : file_action_ == FileAction::Save   ? "Save the trace as .slt"
+                       : file_action_ == FileAction::Export ? "Export Chrome/Perfetto JSON"
+                                                            : "Save a PNG of the window";
+    ImGui::TextUnformatted(what);
+    std::error_code ec;
+    ImGui::TextDisabled("Relative paths start in %s", std::filesystem::current_path(ec).string().c_str());
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-1);
+    const bool enter =
+        ImGui::InputText("##path", file_path_, sizeof file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool ok = ImGui::Button(file_action_ == FileAction::Open ? "Open" : "Save") || enter;
+    ImGui::SameLine();
+    const bool cancel = ImGui::Button("Cancel");
+    if (ok && file_path_[0] != '\0') {
+        const std::string path = file_path_;
+        switch (file_action_) {
+        case FileAction::Open:
+            state_.requests.open_trace = path;
+            break;
+        case FileAction::Save:
+            state_.requests.save_trace = path;
+            break;
+        case FileAction::Export:
+            state_.requests.export_chrome = path;
+            break;
+        case FileAction::Png:
+            state_.requests.save_png = path;
+            break;
+        case FileAction::None:
+            break;
+        }
+    }
+    if ((ok && file_path_[0] != '\0') || cancel) {
+        file_action_ = FileAction::None;
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
+void App::draw_error_modal() {
+    const char* title = "Something went wrong##error_modal";
+    if (!state_.error.empty() && !ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.4f),
+        ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 40, vp->WorkSize.x * 0.9f), 0),
+                             ImGuiCond_Always);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove))
+        return;
+    note_region("error_modal");
+    warning_disc(theme::kDeadlock);
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(state_.error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    ImGui::TextDisabled("The app keeps running; nothing else was changed.");
+    if (ImGui::Button("OK", ImVec2(ImGui::GetFontSize() * 6, 0)) ||
+        ImGui::IsKeyPressed(GLFW_KEY_ENTER, false)) {
+        state_.error.clear();
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
+// [SECTION] Requests
+
+void App::handle_requests() {
+    Requests& r = state_.requests;
+    if (r.cancel) {
+        runs_.cancel();
+        state_.status = "cancelling\u2026";
+    }
+    if (r.run_both) {
+        start_run(true);
+        state_.compare = true;
+    } else if (r.run) {
+        start_run(false);
+    }
+    if (r.focus_finding >= 0) focus_finding(r.focus_finding);
+    if (!r.open_trace.empty()) open_trace(r.open_trace);
+    if (!r.save_trace.empty()) save_trace(r.save_trace);
+    if (!r.export_chrome.empty()) export_chrome(r.export_chrome);
+    if (!r.save_png.empty()) {
+        // Wait one frame so that the menu or modal that asked for it is gone from the picture.
+        pending_png_ = r.save_png;
+        pending_png_frames_ = 1;
+    }
+    r = Requests{};
+}
+
+void App::after_render() {
+    if (pending_png_.empty()) return;
+    if (pending_png_frames_-- > 0) return;
+    const std::string error =
+        write_png(read_back_buffer(shell_.framebuffer_width(), shell_.framebuffer_height()), pending_png_);
+    if (error.empty())
+        state_.status = "saved " + pending_png_;
+    else
+        state_.error = error;
+    pending_png_.clear();
+}
+
+// [SECTION] Runs
+
+void App::start_run(bool both) {
+    if (!state_.scenario || !state_.variant) return;
+    std::vector<RunJob> jobs;
+    if (both) {
+        const auto& variants = state_.scenario->variants;
+        const scenario::Variant* left = &variants.front();
+        const scenario::Variant* right = state_.variant;
+        // The first variant is the correct one; comparing it with itself teaches nothing.
+        if (right == left && variants.size() > 1) right = &variants[1];
+        jobs.push_back(make_scenario_job(*state_.scenario, *left, state_.controls, RunSlot::CompareLeft));
+        jobs.push_back(make_scenario_job(*state_.scenario, *right, state_.controls, RunSlot::CompareRight));
+        state_.status = "running " + left->id + " and " + right->id + "\u2026";
+    } else {
+        jobs.push_back(
+            make_scenario_job(*state_.scenario, *state_.variant, state_.controls, RunSlot::Current));
+        state_.status = "running " + state_.scenario->id + " / " + state_.variant->id + "\u2026";
+    }
+    runs_.start(std::move(jobs));
+}
+
+void App::poll_runs() {
+    for (RunDone& done : runs_.poll()) {
+        ++jobs_finished_;
+        if (!done.error.empty() || !done.record) {
+            last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
+            state_.error = last_job_error_;
+            state_.status = "failed: " + last_job_error_;
+            continue;
+        }
+        last_job_error_.clear();
+        accept_record(done.slot, std::move(done.record));
+    }
+    state_.progress.running = runs_.busy();
+    state_.progress.fraction = runs_.progress();
+    state_.progress.what = state_.progress.running ? runs_.what() : std::string();
+}
+
+void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
+    const RunRecord& r = *record;
+    const scenario::Scenario* s = r.scenario_id.empty() ? nullptr : scenario::find_scenario(r.scenario_id);
+    const scenario::Variant* v = s ? s->find_variant(r.variant_id) : nullptr;
+    const std::string key = variant_key(r.scenario_id, r.variant_id);
+    state_.status = r.label + ": " + record_summary(r);
+    if (slot == RunSlot::Loaded) {
+        // A saved trace of a catalog variant selects that variant, so that the lesson and the source
+        // match what the timeline shows; a user's kernel keeps the selection.
+        if (s && v) {
+            state_.scenario = seen_scenario_ = s;
+            state_.variant = seen_variant_ = v;
+        }
+        state_.compare = false;
+        state_.current = std::move(record);
+        state_.selection = Selection{};
+        state_.camera = TimelineCamera{};
+        return;
+    }
+    if (s && v && r.summary.status != trace::RunStatus::Cancelled) {
+        last_runs_[key] = record;
+        if (r.summary.status == trace::RunStatus::Error) {
+            state_.badges[key] = Badge::Failed;
+        } else {
+            state_.badges[key] = verdict_for(*v, r).pass ? Badge::AsExpected : Badge::Unexpected;
+        }
+    }
+    if (slot == RunSlot::CompareLeft) state_.compare_left = record;
+    if (slot == RunSlot::CompareRight) state_.compare_right = record;
+    // A run becomes current only if its variant is still selected (the user may have moved on); in
+    // compare mode that is the right-hand (selected) one, whose findings the panels then show.
+    const bool is_selected = s && v && s == state_.scenario && v == state_.variant;
+    if (is_selected && slot != RunSlot::CompareLeft) {
+        state_.current = std::move(record);
+        state_.selection = Selection{};
+        state_.camera.fit_requested = true;
+    }
+}
+
+void App::focus_finding(int index) {
+    const std::shared_ptr<const RunRecord> record = state_.current;
+    if (!record || index < 0 || size_t(index) >= record->summary.findings.size()) return;
+    const analysis::Finding& f = record->summary.findings[size_t(index)];
+    state_.selection.selected_finding = index;
+    state_.selection.finding_lines = f.lines;
+    // The view that draws the current record knows which events a finding is about (the pair of
+    // accesses of a race) and where their rows are.
+    TimelineView& view = state_.compare ? compare_right_view_ : timeline_;
+    const TimeRange range = view.focus_range_for(*record, index);
+    state_.camera.focus_t0 = range.t0;
+    state_.camera.focus_t1 = range.t1;
+    // Zooming in time is not enough when the finding's block is further down: scroll its row into
+    // view (a little below the top, so the rows above give context).
+    const TimelineIndex* drawn = view.index();
+    if (drawn && &drawn->trace() == &record->summary.trace && !f.threads.empty()) {
+        const TimelineLayout& layout = view.layout();
+        const uint32_t row = layout.row_of_thread(*drawn, f.threads.front());
+        if (row != kNoRow && row < layout.rows.size())
+            state_.camera.scroll_y = std::max(0.0f, layout.rows[row].y - ImGui::GetFontSize() * 3.0f);
+    }
+}
+
+// [SECTION] Files
+
+void App::open_trace(const std::string& path) {
+    state_.status = "opening " + path + "\u2026";
+    runs_.start({make_load_job(path)});
+}
+
+void App::save_trace(const std::string& path) {
+    if (!state_.current) {
+        state_.error = "nothing to save yet: run a variant first";
+        return;
+    }
+    try {
+        trace::save_trace(state_.current->summary.trace, path);
+        state_.status = "saved the trace to " + path;
+    } catch (const std::exception& e) {
+        state_.error = std::string("could not save the trace: ") + e.what();
+    }
+}
+
+void App::export_chrome(const std::string& path) {
+    if (!state_.current) {
+        state_.error = "nothing to export yet: run a variant first";
+        return;
+    }
+    try {
+        trace::export_chrome_json(state_.current->summary.trace, path);
+        state_.status = "wrote " + path + " (open it in ui.perfetto.dev)";
+    } catch (const std::exception& e) {
+        state_.error = std::string("could not export: ") + e.what();
+    }
+}
+
+void App::remember_settings() {
+    if (!options_.remember_settings) return;
+    Settings now;
+    now.language = state_.language;
+    if (state_.scenario) now.scenario = state_.scenario->id;
+    if (state_.variant) now.variant = state_.variant->id;
+    if (now == saved_settings_) return;
+    saved_settings_ = now; // written once per change, even if writing fails (no retry every frame)
+    const std::string error = save_settings(now, settings_file_);
+    if (!error.empty()) state_.status = error;
+}
+
+} // namespace synclab::ui

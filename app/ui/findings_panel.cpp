@@ -1,1 +1,141 @@
-// placeholder: being written
+#include "ui/findings_panel.h"
+
+#include "ui/panel_widgets.h"
+#include "ui/source_lines.h"
+#include "ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+namespace synclab::ui {
+
+namespace {
+
+constexpr const char* kAbout =
+    "What the analysis found in the current run's trace, most serious first: deadlock, barrier "
+    "divergence, race, lost update. The analysis reads the trace only, so a saved trace gives the same "
+    "findings.\n\n"
+    "hazard: for races, which access came second (RAW: a read after a write, WAR, WAW).\n"
+    "space: the memory involved.\n"
+    "lines: the CUDA lines of the accesses, first access first (\"PTX n\" where no CUDA line is known).\n"
+    "count: how often it happened (racing pairs, divergent phases, threads), added over repetitions.\n"
+    "example: two of the threads involved, by trace index, block and thread index in the block.\n\n"
+    "Click a row to zoom the timeline to it and highlight its lines in the source.";
+
+enum Column : int { kKind, kHazard, kSpace, kLines, kCount, kExample, kMessage, kColumnCount };
+
+// Height of wrapped text in the current table cell.
+float wrapped_height(const std::string& text) {
+    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    return ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
+}
+
+void draw_status(const runner::RunSummary& summary) {
+    const std::string text = status_text(summary) + " - the trace shows what ran until then.";
+    widgets::coloured_text_wrapped(theme::kDeadlock, text.c_str());
+    ImGui::Separator();
+}
+
+} // namespace
+
+void FindingsPanel::draw(AppState& state) {
+    ImGui::PushID("findings_panel");
+    const RunRecord* record = state.current.get();
+    if (record == nullptr) {
+        ImGui::TextDisabled("No run yet: run a variant to see what the analysis finds.");
+        widgets::about_button(kAbout);
+        ImGui::PopID();
+        return;
+    }
+    const runner::RunSummary& summary = record->summary;
+    const std::vector<analysis::Finding>& findings = summary.findings;
+
+    ImGui::Text("%zu finding%s", findings.size(), findings.size() == 1 ? "" : "s");
+    if (!record->label.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("in %s", record->label.c_str());
+    }
+    widgets::about_button(kAbout);
+    if (summary.status != trace::RunStatus::Ok) draw_status(summary);
+
+    if (!summary.traced) {
+        // Untraced launches leave nothing to analyse: "no findings" would claim a clean kernel.
+        widgets::wrapped(
+            "This run was not traced (untraced GPU launches only): there is no trace to analyse, so "
+            "there are no findings either way.");
+        ImGui::PopID();
+        return;
+    }
+    if (findings.empty()) {
+        const std::string text = std::string("No findings ") + widgets::glyph_or(0x2014, "\u2014", "-") +
+                                 " the analysis saw no race, barrier divergence, lost update or deadlock.";
+        widgets::wrapped(text.c_str());
+        ImGui::PopID();
+        return;
+    }
+
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_Resizable |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("##findings", kColumnCount, flags)) {
+        ImGui::PopID();
+        return;
+    }
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("hazard", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("space", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("count", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("example", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("message", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableHeadersRow();
+
+    const char* arrow = widgets::glyph_or(0x2194, "\u2194", "<->");
+    const trace::Trace& trace = summary.trace;
+    for (size_t i = 0; i < findings.size(); ++i) {
+        const analysis::Finding& f = findings[i];
+        const int index = int(i);
+        const bool selected = state.selection.selected_finding == index;
+        const std::string example = thread_example(trace, f, arrow);
+        ImGui::PushID(index);
+        ImGui::TableNextRow();
+
+        // The wrapped cells first, so that the row's selectable can be as tall as the row: a click
+        // anywhere on a multi-line row then selects it.
+        ImGui::TableSetColumnIndex(kMessage);
+        const float message_height = wrapped_height(f.message);
+        widgets::wrapped(f.message.c_str());
+        ImGui::TableSetColumnIndex(kExample);
+        const float example_height = wrapped_height(example);
+        widgets::wrapped(example.c_str());
+        const float row_height = std::max({ImGui::GetTextLineHeight(), message_height, example_height});
+
+        ImGui::TableSetColumnIndex(kKind);
+        ImGui::PushStyleColor(ImGuiCol_Text, finding_colour(f.kind));
+        if (ImGui::Selectable(analysis::to_string(f.kind), selected,
+                              ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
+                              {0.0f, row_height}))
+            state.requests.focus_finding = index;
+        ImGui::PopStyleColor();
+        widgets::tooltip(kind_explanation(f.kind));
+        if (selected) ImGui::SetItemDefaultFocus();
+
+        ImGui::TableSetColumnIndex(kHazard);
+        ImGui::TextUnformatted(analysis::to_string(f.hazard));
+        widgets::tooltip(hazard_explanation(f.hazard));
+        ImGui::TableSetColumnIndex(kSpace);
+        ImGui::TextUnformatted(space_text(f).c_str());
+        ImGui::TableSetColumnIndex(kLines);
+        ImGui::TextUnformatted(lines_text(trace, f).c_str());
+        ImGui::TableSetColumnIndex(kCount);
+        ImGui::Text("%llu", static_cast<unsigned long long>(f.count));
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+    ImGui::PopID();
+}
+
+} // namespace synclab::ui

@@ -1,1 +1,69 @@
-// placeholder: being written
+#include "ui/help_overlay.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace synclab::ui {
+
+namespace {
+const KeyHelp kKeys[] = {
+    {"Space", "run the selected variant (both, in compare mode)"},
+    {"\u2190 / \u2192", "previous / next scenario (presenter mode)"},
+    {"\u2191 / \u2193", "previous / next variant (presenter mode)"},
+    {"Tab", "lesson \u2192 source \u2192 timeline (presenter mode)"},
+    {"PgUp / PgDn", "scroll the lesson or source (presenter mode)"},
+    {"C", "compare: the correct variant beside the selected one"},
+    {"P", "presenter mode: large text, high contrast, keyboard only"},
+    {"F", "fullscreen on / off"},
+    {"F1 or H", "this help"},
+    {"Esc", "close this help; leave presenter mode"},
+};
+} // namespace
+
+const KeyHelp* key_help(int& count) {
+    count = int(std::size(kKeys));
+    return kKeys;
+}
+
+void HelpOverlay::draw(AppState& state, ImFont* heading) {
+    if (!state.show_help) return;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+        ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    // Translucent enough to keep the app in view behind it, opaque enough that text behind it does
+    // not bleed through the key names.
+    ImGui::SetNextWindowBgAlpha(0.94f);
+    ImGui::SetNextWindowFocus();
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoNav;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding,
+                        ImVec2(ImGui::GetFontSize() * 1.5f, ImGui::GetFontSize()));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ImGui::GetFontSize() * 0.5f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, ImGui::GetFontSize() * 0.08f));
+    if (ImGui::Begin("##synclab_help", nullptr, flags)) {
+        if (heading) ImGui::PushFont(heading);
+        ImGui::TextUnformatted("Keys");
+        if (heading) ImGui::PopFont();
+        ImGui::Separator();
+        int count = 0;
+        const KeyHelp* keys = key_help(count);
+        float key_width = 0;
+        for (int i = 0; i < count; ++i)
+            key_width = std::max(key_width, ImGui::CalcTextSize(keys[i].keys).x);
+        const ImVec4 key_colour(1.0f, 0.85f, 0.35f, 1.0f);
+        for (int i = 0; i < count; ++i) {
+            ImGui::TextColored(key_colour, "%s", keys[i].keys);
+            ImGui::SameLine(key_width + ImGui::GetFontSize() * 2.5f);
+            ImGui::TextUnformatted(keys[i].what);
+        }
+        ImGui::Spacing();
+        ImGui::TextDisabled("Esc, F1, H or a click closes this help.");
+        if (ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) state.show_help = false;
+    }
+    ImGui::End();
+    ImGui::PopStyleVar(3);
+}
+
+} // namespace synclab::ui

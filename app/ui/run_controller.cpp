@@ -1,1 +1,177 @@
-// placeholder: being written
+// Index:
+//   [SECTION] The worker
+//   [SECTION] Jobs
+#include "ui/run_controller.h"
+
+#include "analysis/findings.h"
+#include "trace/slt_file.h"
+
+#include <filesystem>
+
+namespace synclab::ui {
+
+namespace {
+std::atomic<uint64_t> g_record_serial{0};
+} // namespace
+
+uint64_t next_record_serial() {
+    return ++g_record_serial;
+}
+
+// [SECTION] The worker
+
+RunController::~RunController() {
+    cancel_ = true;
+    waiting_.clear();
+    if (worker_.joinable()) worker_.join();
+}
+
+void RunController::start(std::vector<RunJob> jobs) {
+    ++requested_batch_;
+    if (running_) {
+        cancel_ = true;
+        waiting_ = std::move(jobs);
+        return;
+    }
+    launch(std::move(jobs), requested_batch_);
+}
+
+void RunController::cancel() {
+    waiting_.clear();
+    if (running_) cancel_ = true;
+}
+
+void RunController::launch(std::vector<RunJob> jobs, uint64_t batch) {
+    if (jobs.empty()) return;
+    cancel_ = false;
+    progress_ = 0.0;
+    worker_finished_ = false;
+    running_ = true;
+    worker_ = std::thread([this, jobs = std::move(jobs), batch] {
+        const double n = double(jobs.size());
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            const RunJob& job = jobs[i];
+            {
+                std::lock_guard lock(mutex_);
+                what_ = job.what;
+            }
+            const std::function<void(double)> progress = [this, i, n](double f) {
+                progress_ = (double(i) + f) / n;
+            };
+            RunDone done;
+            done.slot = job.slot;
+            try {
+                done.record = job.work(cancel_, progress);
+            } catch (const std::exception& e) {
+                done.error = (job.error_prefix.empty() ? job.what : job.error_prefix) + ": " + e.what();
+            }
+            progress_ = double(i + 1) / n;
+            std::lock_guard lock(mutex_);
+            mailbox_.emplace_back(batch, std::move(done));
+        }
+        worker_finished_ = true;
+    });
+}
+
+std::vector<RunDone> RunController::poll() {
+    std::vector<std::pair<uint64_t, RunDone>> arrived;
+    {
+        std::lock_guard lock(mutex_);
+        arrived.swap(mailbox_);
+    }
+    if (running_ && worker_finished_) {
+        worker_.join(); // already past its last statement: returns at once
+        running_ = false;
+    }
+    if (!running_ && !waiting_.empty()) {
+        std::vector<RunJob> next = std::move(waiting_);
+        waiting_.clear();
+        launch(std::move(next), requested_batch_);
+    }
+    std::vector<RunDone> out;
+    for (auto& [batch, done] : arrived)
+        if (batch == requested_batch_) out.push_back(std::move(done));
+    return out;
+}
+
+std::string RunController::what() const {
+    std::lock_guard lock(mutex_);
+    return what_;
+}
+
+// [SECTION] Jobs
+
+std::string run_label(const scenario::Scenario& scenario, const scenario::Variant& variant,
+                      const Controls& controls) {
+    std::string seeds = controls.reps > 1 ? "seeds " + std::to_string(controls.seed) + "-" +
+                                                std::to_string(controls.seed + controls.reps - 1)
+                                          : "seed " + std::to_string(controls.seed);
+    return scenario.id + " / " + variant.id + " (" + sim::to_string(controls.schedule) + ", " + seeds + ")";
+}
+
+RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
+                         const Controls& controls, RunSlot slot) {
+    RunJob job;
+    job.slot = slot;
+    job.what = scenario.id + " / " + variant.id;
+    const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
+    const scenario::Variant* v = &variant;
+    job.work = [s, v, controls](const std::atomic<bool>& cancel,
+                                const std::function<void(double)>& progress) {
+        runner::RunOptions options;
+        options.backend = controls.backend;
+        options.schedule = controls.schedule;
+        options.seed = controls.seed;
+        options.reps = std::max<uint32_t>(controls.reps, 1);
+        options.cancel = &cancel;
+        options.progress = progress;
+        auto record = std::make_shared<RunRecord>();
+        record->scenario_id = s->id;
+        record->variant_id = v->id;
+        record->label = run_label(*s, *v, controls);
+        record->summary = runner::run_scenario(*s, *v, options);
+        options.cancel = nullptr; // the record outlives this job's cancel flag
+        options.progress = nullptr;
+        record->options = options;
+        record->serial = next_record_serial();
+        return std::shared_ptr<const RunRecord>(std::move(record));
+    };
+    return job;
+}
+
+RunJob make_load_job(const std::string& path) {
+    RunJob job;
+    job.slot = RunSlot::Loaded;
+    job.what = "opening " + std::filesystem::path(path).filename().string();
+    job.error_prefix = "could not open the trace"; // TraceFileError's message names the file
+    job.work = [path](const std::atomic<bool>&, const std::function<void(double)>& progress) {
+        auto record = std::make_shared<RunRecord>();
+        runner::RunSummary& s = record->summary;
+        s.trace = trace::load_trace(path); // throws TraceFileError with the file's name and problem
+        progress(0.5);
+        const trace::RunMeta& m = s.trace.meta;
+        s.findings = analysis::analyze(s.trace);
+        s.status = m.status;
+        s.message = m.status_message;
+        s.reps_run = 1;
+        s.wrong_outputs = m.wrong_outputs;
+        s.checked_outputs = m.checked_outputs;
+        s.reps_with_wrong_outputs = m.wrong_outputs > 0 ? 1 : 0;
+        s.events = s.trace.events.size();
+        s.thread_instructions = m.thread_instructions;
+        s.warp_instructions = m.warp_instructions;
+        s.elapsed_ms = m.elapsed_ms;
+        record->scenario_id = m.scenario;
+        record->variant_id = m.variant;
+        record->options.backend = m.backend.empty() ? "sim" : m.backend;
+        sim::parse_schedule(m.schedule, record->options.schedule);
+        record->options.seed = m.seed;
+        record->label = std::filesystem::path(path).filename().string();
+        if (!m.scenario.empty()) record->label += " (" + m.scenario + " / " + m.variant + ")";
+        record->serial = next_record_serial();
+        return std::shared_ptr<const RunRecord>(std::move(record));
+    };
+    return job;
+}
+
+} // namespace synclab::ui

@@ -1,1 +1,169 @@
-// placeholder: being written
+#include "ui/run_panel.h"
+
+#include "ui/panel_widgets.h"
+#include "ui/source_lines.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace synclab::ui {
+
+namespace {
+
+constexpr const char* kAbout =
+    "How the next run is made.\n\n"
+    "Schedule: the order in which the simulator runs warps. Round-robin is deterministic and hides most "
+    "races; random and adversarial schedules, seeded, show them. The same seed replays the same run.\n\n"
+    "Repetitions run the variant that many times with seeds seed, seed+1, ...; wrong outputs and findings "
+    "are added up, and the kept trace is the first repetition that went wrong.\n\n"
+    "Run correct + broken side by side runs the scenario's correct variant and the selected one and shows "
+    "both timelines with one shared zoom.";
+
+constexpr std::array<sim::Schedule, 3> kSchedules = {sim::Schedule::RoundRobin, sim::Schedule::Random,
+                                                     sim::Schedule::Adversarial};
+
+// Combos and inputs fill the panel up to their labels (the longest is "Repetitions"), so that the
+// labels stay visible however narrow the panel and however large the font; at most 14 font sizes.
+float field_width() {
+    const float label = ImGui::CalcTextSize("Repetitions").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    return std::max(ImGui::GetFontSize() * 4.0f,
+                    std::min(ImGui::GetFontSize() * 14.0f, ImGui::GetContentRegionAvail().x - label));
+}
+
+void draw_schedule(AppState& state) {
+    ImGui::SetNextItemWidth(field_width());
+    if (ImGui::BeginCombo("Schedule", schedule_label(state.controls.schedule))) {
+        for (sim::Schedule schedule : kSchedules) {
+            const bool selected = state.controls.schedule == schedule;
+            if (ImGui::Selectable(schedule_label(schedule), selected)) state.controls.schedule = schedule;
+            widgets::tooltip(schedule_explanation(schedule));
+            if (selected) ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    widgets::tooltip(schedule_explanation(state.controls.schedule));
+}
+
+void draw_numbers(AppState& state) {
+    const uint64_t seed_step = 1, seed_fast = 10;
+    ImGui::SetNextItemWidth(field_width());
+    ImGui::InputScalar("Seed", ImGuiDataType_U64, &state.controls.seed, &seed_step, &seed_fast, "%llu");
+    widgets::tooltip("The same seed replays the same run. Repetition r uses seed + r.");
+
+    uint32_t reps = state.controls.reps;
+    const uint32_t reps_step = 1, reps_fast = 10;
+    ImGui::SetNextItemWidth(field_width());
+    if (ImGui::InputScalar("Repetitions", ImGuiDataType_U32, &reps, &reps_step, &reps_fast, "%u"))
+        state.controls.reps = clamp_reps(reps);
+    state.controls.reps = clamp_reps(state.controls.reps); // also repairs a bad value from settings
+    widgets::tooltip("How many runs (1 to 1000), each with the next seed; results are added up.");
+}
+
+void draw_buttons(AppState& state) {
+    const bool running = state.progress.running;
+    const bool have_variant = state.scenario != nullptr && state.variant != nullptr;
+
+    ImGui::BeginDisabled(running || !have_variant);
+    if (ImGui::Button("Run")) state.requests.run = true;
+    ImGui::EndDisabled();
+    widgets::tooltip(have_variant ? "Run the selected variant with these settings."
+                                  : "Select a variant first.",
+                     ImGuiHoveredFlags_AllowWhenDisabled);
+
+    // Side by side needs a broken variant to hold against the scenario's first (correct) one.
+    const bool can_compare = have_variant && state.scenario->variants.size() > 1 &&
+                             state.variant != &state.scenario->variants.front();
+    const char* both = "Run correct + broken side by side";
+    widgets::same_line_if_fits(widgets::button_width(both));
+    ImGui::BeginDisabled(running || !can_compare);
+    if (ImGui::Button(both)) {
+        state.requests.run_both = true;
+        state.compare = true;
+    }
+    ImGui::EndDisabled();
+    widgets::tooltip(can_compare
+                         ? "Runs the scenario's correct variant and the selected one with the same settings "
+                           "and shows both timelines with one shared zoom."
+                         : "Select a broken variant (not the first, correct one) to compare it.",
+                     ImGuiHoveredFlags_AllowWhenDisabled);
+
+    widgets::same_line_if_fits(widgets::button_width("Cancel"));
+    ImGui::BeginDisabled(!running);
+    if (ImGui::Button("Cancel")) state.requests.cancel = true;
+    ImGui::EndDisabled();
+
+    // Compare mode can be left again once it shows something.
+    if (state.compare || (state.compare_left != nullptr && state.compare_right != nullptr)) {
+        ImGui::Checkbox("Side by side", &state.compare);
+        widgets::tooltip("Show the correct and the broken run side by side.");
+    }
+}
+
+void draw_progress(const AppState& state) {
+    if (state.progress.running) {
+        const std::string overlay = state.progress.what + "  " +
+                                    std::to_string(static_cast<int>(state.progress.fraction * 100.0 + 0.5)) +
+                                    "%";
+        ImGui::ProgressBar(static_cast<float>(state.progress.fraction), {-FLT_MIN, 0.0f}, overlay.c_str());
+        return;
+    }
+    // The idle bar keeps the layout still when a run starts; the last run is named below it, where
+    // a long label can wrap instead of being cut off in the bar.
+    ImGui::ProgressBar(0.0f, {-FLT_MIN, 0.0f}, "idle");
+    if (state.current == nullptr) return;
+    const std::string last = "last run: " + state.current->label + "  (" +
+                             std::to_string(static_cast<int>(state.current->summary.elapsed_ms + 0.5)) +
+                             " ms)";
+    widgets::disabled_wrapped(last.c_str());
+}
+
+} // namespace
+
+void RunPanel::set_gpu_backend(bool available, std::string why_not) {
+    gpu_.available = available;
+    gpu_.why_not = why_not.empty() && !available ? GpuBackend{}.why_not : std::move(why_not);
+}
+
+void RunPanel::draw_backend(AppState& state) const {
+    ImGui::SetNextItemWidth(field_width());
+    // A backend the panel cannot offer (from a settings file or a script) is shown as it is, not
+    // silently replaced: the App reports what it makes of it when it runs.
+    const std::string& backend = state.controls.backend;
+    const std::string preview = backend == "sim" ? "Simulator" : backend == "gpu" ? "GPU" : backend;
+    if (ImGui::BeginCombo("Backend", preview.c_str())) {
+        if (ImGui::Selectable("Simulator", backend == "sim")) state.controls.backend = "sim";
+        if (gpu_.available) {
+            if (ImGui::Selectable("GPU", backend == "gpu")) state.controls.backend = "gpu";
+        } else {
+            const std::string label = "GPU (" + gpu_.why_not + ")";
+            ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_Disabled);
+            widgets::tooltip(gpu_.why_not.c_str(), ImGuiHoveredFlags_AllowWhenDisabled);
+        }
+        ImGui::EndCombo();
+    }
+    const std::string help =
+        "Simulator: the SyncLab SIMT simulator, with a chosen schedule. GPU: " +
+        (gpu_.available ? std::string("the real GPU (traced and untraced launches).") : gpu_.why_not + ".");
+    widgets::tooltip(help.c_str());
+}
+
+void RunPanel::draw(AppState& state) {
+    ImGui::PushID("run_panel");
+    if (state.variant != nullptr && state.scenario != nullptr)
+        ImGui::Text("%s / %s", state.scenario->id.c_str(), state.variant->id.c_str());
+    else
+        ImGui::TextDisabled("no variant selected");
+    widgets::about_button(kAbout);
+
+    draw_backend(state);
+    draw_schedule(state);
+    draw_numbers(state);
+    draw_buttons(state);
+    draw_progress(state);
+    ImGui::PopID();
+}
+
+} // namespace synclab::ui

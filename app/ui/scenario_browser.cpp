@@ -1,1 +1,123 @@
-// placeholder: being written
+#include "ui/scenario_browser.h"
+
+#include "ui/panel_widgets.h"
+#include "ui/source_lines.h"
+#include "ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace synclab::ui {
+
+namespace {
+
+constexpr const char* kAbout =
+    "Scenarios, grouped by topic. Each scenario is one kernel file with a correct variant and broken ones. "
+    "Click a variant to open its lesson, then predict what will happen and run it.\n\n"
+    "Badges show what the variant's last run gave:\n"
+    "  hollow circle: not run yet\n"
+    "  green circle: the run showed what the lesson expects\n"
+    "  red square: it did not, or the run failed (hover for details)";
+
+// The badge, drawn in a square of one text line: hollow circle, green disc, red square. Shapes differ
+// as well as colours so that red/green colour blindness still tells them apart.
+void draw_badge(Badge badge) {
+    const float size = ImGui::GetTextLineHeight();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy({size, size});
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 c{p.x + size * 0.5f, p.y + size * 0.5f};
+    const float r = size * 0.32f;
+    switch (badge) {
+    case Badge::NotRun:
+        dl->AddCircle(c, r, ImGui::GetColorU32(ImGuiCol_TextDisabled), 0, size * 0.1f);
+        break;
+    case Badge::AsExpected:
+        dl->AddCircleFilled(c, r, badge_colour(badge));
+        break;
+    case Badge::Unexpected:
+    case Badge::Failed:
+        dl->AddRectFilled({c.x - r, c.y - r}, {c.x + r, c.y + r}, badge_colour(badge));
+        break;
+    }
+}
+
+} // namespace
+
+void ScenarioBrowser::draw(AppState& state) {
+    ImGui::PushID("scenario_browser");
+    const auto& catalog = scenario::catalog();
+
+    size_t total = 0, as_expected = 0;
+    for (const scenario::Scenario& s : catalog)
+        for (const scenario::Variant& v : s.variants) {
+            ++total;
+            if (badge_of(state, s, v) == Badge::AsExpected) ++as_expected;
+        }
+    ImGui::TextDisabled("%zu of %zu variants ran as expected", as_expected, total);
+    widgets::about_button(kAbout);
+    ImGui::Separator();
+
+    const bool selection_moved = state.variant != seen_variant_;
+    seen_variant_ = state.variant;
+
+    for (const TopicGroup& group : group_by_topic(catalog)) {
+        const std::string label = topic_label(group.topic, shown_language(state));
+        const bool holds_selection = std::find(group.scenarios.begin(), group.scenarios.end(),
+                                               state.scenario) != group.scenarios.end();
+        if (holds_selection && selection_moved)
+            ImGui::SetNextItemOpen(true);
+        else
+            ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+        if (!ImGui::TreeNodeEx(group.topic.c_str(), ImGuiTreeNodeFlags_Framed, "%s", label.c_str())) continue;
+        for (const scenario::Scenario* s : group.scenarios) {
+            const scenario::LessonText& text = lesson_text(state, s->en, s->zh);
+            const bool selected_here = state.scenario == s;
+            if (selected_here && selection_moved) ImGui::SetNextItemOpen(true);
+            ImGui::PushID(s->id.c_str());
+            // Open by default: the catalog is small, and seeing every variant invites comparing them.
+            const bool open =
+                ImGui::TreeNodeEx("##scenario", ImGuiTreeNodeFlags_DefaultOpen, "%s", text.title.c_str());
+            widgets::tooltip(("scenario \"" + s->id + "\" (" + s->source_file + ")").c_str());
+            if (open) {
+                for (const scenario::Variant& v : s->variants)
+                    draw_variant(state, *s, v);
+                ImGui::TreePop();
+            }
+            ImGui::PopID();
+        }
+        ImGui::TreePop();
+    }
+    ImGui::PopID();
+}
+
+void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s, const scenario::Variant& v) {
+    ImGui::PushID(v.id.c_str());
+    const Badge badge = badge_of(state, s, v);
+    draw_badge(badge);
+    widgets::tooltip(badge_text(badge));
+    ImGui::SameLine();
+    const scenario::LessonText& text = lesson_text(state, v.en, v.zh);
+    const std::string& title = text.title.empty() ? v.id : text.title;
+    if (ImGui::Selectable(title.c_str(), state.variant == &v)) {
+        // Selecting never touches state.current: the last run stays on screen until the next one,
+        // and the lesson panel decides whether it belongs to the selection.
+        state.scenario = &s;
+        state.variant = &v;
+        seen_variant_ = &v; // selected here: the node is open already
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+        ImGui::TextUnformatted(text.shows.c_str());
+        ImGui::Spacing();
+        ImGui::TextDisabled("%s", badge_text(badge));
+        ImGui::TextDisabled("expects: %s", expectation_text(v.expect).c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+}
+
+} // namespace synclab::ui

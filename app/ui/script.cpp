@@ -1,1 +1,375 @@
-// placeholder: being written
+// Index:
+//   [SECTION] Usage
+//   [SECTION] Parsing
+//   [SECTION] Steps
+#include "ui/script.h"
+
+#include "ui/app.h"
+#include "ui/screenshot.h"
+#include "ui/shell.h"
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace synclab::ui {
+
+// [SECTION] Usage
+
+const char* app_usage() {
+    return R"(synclab-app: the SyncLab desktop app.
+
+Usage:
+  synclab-app                         opens the app
+  synclab-app [options]               scripted: does the steps below, then stays open (or --quit)
+
+Options (any of them makes a script; settings.ini is then neither read nor written):
+  --scenario ID [--variant ID]        select a lesson (default: the first variant)
+  --schedule rr|random|adversarial    run controls (default random)
+  --seed N  --reps N
+  --open FILE.slt                     open a saved trace (a damaged one shows the error dialog)
+  --run                               run the selected variant and wait for it
+  --compare                           compare mode; with --run, runs the correct variant beside it
+  --view lesson|source|timeline|findings   bring a view to the front
+  --focus-finding N                   after the run: select finding N (zoom + source lines)
+  --presenter                         presenter mode (large text, high contrast)
+  --lang en|zh                        lesson language
+  --ptx                               PTX beside the CUDA source
+  --keys                              show the key help overlay
+  --size WxH                          window size (default: fits the screen)
+  --frames N                          frames to draw before the screenshot (default 4)
+  --timeout SECONDS                   longest wait for a run or file (default 120)
+  --settings FILE.ini                 use this settings file (scripts otherwise read and write none)
+  --screenshot OUT.png                save the window as PNG (read back before the swap)
+  --layout OUT.json                   save the screen rectangles of the views (for tests)
+  --quit                              exit when done (exit code 0, or non-zero on a failure)
+  --help  --version
+
+Exit codes: 0 done, 1 a step failed (timeout, no such finding, PNG not written), 2 bad arguments,
+3 no display or no OpenGL 3.3. Without a display and without options, the app prints the command
+line's table ('synclab table') instead.
+)";
+}
+
+// [SECTION] Parsing
+
+namespace {
+
+struct ArgError {
+    std::string message;
+};
+
+template <typename T> T parse_number(const std::string& text, const std::string& option, T min, T max) {
+    T value{};
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || value < min || value > max)
+        throw ArgError{option + " must be a number from " + std::to_string(min) + " to " +
+                       std::to_string(max) + ", got '" + text + "'"};
+    return value;
+}
+
+double parse_seconds(const std::string& text, const std::string& option) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v > 0) || v > 86400)
+        throw ArgError{option + " must be a number of seconds (0 < s <= 86400), got '" + text + "'"};
+    return v;
+}
+
+std::string ids_of_catalog() {
+    std::string ids;
+    for (const scenario::Scenario& s : scenario::catalog())
+        ids += (ids.empty() ? "" : ", ") + s.id;
+    return ids;
+}
+
+} // namespace
+
+ParsedArgs parse_app_args(const std::vector<std::string>& args) {
+    ParsedArgs out;
+    ScriptOptions& o = out.options;
+    const std::vector<std::string> flags = {"run", "compare", "presenter", "ptx", "keys", "quit"};
+    const std::vector<std::string> valued = {"scenario", "variant", "schedule",      "seed",   "reps",
+                                             "open",     "view",    "focus-finding", "lang",   "size",
+                                             "frames",   "timeout", "screenshot",    "layout", "settings"};
+    try {
+        for (size_t i = 0; i < args.size(); ++i) {
+            std::string arg = args[i];
+            if (arg == "--help" || arg == "-h") {
+                out.what = ParsedArgs::What::Help;
+                return out;
+            }
+            if (arg == "--version") {
+                out.what = ParsedArgs::What::Version;
+                return out;
+            }
+            if (arg.rfind("--", 0) != 0)
+                throw ArgError{"unexpected argument '" + arg + "' (options start with --; see --help)"};
+            std::string name = arg.substr(2), value;
+            bool has_value = false;
+            if (const size_t eq = name.find('='); eq != std::string::npos) {
+                value = name.substr(eq + 1);
+                name = name.substr(0, eq);
+                has_value = true;
+            }
+            const bool is_flag = std::find(flags.begin(), flags.end(), name) != flags.end();
+            const bool is_valued = std::find(valued.begin(), valued.end(), name) != valued.end();
+            if (!is_flag && !is_valued) throw ArgError{"unknown option '--" + name + "' (see --help)"};
+            if (is_flag && has_value) throw ArgError{"--" + name + " takes no value"};
+            if (is_valued && !has_value) {
+                if (i + 1 >= args.size()) throw ArgError{"--" + name + " needs a value"};
+                value = args[++i];
+            }
+            o.any = true;
+            const std::string opt = "--" + name;
+            if (name == "run")
+                o.run = true;
+            else if (name == "compare")
+                o.compare = true;
+            else if (name == "presenter")
+                o.presenter = true;
+            else if (name == "ptx")
+                o.ptx = true;
+            else if (name == "keys")
+                o.keys = true;
+            else if (name == "quit")
+                o.quit = true;
+            else if (name == "scenario")
+                o.scenario = value;
+            else if (name == "variant")
+                o.variant = value;
+            else if (name == "schedule") {
+                sim::Schedule s;
+                if (!sim::parse_schedule(value, s))
+                    throw ArgError{"--schedule must be rr, random or adversarial, got '" + value + "'"};
+                o.schedule = s;
+            } else if (name == "seed")
+                o.seed = parse_number<uint64_t>(value, opt, 0, UINT64_MAX / 2);
+            else if (name == "reps")
+                o.reps = parse_number<uint32_t>(value, opt, 1, 100000);
+            else if (name == "open")
+                o.open = value;
+            else if (name == "view") {
+                if (value == "lesson")
+                    o.view = View::Lesson;
+                else if (value == "source")
+                    o.view = View::Source;
+                else if (value == "timeline")
+                    o.view = View::Timeline;
+                else if (value == "findings")
+                    o.view = View::Findings;
+                else
+                    throw ArgError{"--view must be lesson, source, timeline or findings, got '" + value +
+                                   "'"};
+            } else if (name == "focus-finding")
+                o.focus_finding = parse_number<int>(value, opt, 0, 1 << 20);
+            else if (name == "lang") {
+                if (value == "en")
+                    o.language = Language::En;
+                else if (value == "zh")
+                    o.language = Language::Zh;
+                else
+                    throw ArgError{"--lang must be en or zh, got '" + value + "'"};
+            } else if (name == "size") {
+                const size_t x = value.find('x');
+                if (x == std::string::npos)
+                    throw ArgError{"--size must be WIDTHxHEIGHT (e.g. 1280x800), got '" + value + "'"};
+                o.width = parse_number<int>(value.substr(0, x), "--size width", 320, 16384);
+                o.height = parse_number<int>(value.substr(x + 1), "--size height", 240, 16384);
+            } else if (name == "frames")
+                o.frames = parse_number<int>(value, opt, 1, 100000);
+            else if (name == "timeout")
+                o.timeout_s = parse_seconds(value, opt);
+            else if (name == "screenshot")
+                o.screenshot = value;
+            else if (name == "layout")
+                o.layout = value;
+            else if (name == "settings")
+                o.settings = value;
+        }
+        if (!o.variant.empty() && o.scenario.empty()) throw ArgError{"--variant needs --scenario"};
+        if (!o.scenario.empty()) {
+            const scenario::Scenario* s = scenario::find_scenario(o.scenario);
+            if (!s)
+                throw ArgError{"unknown scenario '" + o.scenario + "' (scenarios: " + ids_of_catalog() + ")"};
+            if (!o.variant.empty() && !s->find_variant(o.variant)) {
+                std::string ids;
+                for (const scenario::Variant& v : s->variants)
+                    ids += (ids.empty() ? "" : ", ") + v.id;
+                throw ArgError{"scenario " + s->id + " has no variant '" + o.variant + "' (variants: " + ids +
+                               ")"};
+            }
+        }
+        if (o.focus_finding >= 0 && !o.run && o.open.empty())
+            throw ArgError{"--focus-finding needs something with findings: add --run or --open FILE.slt"};
+    } catch (const ArgError& e) {
+        out.what = ParsedArgs::What::Error;
+        out.error = e.message;
+    }
+    return out;
+}
+
+// [SECTION] Steps
+
+void Script::fail(const std::string& message) {
+    std::cerr << "synclab-app: " << message << "\n";
+    exit_code_ = kExitStepFailed;
+    // The picture of a failure (a run still going at the timeout) is worth keeping: take the
+    // screenshot and the layout as planned, then stop with the failure's exit code.
+    if (step_ != Step::Shoot && (!options_.screenshot.empty() || !options_.layout.empty())) {
+        step_ = Step::Shoot;
+        return;
+    }
+    finished_ = true;
+}
+
+void Script::start(App& app) {
+    AppState& state = app.state();
+    std::string error;
+    if (!options_.scenario.empty() && !app.select(options_.scenario, options_.variant, error)) {
+        // parse_app_args checked the ids already; this is a catalog that changed underneath.
+        fail(error);
+        return;
+    }
+    if (options_.schedule) state.controls.schedule = *options_.schedule;
+    if (options_.seed) state.controls.seed = *options_.seed;
+    if (options_.reps) state.controls.reps = *options_.reps;
+    if (options_.language) {
+        state.language = *options_.language;
+        if (state.language == Language::Zh && !state.cjk_font)
+            std::cerr << "synclab-app: no Chinese font installed, the lessons stay in English ("
+                      << state.cjk_hint << ")\n";
+    }
+    if (options_.view) state.focus_view = *options_.view;
+    state.presenter = options_.presenter;
+    state.compare = options_.compare;
+    state.show_ptx = options_.ptx;
+    state.show_help = options_.keys;
+    step_ = Step::Open;
+}
+
+bool Script::waited_too_long(App& app, const char* what) {
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start_).count();
+    if (waited <= options_.timeout_s) return false;
+    fail("timed out after " + std::to_string(int(options_.timeout_s)) + " s waiting for " + what +
+         (app.busy() ? " (" + app.state().progress.what + " still running)" : std::string()));
+    return true;
+}
+
+void Script::after_frame(App& app) {
+    if (finished_) return;
+    AppState& state = app.state();
+    switch (step_) {
+    case Step::Open:
+        if (!options_.open.empty()) {
+            jobs_before_ = app.jobs_finished();
+            wait_start_ = std::chrono::steady_clock::now();
+            state.requests.open_trace = options_.open;
+            step_ = Step::WaitOpen;
+            break;
+        }
+        step_ = Step::Run;
+        [[fallthrough]];
+    case Step::Run:
+        if (options_.run) {
+            jobs_before_ = app.jobs_finished();
+            wait_start_ = std::chrono::steady_clock::now();
+            if (options_.compare)
+                state.requests.run_both = true;
+            else
+                state.requests.run = true;
+            step_ = Step::WaitRun;
+            break;
+        }
+        step_ = Step::Focus;
+        break;
+    case Step::WaitOpen:
+        // A damaged file is not a failure of the script: the app shows the error, which is the point.
+        if (app.jobs_finished() > jobs_before_ && !app.busy())
+            step_ = Step::Run;
+        else
+            waited_too_long(app, "the file to open");
+        break;
+    case Step::WaitRun: {
+        const uint64_t expected = options_.compare ? 2 : 1;
+        if (app.jobs_finished() >= jobs_before_ + expected && !app.busy())
+            step_ = Step::Focus;
+        else
+            waited_too_long(app, "the run");
+        break;
+    }
+    case Step::Focus:
+        if (options_.focus_finding >= 0) {
+            // (a failure here still takes the screenshot: see fail())
+            const size_t n = state.current ? state.current->summary.findings.size() : 0;
+            if (size_t(options_.focus_finding) >= n) {
+                fail("--focus-finding " + std::to_string(options_.focus_finding) + ": " +
+                     (state.current ? "the run has " + std::to_string(n) + " findings"
+                                    : std::string("nothing was run or opened")) +
+                     (n > 0 ? " (0-" + std::to_string(n - 1) + ")" : std::string()));
+                return;
+            }
+            state.requests.focus_finding = options_.focus_finding;
+        }
+        settle_frames_ = options_.frames;
+        step_ = Step::Settle;
+        break;
+    case Step::Settle:
+        if (--settle_frames_ <= 0) step_ = Step::Shoot;
+        break;
+    case Step::Shoot:
+    case Step::Idle:
+        break;
+    }
+}
+
+void Script::after_render(App& app, Shell& shell) {
+    if (finished_ || step_ != Step::Shoot) return;
+    if (!options_.screenshot.empty()) {
+        const Image image = read_back_buffer(shell.framebuffer_width(), shell.framebuffer_height());
+        const std::string error = write_png(image, options_.screenshot);
+        if (!error.empty()) {
+            fail(error); // in Step::Shoot: finishes
+            return;
+        }
+        std::cout << "saved " << options_.screenshot << " (" << image.width << "x" << image.height << ")\n";
+    }
+    if (!options_.layout.empty()) {
+        nlohmann::json regions = nlohmann::json::object();
+        for (const auto& [name, r] : app.regions())
+            regions[name] = {r.x, r.y, r.w, r.h};
+        const AppState& s = app.state();
+        const nlohmann::json doc = {
+            {"width", shell.framebuffer_width()},
+            {"height", shell.framebuffer_height()},
+            {"regions", regions},
+            {"presenter", s.presenter},
+            {"compare", s.compare},
+            {"cjk_font", s.cjk_font},
+            {"cjk_hint", s.cjk_hint},
+            {"findings", s.current ? s.current->summary.findings.size() : 0},
+            {"status", s.current ? trace::to_string(s.current->summary.status) : ""},
+            {"error", s.error},
+            {"running", s.progress.running},
+            {"exit_code", exit_code_},
+            {"status_line", s.status},
+            {"scenario", s.scenario ? s.scenario->id : ""},
+            {"variant", s.variant ? s.variant->id : ""},
+            {"language", s.language == Language::Zh ? "zh" : "en"},
+        };
+        std::ofstream out(options_.layout);
+        out << doc.dump(2) << "\n";
+        if (!out) {
+            fail(options_.layout + ": could not write the layout");
+            return;
+        }
+    }
+    step_ = Step::Idle;
+    if (options_.quit) finished_ = true; // with exit_code_ (non-zero after a failed step)
+}
+
+} // namespace synclab::ui

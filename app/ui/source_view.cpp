@@ -1,1 +1,250 @@
-// placeholder: being written
+// Index
+//   [SECTION] Helpers
+//   [SECTION] SourceView: text cache and scrolling
+//   [SECTION] SourceView: drawing
+#include "ui/source_view.h"
+
+#include "ui/panel_widgets.h"
+#include "ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+namespace synclab::ui {
+
+// [SECTION] Helpers -------------------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kAbout =
+    "The kernel's CUDA source, as the run recorded it (or the selected scenario's file before a run).\n\n"
+    "A coloured mark in the gutter: a finding of the run names this line (pink: race, yellow: barrier "
+    "divergence, orange: lost update, red: deadlock). Hover it to read the finding; click it to select "
+    "it (clicking again cycles through the findings on that line).\n\n"
+    "A line with a full coloured background belongs to the selected finding (pick one in the findings "
+    "panel). The faint white line is the one the event under the mouse in the timeline came from.\n\n"
+    "PTX shows the PTX the simulator ran beside the source: the instruction of the hovered event and the "
+    "instructions of the selected finding are highlighted there too.";
+
+// Lines of context kept above a line scrolled to, so that the student sees what leads to it.
+constexpr float kContextLines = 3.0f;
+
+struct KindLegend {
+    analysis::FindingKind kind;
+    const char* name;
+};
+constexpr std::array<KindLegend, 4> kLegend = {{
+    {analysis::FindingKind::Race, "race"},
+    {analysis::FindingKind::BarrierDivergence, "barrier divergence"},
+    {analysis::FindingKind::LostUpdate, "lost update"},
+    {analysis::FindingKind::Deadlock, "deadlock"},
+}};
+
+// A square of text height in a colour, as in the gutter.
+void swatch(uint32_t colour) {
+    const float size = ImGui::GetTextLineHeight();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy({size * 0.6f, size});
+    ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + size * 0.2f},
+                                              {p.x + size * 0.6f, p.y + size * 0.8f}, colour);
+}
+
+// The finding to select when a marked line is clicked: the one after the selected finding among
+// those naming the line, so that repeated clicks cycle through them.
+int next_finding(const std::vector<int>& on_line, int selected) {
+    auto it = std::find(on_line.begin(), on_line.end(), selected);
+    if (it == on_line.end() || ++it == on_line.end()) return on_line.front();
+    return *it;
+}
+
+} // namespace
+
+// [SECTION] SourceView: text cache and scrolling ---------------------------------------------------
+
+void SourceView::Lines::refresh(std::string_view text, uint64_t record_serial) {
+    if (text.data() == data && text.size() == size && record_serial == serial) return;
+    data = text.data();
+    size = text.size();
+    serial = record_serial;
+    lines.clear();
+    for (std::string_view line : split_lines(text))
+        lines.push_back(expand_tabs(line));
+}
+
+void SourceView::update_scroll(const AppState& state, const SourceChoice& choice, const SourceMarks& marks) {
+    ScrollKey key;
+    key.serial = state.current != nullptr ? state.current->serial : 0;
+    key.finding = state.selection.selected_finding;
+    key.lines = state.selection.finding_lines;
+    key.variant = state.variant;
+    key.show_ptx = state.show_ptx;
+    if (key == seen_) return;
+    const bool variant_changed = key.variant != seen_.variant;
+    seen_ = std::move(key);
+
+    if (marks.cuda.first_selected() != 0 || marks.ptx.first_selected() != 0) {
+        cuda_scroll_.request(marks.cuda.first_selected());
+        ptx_scroll_.request(marks.ptx.first_selected());
+        return;
+    }
+    // Nothing selected: a new variant (or the PTX column just opened) shows the variant's kernel,
+    // since one file holds every variant of a scenario.
+    if (state.variant != nullptr && (variant_changed || state.show_ptx)) {
+        auto kernel_start = [&](std::string_view text) {
+            const std::vector<std::string_view> lines = split_lines(text);
+            return leading_comment_start(lines, kernel_line(lines, state.variant->kernel));
+        };
+        if (variant_changed) cuda_scroll_.request(kernel_start(choice.cuda));
+        ptx_scroll_.request(kernel_start(choice.ptx));
+    }
+}
+
+// [SECTION] SourceView: drawing -----------------------------------------------------------------------
+
+void SourceView::draw(AppState& state) {
+    ImGui::PushID("source_view");
+    const SourceChoice choice = choose_source(state.current.get(), state.scenario);
+    const SourceMarks marks = source_marks(state.current.get(), state.selection, choice.run_applies);
+    const uint64_t serial = state.current != nullptr ? state.current->serial : 0;
+    cuda_.refresh(choice.cuda, serial);
+    if (state.show_ptx) ptx_.refresh(choice.ptx, serial);
+    update_scroll(state, choice, marks);
+
+    draw_header(state, choice);
+    if (cuda_.lines.empty() && !state.show_ptx) {
+        widgets::wrapped(state.current != nullptr
+                             ? "This trace carries no CUDA source (it was recorded without one)."
+                             : "Select a scenario to see its kernel.");
+        ImGui::PopID();
+        return;
+    }
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float width = state.show_ptx ? std::max(1.0f, (avail - spacing) * 0.5f) : avail;
+    draw_column("##cuda", cuda_, marks.cuda, cuda_scroll_, state, width);
+    if (state.show_ptx) {
+        ImGui::SameLine();
+        draw_column("##ptx", ptx_, marks.ptx, ptx_scroll_, state, 0.0f);
+    }
+    ImGui::PopID();
+}
+
+void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
+    ImGui::TextUnformatted(choice.name.empty() ? "(no file)" : choice.name.c_str());
+    ImGui::SameLine();
+    ImGui::Checkbox("PTX", &state.show_ptx);
+    widgets::tooltip("Show the PTX beside the CUDA source.");
+
+    if (choice.run_applies && state.current != nullptr) {
+        // Only the kinds this run found: the legend explains what is on screen, nothing more.
+        for (const KindLegend& k : kLegend) {
+            const auto& findings = state.current->summary.findings;
+            if (std::none_of(findings.begin(), findings.end(),
+                             [&](const analysis::Finding& f) { return f.kind == k.kind; }))
+                continue;
+            ImGui::SameLine();
+            swatch(finding_colour(k.kind));
+            ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+            ImGui::TextUnformatted(k.name);
+        }
+    }
+    widgets::about_button(kAbout);
+    if (!choice.run_applies && state.current != nullptr)
+        ImGui::TextDisabled("The last run was of another scenario: run this one to see its findings here.");
+}
+
+void SourceView::draw_column(const char* id, const Lines& text, const LineMarks& marks, PendingScroll& scroll,
+                             AppState& state, float width) {
+    ImGui::BeginChild(id, {width, 0.0f}, true, ImGuiWindowFlags_HorizontalScrollbar);
+    if (mono_font_ != nullptr) ImGui::PushFont(mono_font_);
+
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float pitch = ImGui::GetTextLineHeightWithSpacing();
+    if (scroll.frames_left > 0) {
+        if (!scroll.decided) {
+            // Scroll only when the line is not in the upper part of the view already: jumping to a
+            // line the student can see loses their place for nothing, but a line near the bottom
+            // edge (a kernel's first comment line, say) hides what follows it.
+            scroll.decided = true;
+            const float line_top = float(scroll.line - 1) * pitch;
+            const float view_top = ImGui::GetScrollY();
+            if (line_top >= view_top && line_top <= view_top + ImGui::GetWindowHeight() * 0.6f)
+                scroll.frames_left = 0;
+            scroll.target_y = std::max(0.0f, line_top - kContextLines * pitch);
+        }
+        if (scroll.frames_left > 0) {
+            --scroll.frames_left;
+            ImGui::SetScrollY(scroll.target_y);
+        }
+    }
+
+    if (text.lines.empty()) ImGui::TextDisabled("(empty)");
+
+    const std::vector<analysis::Finding>* findings =
+        state.current != nullptr ? &state.current->summary.findings : nullptr;
+    const float font = ImGui::GetFontSize();
+    const float gutter = font * 0.5f;
+    const float digit = ImGui::CalcTextSize("0").x;
+    const float number_width = digit * float(decimal_digits(uint32_t(text.lines.size())));
+    const float text_x = gutter + number_width + font * 0.8f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowSize().x;
+    const uint32_t plain = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+
+    ImGuiListClipper clipper;
+    clipper.Begin(int(text.lines.size()), pitch);
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const uint32_t line = uint32_t(i) + 1;
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float top = p.y - style.ItemSpacing.y * 0.5f, bottom = top + pitch;
+            const bool selected = marks.is_selected(line);
+            const uint32_t gutter_colour = findings != nullptr ? marks.gutter_colour(line, *findings) : 0;
+
+            // The exact theme colour as background (the GUI tests look for it); the text adapts.
+            if (selected) dl->AddRectFilled({left, top}, {right, bottom}, marks.selected_colour);
+            if (marks.hovered == line) dl->AddRectFilled({left, top}, {right, bottom}, theme::kHoverLine);
+            if (gutter_colour != 0)
+                dl->AddRectFilled({p.x, top}, {p.x + gutter * 0.7f, bottom}, gutter_colour);
+
+            const uint32_t ink = selected ? text_colour_on(marks.selected_colour) : plain;
+            char number[16];
+            std::snprintf(number, sizeof number, "%u", line);
+            const float number_x = p.x + gutter + number_width - ImGui::CalcTextSize(number).x;
+            dl->AddText({number_x, p.y}, selected ? ink : dim, number);
+
+            ImGui::SetCursorScreenPos({p.x + text_x, p.y});
+            ImGui::PushStyleColor(ImGuiCol_Text, ink);
+            ImGui::TextUnformatted(text.lines[size_t(i)].c_str());
+            ImGui::PopStyleColor();
+
+            if (gutter_colour == 0 || !ImGui::IsWindowHovered() ||
+                !ImGui::IsMouseHoveringRect({left, top}, {right, bottom}))
+                continue;
+            const std::vector<int>& on_line = marks.by_line.at(line);
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(font * 32.0f);
+            for (int f : on_line) {
+                const analysis::Finding& finding = (*findings)[size_t(f)];
+                widgets::coloured_text(finding_colour(finding.kind), analysis::to_string(finding.kind));
+                ImGui::SameLine();
+                ImGui::TextUnformatted(finding.message.c_str());
+            }
+            ImGui::TextDisabled("click: select %s",
+                                on_line.size() > 1 ? "the next of these findings" : "this finding");
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+                state.requests.focus_finding = next_finding(on_line, state.selection.selected_finding);
+        }
+    }
+    clipper.End();
+
+    if (mono_font_ != nullptr) ImGui::PopFont();
+    ImGui::EndChild();
+}
+
+} // namespace synclab::ui

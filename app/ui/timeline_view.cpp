@@ -1,1 +1,954 @@
-// placeholder: being written
+// The timeline view (see timeline_view.h). Everything here is drawing and input; what to draw comes
+// from timeline_model (pure, tested).
+//
+// Index of this file
+// [SECTION] Helpers: colours, text, geometry
+// [SECTION] Cache: index per trace, layout per expansion and font size
+// [SECTION] Camera: fit and focus requests, input
+// [SECTION] Draw: entry point
+// [SECTION] Draw: rows (bands, waits, events, deadlock markers)
+// [SECTION] Draw: finding marks (race arrows, divergence and deadlock points)
+// [SECTION] Draw: labels, ruler, legend
+// [SECTION] Tooltips
+#include "ui/timeline_view.h"
+
+#include "ui/theme.h"
+
+#include <imgui_internal.h> // ImGuiWindow::RootWindow: where compare mode's two views meet
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace synclab::ui {
+
+using trace::Event;
+using trace::EventKind;
+
+// [SECTION] Helpers: colours, text, geometry ---------------------------------------------------------
+
+namespace {
+
+// GLFW key codes of letters are their upper-case ASCII codes (the only backend SyncLab uses).
+constexpr int kKeyF = 'F';
+constexpr float kFoldPx = 3;          // at the normal font size; scaled with it (presenter mode)
+constexpr double kZoomStep = 0.8;     // per wheel notch
+constexpr double kMinVisibleTime = 2; // ticks or ns across the whole view, at most zoomed in
+constexpr double kMaxZoomOut = 50;    // times the trace's length
+
+ImU32 with_alpha(ImU32 colour, float alpha) {
+    const uint32_t a = uint32_t(std::clamp(alpha, 0.f, 1.f) * float((colour >> 24) & 0xff));
+    return (colour & 0x00ffffffu) | (a << 24);
+}
+
+ImU32 scaled(ImU32 colour, float f) {
+    auto c = [&](int shift) {
+        return uint32_t(std::clamp(float((colour >> shift) & 0xff) * f, 0.f, 255.f)) << shift;
+    };
+    return c(0) | c(8) | c(16) | (colour & 0xff000000u);
+}
+
+ImU32 mix(ImU32 a, ImU32 b) {
+    auto c = [&](int shift) { return ((((a >> shift) & 0xff) + ((b >> shift) & 0xff)) / 2) << shift; };
+    return c(0) | c(8) | c(16) | c(24);
+}
+
+// Text colours (not meaning-carrying, so not in theme.h).
+constexpr ImU32 kText = IM_COL32(225, 225, 225, 255);
+constexpr ImU32 kTextDim = IM_COL32(150, 150, 150, 255);
+constexpr ImU32 kRowBlock = IM_COL32(255, 255, 255, 18);
+constexpr ImU32 kRowStripe = IM_COL32(255, 255, 255, 7);
+constexpr ImU32 kRowLine = IM_COL32(255, 255, 255, 22);
+constexpr ImU32 kPanel = IM_COL32(22, 22, 26, 255);
+constexpr ImU32 kFoldedCount = IM_COL32(20, 20, 20, 255);
+
+const char* kind_name(EventKind kind) {
+    switch (kind) {
+    case EventKind::Load:
+        return "load";
+    case EventKind::Store:
+        return "store";
+    case EventKind::Atomic:
+        return "atomic";
+    case EventKind::Reduction:
+        return "reduction";
+    case EventKind::BarrierArrive:
+        return "barrier arrive";
+    case EventKind::BarrierLeave:
+        return "barrier leave";
+    case EventKind::Fence:
+        return "fence";
+    case EventKind::Exit:
+        return "exit";
+    }
+    return "event";
+}
+
+// A time for the ruler and tooltips: ticks as numbers, GPU time in ns / us / ms.
+void format_time(char* out, size_t n, double t, bool ns, double step = 0) {
+    if (!ns) {
+        if (step > 0 && step < 1) {
+            std::snprintf(out, n, "%.*f", int(std::ceil(-std::log10(step))), t);
+        } else {
+            std::snprintf(out, n, "%.0f", t);
+        }
+        return;
+    }
+    const double a = std::fabs(step > 0 ? step : t);
+    if (a >= 1e6) {
+        std::snprintf(out, n, "%.6g ms", t / 1e6);
+    } else if (a >= 1e3) {
+        std::snprintf(out, n, "%.6g us", t / 1e3);
+    } else {
+        std::snprintf(out, n, "%.6g ns", t);
+    }
+}
+
+// A "nice" ruler step (1, 2 or 5 x 10^k) of at least `min_step`.
+double nice_step(double min_step) {
+    const double p = std::pow(10.0, std::floor(std::log10(min_step)));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (p * m >= min_step) return p * m;
+    return p * 10;
+}
+
+// A filled triangle pointing right (closed) or down (open), for the labels.
+void disclosure(ImDrawList* dl, ImVec2 centre, float size, bool open, ImU32 colour) {
+    const float h = size * 0.5f;
+    if (open) {
+        dl->AddTriangleFilled({centre.x - h, centre.y - h * 0.6f}, {centre.x + h, centre.y - h * 0.6f},
+                              {centre.x, centre.y + h * 0.7f}, colour);
+    } else {
+        dl->AddTriangleFilled({centre.x - h * 0.6f, centre.y - h}, {centre.x + h * 0.7f, centre.y},
+                              {centre.x - h * 0.6f, centre.y + h}, colour);
+    }
+}
+
+void diamond(ImDrawList* dl, ImVec2 c, float r, ImU32 fill, ImU32 outline) {
+    dl->AddQuadFilled({c.x, c.y - r}, {c.x + r, c.y}, {c.x, c.y + r}, {c.x - r, c.y}, fill);
+    dl->AddQuad({c.x, c.y - r}, {c.x + r, c.y}, {c.x, c.y + r}, {c.x - r, c.y}, outline);
+}
+
+// Arrowhead at `tip` pointing along `dir` (unit).
+void arrow_head(ImDrawList* dl, ImVec2 tip, ImVec2 dir, float size, ImU32 colour) {
+    const ImVec2 n{-dir.y, dir.x};
+    const ImVec2 base{tip.x - dir.x * size, tip.y - dir.y * size};
+    dl->AddTriangleFilled(tip, {base.x + n.x * size * 0.5f, base.y + n.y * size * 0.5f},
+                          {base.x - n.x * size * 0.5f, base.y - n.y * size * 0.5f}, colour);
+}
+
+float distance_to_segment(ImVec2 p, ImVec2 a, ImVec2 b) {
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    const float len2 = dx * dx + dy * dy;
+    float t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;
+    t = std::clamp(t, 0.f, 1.f);
+    const float x = a.x + t * dx - p.x, y = a.y + t * dy - p.y;
+    return std::sqrt(x * x + y * y);
+}
+
+} // namespace
+
+// Screen rectangles of one frame.
+struct TimelineView::Geometry {
+    ImVec2 min, max; // the whole child region
+    float font = 13;
+    float label_w = 0; // label column
+    float ruler_h = 0, legend_h = 0;
+    ImVec2 rows_min, rows_max;      // rows area: labels + time axis, between ruler and legend
+    float time_x0 = 0, time_x1 = 0; // time axis, screen x
+    float scroll = 0;
+    ImVec2 mouse;
+    bool mouse_in_rows = false, mouse_in_labels = false, mouse_in_time = false;
+    float screen_y(float layout_y) const { return rows_min.y + layout_y - scroll; }
+    float screen_x(float frame_x) const { return time_x0 + frame_x; }
+};
+
+// [SECTION] Cache: index per trace, layout per expansion and font size -------------------------------
+
+void TimelineView::update_cache(const RunRecord& record) {
+    const trace::Trace& trace = record.summary.trace;
+    findings_ = &record.summary.findings;
+    if (index_ && serial_ == record.serial && trace_ == &trace && event_count_ == trace.events.size()) return;
+    const size_t old_blocks = index_ ? index_->blocks().size() : 0;
+    const size_t old_warps = index_ ? index_->warps().size() : 0;
+    index_ = std::make_unique<TimelineIndex>(trace);
+    serial_ = record.serial;
+    trace_ = &trace;
+    event_count_ = trace.events.size();
+    gpu_time_ = trace.meta.backend == "gpu";
+    resolved_.clear();
+    for (const analysis::Finding& f : record.summary.findings)
+        resolved_.push_back(resolve_finding(*index_, f));
+    // A re-run of the same launch keeps the rows the student opened.
+    if (old_blocks != index_->blocks().size() || old_warps != index_->warps().size())
+        expansion_ = TimelineExpansion::initial(*index_);
+    layout_dirty_ = true;
+    // Last frame's items and hits point into the old trace.
+    frame_.clear();
+    marks_ = {};
+    hit_ = {};
+    hovered_arrow_ = -1;
+}
+
+void TimelineView::update_layout(float font_size) {
+    // Rows scale with the font so that presenter mode (large fonts) stays readable.
+    RowMetrics m;
+    m.block_height = std::round(font_size * 1.45f);
+    m.warp_height = std::round(font_size * 1.3f);
+    m.thread_height = std::round(font_size * 1.1f);
+    m.gap = 1;
+    if (!(m == metrics_)) {
+        metrics_ = m;
+        layout_dirty_ = true;
+    }
+    if (!layout_dirty_) return;
+    layout_ = layout_rows(*index_, expansion_, metrics_);
+    layout_dirty_ = false;
+}
+
+TimeRange TimelineView::fit_range() const {
+    return index_ ? synclab::ui::fit_range(*index_) : TimeRange{};
+}
+
+TimeRange TimelineView::focus_range_for(const RunRecord& record, int finding) {
+    const auto& findings = record.summary.findings;
+    if (finding < 0 || size_t(finding) >= findings.size()) return fit_range();
+    if (index_ && serial_ == record.serial && trace_ == &record.summary.trace &&
+        size_t(finding) < resolved_.size())
+        return focus_range(*index_, resolved_[size_t(finding)]);
+    TimelineIndex index(record.summary.trace);
+    return focus_range(index, resolve_finding(index, findings[size_t(finding)]));
+}
+
+void TimelineView::focus_finding(const RunRecord& record, int finding, TimelineCamera& camera) {
+    const TimeRange range = focus_range_for(record, finding);
+    camera.focus_t0 = range.t0;
+    camera.focus_t1 = range.t1;
+    reveal_.clear();
+    const auto& findings = record.summary.findings;
+    if (finding < 0 || size_t(finding) >= findings.size()) return;
+    const auto& threads = findings[size_t(finding)].threads;
+    reveal_.assign(threads.begin(), threads.begin() + std::ptrdiff_t(std::min<size_t>(2, threads.size())));
+    reveal_serial_ = record.serial;
+}
+
+// [SECTION] Camera: fit and focus requests, input ----------------------------------------------------
+
+void TimelineView::reveal_threads(TimelineCamera& camera, float rows_height, float font_size) {
+    if (reveal_.empty()) return;
+    std::vector<uint32_t> threads;
+    threads.swap(reveal_);
+    if (reveal_serial_ != serial_) return; // asked for another record
+    uint32_t warp = kNoRow;
+    bool one_warp = threads.size() == 2;
+    for (uint32_t t : threads) {
+        const uint32_t block = index_->block_slot_of_thread(t);
+        if (block == kNoRow) return;
+        if (!expansion_.block_open(block)) expansion_.toggle_block(block);
+        const uint32_t w = index_->warp_slot_of_thread(t);
+        one_warp = one_warp && (warp == kNoRow || warp == w);
+        warp = w;
+    }
+    // Two threads of one warp would share its row: show its lanes so the arrow joins two rows.
+    if (one_warp && !expansion_.warp_open(warp)) expansion_.toggle_warp(warp);
+    layout_dirty_ = true;
+    update_layout(font_size);
+    float top = layout_.height, bottom = 0;
+    for (uint32_t t : threads) {
+        const uint32_t row = layout_.row_of_thread(*index_, t);
+        if (row == kNoRow) continue;
+        top = std::min(top, layout_.rows[row].y);
+        bottom = std::max(bottom, layout_.rows[row].bottom());
+    }
+    if (bottom <= top) return;
+    // Centre both rows; when they are further apart than the view, the first one a little below the top.
+    const float y =
+        bottom - top <= rows_height - 2 * font_size ? (top + bottom - rows_height) / 2 : top - font_size * 2;
+    camera.scroll_y = std::clamp(y, 0.f, std::max(0.f, layout_.height - rows_height));
+}
+
+void TimelineView::apply_camera_requests(TimelineCamera& camera) {
+    // A fit is remembered per camera, for the rest of the frame, in the storage of the top-level window
+    // (shared by the child windows that compare mode puts its two views in), so that the second view
+    // sharing the camera widens the range to cover its own trace too.
+    const TimelineCamera* camera_address = &camera;
+    ImGuiStorage* storage = &ImGui::GetCurrentWindow()->RootWindow->StateStorage;
+    const ImGuiID key = ImHashData(&camera_address, sizeof camera_address, 0x7153u);
+    const int frame = ImGui::GetFrameCount();
+    const TimeRange own = synclab::ui::fit_range(*index_);
+    const bool broken = !(camera.t1 > camera.t0) || !std::isfinite(camera.t0) || !std::isfinite(camera.t1);
+    if (camera.fit_requested || broken) {
+        camera.t0 = own.t0;
+        camera.t1 = own.t1;
+        camera.scroll_y = 0;
+        camera.fit_requested = false;
+        storage->SetInt(key, frame);
+    } else if (storage->GetInt(key, -1) == frame) {
+        camera.t0 = std::min(camera.t0, own.t0);
+        camera.t1 = std::max(camera.t1, own.t1);
+    }
+    if (camera.focus_t1 > camera.focus_t0) {
+        camera.t0 = camera.focus_t0;
+        camera.t1 = camera.focus_t1;
+        camera.focus_t0 = camera.focus_t1 = 0;
+    }
+}
+
+void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const Geometry& g) {
+    ImGuiIO& io = ImGui::GetIO();
+    const float width = g.time_x1 - g.time_x0;
+    const float rows_h = g.rows_max.y - g.rows_min.y;
+    const float max_scroll = std::max(0.f, layout_.height - rows_h);
+    const TimeRange own = synclab::ui::fit_range(*index_);
+    const double max_width = std::max(own.length() * kMaxZoomOut, kMinVisibleTime);
+    auto set_range = [&](TimeRange r) {
+        if (r.length() > max_width) r = zoom_range(r, (r.t0 + r.t1) / 2, max_width / r.length());
+        // Panning stops while some of this view's trace is still in view (F brings all of it back). It
+        // never snaps: a shared camera may already be past this trace (compare mode, a longer run
+        // beside), and may still move back towards it.
+        const double keep = r.length() * 0.05;
+        const double lo = std::min(own.t0 + keep - r.length(), camera.t0),
+                     hi = std::max(own.t1 - keep, camera.t0);
+        const double t0 = std::clamp(r.t0, std::min(lo, hi), hi);
+        r = {t0, t0 + r.length()};
+        camera.t0 = r.t0;
+        camera.t1 = r.t1;
+    };
+    auto set_scroll = [&](float y) { camera.scroll_y = std::clamp(y, 0.f, max_scroll); };
+    const TimeRange range{camera.t0, camera.t1};
+    const double time_per_px = width > 0 ? range.length() / width : 0;
+
+    if (hovered_) {
+        if (io.MouseWheel != 0) {
+            if (io.KeyShift || g.mouse_in_labels) {
+                set_scroll(camera.scroll_y - io.MouseWheel * metrics_.warp_height * 3);
+            } else if (g.mouse_in_time || g.mouse_in_rows) {
+                const double anchor = range.t0 + double(g.mouse.x - g.time_x0) * time_per_px;
+                set_range(
+                    zoom_range(range, anchor, std::pow(kZoomStep, double(io.MouseWheel)), kMinVisibleTime));
+            }
+        }
+        if (io.MouseWheelH != 0) {
+            const double dt = -double(io.MouseWheelH) * width * 0.1 * time_per_px;
+            set_range({camera.t0 + dt, camera.t1 + dt});
+        }
+    }
+    // Drag pans time (over the time axis) and rows (anywhere).
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.f)) {
+        const double dt = -double(io.MouseDelta.x) * time_per_px;
+        if (!g.mouse_in_labels && dt != 0) set_range({camera.t0 + dt, camera.t1 + dt});
+        if (io.MouseDelta.y != 0) set_scroll(camera.scroll_y - io.MouseDelta.y);
+    }
+    // Keys: F fits (also in presenter mode with the timeline in front); arrows pan, +/- zoom.
+    const bool keys = hovered_ && !io.WantTextInput && !io.KeyCtrl;
+    const bool presenter_keys = state.presenter && state.focus_view == View::Timeline && !io.WantTextInput;
+    if ((keys || presenter_keys) && ImGui::IsKeyPressed(kKeyF, false)) camera.fit_requested = true;
+    if (keys) {
+        const double pan = range.length() * 0.1;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)))
+            set_range({camera.t0 - pan, camera.t1 - pan});
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)))
+            set_range({camera.t0 + pan, camera.t1 + pan});
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))
+            set_scroll(camera.scroll_y - metrics_.warp_height * 3);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
+            set_scroll(camera.scroll_y + metrics_.warp_height * 3);
+        for (ImWchar c : io.InputQueueCharacters) {
+            if (c == '+' || c == '=')
+                set_range(zoom_range({camera.t0, camera.t1}, (camera.t0 + camera.t1) / 2, kZoomStep,
+                                     kMinVisibleTime));
+            if (c == '-')
+                set_range(zoom_range({camera.t0, camera.t1}, (camera.t0 + camera.t1) / 2, 1 / kZoomStep,
+                                     kMinVisibleTime));
+        }
+    }
+    // A fit asked for here is applied at the start of the next frame, where views sharing the camera
+    // can see it (apply_camera_requests).
+
+    // Clicks: a label opens or closes its row; double-click on a folded mark zooms into it; a click
+    // on a race arrow selects its finding. A click is a release without a drag.
+    const bool clicked = ImGui::IsItemDeactivated() &&
+                         ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 1.f).x == 0 &&
+                         ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 1.f).y == 0 && hovered_;
+    if (clicked && g.mouse_in_labels) {
+        const uint32_t row = layout_.row_at(g.mouse.y - g.rows_min.y + scroll_);
+        if (row != kNoRow) {
+            const TimelineRow& r = layout_.rows[row];
+            if (r.kind == RowKind::Block) expansion_.toggle_block(r.slot);
+            if (r.kind == RowKind::Warp) expansion_.toggle_warp(r.slot);
+            if (r.kind != RowKind::Thread) layout_dirty_ = true;
+        }
+    } else if (clicked && hovered_arrow_ >= 0) {
+        const uint32_t f = marks_.arrows[size_t(hovered_arrow_)].finding;
+        state.selection.selected_finding = int(f);
+        state.selection.finding_lines = (*findings_)[f].lines;
+    }
+    if (hovered_ && g.mouse_in_time && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
+        hit_.what == Hit::What::Event) {
+        const EventItem& item = frame_.events[hit_.item];
+        if (item.count > 1) {
+            const double a = index_->to_camera(index_->event_time(item.event));
+            const double b = index_->to_camera(index_->event_time(item.last));
+            const double w = std::max((b - a) * 1.2, kMinVisibleTime * 8);
+            set_range({(a + b) / 2 - w / 2, (a + b) / 2 + w / 2});
+        }
+    }
+}
+
+// [SECTION] Draw: entry point -------------------------------------------------------------------------
+
+void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera& camera, const char* id,
+                        ImVec2 size) {
+    update_cache(record);
+    apply_camera_requests(camera);
+
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    const bool visible = ImGui::BeginChild(id, size, false,
+                                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                                               ImGuiWindowFlags_NoMove);
+    ImGui::PopStyleVar();
+    if (!visible) {
+        ImGui::EndChild();
+        return;
+    }
+
+    Geometry g;
+    g.font = ImGui::GetFontSize();
+    update_layout(g.font);
+    g.min = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    g.max = {g.min.x + std::max(avail.x, 1.f), g.min.y + std::max(avail.y, 1.f)};
+    g.label_w = std::max(ImGui::CalcTextSize("> block 00000 ").x + g.font * 1.6f, g.font * 6);
+    g.ruler_h = std::round(g.font * 1.7f);
+    g.legend_h = std::round(g.font * 1.7f);
+    g.rows_min = {g.min.x, g.min.y + g.ruler_h};
+    g.rows_max = {g.max.x, std::max(g.rows_min.y + 1, g.max.y - g.legend_h)};
+    g.time_x0 = g.min.x + g.label_w;
+    g.time_x1 = std::max(g.time_x0 + 1, g.max.x - std::round(g.font * 0.45f)); // room for the scroll bar
+    g.mouse = ImGui::GetIO().MousePos;
+
+    // One invisible button over the whole region: it owns the mouse for drags and clicks.
+    ImGui::InvisibleButton("##timeline", {g.max.x - g.min.x, g.max.y - g.min.y});
+    hovered_ = ImGui::IsItemHovered() || ImGui::IsItemActive();
+    g.mouse_in_rows = hovered_ && g.mouse.y >= g.rows_min.y && g.mouse.y < g.rows_max.y;
+    g.mouse_in_labels = g.mouse_in_rows && g.mouse.x < g.time_x0;
+    g.mouse_in_time = hovered_ && g.mouse.x >= g.time_x0 && g.mouse.x < g.time_x1;
+
+    handle_input(state, camera, g);
+    update_layout(g.font); // a label click may have opened rows
+    const float rows_h = g.rows_max.y - g.rows_min.y;
+    reveal_threads(camera, rows_h, g.font);
+
+    // This view's own clamp: a shared camera may scroll further than this trace has rows.
+    scroll_ = std::clamp(camera.scroll_y, 0.f, std::max(0.f, layout_.height - rows_h));
+    g.scroll = scroll_;
+    rows_origin_ = {g.time_x0, g.rows_min.y - scroll_};
+
+    viewport_.range = {camera.t0, camera.t1};
+    viewport_.width = g.time_x1 - g.time_x0;
+    viewport_.y0 = scroll_;
+    viewport_.y1 = scroll_ + rows_h;
+    viewport_.fold_px = std::max(kFoldPx, std::round(g.font * 0.2f)); // ticks widen with the font
+    preprocess(*index_, layout_, viewport_, frame_);
+    const int only = state.selection.selected_finding >= 0 &&
+                             size_t(state.selection.selected_finding) < record.summary.findings.size()
+                         ? state.selection.selected_finding
+                         : -1;
+    marks_ = finding_marks(*index_, layout_, record.summary.findings, resolved_, only);
+
+    // What is under the mouse: an arrow wins over the marks below it.
+    hit_ = {};
+    hovered_arrow_ = -1;
+    if (g.mouse_in_rows && g.mouse_in_time) {
+        hit_ = hit_test(frame_, layout_, g.mouse.x - g.time_x0, g.mouse.y - g.rows_min.y + scroll_,
+                        std::max(4.f, g.font * 0.3f));
+    }
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(g.min, g.max, kPanel);
+    draw_rows(state, g);
+    draw_marks(state, g);
+    draw_labels(g);
+    draw_ruler(g);
+    draw_legend(g);
+    draw_tooltip(state, g);
+    ImGui::EndChild();
+}
+
+// [SECTION] Draw: rows (bands, waits, events, deadlock markers) --------------------------------------
+
+void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const auto& trace = index_->trace();
+    dl->PushClipRect({g.min.x, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
+
+    // Row backgrounds (over labels and time): block headers shaded, other rows striped.
+    for (uint32_t r = frame_.first_row; r < frame_.last_row; ++r) {
+        const TimelineRow& row = layout_.rows[r];
+        const float y0 = g.screen_y(row.y), y1 = g.screen_y(row.bottom());
+        if (row.kind == RowKind::Block) {
+            dl->AddRectFilled({g.min.x, y0}, {g.time_x1, y1}, kRowBlock);
+        } else if (r % 2) {
+            dl->AddRectFilled({g.min.x, y0}, {g.time_x1, y1}, kRowStripe);
+        }
+        if (hit_.row == r)
+            dl->AddRectFilled({g.min.x, y0}, {g.time_x1, y1}, with_alpha(theme::kHoverLine, 0.5f));
+    }
+    dl->PopClipRect();
+    dl->PushClipRect({g.time_x0, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
+
+    // Barrier phases: alternating bands behind a block's rows; merged narrow ones in between.
+    for (const BandItem& b : frame_.bands) {
+        const ImU32 colour = b.count > 1 ? mix(theme::kPhaseBandA, theme::kPhaseBandB)
+                                         : (b.phase % 2 ? theme::kPhaseBandB : theme::kPhaseBandA);
+        dl->AddRectFilled({g.screen_x(b.x0), g.screen_y(b.y0)},
+                          {g.screen_x(std::max(b.x1, b.x0 + 1)), g.screen_y(b.y1)}, colour);
+    }
+
+    // Barrier waits: grey spans in the middle of the row; a wait never released ends in red.
+    for (const SpanItem& s : frame_.waits) {
+        const TimelineRow& row = layout_.rows[s.row];
+        const float pad = row.height * 0.22f;
+        const ImVec2 a{g.screen_x(s.x0), g.screen_y(row.y + pad)};
+        const ImVec2 b{g.screen_x(std::max(s.x1, s.x0 + 1)), g.screen_y(row.bottom() - pad)};
+        dl->AddRectFilled(a, b, with_alpha(theme::kBarrierWait, 0.75f));
+        if (s.open) dl->AddRectFilled({a.x, b.y - 2}, {b.x, b.y}, theme::kDeadlock);
+    }
+
+    // Events: ticks for single events; folded runs as bars, in the kind's colour when they are one
+    // instruction of one kind (a warp's lanes at one tick), else grey, darker the more they hold.
+    const float tick_w = std::max(2.f, std::round(g.font * 0.16f));
+    const uint32_t hovered_line = state.selection.hovered_line;
+    const auto& lines = state.selection.finding_lines;
+    char count_text[16];
+    for (const EventItem& item : frame_.events) {
+        const TimelineRow& row = layout_.rows[item.row];
+        const float pad = row.height * 0.14f;
+        const float y0 = g.screen_y(row.y + pad), y1 = g.screen_y(row.bottom() - pad);
+        float x0 = g.screen_x(item.x0), x1 = g.screen_x(item.x1);
+        if (x1 - x0 < tick_w) {
+            const float c = (x0 + x1) / 2;
+            x0 = c - tick_w / 2;
+            x1 = c + tick_w / 2;
+        }
+        const bool barrier = item.kind == EventKind::BarrierArrive || item.kind == EventKind::BarrierLeave;
+        if (item.count == 1 || item.uniform) {
+            ImU32 colour = theme::event_colour(item.kind);
+            if (barrier) colour = scaled(colour, 1.5f); // visible against its own grey wait span
+            dl->AddRectFilled({x0, y0}, {x1, y1}, colour);
+            if (item.count > 1 && x1 - x0 > tick_w * 2) dl->AddRect({x0, y0}, {x1, y1}, scaled(colour, 0.6f));
+        } else {
+            dl->AddRectFilled({x0, y0}, {x1, y1}, theme::kFolded);
+            // Darker with the log of the count: 10 events light, 100 k events dark.
+            const float shade = std::min(0.55f, float(std::log10(double(item.count))) * 0.11f);
+            dl->AddRectFilled({x0, (y0 + y1) / 2}, {x1, y1}, IM_COL32(0, 0, 0, int(255 * shade)));
+            const int n = std::snprintf(count_text, sizeof count_text, "%" PRIu32, item.count);
+            const ImVec2 ts = ImGui::CalcTextSize(count_text, count_text + n);
+            if (x1 - x0 > ts.x + 6 && y1 - y0 >= ts.y * 0.8f)
+                dl->AddText({(x0 + x1 - ts.x) / 2, (y0 + y1 - ts.y) / 2}, kFoldedCount, count_text,
+                            count_text + n);
+        }
+        // Events of the line hovered in the source view, or of the selected finding, get an outline.
+        const Event& e = trace.events[item.event];
+        const uint32_t line = e.site < trace.sites.size() ? trace.sites[e.site].source_line : 0;
+        if (line != 0 && (item.count == 1 || item.uniform)) {
+            if (line == hovered_line) {
+                dl->AddRect({x0 - 2, y0 - 2}, {x1 + 2, y1 + 2}, IM_COL32(255, 255, 255, 255), 0, 0, 2);
+            } else if (std::find(lines.begin(), lines.end(), line) != lines.end()) {
+                dl->AddRect({x0 - 1, y0 - 1}, {x1 + 1, y1 + 1}, IM_COL32(255, 255, 255, 170));
+            }
+        }
+    }
+
+    // Threads left waiting: a red marker at the end of the trace on their rows.
+    for (const MarkerItem& m : frame_.markers) {
+        const TimelineRow& row = layout_.rows[m.row];
+        const float cy = g.screen_y(row.y + row.height / 2);
+        const float r = row.height * 0.32f;
+        const float x = g.screen_x(m.x);
+        dl->AddTriangleFilled({x, cy}, {x + r * 1.6f, cy - r}, {x + r * 1.6f, cy + r}, theme::kDeadlock);
+    }
+    if (index_->deadlocked()) {
+        const float x = g.screen_x(viewport_.x_of(index_->to_camera(index_->time_end())));
+        dl->AddLine({x, g.rows_min.y}, {x, g.rows_max.y}, with_alpha(theme::kDeadlock, 0.7f), 2);
+    }
+
+    // The mouse's time.
+    if (g.mouse_in_time && g.mouse_in_rows)
+        dl->AddLine({g.mouse.x, g.rows_min.y}, {g.mouse.x, g.rows_max.y}, theme::kHoverLine);
+    dl->PopClipRect();
+
+    // Scroll position of the rows (a thin bar on the right).
+    const float rows_h = g.rows_max.y - g.rows_min.y;
+    if (layout_.height > rows_h) {
+        const float x = g.time_x1 + 1;
+        const float t0 = g.rows_min.y + rows_h * (scroll_ / layout_.height);
+        const float t1 = g.rows_min.y + rows_h * std::min(1.f, (scroll_ + rows_h) / layout_.height);
+        dl->AddRectFilled({x, t0}, {g.max.x - 1, t1}, IM_COL32(255, 255, 255, 70), 2);
+    }
+}
+
+// [SECTION] Draw: finding marks (race arrows, divergence and deadlock points) ------------------------
+
+void TimelineView::draw_marks(const AppState& state, const Geometry& g) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect({g.time_x0, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
+    auto point = [&](const ArrowEnd& end) {
+        const TimelineRow& row = layout_.rows[end.row];
+        return ImVec2{g.screen_x(viewport_.x_of(end.time)), g.screen_y(row.y + row.height / 2)};
+    };
+    const bool selected = state.selection.selected_finding >= 0;
+    const float thickness = std::max(2.5f, g.font * (selected ? 0.26f : 0.2f));
+    const float head = std::max(9.f, g.font * 0.8f);
+
+    // Hover: the arrow nearest the mouse within a few pixels.
+    float best = std::max(5.f, g.font * 0.4f);
+    if (g.mouse_in_time && g.mouse_in_rows) {
+        for (size_t i = 0; i < marks_.arrows.size(); ++i) {
+            const float d =
+                distance_to_segment(g.mouse, point(marks_.arrows[i].from), point(marks_.arrows[i].to));
+            if (d < best) {
+                best = d;
+                hovered_arrow_ = int(i);
+            }
+        }
+    }
+
+    for (size_t i = 0; i < marks_.arrows.size(); ++i) {
+        const FindingArrow& arrow = marks_.arrows[i];
+        const ImU32 colour =
+            arrow.kind == analysis::FindingKind::Race ? theme::kRaceArrow : theme::kLostUpdate;
+        const float w = int(i) == hovered_arrow_ ? thickness * 1.6f : thickness;
+        const ImVec2 a = point(arrow.from), b = point(arrow.to);
+        dl->AddCircleFilled(a, w * 1.4f, colour);
+        if (std::fabs(a.y - b.y) < 1 && std::fabs(a.x - b.x) < head * 3) {
+            // Both ends on one row and close: an arch above the row, so the arrow stays visible.
+            const float lift = layout_.rows[arrow.from.row].height * 0.9f + std::fabs(b.x - a.x) * 0.2f;
+            const ImVec2 c1{a.x, a.y - lift}, c2{b.x, b.y - lift};
+            dl->AddBezierCubic(a, c1, c2, {b.x, b.y - head * 0.7f}, colour, w);
+            arrow_head(dl, b, {0, 1}, head, colour);
+        } else {
+            const float dx = b.x - a.x, dy = b.y - a.y;
+            const float len = std::max(1e-3f, std::sqrt(dx * dx + dy * dy));
+            const ImVec2 dir{dx / len, dy / len};
+            dl->AddLine(a, {b.x - dir.x * head * 0.8f, b.y - dir.y * head * 0.8f}, colour, w);
+            arrow_head(dl, b, dir, head, colour);
+        }
+    }
+    for (const FindingPoint& p : marks_.points) {
+        const ImVec2 c = point(p.at);
+        const float r = layout_.rows[p.at.row].height * 0.42f;
+        const ImU32 colour =
+            p.kind == analysis::FindingKind::Deadlock ? theme::kDeadlock : theme::kDivergence;
+        diamond(dl, c, r, colour, IM_COL32(0, 0, 0, 200));
+    }
+    dl->PopClipRect();
+}
+
+// [SECTION] Draw: labels, ruler, legend ---------------------------------------------------------------
+
+void TimelineView::draw_labels(const Geometry& g) const {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect({g.min.x, g.rows_min.y}, {g.time_x0, g.rows_max.y}, true);
+    dl->AddLine({g.time_x0 - 1, g.rows_min.y}, {g.time_x0 - 1, g.rows_max.y}, kRowLine);
+    const auto& trace = index_->trace();
+    char text[64];
+    for (uint32_t r = frame_.first_row; r < frame_.last_row; ++r) {
+        const TimelineRow& row = layout_.rows[r];
+        const float y = g.screen_y(row.y);
+        const float cy = y + row.height / 2;
+        const float text_y = cy - g.font / 2;
+        float x = g.min.x + g.font * 0.4f;
+        bool waiting = false;
+        ImU32 colour = kText;
+        switch (row.kind) {
+        case RowKind::Block: {
+            const BlockRowInfo& b = index_->blocks()[row.slot];
+            disclosure(dl, {x + g.font * 0.4f, cy}, g.font * 0.6f, expansion_.block_open(row.slot), kText);
+            std::snprintf(text, sizeof text, "block %u", b.block);
+            x += g.font * 1.1f;
+            waiting = b.waiting;
+            break;
+        }
+        case RowKind::Warp: {
+            const WarpRowInfo& w = index_->warps()[row.slot];
+            x += g.font * 0.9f;
+            disclosure(dl, {x + g.font * 0.35f, cy}, g.font * 0.5f, expansion_.warp_open(row.slot), kTextDim);
+            std::snprintf(text, sizeof text, "warp %u", w.warp);
+            x += g.font * 1.0f;
+            waiting = w.waiting;
+            break;
+        }
+        case RowKind::Thread: {
+            const ThreadRowInfo& t = index_->thread_rows()[row.slot];
+            std::snprintf(text, sizeof text, "lane %u", unsigned(trace.threads[t.thread].lane));
+            x += g.font * 2.2f;
+            colour = kTextDim;
+            waiting = t.waiting;
+            break;
+        }
+        }
+        dl->AddText({x, text_y}, colour, text);
+        if (waiting) dl->AddCircleFilled({g.time_x0 - g.font * 0.5f, cy}, g.font * 0.22f, theme::kDeadlock);
+        dl->AddLine({g.min.x, y + row.height}, {g.time_x0, y + row.height}, kRowLine);
+    }
+    dl->PopClipRect();
+}
+
+void TimelineView::draw_ruler(const Geometry& g) const {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a{g.min.x, g.min.y}, b{g.max.x, g.min.y + g.ruler_h};
+    dl->AddRectFilled(a, b, IM_COL32(32, 32, 38, 255));
+    dl->AddLine({a.x, b.y - 1}, {b.x, b.y - 1}, kRowLine);
+    dl->AddText({a.x + g.font * 0.4f, a.y + (g.ruler_h - g.font) / 2}, kTextDim,
+                gpu_time_ ? "time (ns)" : "time (ticks)");
+    const double ppt = viewport_.px_per_time();
+    if (!(ppt > 0)) return;
+    dl->PushClipRect({g.time_x0, a.y}, {g.time_x1, b.y}, true);
+    char label[48];
+    format_time(label, sizeof label, viewport_.range.t1, gpu_time_);
+    const float label_w = ImGui::CalcTextSize(label).x;
+    const double step = nice_step(std::max(double(label_w + g.font * 2.5f), double(g.font * 6)) / ppt);
+    const double minor = step / 5;
+    const double first = std::floor(viewport_.range.t0 / minor) * minor;
+    // At most width / (step px / 5) + 2 ticks; the cap only guards against a degenerate range.
+    for (int k = 0; k < 4096; ++k) {
+        const double t = first + k * minor;
+        if (t > viewport_.range.t1 + minor) break;
+        const float x = g.screen_x(viewport_.x_of(t));
+        const bool major = std::fabs(std::remainder(t, step)) < minor * 0.5;
+        dl->AddLine({x, b.y - (major ? g.ruler_h * 0.45f : g.ruler_h * 0.2f)}, {x, b.y - 1},
+                    major ? kText : kTextDim);
+        if (major) {
+            format_time(label, sizeof label, std::fabs(t) < minor * 1e-6 ? 0.0 : t, gpu_time_, step);
+            dl->AddText({x + 3, a.y + g.font * 0.1f}, kText, label);
+        }
+    }
+    if (index_->deadlocked()) {
+        const float x = g.screen_x(viewport_.x_of(index_->to_camera(index_->time_end())));
+        const char* what = index_->trace().meta.status == trace::RunStatus::Timeout ? "timeout" : "deadlock";
+        const float w = ImGui::CalcTextSize(what).x;
+        dl->AddRectFilled({x - w - 6, a.y}, {x, b.y - 1}, IM_COL32(32, 32, 38, 255)); // over tick labels
+        dl->AddLine({x, a.y}, {x, b.y}, theme::kDeadlock, 2);
+        dl->AddText({x - w - 3, a.y + g.font * 0.1f}, theme::kDeadlock, what);
+    }
+    dl->PopClipRect();
+}
+
+void TimelineView::draw_legend(const Geometry& g) const {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a{g.min.x, g.rows_max.y}, b{g.max.x, g.max.y};
+    dl->AddRectFilled(a, b, IM_COL32(32, 32, 38, 255));
+    dl->PushClipRect(a, b, true);
+    const float cy = (a.y + b.y) / 2;
+    const float s = g.font * 0.7f;
+    enum class Mark : uint8_t { Swatch, Arrow, Diamond, Triangle };
+    struct Entry {
+        Mark mark;
+        ImU32 colour;
+        const char* label;
+        const char* short_label; // when the full legend does not fit (narrow views, presenter fonts)
+    };
+    // Most important first: a narrow view clips the tail.
+    static constexpr Entry kEntries[] = {
+        {Mark::Swatch, theme::kLoad, "load", "ld"},
+        {Mark::Swatch, theme::kStore, "store", "st"},
+        {Mark::Arrow, theme::kRaceArrow, "race", "race"},
+        {Mark::Swatch, theme::kBarrierWait, "barrier wait", "wait"},
+        {Mark::Triangle, theme::kDeadlock, "waiting at the end", "stuck"},
+        {Mark::Diamond, theme::kDivergence, "divergence", "diverge"},
+        {Mark::Swatch, theme::kAtomic, "atomic", "atom"},
+        {Mark::Swatch, theme::kFence, "fence", "fence"},
+        {Mark::Swatch, theme::kExit, "exit", "exit"},
+        {Mark::Swatch, theme::kFolded, "folded (count)", "folded"},
+    };
+    auto mark_width = [&](Mark m) { return m == Mark::Arrow ? g.font * 2.3f : s + g.font * 0.35f; };
+    const float help_w = ImGui::CalcTextSize("(?)").x + g.font * 1.2f;
+    float full = g.font * 0.5f;
+    for (const Entry& e : kEntries)
+        full += mark_width(e.mark) + ImGui::CalcTextSize(e.label).x + g.font;
+    const bool compact = full > b.x - a.x - help_w;
+    float x = a.x + g.font * 0.5f;
+    for (const Entry& e : kEntries) {
+        switch (e.mark) {
+        case Mark::Swatch:
+            dl->AddRectFilled({x, cy - s / 2}, {x + s, cy + s / 2}, e.colour);
+            break;
+        case Mark::Arrow:
+            dl->AddLine({x, cy}, {x + g.font * 1.4f, cy}, e.colour, std::max(2.5f, g.font * 0.2f));
+            arrow_head(dl, {x + g.font * 1.9f, cy}, {1, 0}, g.font * 0.6f, e.colour);
+            break;
+        case Mark::Diamond:
+            diamond(dl, {x + s / 2, cy}, s / 2, e.colour, IM_COL32(0, 0, 0, 200));
+            break;
+        case Mark::Triangle:
+            dl->AddTriangleFilled({x, cy}, {x + s, cy - s / 2}, {x + s, cy + s / 2}, e.colour);
+            break;
+        }
+        x += mark_width(e.mark);
+        const char* label = compact ? e.short_label : e.label;
+        dl->AddText({x, cy - g.font / 2}, kText, label);
+        x += ImGui::CalcTextSize(label).x + (compact ? g.font * 0.6f : g.font);
+    }
+    dl->PopClipRect();
+
+    // "About this view": always there, on the right of the legend.
+    const char* help = "(?)";
+    const ImVec2 hs = ImGui::CalcTextSize(help);
+    const ImVec2 hp{b.x - hs.x - g.font * 0.6f, cy - hs.y / 2};
+    const bool over =
+        hovered_ && g.mouse.x >= hp.x && g.mouse.x <= hp.x + hs.x && g.mouse.y >= a.y && g.mouse.y <= b.y;
+    dl->AddRectFilled({hp.x - 3, a.y + 1}, {b.x, b.y}, IM_COL32(32, 32, 38, 255));
+    dl->AddText(hp, over ? kText : kTextDim, help);
+    if (over) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(g.font * 30);
+        ImGui::TextUnformatted(
+            "Each row is a block, a warp or one lane (thread); time runs left to right. Marks are the "
+            "thread's loads, stores, atomics, fences and exits; grey spans are waits at a barrier; the "
+            "coloured bands behind a block are its barrier phases. Marks closer than 3 pixels fold into "
+            "one grey bar with their count; one warp instruction (all lanes at one tick) keeps its colour. "
+            "Race arrows go from the first access to the second.");
+        ImGui::Separator();
+        ImGui::TextUnformatted("Wheel: zoom at the mouse    Shift+wheel: scroll rows\n"
+                               "Drag: pan    F: fit the whole run    +/-, arrows: zoom, pan\n"
+                               "Click a label: open/close    Double-click a fold: zoom into it\n"
+                               "Click a race arrow: select its finding");
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+// [SECTION] Tooltips -----------------------------------------------------------------------------------
+
+void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
+    // Hovered events drive the cross-view highlight (source view shows the line).
+    uint32_t line = 0, site = UINT32_MAX;
+    const auto& trace = index_->trace();
+    char buf[64];
+    auto thread_line = [&](uint32_t thread) {
+        const trace::ThreadInfo& t = trace.threads[thread];
+        ImGui::Text("block %u  thread %u  (warp %u, lane %u)", t.block, t.thread_in_block, unsigned(t.warp),
+                    unsigned(t.lane));
+    };
+    auto time_line = [&](const char* what, uint64_t t) {
+        format_time(buf, sizeof buf, index_->to_camera(t), gpu_time_);
+        ImGui::Text("%s %s  (trace time %" PRIu64 ")", what, buf, t);
+    };
+    auto event_details = [&](uint32_t index) {
+        const Event& e = trace.events[index];
+        const bool memory = e.is_memory_access();
+        if (memory) {
+            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind), trace::to_string(e.space()), e.size(),
+                        e.is_volatile() ? ", volatile" : "");
+        } else {
+            ImGui::TextUnformatted(kind_name(e.kind));
+        }
+        thread_line(e.thread);
+        if (e.site < trace.sites.size()) {
+            const trace::Site& s = trace.sites[e.site];
+            if (!s.text.empty()) ImGui::TextColored(ImVec4(0.8f, 0.85f, 1.f, 1.f), "%s", s.text.c_str());
+            if (s.source_line) {
+                ImGui::Text("CUDA line %u   PTX line %u", s.source_line, s.ptx_line);
+            } else {
+                ImGui::Text("PTX line %u", s.ptx_line);
+            }
+        }
+        if (memory) {
+            ImGui::Text("address 0x%" PRIx64 "   value %u (0x%x)", e.address, e.value, e.value);
+        } else if (e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierLeave) {
+            ImGui::Text("barrier %" PRIu64 ", phase %u", e.address, e.value);
+        }
+        time_line("time", e.time);
+    };
+
+    if (hovered_arrow_ >= 0) {
+        const FindingArrow& arrow = marks_.arrows[size_t(hovered_arrow_)];
+        const analysis::Finding& f = (*findings_)[arrow.finding];
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(g.font * 32);
+        ImGui::TextColored(ImColor(theme::kRaceArrow), "%s %s", analysis::to_string(f.kind),
+                           analysis::to_string(f.hazard));
+        ImGui::TextUnformatted(f.message.c_str());
+        ImGui::Separator();
+        ImGui::TextUnformatted("first access:");
+        event_details(arrow.from.event);
+        ImGui::Separator();
+        ImGui::TextUnformatted("second access:");
+        event_details(arrow.to.event);
+        ImGui::TextDisabled("click to select this finding");
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+        const Event& e = trace.events[arrow.to.event];
+        site = e.site;
+        line = trace.source_line(e);
+    } else if (hit_.what == Hit::What::Event) {
+        const EventItem& item = frame_.events[hit_.item];
+        const Event& e = trace.events[item.event];
+        ImGui::BeginTooltip();
+        if (item.count > 1) {
+            if (item.uniform) {
+                ImGui::Text("%u %s events", item.count, kind_name(item.kind));
+            } else {
+                ImGui::Text("%u events folded (double-click to zoom in)", item.count);
+            }
+            time_line("from", e.time);
+            time_line("to  ", trace.events[item.last].time);
+            ImGui::Separator();
+            ImGui::TextDisabled("first of them:");
+        }
+        event_details(item.event);
+        ImGui::EndTooltip();
+        site = e.site;
+        line = trace.source_line(e);
+    } else if (hit_.what == Hit::What::Wait) {
+        const SpanItem& s = frame_.waits[hit_.item];
+        const TimelineRow& row = layout_.rows[s.row];
+        const WaitSpan& w = row_spans_level(*index_, row.kind).spans[s.span];
+        const Event& a = trace.events[w.arrive];
+        ImGui::BeginTooltip();
+        ImGui::Text("waiting at barrier %u (phase %u)%s", w.barrier, w.phase,
+                    s.count > 1 ? "  (several waits, zoom in)" : "");
+        if (row.kind != RowKind::Thread) ImGui::Text("%u threads waited", w.threads);
+        if (a.site < trace.sites.size()) {
+            const trace::Site& site_info = trace.sites[a.site];
+            ImGui::Text("%s  (CUDA line %u, PTX line %u)", site_info.text.c_str(), site_info.source_line,
+                        site_info.ptx_line);
+        }
+        time_line("from", w.t0);
+        if (w.open) {
+            ImGui::TextColored(ImColor(theme::kDeadlock), "never released: the run ended with it waiting");
+        } else {
+            time_line("to  ", w.t1);
+        }
+        ImGui::EndTooltip();
+        site = a.site;
+        line = trace.source_line(a);
+    } else if (g.mouse_in_labels) {
+        const uint32_t r = layout_.row_at(g.mouse.y - g.rows_min.y + scroll_);
+        if (r != kNoRow && layout_.rows[r].kind == RowKind::Thread) {
+            const uint32_t thread = index_->thread_rows()[layout_.rows[r].slot].thread;
+            ImGui::BeginTooltip();
+            thread_line(thread);
+            ImGui::Text("ended: %s", trace::to_string(trace.threads[thread].end));
+            ImGui::EndTooltip();
+        } else if (r != kNoRow) {
+            ImGui::SetTooltip("click to %s", layout_.rows[r].kind == RowKind::Block
+                                                 ? "show or hide its warps"
+                                                 : "show or hide its lanes");
+        }
+    }
+
+    if (site != UINT32_MAX) {
+        state.selection.hovered_line = line;
+        state.selection.hovered_site = site;
+        set_hover_ = true;
+    } else if (set_hover_) {
+        state.selection.hovered_line = 0;
+        state.selection.hovered_site = UINT32_MAX;
+        set_hover_ = false;
+    }
+}
+
+} // namespace synclab::ui

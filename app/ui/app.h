@@ -1,0 +1,165 @@
+// The SyncLab desktop app: owns the AppState and the views, lays them out, turns requests into
+// actions (runs, files, screenshots) and handles the keyboard. One App per Shell.
+//
+// Frame contract (main.cpp and the scripted mode drive it the same way):
+//   app.before_frame();  shell.begin_frame();  app.frame();  shell.render();  app.after_render();
+//   shell.present();
+// before_frame() may rebuild the font atlas (presenter mode), which ImGui allows only between frames;
+// after_render() saves PNGs, which needs the finished back buffer before the swap.
+#pragma once
+
+#include "ui/app_state.h"
+#include "ui/findings_panel.h"
+#include "ui/fonts.h"
+#include "ui/help_overlay.h"
+#include "ui/lesson_panel.h"
+#include "ui/run_controller.h"
+#include "ui/run_panel.h"
+#include "ui/scenario_browser.h"
+#include "ui/settings.h"
+#include "ui/source_view.h"
+#include "ui/timeline_model.h"
+#include "ui/timeline_view.h"
+
+#include <imgui.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace synclab::ui {
+
+class Shell;
+
+struct AppOptions {
+    // Read settings.ini at start and write it on change. The scripted mode turns this off so that a
+    // screenshot depends only on its command line, and tests never touch the user's settings.
+    bool remember_settings = true;
+    std::string settings_file; // "" = settings_path()
+};
+
+// Screen rectangles of the app's regions in the last frame (pixels, top-left origin), by name:
+// "browser", "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
+// "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
+// the rows without the legend), "header" (presenter mode), "status", "error_modal". Written by the
+// scripted mode's --layout for the GUI tests.
+struct Region {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+using RegionMap = std::map<std::string, Region>;
+
+class App {
+  public:
+    App(Shell& shell, AppOptions options);
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    // Once, after the shell opened: fonts, style, settings, the first selection.
+    void init();
+
+    void before_frame();
+    void frame();
+    void after_render();
+
+    AppState& state() { return state_; }
+    const RegionMap& regions() const { return regions_; }
+
+    // Selects a scenario and variant ("" = its first). Returns false with a message listing what
+    // exists when there is no such scenario or variant.
+    bool select(const std::string& scenario_id, const std::string& variant_id, std::string& error);
+
+    // Finished jobs (runs, loaded files) so far, errors included: the scripted mode waits on it.
+    uint64_t jobs_finished() const { return jobs_finished_; }
+    bool busy() const { return runs_.busy(); }
+    // The last error from a job (e.g. a damaged .slt), "" when the last job succeeded.
+    const std::string& last_job_error() const { return last_job_error_; }
+
+  private:
+    // [SECTION] helpers, in app.cpp's order
+    void apply_style();
+    void apply_fonts();
+    float wanted_font_scale() const;
+    void handle_keys();
+    void step_scenario(int delta);
+    void step_variant(int delta);
+    void toggle_compare();
+    void on_selection_changed();
+
+    void draw_menu_bar();
+    void draw_normal_layout(ImVec2 size);
+    void draw_presenter_layout(ImVec2 size);
+    void draw_centre_tabs(ImVec2 size);
+    void draw_timelines(ImVec2 size, bool stacked);
+    void draw_timeline_header(const RunRecord& record, bool short_label);
+    void draw_status_line();
+    void draw_file_modal();
+    void draw_error_modal();
+    void note_region(const char* name);
+
+    void handle_requests();
+    void start_run(bool both);
+    void poll_runs();
+    void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
+    void focus_finding(int index);
+    void open_trace(const std::string& path);
+    void save_trace(const std::string& path);
+    void export_chrome(const std::string& path);
+    void remember_settings();
+
+    Shell& shell_;
+    AppOptions options_;
+    AppState state_;
+    Fonts fonts_;
+    RunController runs_;
+
+    ScenarioBrowser browser_;
+    RunPanel run_panel_;
+    LessonPanel lesson_;
+    SourceView source_;
+    FindingsPanel findings_;
+    TimelineView timeline_;
+    TimelineView compare_left_view_;
+    TimelineView compare_right_view_;
+    HelpOverlay help_;
+
+    // Layout: fractions of the space each splitter divides, kept across frames.
+    struct Splits {
+        float left = 0.27f;     // left column / window width
+        float browser = 0.60f;  // browser / left column height
+        float top = 0.41f;      // lesson/source tabs / right area height
+        float findings = 0.36f; // findings / what the tabs leave (timeline above it)
+    } splits_;
+
+    // The fonts/style currently built, to notice when presenter mode changes.
+    bool built_presenter_ = false;
+    float built_scale_ = 0;
+    // Selection seen last frame (views change it directly).
+    const scenario::Scenario* seen_scenario_ = nullptr;
+    const scenario::Variant* seen_variant_ = nullptr;
+    View seen_view_ = View::Lesson;
+    int presenter_scroll_ = 0; // PageUp (-1) / PageDown (+1) pressed: scroll the lesson or source
+    bool select_tab_ = true;   // apply state.focus_view to the lesson/source tabs this frame
+    View shown_tab_ = View::Lesson;
+    // The last record of every variant run this session ("scenario/variant"): going back to a
+    // variant shows its last run again.
+    std::map<std::string, std::shared_ptr<const RunRecord>> last_runs_;
+
+    // File dialog (an ImGui modal: no OS dialog dependency).
+    enum class FileAction : uint8_t { None, Open, Save, Export, Png };
+    FileAction file_action_ = FileAction::None;
+    bool file_modal_open_requested_ = false;
+    char file_path_[1024] = {};
+
+    // A PNG to save after the next frame is rendered (so that the menu or modal that asked is gone).
+    std::string pending_png_;
+    int pending_png_frames_ = 0;
+
+    Settings saved_settings_;
+    std::string settings_file_;
+    uint64_t jobs_finished_ = 0;
+    std::string last_job_error_;
+    RegionMap regions_;
+};
+
+} // namespace synclab::ui

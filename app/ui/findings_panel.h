@@ -1,0 +1,16 @@
+// The findings panel: what the analysis found in the current run, one row per finding (kind, hazard,
+// memory space, lines, count, an example pair of threads, the message). Clicking a row asks the App to
+// focus that finding (timeline zoom, highlighted source lines).
+#pragma once
+
+#include "ui/app_state.h"
+
+namespace synclab::ui {
+
+class FindingsPanel {
+  public:
+    // Draws into the current window. Writes state.requests.focus_finding only.
+    void draw(AppState& state);
+};
+
+} // namespace synclab::ui

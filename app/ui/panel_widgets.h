@@ -1,0 +1,101 @@
+// Small ImGui widgets shared by the panels (browser, lesson, run controls, source, findings): the
+// "about this view" button, coloured text, glyph fallbacks. Header-only and ImGui-only (no GL).
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+
+namespace synclab::ui::widgets {
+
+inline ImVec4 to_vec4(uint32_t rgba) {
+    return ImGui::ColorConvertU32ToFloat4(rgba);
+}
+
+// Text in a theme colour.
+inline void coloured_text(uint32_t rgba, const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, rgba);
+    ImGui::TextUnformatted(text);
+    ImGui::PopStyleColor();
+}
+
+// Wrapped text in a theme colour.
+inline void coloured_text_wrapped(uint32_t rgba, const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, rgba);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+inline void wrapped(const char* text) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+}
+
+// Wrapped text in the disabled (secondary) text colour: hints, labels of what ran, expectations.
+inline void disabled_wrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    wrapped(text);
+    ImGui::PopStyleColor();
+}
+
+// A tooltip of wrapped text for the last item; tooltips must be readable at presenter font sizes,
+// so the wrap width is in font sizes, not pixels.
+inline void tooltip(const char* text, ImGuiHoveredFlags flags = 0) {
+    if (text == nullptr || *text == '\0' || !ImGui::IsItemHovered(flags)) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+// `utf8` when the current font has `codepoint`, else `fallback` (the default ImGui font covers Latin-1
+// only, and a missing glyph would show as '?').
+inline const char* glyph_or(ImWchar codepoint, const char* utf8, const char* fallback) {
+    return ImGui::GetFont()->FindGlyphNoFallback(codepoint) != nullptr ? utf8 : fallback;
+}
+
+// SameLine() when an item `width` wide still fits right of the last item, else nothing (the next item
+// starts a new line): rows of buttons wrap in narrow panels and at presenter font sizes instead of
+// running off the edge, where they could be neither seen nor clicked.
+inline void same_line_if_fits(float width) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+// The width of a button with this label.
+inline float button_width(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+}
+
+// The "about this view" help: a "?" button at the right end of the current line (or of the next one
+// when the line is full). Hovering shows the text; clicking (or activating it from the keyboard)
+// opens it as a popup that stays until dismissed.
+inline void about_button(const char* text) {
+    const float width = button_width("?");
+    const float local_x = ImGui::GetWindowContentRegionMax().x - width;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x <= ImGui::GetWindowPos().x + local_x)
+        ImGui::SameLine(local_x);
+    else
+        ImGui::SetCursorPosX(local_x);
+    if (ImGui::SmallButton("?##about")) ImGui::OpenPopup("##about_popup");
+    if (!ImGui::IsPopupOpen("##about_popup")) tooltip(text);
+    if (ImGui::BeginPopup("##about_popup")) {
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndPopup();
+    }
+}
+
+// A heading: a label in the accent colour followed by a separator-free gap; headings stay as large as
+// the body text (the App scales the font in presenter mode) and stand out by colour instead.
+inline void heading(const char* text, uint32_t rgba) {
+    ImGui::Spacing();
+    coloured_text(rgba, text);
+}
+
+} // namespace synclab::ui::widgets

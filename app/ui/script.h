@@ -1,0 +1,100 @@
+// The scripted mode: command-line options that drive the ordinary App (same views, same layout, same
+// frame loop) through a few steps — select, open, run, focus, settle, screenshot, quit — for the GUI
+// tests and for preparing talks. Nothing renders differently because a script is driving.
+//
+//   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
+//               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings]
+//               [--focus-finding N] [--presenter] [--lang en|zh] [--ptx] [--keys]
+//               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
+//               [--screenshot OUT.png] [--layout OUT.json] [--quit]
+//
+// Steps, in this order: open the file and wait for it; run (both variants with --compare) and wait
+// (at most --timeout seconds); focus finding N; render --frames frames so the layout settles; save
+// the screenshot and the layout; quit if asked (else the app stays open for interactive use). A
+// failed step still takes the screenshot and the layout (they show what went wrong), then quits
+// with exit code 1 when --quit was given.
+//
+// Exit codes: 0 done; 1 a step failed (run timed out, no finding N, PNG not written); 2 bad
+// arguments; 3 no display or no OpenGL 3.3.
+#pragma once
+
+#include "ui/app_state.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synclab::ui {
+
+class App;
+class Shell;
+
+constexpr int kExitStepFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitNoDisplay = 3;
+
+struct ScriptOptions {
+    bool any = false; // some option was given: scripted mode (settings neither read nor written)
+    std::string scenario, variant;
+    std::optional<sim::Schedule> schedule;
+    std::optional<uint64_t> seed;
+    std::optional<uint32_t> reps;
+    std::string open;
+    bool run = false;
+    bool compare = false;
+    std::optional<View> view;
+    int focus_finding = -1;
+    bool presenter = false;
+    std::optional<Language> language;
+    bool ptx = false;
+    bool keys = false; // show the key help overlay
+    int width = 0, height = 0;
+    int frames = 4;
+    double timeout_s = 120;
+    std::string screenshot;
+    std::string layout;
+    std::string settings; // read and write this settings file (a script otherwise uses none)
+    bool quit = false;
+};
+
+struct ParsedArgs {
+    enum class What : uint8_t { Run, Help, Version, Error } what = What::Run;
+    ScriptOptions options;
+    std::string error; // What::Error: one line, e.g. "unknown scenario 'x' (scenarios: ...)"
+};
+
+// Parses argv[1..]; checks scenario and variant ids against the catalog (no window needed).
+ParsedArgs parse_app_args(const std::vector<std::string>& args);
+const char* app_usage();
+
+class Script {
+  public:
+    explicit Script(ScriptOptions options) : options_(std::move(options)) {}
+
+    // After App::init(), before the first frame: selection, language, presenter mode, view.
+    void start(App& app);
+    // After App::frame() (the views have drawn and requests were handled): the next step.
+    void after_frame(App& app);
+    // After the shell rendered, before present(): the screenshot and the layout file.
+    void after_render(App& app, Shell& shell);
+
+    bool finished() const { return finished_; }                    // quit now (with exit_code())
+    bool done() const { return finished_ || step_ == Step::Idle; } // every step has run
+    int exit_code() const { return exit_code_; }
+
+  private:
+    enum class Step : uint8_t { Open, WaitOpen, Run, WaitRun, Focus, Settle, Shoot, Idle };
+    void fail(const std::string& message);
+    bool waited_too_long(App& app, const char* what);
+
+    ScriptOptions options_;
+    Step step_ = Step::Open;
+    uint64_t jobs_before_ = 0;
+    std::chrono::steady_clock::time_point wait_start_;
+    int settle_frames_ = 0;
+    bool finished_ = false;
+    int exit_code_ = 0;
+};
+
+} // namespace synclab::ui

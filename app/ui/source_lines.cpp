@@ -1,0 +1,458 @@
+#include "ui/source_lines.h"
+
+#include "ui/theme.h"
+
+#include <algorithm>
+#include <array>
+
+namespace synclab::ui {
+
+namespace {
+
+void sort_unique(std::vector<uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+bool zh(Language language) {
+    return language == Language::Zh;
+}
+
+} // namespace
+
+// [SECTION] Text: lines, tabs, kernels -----------------------------------------------------------
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    size_t start = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n' && text[i] != '\r') continue;
+        lines.push_back(text.substr(start, i - start));
+        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        start = i + 1;
+    }
+    if (start < text.size()) lines.push_back(text.substr(start));
+    return lines;
+}
+
+std::string expand_tabs(std::string_view line, uint32_t tab_width) {
+    if (tab_width == 0) tab_width = 1;
+    std::string out;
+    out.reserve(line.size());
+    for (char c : line) {
+        if (c != '\t') {
+            out.push_back(c);
+            continue;
+        }
+        // Columns count bytes: fine for PTX and kernel code, which are ASCII where it matters.
+        do
+            out.push_back(' ');
+        while (out.size() % tab_width != 0);
+    }
+    return out;
+}
+
+uint32_t find_line(const std::vector<std::string_view>& lines, std::string_view needle) {
+    if (needle.empty()) return 0;
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].find(needle) != std::string_view::npos) return static_cast<uint32_t>(i + 1);
+    return 0;
+}
+
+uint32_t kernel_line(const std::vector<std::string_view>& lines, std::string_view kernel) {
+    if (kernel.empty()) return 0;
+    return find_line(lines, std::string(kernel) + "(");
+}
+
+uint32_t leading_comment_start(const std::vector<std::string_view>& lines, uint32_t line) {
+    auto is_comment = [&](uint32_t l) {
+        std::string_view text = lines[l - 1];
+        const size_t first = text.find_first_not_of(" \t");
+        return first != std::string_view::npos && text.substr(first, 2) == "//";
+    };
+    if (line == 0 || line > lines.size()) return line;
+    while (line > 1 && is_comment(line - 1))
+        --line;
+    return line;
+}
+
+uint32_t decimal_digits(uint32_t n) {
+    uint32_t d = 1;
+    while (n >= 10) {
+        n /= 10;
+        ++d;
+    }
+    return d;
+}
+
+// [SECTION] Which source to show -----------------------------------------------------------------
+
+SourceChoice choose_source(const RunRecord* record, const scenario::Scenario* selected) {
+    SourceChoice c;
+    const bool record_fits = record != nullptr && (selected == nullptr || record->scenario_id.empty() ||
+                                                   record->scenario_id == selected->id);
+    if (record_fits) {
+        const trace::RunMeta& meta = record->summary.trace.meta;
+        c.cuda = meta.source_text;
+        c.ptx = meta.ptx_text;
+        c.name = meta.source_name;
+        // A record of a catalog scenario whose trace carries no text ran the embedded files; a user's
+        // kernel (no scenario id) has no such files, and must not borrow the selected scenario's.
+        const scenario::Scenario* own = nullptr;
+        if (!record->scenario_id.empty())
+            own = selected != nullptr ? selected : scenario::find_scenario(record->scenario_id);
+        if (own != nullptr) {
+            if (c.cuda.empty()) c.cuda = own->cuda_source();
+            if (c.ptx.empty()) c.ptx = own->ptx_source();
+            if (c.name.empty()) c.name = own->source_file;
+        }
+        c.run_applies = true;
+        return c;
+    }
+    if (selected != nullptr) {
+        c.cuda = selected->cuda_source();
+        c.ptx = selected->ptx_source();
+        c.name = selected->source_file;
+    }
+    return c;
+}
+
+// [SECTION] Line highlights (source view) ----------------------------------------------------------
+
+uint32_t finding_colour(analysis::FindingKind kind) {
+    switch (kind) {
+    case analysis::FindingKind::Race:
+        return theme::kRaceArrow;
+    case analysis::FindingKind::BarrierDivergence:
+        return theme::kDivergence;
+    case analysis::FindingKind::LostUpdate:
+        return theme::kLostUpdate;
+    case analysis::FindingKind::Deadlock:
+        return theme::kDeadlock;
+    }
+    return theme::kRaceArrow;
+}
+
+uint32_t text_colour_on(uint32_t background) {
+    const uint32_t r = background & 0xff, g = (background >> 8) & 0xff, b = (background >> 16) & 0xff;
+    // Rec. 601 luma, integer: bright yellow and orange get black text, the red and pink get white.
+    const uint32_t luma = (299 * r + 587 * g + 114 * b) / 1000;
+    return luma > 140 ? theme::rgba(0, 0, 0) : theme::rgba(255, 255, 255);
+}
+
+uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site) {
+    return site < trace.sites.size() ? trace.sites[site].ptx_line : 0;
+}
+
+std::vector<uint32_t> finding_cuda_lines(const trace::Trace& trace, const analysis::Finding& finding) {
+    std::vector<uint32_t> lines;
+    if (finding.sites.empty()) {
+        lines = finding.lines;
+    } else {
+        for (uint32_t site : finding.sites)
+            if (site < trace.sites.size() && trace.sites[site].source_line != 0)
+                lines.push_back(trace.sites[site].source_line);
+    }
+    lines.erase(std::remove(lines.begin(), lines.end(), 0u), lines.end());
+    sort_unique(lines);
+    return lines;
+}
+
+std::vector<uint32_t> finding_ptx_lines(const trace::Trace& trace, const analysis::Finding& finding) {
+    std::vector<uint32_t> lines;
+    for (uint32_t site : finding.sites)
+        if (uint32_t line = ptx_line_of_site(trace, site); line != 0) lines.push_back(line);
+    sort_unique(lines);
+    return lines;
+}
+
+bool LineMarks::is_selected(uint32_t line) const {
+    return std::binary_search(selected.begin(), selected.end(), line);
+}
+
+uint32_t LineMarks::gutter_colour(uint32_t line, const std::vector<analysis::Finding>& findings) const {
+    auto it = by_line.find(line);
+    if (it == by_line.end() || it->second.empty()) return 0;
+    const int first = it->second.front();
+    return first >= 0 && size_t(first) < findings.size() ? finding_colour(findings[size_t(first)].kind) : 0;
+}
+
+SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies) {
+    SourceMarks m;
+    m.cuda.selected_colour = m.ptx.selected_colour = theme::kRaceArrow;
+    if (record == nullptr || !run_applies) return m;
+    const trace::Trace& trace = record->summary.trace;
+    const std::vector<analysis::Finding>& findings = record->summary.findings;
+
+    for (size_t i = 0; i < findings.size(); ++i) {
+        for (uint32_t line : finding_cuda_lines(trace, findings[i]))
+            m.cuda.by_line[line].push_back(int(i));
+        for (uint32_t line : finding_ptx_lines(trace, findings[i]))
+            m.ptx.by_line[line].push_back(int(i));
+    }
+
+    const int sel = selection.selected_finding;
+    if (sel >= 0 && size_t(sel) < findings.size()) {
+        const analysis::Finding& f = findings[size_t(sel)];
+        m.cuda.selected = finding_cuda_lines(trace, f);
+        m.ptx.selected = finding_ptx_lines(trace, f);
+        m.cuda.selected_colour = m.ptx.selected_colour = finding_colour(f.kind);
+    } else {
+        m.cuda.selected = selection.finding_lines;
+        m.cuda.selected.erase(std::remove(m.cuda.selected.begin(), m.cuda.selected.end(), 0u),
+                              m.cuda.selected.end());
+        sort_unique(m.cuda.selected);
+    }
+
+    m.cuda.hovered = selection.hovered_line;
+    if (selection.hovered_site != UINT32_MAX) m.ptx.hovered = ptx_line_of_site(trace, selection.hovered_site);
+    return m;
+}
+
+// [SECTION] Findings as text (findings panel) ------------------------------------------------------
+
+std::string thread_label(const trace::Trace& trace, uint32_t thread) {
+    std::string out = "thread " + std::to_string(thread);
+    if (thread < trace.threads.size()) {
+        const trace::ThreadInfo& t = trace.threads[thread];
+        out += " (block " + std::to_string(t.block) + ", t " + std::to_string(t.thread_in_block) + ")";
+    }
+    return out;
+}
+
+std::string thread_example(const trace::Trace& trace, const analysis::Finding& finding,
+                           std::string_view arrow) {
+    const std::vector<uint32_t>& ids = finding.threads;
+    if (ids.empty()) return "";
+    if (finding.kind == analysis::FindingKind::Deadlock || ids.size() == 1) {
+        // Deadlocked threads wait side by side; nothing pairs them, so they are listed.
+        constexpr size_t kShown = 2;
+        std::string out;
+        for (size_t i = 0; i < ids.size() && i < kShown; ++i) {
+            if (i != 0) out += ", ";
+            out += thread_label(trace, ids[i]);
+        }
+        if (ids.size() > kShown) out += " and " + std::to_string(ids.size() - kShown) + " more";
+        return out;
+    }
+    std::string out =
+        thread_label(trace, ids[0]) + " " + std::string(arrow) + " " + thread_label(trace, ids[1]);
+    if (ids.size() > 2) out += " (+" + std::to_string(ids.size() - 2) + " more)";
+    return out;
+}
+
+std::string lines_text(const trace::Trace& trace, const analysis::Finding& finding) {
+    std::string out;
+    for (size_t i = 0; i < finding.lines.size(); ++i) {
+        if (i != 0) out += ", ";
+        const bool ptx_stand_in = i < finding.sites.size() && finding.sites[i] < trace.sites.size() &&
+                                  trace.sites[finding.sites[i]].source_line == 0;
+        if (ptx_stand_in) out += "PTX ";
+        out += std::to_string(finding.lines[i]);
+    }
+    return out;
+}
+
+std::string space_text(const analysis::Finding& finding) {
+    if (finding.kind == analysis::FindingKind::BarrierDivergence ||
+        finding.kind == analysis::FindingKind::Deadlock || finding.space == trace::Space::Other)
+        return "";
+    return trace::to_string(finding.space);
+}
+
+const char* kind_explanation(analysis::FindingKind kind) {
+    switch (kind) {
+    case analysis::FindingKind::Race:
+        return "race: two threads access the same address, at least one writes, and nothing (no barrier, no "
+               "atomic) orders the two accesses.";
+    case analysis::FindingKind::BarrierDivergence:
+        return "barrier divergence: the threads of a block (or lanes of a warp) reached different barrier "
+               "instructions, so the barrier did not separate what the code says it separates.";
+    case analysis::FindingKind::LostUpdate:
+        return "lost update: several threads did a non-atomic read-modify-write of one global address; "
+               "increments that overlap overwrite each other.";
+    case analysis::FindingKind::Deadlock:
+        return "deadlock: the run ended with threads waiting at a barrier that can never complete.";
+    }
+    return "";
+}
+
+const char* hazard_explanation(analysis::Hazard hazard) {
+    switch (hazard) {
+    case analysis::Hazard::RAW:
+        return "RAW: read after write - the load may run before the store it needs.";
+    case analysis::Hazard::WAR:
+        return "WAR: write after read - the store may overwrite a value before it is read.";
+    case analysis::Hazard::WAW:
+        return "WAW: write after write - which store lands last depends on the schedule.";
+    case analysis::Hazard::None:
+        return "";
+    }
+    return "";
+}
+
+// [SECTION] Runs and verdicts (lesson panel, browser badges) ---------------------------------------
+
+bool record_is_of(const RunRecord* record, const scenario::Scenario* scenario,
+                  const scenario::Variant* variant) {
+    return record != nullptr && scenario != nullptr && variant != nullptr &&
+           record->scenario_id == scenario->id && record->variant_id == variant->id;
+}
+
+std::string wrong_outputs_text(const runner::RunSummary& s, Language language) {
+    const std::string wrong = std::to_string(s.wrong_outputs), checked = std::to_string(s.checked_outputs);
+    const std::string bad_reps = std::to_string(s.reps_with_wrong_outputs), reps = std::to_string(s.reps_run);
+    if (zh(language)) {
+        if (s.checked_outputs == 0) return "没有检查任何输出";
+        return "检查了 " + checked + " 个输出，" + wrong + " 个错误（" + reps + " 次重复中有 " + bad_reps +
+               " 次出现错误输出）";
+    }
+    if (s.checked_outputs == 0) return "no outputs checked";
+    return wrong + " wrong of " + checked + " checked (" + bad_reps + " of " + reps +
+           (s.reps_run == 1 ? " rep" : " reps") + " had wrong outputs)";
+}
+
+std::string status_text(const runner::RunSummary& summary) {
+    std::string out = trace::to_string(summary.status);
+    if (!summary.message.empty()) out += ": " + summary.message;
+    return out;
+}
+
+uint32_t status_colour(trace::RunStatus status) {
+    switch (status) {
+    case trace::RunStatus::Ok:
+        return theme::kOk;
+    case trace::RunStatus::Cancelled:
+        return theme::kFolded;
+    default:
+        return theme::kDeadlock;
+    }
+}
+
+runner::VerdictCheck verdict_for(const scenario::Variant& variant, const RunRecord& record) {
+    return runner::check_expectation(variant.expect, record.summary,
+                                     record.options.schedule != sim::Schedule::RoundRobin);
+}
+
+std::string expectation_text(const scenario::Expectation& e) {
+    auto join = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (size_t i = 0; i < v.size(); ++i)
+            out += (i == 0 ? "" : ", ") + v[i];
+        return out;
+    };
+    std::vector<std::string> parts;
+    parts.push_back(e.must_find.empty() ? "no finding required" : "must find: " + join(e.must_find));
+    if (!e.must_not_find.empty()) parts.push_back("must not find: " + join(e.must_not_find));
+    if (e.always_correct) parts.push_back("no wrong outputs under any schedule");
+    if (e.wrong_outputs_possible)
+        parts.push_back("wrong outputs expected under random/adversarial schedules");
+    parts.push_back("status " + e.status);
+    return join(parts);
+}
+
+std::string badge_key(const scenario::Scenario& scenario, const scenario::Variant& variant) {
+    return scenario.id + "/" + variant.id;
+}
+
+Badge badge_of(const AppState& state, const scenario::Scenario& scenario, const scenario::Variant& variant) {
+    auto it = state.badges.find(badge_key(scenario, variant));
+    return it == state.badges.end() ? Badge::NotRun : it->second;
+}
+
+uint32_t badge_colour(Badge badge) {
+    switch (badge) {
+    case Badge::NotRun:
+        return 0;
+    case Badge::AsExpected:
+        return theme::kOk;
+    case Badge::Unexpected:
+    case Badge::Failed:
+        return theme::kDeadlock;
+    }
+    return 0;
+}
+
+const char* badge_text(Badge badge) {
+    switch (badge) {
+    case Badge::NotRun:
+        return "not run yet";
+    case Badge::AsExpected:
+        return "last run as expected";
+    case Badge::Unexpected:
+        return "last run NOT as expected";
+    case Badge::Failed:
+        return "last run failed";
+    }
+    return "";
+}
+
+// [SECTION] Catalog grouping (scenario browser) ----------------------------------------------------
+
+namespace {
+constexpr std::array<std::string_view, 4> kTopicOrder = {"barriers", "warps", "fences", "atomics"};
+}
+
+std::vector<TopicGroup> group_by_topic(const std::vector<scenario::Scenario>& catalog) {
+    std::vector<TopicGroup> groups;
+    for (std::string_view topic : kTopicOrder)
+        groups.push_back({std::string(topic), {}});
+    for (const scenario::Scenario& s : catalog) {
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const TopicGroup& g) { return g.topic == s.topic; });
+        if (it == groups.end()) it = groups.insert(groups.end(), TopicGroup{s.topic, {}});
+        it->scenarios.push_back(&s);
+    }
+    std::erase_if(groups, [](const TopicGroup& g) { return g.scenarios.empty(); });
+    return groups;
+}
+
+std::string topic_label(std::string_view topic, Language language) {
+    struct Label {
+        std::string_view topic, en, zh;
+    };
+    static constexpr std::array<Label, 4> kLabels = {{
+        {"barriers", "Barriers", "屏障"},
+        {"warps", "Warps", "线程束（warp）"},
+        {"fences", "Fences", "内存栅栏"},
+        {"atomics", "Atomics", "原子操作"},
+    }};
+    for (const Label& l : kLabels)
+        if (l.topic == topic) return std::string(zh(language) ? l.zh : l.en);
+    return std::string(topic);
+}
+
+// [SECTION] Run controls -----------------------------------------------------------------------------
+
+uint32_t clamp_reps(int64_t reps) {
+    return static_cast<uint32_t>(std::clamp<int64_t>(reps, kMinReps, kMaxReps));
+}
+
+const char* schedule_label(sim::Schedule schedule) {
+    switch (schedule) {
+    case sim::Schedule::RoundRobin:
+        return "rr: deterministic round-robin";
+    case sim::Schedule::Random:
+        return "random";
+    case sim::Schedule::Adversarial:
+        return "adversarial";
+    }
+    return "";
+}
+
+const char* schedule_explanation(sim::Schedule schedule) {
+    switch (schedule) {
+    case sim::Schedule::RoundRobin:
+        return "Warps take turns in a fixed order: every run is the same, which is exactly why it hides "
+               "races.";
+    case sim::Schedule::Random:
+        return "The seed picks which warp runs next and for how long: different seeds, different "
+               "interleavings.";
+    case sim::Schedule::Adversarial:
+        return "Stalls chosen warps right before shared-memory accesses so that others overtake them: "
+               "exposes races.";
+    }
+    return "";
+}
+
+} // namespace synclab::ui

@@ -1,0 +1,196 @@
+// Pure logic behind the panels (scenario browser, lesson, run controls, source view, findings): no
+// ImGui, no GL, so that every decision a panel makes about *what* to show is unit-testable and the
+// panels themselves only lay it out (Tracy's Preprocess()/Draw() split, applied to text views).
+//
+// Index
+//   [SECTION] Text: lines, tabs, kernels
+//   [SECTION] Which source to show
+//   [SECTION] Line highlights (source view)
+//   [SECTION] Findings as text (findings panel)
+//   [SECTION] Runs and verdicts (lesson panel, browser badges)
+//   [SECTION] Catalog grouping (scenario browser)
+//   [SECTION] Run controls
+#pragma once
+
+#include "ui/app_state.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synclab::ui {
+
+// The language text is shown in: Chinese only when chosen and a CJK font is loaded (as lesson_text).
+inline Language shown_language(const AppState& state) {
+    return state.language == Language::Zh && state.cjk_font ? Language::Zh : Language::En;
+}
+
+// [SECTION] Text: lines, tabs, kernels -----------------------------------------------------------
+
+// Splits text into lines without their terminators. "\n", "\r\n" and a lone "\r" each end a line (a
+// file saved on Windows must not show a stray glyph at every line end); a terminator at the very end
+// does not start an extra empty line. The views point into `text`, which must outlive them.
+std::vector<std::string_view> split_lines(std::string_view text);
+
+// Replaces tabs by spaces up to the next multiple of `tab_width` (PTX indents and aligns operands with
+// tabs; ImGui would draw each tab as a fixed advance and lose the columns).
+std::string expand_tabs(std::string_view line, uint32_t tab_width = 4);
+
+// 1-based number of the first line that contains `needle`, 0 if none (or needle is empty).
+uint32_t find_line(const std::vector<std::string_view>& lines, std::string_view needle);
+
+// 1-based line where `kernel` (a PTX entry name, e.g. "stencil_missing_barrier") is declared: the first
+// line that contains "kernel(". Both the CUDA file and the PTX spell it that way.
+uint32_t kernel_line(const std::vector<std::string_view>& lines, std::string_view kernel);
+
+// The first line of the block of "//" comment lines that ends right above `line` (1-based), or `line`
+// itself when none does: where a kernel's explanation starts (every variant's kernel in kernels/ is
+// preceded by a comment saying what is wrong with it).
+uint32_t leading_comment_start(const std::vector<std::string_view>& lines, uint32_t line);
+
+// Number of decimal digits of n (at least 1): the width of the line-number gutter.
+uint32_t decimal_digits(uint32_t n);
+
+// [SECTION] Which source to show -----------------------------------------------------------------
+
+struct SourceChoice {
+    std::string_view cuda; // the CUDA text to show ("" if none)
+    std::string_view ptx;  // the PTX text to show ("" if none)
+    std::string name;      // file name for the header ("stencil.cu"), "" if unknown
+    // True when the record's sites, findings and hovered events refer to these texts, i.e. the
+    // highlights of the current run apply. False when the texts are the selected scenario's and the
+    // current run is of another scenario.
+    bool run_applies = false;
+};
+
+// The texts the source view shows: the run's own (meta.source_text / ptx_text) when the record is of
+// the selected scenario (or of no catalog scenario, or nothing is selected), each falling back to the
+// scenario's embedded file; when the run is of another scenario than the one selected, the selected
+// scenario's files without run highlights (a student predicting a new variant must see its kernel,
+// not the last run's).
+SourceChoice choose_source(const RunRecord* record, const scenario::Scenario* selected);
+
+// [SECTION] Line highlights (source view) ----------------------------------------------------------
+
+// The theme colour of a finding kind (races kRaceArrow, barrier divergence kDivergence, ...).
+uint32_t finding_colour(analysis::FindingKind kind);
+
+// Black or white, whichever reads better on `background` (0xAABBGGRR): highlighted lines keep the
+// exact theme colour as background (the GUI tests look for it), so the text must adapt.
+uint32_t text_colour_on(uint32_t background);
+
+// PTX line of a site (1-based), 0 when the site is not in the trace's site table.
+uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site);
+
+// CUDA lines of a finding: the source line of each of its sites that has one. Finding::lines is not
+// used when sites are known because a site without a CUDA line puts its PTX line there instead (see
+// analysis/findings.h), which must not light up an unrelated CUDA line. Sorted, unique.
+std::vector<uint32_t> finding_cuda_lines(const trace::Trace& trace, const analysis::Finding& finding);
+
+// PTX lines of a finding's sites. Sorted, unique.
+std::vector<uint32_t> finding_ptx_lines(const trace::Trace& trace, const analysis::Finding& finding);
+
+// The marks of one text (the CUDA or the PTX column).
+struct LineMarks {
+    std::vector<uint32_t> selected;               // strong background, sorted unique (selected finding)
+    uint32_t selected_colour = 0;                 // colour of that background (by the finding's kind)
+    uint32_t hovered = 0;                         // line under the timeline's hovered event, 0: none
+    std::map<uint32_t, std::vector<int>> by_line; // line -> indices of the findings naming it (gutter)
+
+    bool is_selected(uint32_t line) const;
+    // Gutter colour of a line: the colour of the most important finding naming it (findings come
+    // most important first), 0 when no finding names the line.
+    uint32_t gutter_colour(uint32_t line, const std::vector<analysis::Finding>& findings) const;
+    // The line to scroll to: the first selected line, else 0.
+    uint32_t first_selected() const { return selected.empty() ? 0 : selected.front(); }
+};
+
+struct SourceMarks {
+    LineMarks cuda, ptx;
+};
+
+// Which lines to highlight, for a run and a selection. With a valid selection.selected_finding the
+// selected lines are that finding's (CUDA lines via its sites, PTX lines of its sites); otherwise
+// selection.finding_lines as given, in the race colour. Every finding of the run marks its lines in
+// the gutter. Nothing is marked when `record` is null or `run_applies` is false.
+SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies);
+
+// [SECTION] Findings as text (findings panel) ------------------------------------------------------
+
+// "thread 33 (block 0, t 33)"; just "thread 33" when the index is not in the thread table.
+std::string thread_label(const trace::Trace& trace, uint32_t thread);
+
+// An example of the threads involved: "thread 31 (block 0, t 31) <arrow> thread 32 (block 0, t 32)"
+// for two threads (the first access's thread first; " (+N more)" when the finding names more), a
+// comma-separated list for deadlocks ("... and N more" past two), "" when it names none. `arrow` is
+// a parameter because the font may lack U+2194.
+std::string thread_example(const trace::Trace& trace, const analysis::Finding& finding,
+                           std::string_view arrow = "\u2194");
+
+// The finding's lines as written in the table: "20, 23, 24"; a line that is a PTX stand-in (its site
+// has no CUDA line) is written "PTX 41".
+std::string lines_text(const trace::Trace& trace, const analysis::Finding& finding);
+
+// "shared" / "global" / "local"; "" for findings that involve no memory (barriers, deadlock).
+std::string space_text(const analysis::Finding& finding);
+
+// One sentence each, for tooltips.
+const char* kind_explanation(analysis::FindingKind kind);
+const char* hazard_explanation(analysis::Hazard hazard);
+
+// [SECTION] Runs and verdicts (lesson panel, browser badges) ---------------------------------------
+
+// Whether `record` is a run of exactly this scenario variant.
+bool record_is_of(const RunRecord* record, const scenario::Scenario* scenario,
+                  const scenario::Variant* variant);
+
+// "X wrong of Y checked (Z of N reps had wrong outputs)" (or its Chinese wording); "no outputs
+// checked" when nothing was checked (a run that stopped before the check).
+std::string wrong_outputs_text(const runner::RunSummary& summary, Language language);
+
+// "ok", or "deadlock: <message>" etc.
+std::string status_text(const runner::RunSummary& summary);
+
+// kOk for ok, grey for a cancelled run, red (kDeadlock) for every other status.
+uint32_t status_colour(trace::RunStatus status);
+
+// The verdict of a record against its variant's expectation. Round-robin is deterministic and
+// cannot expose wrong outputs, so "wrong outputs possible" is only demanded of other schedules.
+runner::VerdictCheck verdict_for(const scenario::Variant& variant, const RunRecord& record);
+
+// The expectation in words: "must find: race; must not find: lost_update, deadlock; wrong outputs
+// possible under random/adversarial schedules; status ok".
+std::string expectation_text(const scenario::Expectation& expect);
+
+// "stencil/missing_barrier": the key of AppState::badges.
+std::string badge_key(const scenario::Scenario& scenario, const scenario::Variant& variant);
+Badge badge_of(const AppState& state, const scenario::Scenario& scenario, const scenario::Variant& variant);
+uint32_t badge_colour(Badge badge); // NotRun: 0 (drawn hollow in the text colour)
+const char* badge_text(Badge badge);
+
+// [SECTION] Catalog grouping (scenario browser) ----------------------------------------------------
+
+struct TopicGroup {
+    std::string topic;
+    std::vector<const scenario::Scenario*> scenarios; // in catalog order
+};
+
+// Scenarios grouped by topic: barriers, warps, fences, atomics first (those that exist), then any
+// other topic in order of first appearance.
+std::vector<TopicGroup> group_by_topic(const std::vector<scenario::Scenario>& catalog);
+
+// "Barriers" / "屏障" etc.; an unknown topic is shown as it is spelled.
+std::string topic_label(std::string_view topic, Language language);
+
+// [SECTION] Run controls -----------------------------------------------------------------------------
+
+constexpr uint32_t kMinReps = 1;
+constexpr uint32_t kMaxReps = 1000;
+uint32_t clamp_reps(int64_t reps);
+
+const char* schedule_label(sim::Schedule schedule);       // "rr: deterministic round-robin", ...
+const char* schedule_explanation(sim::Schedule schedule); // one line for the tooltip
+
+} // namespace synclab::ui

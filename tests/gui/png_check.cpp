@@ -1,0 +1,425 @@
+// png_check: asserts what a screenshot of synclab-app shows. Used by the GUI tests (run_gui_test.sh);
+// regions come from the app's --layout file, colours by their theme.h names, so the tests say what
+// they mean ("the race-arrow colour is in the timeline") rather than pixel coordinates.
+//
+//   png_check IMAGE.png [--layout LAYOUT.json] [--size WxH] [--min-colours N]
+//             [--has COLOUR[@REGION]]... [--lacks COLOUR[@REGION]]... [--tolerance T] [--min-pixels N]
+//             [--dark-background]
+//             [--text-taller-than OTHER.png OTHER.json REGION RATIO]
+//             [--differs-from OTHER.png REGION MIN_FRACTION]
+//             [--skip-unless-cjk] [--expect KEY=VALUE]...
+//
+// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic) or
+// RRGGBB. REGION: a name from the layout's "regions" (timeline, source, lesson, ...).
+// Exit 0 when every assertion holds; otherwise 1 with one line per failure saying what was expected,
+// what was found, and where. --skip-unless-cjk: exit 77 (ctest: skipped) when the layout says the
+// app found no Chinese font. --expect compares a top-level field of the layout file (strings as
+// they are, other values as JSON text), or checks that it contains a text with KEY~=TEXT.
+//
+// Index:
+//   [SECTION] Images and regions
+//   [SECTION] Measurements
+//   [SECTION] Main
+#include "ui/theme.h"
+
+#include <nlohmann/json.hpp>
+#include <stb/stb_image.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+// [SECTION] Images and regions
+
+struct Rgb {
+    int r = 0, g = 0, b = 0;
+};
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<unsigned char> px; // RGB, top row first
+    Rgb at(int x, int y) const {
+        const unsigned char* p = &px[(size_t(y) * size_t(width) + size_t(x)) * 3];
+        return {p[0], p[1], p[2]};
+    }
+};
+
+std::optional<Image> load_png(const std::string& path, std::string& error) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load(path.c_str(), &w, &h, &n, 3);
+    if (!data) {
+        error = path + ": cannot read (" +
+                (stbi_failure_reason() ? stbi_failure_reason() : "unknown reason") + ")";
+        return std::nullopt;
+    }
+    Image img;
+    img.width = w;
+    img.height = h;
+    img.px.assign(data, data + size_t(w) * size_t(h) * 3);
+    stbi_image_free(data);
+    return img;
+}
+
+struct Rect {
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0; // [x0, x1) x [y0, y1), clipped to the image
+    std::string name = "whole image";
+};
+
+struct Layout {
+    std::map<std::string, Rect> regions;
+    bool cjk_font = false;
+    nlohmann::json doc;
+};
+
+std::optional<Layout> load_layout(const std::string& path, std::string& error) {
+    std::ifstream in(path);
+    if (!in) {
+        error = path + ": cannot read the layout";
+        return std::nullopt;
+    }
+    try {
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        Layout layout;
+        layout.cjk_font = doc.value("cjk_font", false);
+        layout.doc = doc;
+        for (const auto& [name, r] : doc.at("regions").items()) {
+            Rect rect;
+            rect.x0 = int(std::lround(r.at(0).get<double>()));
+            rect.y0 = int(std::lround(r.at(1).get<double>()));
+            rect.x1 = rect.x0 + int(std::lround(r.at(2).get<double>()));
+            rect.y1 = rect.y0 + int(std::lround(r.at(3).get<double>()));
+            rect.name = name;
+            layout.regions[name] = rect;
+        }
+        return layout;
+    } catch (const std::exception& e) {
+        error = path + ": not a layout file (" + e.what() + ")";
+        return std::nullopt;
+    }
+}
+
+Rect clip(Rect r, const Image& img) {
+    r.x0 = std::clamp(r.x0, 0, img.width);
+    r.x1 = std::clamp(r.x1, 0, img.width);
+    r.y0 = std::clamp(r.y0, 0, img.height);
+    r.y1 = std::clamp(r.y1, 0, img.height);
+    return r;
+}
+
+std::optional<Rgb> parse_colour(const std::string& text) {
+    using namespace synclab::ui;
+    static const std::map<std::string, uint32_t> names = {
+        {"race_arrow", theme::kRaceArrow},
+        {"divergence", theme::kDivergence},
+        {"deadlock", theme::kDeadlock},
+        {"lost_update", theme::kLostUpdate},
+        {"ok", theme::kOk},
+        {"load", theme::kLoad},
+        {"store", theme::kStore},
+        {"atomic", theme::kAtomic},
+        {"fence", theme::kFence},
+    };
+    if (const auto it = names.find(text); it != names.end())
+        return Rgb{int(it->second & 0xff), int((it->second >> 8) & 0xff), int((it->second >> 16) & 0xff)};
+    if (text.size() == 6 && text.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos) {
+        const unsigned long v = std::strtoul(text.c_str(), nullptr, 16);
+        return Rgb{int((v >> 16) & 0xff), int((v >> 8) & 0xff), int(v & 0xff)};
+    }
+    return std::nullopt;
+}
+
+// [SECTION] Measurements
+
+int luma(Rgb c) {
+    return (299 * c.r + 587 * c.g + 114 * c.b) / 1000;
+}
+
+size_t count_colour(const Image& img, const Rect& r, Rgb want, int tolerance) {
+    size_t n = 0;
+    for (int y = r.y0; y < r.y1; ++y)
+        for (int x = r.x0; x < r.x1; ++x) {
+            const Rgb c = img.at(x, y);
+            if (std::abs(c.r - want.r) <= tolerance && std::abs(c.g - want.g) <= tolerance &&
+                std::abs(c.b - want.b) <= tolerance)
+                ++n;
+        }
+    return n;
+}
+
+size_t distinct_colours(const Image& img) {
+    std::set<uint32_t> seen;
+    for (size_t i = 0; i + 2 < img.px.size(); i += 3)
+        seen.insert(uint32_t(img.px[i]) << 16 | uint32_t(img.px[i + 1]) << 8 | img.px[i + 2]);
+    return seen.size();
+}
+
+// The most common colour of a rectangle: its background.
+Rgb background(const Image& img, const Rect& r) {
+    std::map<uint32_t, size_t> counts;
+    for (int y = r.y0; y < r.y1; ++y)
+        for (int x = r.x0; x < r.x1; ++x) {
+            const Rgb c = img.at(x, y);
+            ++counts[uint32_t(c.r) << 16 | uint32_t(c.g) << 8 | uint32_t(c.b)];
+        }
+    uint32_t best = 0;
+    size_t best_n = 0;
+    for (const auto& [c, n] : counts)
+        if (n > best_n) best = c, best_n = n;
+    return {int(best >> 16), int((best >> 8) & 0xff), int(best & 0xff)};
+}
+
+// The median height of text lines in a region: rows that hold "ink" (pixels far from the
+// background) form runs, one per line of text. The region is inset so that the child window's
+// borders and scrollbar (ink in every row) do not join all lines into one.
+double median_text_height(const Image& img, Rect r) {
+    const int inset = 12;
+    r.x0 += inset;
+    r.y0 += inset;
+    r.x1 = r.x0 + std::max(0, (r.x1 - inset - r.x0) * 7 / 10);
+    r.y1 -= inset;
+    r = clip(r, img);
+    const int bg = luma(background(img, r));
+    std::vector<int> runs;
+    int run = 0;
+    for (int y = r.y0; y < r.y1; ++y) {
+        int ink = 0;
+        for (int x = r.x0; x < r.x1; ++x)
+            ink += std::abs(luma(img.at(x, y)) - bg) > 70 ? 1 : 0;
+        const bool text_row = ink >= 2 && ink < (r.x1 - r.x0) * 9 / 10; // a full-width line is a separator
+        if (text_row) {
+            ++run;
+        } else {
+            if (run >= 4) runs.push_back(run);
+            run = 0;
+        }
+    }
+    if (run >= 4) runs.push_back(run);
+    if (runs.empty()) return 0;
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2];
+}
+
+double differing_fraction(const Image& a, const Image& b, Rect r) {
+    r = clip(r, a);
+    r = clip(r, b);
+    size_t diff = 0, total = 0;
+    for (int y = r.y0; y < r.y1; ++y)
+        for (int x = r.x0; x < r.x1; ++x) {
+            const Rgb p = a.at(x, y), q = b.at(x, y);
+            diff += (std::abs(p.r - q.r) + std::abs(p.g - q.g) + std::abs(p.b - q.b)) > 30 ? 1 : 0;
+            ++total;
+        }
+    return total ? double(diff) / double(total) : 0;
+}
+
+// [SECTION] Main
+
+struct Failures {
+    std::string image;
+    int count = 0;
+    void add(const std::string& what) {
+        std::cerr << "png_check: " << image << ": " << what << "\n";
+        ++count;
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr
+            << "usage: png_check IMAGE.png [--layout L.json] [--size WxH] [--min-colours N] [--has C[@R]] "
+               "[--lacks C[@R]] [--tolerance T] [--min-pixels N] [--dark-background] "
+               "[--text-taller-than OTHER.png OTHER.json REGION RATIO] [--differs-from OTHER.png REGION "
+               "FRACTION]\n";
+        return 2;
+    }
+    Failures fail{args[0]};
+    std::string error;
+    const std::optional<Image> image = load_png(args[0], error);
+    if (!image) {
+        std::cerr << "png_check: " << error << "\n";
+        return 1;
+    }
+    std::optional<Layout> layout;
+    int tolerance = 10;
+    size_t min_pixels = 4;
+    size_t min_colours = 64;
+    auto need = [&](size_t i, size_t n) {
+        if (i + n >= args.size()) {
+            std::cerr << "png_check: " << args[i] << " needs " << n << " value(s)\n";
+            std::exit(2);
+        }
+    };
+    auto region = [&](const std::string& name, const Layout* from) -> std::optional<Rect> {
+        if (name.empty()) return Rect{0, 0, image->width, image->height};
+        if (!from) {
+            fail.add("region '" + name + "' needs --layout");
+            return std::nullopt;
+        }
+        const auto it = from->regions.find(name);
+        if (it == from->regions.end()) {
+            std::string names;
+            for (const auto& [n, r] : from->regions)
+                names += (names.empty() ? "" : ", ") + n;
+            fail.add("the layout has no region '" + name + "' (regions this frame: " + names + ")");
+            return std::nullopt;
+        }
+        return clip(it->second, *image);
+    };
+
+    // Options that set parameters first, so that their order on the command line does not matter.
+    for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--layout") {
+            need(i, 1);
+            layout = load_layout(args[++i], error);
+            if (!layout) {
+                std::cerr << "png_check: " << error << "\n";
+                return 1;
+            }
+        } else if (args[i] == "--tolerance") {
+            need(i, 1);
+            tolerance = std::atoi(args[++i].c_str());
+        } else if (args[i] == "--min-pixels") {
+            need(i, 1);
+            min_pixels = size_t(std::atol(args[++i].c_str()));
+        } else if (args[i] == "--min-colours") {
+            need(i, 1);
+            min_colours = size_t(std::atol(args[++i].c_str()));
+        }
+    }
+
+    // Always: not blank.
+    const size_t colours = distinct_colours(*image);
+    if (colours < min_colours)
+        fail.add("looks blank: " + std::to_string(colours) + " distinct colours, expected at least " +
+                 std::to_string(min_colours));
+
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--layout" || a == "--tolerance" || a == "--min-pixels" || a == "--min-colours") {
+            ++i;
+        } else if (a == "--size") {
+            need(i, 1);
+            const std::string want = args[++i];
+            const std::string got = std::to_string(image->width) + "x" + std::to_string(image->height);
+            if (want != got) fail.add("size " + got + ", expected " + want);
+        } else if (a == "--has" || a == "--lacks") {
+            need(i, 1);
+            const std::string spec = args[++i];
+            const size_t at = spec.find('@');
+            const std::string colour_name = spec.substr(0, at);
+            const std::optional<Rgb> colour = parse_colour(colour_name);
+            if (!colour) {
+                std::cerr << "png_check: unknown colour '" << colour_name << "'\n";
+                return 2;
+            }
+            const std::optional<Rect> r =
+                region(at == std::string::npos ? "" : spec.substr(at + 1), layout ? &*layout : nullptr);
+            if (!r) continue;
+            const size_t n = count_colour(*image, *r, *colour, tolerance);
+            const std::string where = " in " + r->name + " [" + std::to_string(r->x0) + "," +
+                                      std::to_string(r->y0) + " - " + std::to_string(r->x1) + "," +
+                                      std::to_string(r->y1) + ")";
+            if (a == "--has" && n < min_pixels)
+                fail.add("expected " + colour_name + " (at least " + std::to_string(min_pixels) +
+                         " pixels within " + std::to_string(tolerance) + ")" + where + ", found " +
+                         std::to_string(n));
+            if (a == "--lacks" && n >= min_pixels)
+                fail.add("expected no " + colour_name + where + ", found " + std::to_string(n) + " pixels");
+            std::cout << colour_name << where << ": " << n << " pixels\n";
+        } else if (a == "--expect") {
+            need(i, 1);
+            const std::string spec = args[++i];
+            const size_t eq = spec.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                std::cerr << "png_check: --expect needs KEY=VALUE or KEY~=TEXT, got '" << spec << "'\n";
+                return 2;
+            }
+            const bool contains = spec[eq - 1] == '~';
+            const std::string key = spec.substr(0, contains ? eq - 1 : eq), want = spec.substr(eq + 1);
+            if (!layout || !layout->doc.contains(key)) {
+                fail.add("the layout file has no field '" + key + "'");
+                continue;
+            }
+            const nlohmann::json& v = layout->doc[key];
+            const std::string got = v.is_string() ? v.get<std::string>() : v.dump();
+            if (contains ? got.find(want) == std::string::npos : got != want)
+                fail.add("layout field " + key + " is '" + got + "', expected " +
+                         (contains ? "it to contain '" : "'") + want + "'");
+        } else if (a == "--skip-unless-cjk") {
+            if (!layout) {
+                fail.add("--skip-unless-cjk needs --layout");
+            } else if (!layout->cjk_font) {
+                std::cout << "SKIP: no Chinese font installed (fonts-wqy-microhei or fonts-noto-cjk)\n";
+                return 77;
+            }
+        } else if (a == "--dark-background") {
+            const Rgb bg = background(*image, Rect{0, 0, image->width, image->height});
+            std::cout << "background: " << bg.r << "," << bg.g << "," << bg.b << " (luma " << luma(bg)
+                      << ")\n";
+            if (luma(bg) > 16)
+                fail.add("expected a near-black background (luma <= 16), found " + std::to_string(bg.r) +
+                         "," + std::to_string(bg.g) + "," + std::to_string(bg.b));
+        } else if (a == "--text-taller-than") {
+            need(i, 4);
+            const std::optional<Image> other = load_png(args[i + 1], error);
+            const std::optional<Layout> other_layout = load_layout(args[i + 2], error);
+            const std::string name = args[i + 3];
+            const double ratio = std::atof(args[i + 4].c_str());
+            i += 4;
+            if (!other || !other_layout) {
+                fail.add(error);
+                continue;
+            }
+            const std::optional<Rect> mine = region(name, layout ? &*layout : nullptr);
+            const auto theirs = other_layout->regions.find(name);
+            if (!mine || theirs == other_layout->regions.end()) {
+                if (mine) fail.add("region '" + name + "' missing from " + args[i - 2]);
+                continue;
+            }
+            const double h_mine = median_text_height(*image, *mine);
+            const double h_other = median_text_height(*other, clip(theirs->second, *other));
+            std::cout << "text height in " << name << ": " << h_mine << " px here, " << h_other << " px in "
+                      << args[i - 3] << "\n";
+            if (h_other <= 0 || h_mine < ratio * h_other)
+                fail.add("text in " + name + " is " + std::to_string(h_mine) +
+                         " px tall, expected at least " + std::to_string(ratio) + " x " +
+                         std::to_string(h_other) + " px (" + args[i - 3] + ")");
+        } else if (a == "--differs-from") {
+            need(i, 3);
+            const std::optional<Image> other = load_png(args[i + 1], error);
+            const std::string name = args[i + 2];
+            const double min_fraction = std::atof(args[i + 3].c_str());
+            i += 3;
+            if (!other) {
+                fail.add(error);
+                continue;
+            }
+            const std::optional<Rect> r = region(name, layout ? &*layout : nullptr);
+            if (!r) continue;
+            const double f = differing_fraction(*image, *other, *r);
+            std::cout << "pixels differing from " << args[i - 2] << " in " << name << ": " << f * 100
+                      << "%\n";
+            if (f < min_fraction)
+                fail.add("expected at least " + std::to_string(min_fraction * 100) + "% of " + name +
+                         " to differ from " + args[i - 2] + ", found " + std::to_string(f * 100) + "%");
+        } else {
+            std::cerr << "png_check: unknown option '" << a << "'\n";
+            return 2;
+        }
+    }
+    if (fail.count == 0) std::cout << "png_check: " << args[0] << ": ok (" << colours << " colours)\n";
+    return fail.count == 0 ? 0 : 1;
+}
