@@ -2,6 +2,7 @@
 // misplaced option is a usage error that names it, never silently ignored.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>

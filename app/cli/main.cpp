@@ -2,16 +2,21 @@
 //
 //   synclab list [--json]
 //   synclab run SCENARIO --variant V [run options] [--out FILE.slt] [--json]
+//               run options: --backend sim|gpu, --schedule, --seed, --reps; GPU: --untraced, --live,
+//               --timeout S
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
 //                 --arg SPEC ... [--dump NAME] [run options] [--out FILE.slt] [--json]
 //   synclab report FILE.slt
 //   synclab export FILE.slt --chrome OUT.json
 //   synclab table [--seeds N]          every scenario variant on the simulator, with verdicts
+//   synclab table --backend gpu        every scenario variant on the GPU, untraced and traced
 //
-// Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
+// Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error (also: the GPU cannot be
+// used here, e.g. "no NVIDIA driver found (...): use --backend sim").
 #include "cli/args.h"
 #include "cli/kernel_args.h"
 #include "cli/report.h"
+#include "gpu/client.h"
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -36,12 +41,17 @@ const char* kUsage = R"(SyncLab: CUDA synchronization bugs, run and shown.
 Usage:
   synclab list [--json]
       The scenarios and their variants.
-  synclab run SCENARIO --variant V [--backend sim] [--schedule rr|random|adversarial]
-              [--seed N] [--reps N] [--out FILE.slt] [--json]
+  synclab run SCENARIO --variant V [--backend sim|gpu] [--schedule rr|random|adversarial]
+              [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
+      --backend gpu runs it on the GPU (through the worker synclab-gpu): N untraced launches (the
+      hardware's own outcome and kernel time) and one traced launch (events, findings), both
+      reported. --untraced: no traced launch. --live: the trace goes to mapped host memory and is
+      shown as it arrives. --timeout S (default 5): a kernel still running then is stopped, and the
+      run reports which threads wait where.
   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
               --arg SPEC ... [--dump NAME] [same run options] [--json]
-      Runs your own kernel in the simulator. SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
+      Runs your own kernel in the simulator (or --backend gpu). SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
       for a pointer (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64), a plain number for a scalar.
       Buffers are named arg0, arg1 ... (parameter position); --dump arg1 prints one afterwards.
   synclab report FILE.slt
@@ -50,20 +60,28 @@ Usage:
       Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).
   synclab table [--seeds N] [--json]
       Every variant of every scenario on the simulator (N random seeds, default 3), with verdicts.
+  synclab table --backend gpu [--seeds N] [--timeout S] [--json]
+      Every variant on the GPU: N untraced launches beside one traced launch.
 
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
 
-const std::vector<std::string> kRunValued = {"backend", "schedule", "seed", "reps", "out", "max-steps"};
+const std::vector<std::string> kRunValued = {"backend", "schedule", "seed", "reps", "out", "max-steps", "timeout"};
+const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
 
 runner::RunOptions run_options(const Args& a) {
     runner::RunOptions o;
     o.backend = a.value_or("backend", "sim");
-    if (o.backend == "gpu")
-        throw UsageError("--backend gpu: this build has no GPU runner yet; use --backend sim (the simulator)");
-    if (o.backend != "sim") throw UsageError("--backend must be 'sim' (or 'gpu' once the GPU runner exists), got '" + o.backend + "'");
+    if (o.backend != "sim" && o.backend != "gpu") throw UsageError("--backend must be 'sim' or 'gpu', got '" + o.backend + "'");
+    if (o.backend == "sim")
+        for (const char* gpu_only : {"untraced", "live", "timeout"})
+            if (a.flag(gpu_only)) throw UsageError(std::string("--") + gpu_only + " needs --backend gpu");
+    if (a.flag("untraced") && a.flag("live")) throw UsageError("--live shows the trace as it arrives: it cannot go with --untraced");
+    o.gpu.traced = !a.flag("untraced");
+    o.gpu.live = a.flag("live");
+    o.gpu.timeout_s = a.double_or("timeout", 5, 0.05, 3600);
     const std::string schedule = a.value_or("schedule", "random");
     if (!sim::parse_schedule(schedule, o.schedule))
         throw UsageError("--schedule must be rr, random or adversarial, got '" + schedule + "'");
@@ -80,6 +98,22 @@ void save_if_asked(const Args& a, const runner::RunSummary& s) {
         } catch (const std::exception& e) {
             throw InputError(std::string("could not save the trace: ") + e.what());
         }
+    }
+}
+
+// Runs a job, turning "the GPU cannot be used here" into an input error that says what to do.
+runner::RunSummary run_job_or_explain(const runner::KernelJob* job, const scenario::Scenario* s, const scenario::Variant* v,
+                                      runner::RunOptions& o, bool text_output) {
+    if (o.backend == "gpu" && o.gpu.live && text_output) {
+        o.gpu.on_events = [](const std::vector<trace::Event>&, uint64_t seen, double elapsed_ms) {
+            std::cerr << "live: " << seen << " events after " << std::fixed << std::setprecision(0) << elapsed_ms << " ms\n";
+            std::cerr.unsetf(std::ios::fixed);
+        };
+    }
+    try {
+        return job ? runner::run_job(*job, o) : runner::run_scenario(*s, *v, o);
+    } catch (const gpu::Unavailable& e) {
+        throw InputError(std::string(e.what()) + ": use --backend sim (the simulator)");
     }
 }
 
@@ -148,7 +182,7 @@ const scenario::Scenario& scenario_arg(const std::string& id) {
 int cmd_run(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
     valued.push_back("variant");
-    Args a(argv, "run", valued, {"json"});
+    Args a(argv, "run", valued, kRunFlags);
     if (a.positional().size() != 1) throw UsageError("'run' needs exactly one SCENARIO (see 'synclab list')");
     const scenario::Scenario& s = scenario_arg(a.positional()[0]);
     std::string variants;
@@ -157,8 +191,8 @@ int cmd_run(const std::vector<std::string>& argv) {
     if (!variant_id) throw UsageError("'run " + s.id + "' needs --variant (one of: " + variants + ")");
     const scenario::Variant* v = s.find_variant(*variant_id);
     if (!v) throw UsageError("scenario " + s.id + " has no variant '" + *variant_id + "' (variants: " + variants + ")");
-    const runner::RunOptions o = run_options(a);
-    const runner::RunSummary summary = runner::run_scenario(s, *v, o);
+    runner::RunOptions o = run_options(a);
+    const runner::RunSummary summary = run_job_or_explain(nullptr, &s, v, o, !a.flag("json"));
     save_if_asked(a, summary);
     print_run(a, summary, o);
     return kExitOk;
@@ -197,7 +231,7 @@ std::string compile_cu(const std::string& path) {
 int cmd_check(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
     for (const char* v : {"kernel", "grid", "block", "shared", "dump"}) valued.push_back(v);
-    Args a(argv, "check", valued, {"json"}, {"arg"});
+    Args a(argv, "check", valued, kRunFlags, {"arg"});
     if (a.positional().size() != 1) throw UsageError("'check' needs exactly one FILE.cu or FILE.ptx");
     const std::string path = a.positional()[0];
     const auto kernel = a.value("kernel");
@@ -240,7 +274,7 @@ int cmd_check(const std::vector<std::string>& argv) {
     job.source_name = std::filesystem::path(path).filename().string();
     if (is_cu) job.source_text = source;
     job.ptx_text = ptx_text;
-    const runner::RunSummary summary = runner::run_job(job, o);
+    const runner::RunSummary summary = run_job_or_explain(&job, nullptr, nullptr, o, !a.flag("json"));
     save_if_asked(a, summary);
     print_run(a, summary, o);
     if (const auto dump = a.value("dump")) {
@@ -289,9 +323,62 @@ int cmd_export(const std::vector<std::string>& argv) {
     return kExitOk;
 }
 
+// `table --backend gpu`: every variant on the GPU, untraced beside traced. The lessons' verdicts are
+// about the simulator, so no verdict column: the hardware's outcome is the lesson here.
+int cmd_table_gpu(const Args& a) {
+    runner::RunOptions o;
+    o.backend = "gpu";
+    o.reps = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
+    o.gpu.timeout_s = a.double_or("timeout", 5, 0.05, 3600);
+    nlohmann::json rows = nlohmann::json::array();
+    bool header = false;
+    for (const scenario::Scenario& s : scenario::catalog())
+        for (const scenario::Variant& v : s.variants) {
+            runner::RunSummary r;
+            try {
+                r = runner::run_scenario(s, v, o);
+            } catch (const gpu::Unavailable& e) {
+                throw InputError(std::string(e.what()) + ": use 'synclab table' (the simulator)");
+            }
+            const runner::GpuSide& u = r.gpu_untraced;
+            const runner::GpuSide& t = r.gpu_traced;
+            std::string kinds;
+            for (const std::string& k : runner::finding_kinds(r)) kinds += (kinds.empty() ? "" : ",") + k;
+            if (a.flag("json")) {
+                rows.push_back(summary_json(r, o));
+                continue;
+            }
+            if (!header) {
+                std::cout << "device: " << r.device << "\n" << std::left << std::setw(20) << "scenario" << std::setw(22)
+                          << "variant" << std::setw(9) << "untraced" << std::setw(14) << "wrong/checked" << std::setw(11)
+                          << "kernel ms" << std::setw(9) << "traced" << std::setw(10) << "events" << std::setw(11)
+                          << "kernel ms" << "findings\n";
+                header = true;
+            }
+            char ums[32], tms[32];
+            std::snprintf(ums, sizeof ums, "%.4f", u.kernel_ms);
+            std::snprintf(tms, sizeof tms, "%.4f", t.kernel_ms);
+            std::cout << std::left << std::setw(20) << s.id << std::setw(22) << v.id << std::setw(9) << trace::to_string(u.status)
+                      << std::setw(14) << (std::to_string(u.wrong_outputs) + "/" + std::to_string(u.checked_outputs))
+                      << std::setw(11) << (u.kernel_ms > 0 ? ums : "-") << std::setw(9) << trace::to_string(t.status)
+                      << std::setw(10) << t.events << std::setw(11) << (t.kernel_ms > 0 ? tms : "-") << (kinds.empty() ? "-" : kinds)
+                      << "\n";
+            if (r.status != trace::RunStatus::Ok) std::cout << "    " << r.message << "\n";
+        }
+    if (a.flag("json")) std::cout << rows.dump(2) << "\n";
+    else
+        std::cout << "\n(GPU: " << o.reps << " untraced launches and one traced launch per variant, timeout " << o.gpu.timeout_s
+                  << " s; 'synclab run SCENARIO --variant V --backend gpu' for details)\n";
+    return kExitOk;
+}
+
 int cmd_table(const std::vector<std::string>& argv) {
-    Args a(argv, "table", {"seeds"}, {"json"});
+    Args a(argv, "table", {"seeds", "backend", "timeout"}, {"json"});
     if (!a.positional().empty()) throw UsageError("'table' takes no arguments");
+    const std::string backend = a.value_or("backend", "sim");
+    if (backend == "gpu") return cmd_table_gpu(a);
+    if (backend != "sim") throw UsageError("--backend must be 'sim' or 'gpu', got '" + backend + "'");
+    if (a.value("timeout")) throw UsageError("--timeout needs --backend gpu");
     const uint32_t seeds = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
     nlohmann::json rows = nlohmann::json::array();
     if (!a.flag("json"))

@@ -37,15 +37,42 @@ nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trac
             {"message", f.message}};
 }
 
+namespace {
+
+nlohmann::json gpu_side_json(const runner::GpuSide& g) {
+    if (!g.ran) return nullptr;
+    nlohmann::json j = {{"status", trace::to_string(g.status)},
+                        {"message", g.message},
+                        {"reps", g.reps},
+                        {"wrong_outputs", g.wrong_outputs},
+                        {"checked_outputs", g.checked_outputs},
+                        {"reps_with_wrong_outputs", g.reps_with_wrong_outputs},
+                        {"check_summary", g.check_summary},
+                        {"kernel_ms", g.kernel_ms},
+                        {"kernel_ms_min", g.kernel_ms_min},
+                        {"kernel_ms_max", g.kernel_ms_max}};
+    if (!g.trace_buffer.empty()) {
+        j["events"] = g.events;
+        j["dropped_events"] = g.dropped_events;
+        j["partial_trace"] = g.partial_trace;
+        j["trace_buffer"] = g.trace_buffer;
+    }
+    return j;
+}
+
+} // namespace
+
 nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOptions& options) {
     const trace::RunMeta& m = s.trace.meta;
+    const bool gpu = options.backend == "gpu";
     nlohmann::json findings = nlohmann::json::array();
     for (const analysis::Finding& f : s.findings) findings.push_back(finding_json(f, s.trace));
-    return {{"scenario", m.scenario},
+    nlohmann::json j = {{"scenario", m.scenario},
             {"variant", m.variant},
             {"kernel", m.kernel},
             {"backend", options.backend},
-            {"schedule", sim::to_string(options.schedule)},
+            {"device", s.device},
+            {"schedule", gpu ? std::string("hardware") : std::string(sim::to_string(options.schedule))},
             {"seed", options.seed},
             {"memory_model", m.memory_model.empty() ? "sc" : m.memory_model},
             {"reps", s.reps_run},
@@ -57,17 +84,47 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
             {"check_summary", s.check_summary},
             {"findings", findings},
             {"events", s.events},
-            {"dropped_events", m.dropped_events},
+            {"dropped_events", s.dropped_events},
+            {"traced", s.traced},
+            {"kernel_ms", gpu ? nlohmann::json(s.kernel_ms) : nlohmann::json(nullptr)},
             {"thread_instructions", s.thread_instructions},
             {"warp_instructions", s.warp_instructions},
             {"elapsed_ms", s.elapsed_ms}};
+    // Always both sides: the untraced launches (the hardware's outcome) beside the traced one.
+    if (gpu) j["gpu"] = {{"untraced", gpu_side_json(s.gpu_untraced)}, {"traced", gpu_side_json(s.gpu_traced)}};
+    return j;
 }
 
 void print_summary_text(std::ostream& out, const runner::RunSummary& s, const runner::RunOptions& options) {
     const trace::RunMeta& m = s.trace.meta;
     const std::string name = m.scenario.empty() ? m.kernel : m.scenario + "/" + m.variant;
-    out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule) << "  seed "
-        << options.seed << "  reps " << s.reps_run << "\n";
+    if (options.backend == "gpu") {
+        out << name << "  backend gpu (" << s.device << ")  seed " << options.seed << "  reps " << s.reps_run << "\n";
+        // Both sides: tracing perturbs timing, so the untraced outcome is the hardware's own.
+        const runner::GpuSide& u = s.gpu_untraced;
+        const runner::GpuSide& t = s.gpu_traced;
+        char buf[160];
+        if (u.ran) {
+            std::snprintf(buf, sizeof buf, "%.4f ms median (%.4f-%.4f)", u.kernel_ms, u.kernel_ms_min, u.kernel_ms_max);
+            out << "untraced: " << trace::to_string(u.status) << ", " << u.reps << (u.reps == 1 ? " launch" : " launches");
+            if (u.kernel_ms > 0) out << ", kernel " << buf;
+            if (u.checked_outputs)
+                out << ", " << u.wrong_outputs << " wrong of " << u.checked_outputs << " outputs (" << u.reps_with_wrong_outputs
+                    << " of " << u.reps << " launches wrong)";
+            out << "\n";
+        }
+        if (t.ran) {
+            std::snprintf(buf, sizeof buf, "%.4f ms", t.kernel_ms);
+            out << "traced:   " << trace::to_string(t.status) << ", " << t.events << " events (" << t.dropped_events << " dropped, "
+                << t.trace_buffer << " buffer" << (t.partial_trace ? ", partial" : "") << ")";
+            if (t.kernel_ms > 0) out << ", kernel " << buf;
+            if (t.checked_outputs) out << ", " << t.wrong_outputs << " wrong of " << t.checked_outputs << " outputs";
+            out << "\n";
+        }
+    } else {
+        out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule) << "  seed "
+            << options.seed << "  reps " << s.reps_run << "\n";
+    }
     out << "status:   " << trace::to_string(s.status);
     if (!s.message.empty()) out << " - " << s.message;
     out << "\n";

@@ -1,8 +1,11 @@
 #include "runner/runner.h"
 
+#include "gpu/gpu_run.h"
+#include "ptx/instrument.h"
 #include "ptx/parser.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,7 +25,160 @@ void merge_findings(std::vector<analysis::Finding>& into, const std::vector<anal
     }
 }
 
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void copy_job_meta(trace::RunMeta& meta, const KernelJob& job, uint64_t seed) {
+    meta.scenario = job.scenario_id;
+    meta.variant = job.variant_id;
+    meta.source_name = job.source_name;
+    meta.source_text = job.source_text;
+    meta.ptx_text = job.ptx_text;
+    meta.seed = seed;
+}
+
+// Backend "gpu": untraced repetitions, then one traced launch (see runner.h).
+RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
+    RunSummary summary;
+    summary.traced = options.gpu.traced;
+    const auto t0 = std::chrono::steady_clock::now();
+    gpu::SharedWorker& shared = gpu::shared_worker(gpu::find_worker(options.gpu.worker));
+    std::lock_guard lock(shared.mutex);
+    gpu::Worker& worker = shared.worker;
+    summary.device = worker.start().device; // throws gpu::Unavailable: no driver, no device
+
+    const uint32_t reps = options.gpu.untraced ? std::max<uint32_t>(options.reps, 1) : 0;
+    const uint32_t steps = reps + (options.gpu.traced ? 1 : 0);
+    gpu::LaunchOptions base;
+    base.timeout_s = options.gpu.timeout_s;
+    base.grace_s = options.gpu.grace_s;
+    base.event_capacity = options.gpu.event_capacity;
+
+    // Untraced: the hardware's own outcome, checked against the CPU reference, rep by rep.
+    GpuSide& u = summary.gpu_untraced;
+    std::vector<double> times;
+    trace::RunMeta untraced_meta;
+    for (uint32_t r = 0; r < reps; ++r) {
+        if (options.cancel && options.cancel->load()) {
+            u.status = trace::RunStatus::Cancelled;
+            u.message = "cancelled";
+            break;
+        }
+        const scenario::Inputs inputs = job.make_inputs(options.seed + r);
+        gpu::LaunchOutcome o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers,
+                                           inputs.args, base);
+        u.ran = true;
+        ++u.reps;
+        if (r == 0) untraced_meta = o.trace.meta;
+        if (o.status != trace::RunStatus::Ok) {
+            u.status = o.status;
+            u.message = o.message + (o.status == trace::RunStatus::Timeout && !options.gpu.traced
+                                         ? " (run it traced to see where the threads are)"
+                                         : "");
+            break;
+        }
+        for (float ms : o.kernel_ms) times.push_back(ms);
+        scenario::CheckResult check;
+        if (job.check) check = job.check(inputs, o.buffers);
+        u.wrong_outputs += check.wrong;
+        u.checked_outputs += check.checked;
+        if (check.wrong) ++u.reps_with_wrong_outputs;
+        if (r == 0 || (check.wrong && u.reps_with_wrong_outputs == 1)) u.check_summary = check.summary;
+        if (options.progress) options.progress(double(r + 1) / steps);
+    }
+    if (!times.empty()) {
+        u.kernel_ms = median(times);
+        u.kernel_ms_min = *std::min_element(times.begin(), times.end());
+        u.kernel_ms_max = *std::max_element(times.begin(), times.end());
+    }
+
+    // Traced: one launch of the instrumented kernel; its trace gives the findings.
+    GpuSide& t = summary.gpu_traced;
+    if (options.gpu.traced && !(options.cancel && options.cancel->load())) {
+        gpu::LaunchOptions traced = base;
+        traced.traced = true;
+        traced.buffer = options.gpu.live ? gpu::TraceBuffer::Mapped : gpu::TraceBuffer::Device;
+        traced.live = options.gpu.live;
+        if (options.gpu.live && options.gpu.on_events)
+            traced.on_progress = [&](const gpu::Progress& p) { options.gpu.on_events(p.events, p.events_seen, p.elapsed_ms); };
+        const scenario::Inputs inputs = job.make_inputs(options.seed);
+        gpu::LaunchOutcome o;
+        try {
+            o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers, inputs.args, traced);
+        } catch (const ptx::InstrumentError& e) {
+            o.status = trace::RunStatus::Error;
+            o.message = e.what();
+            o.trace.meta.status = o.status;
+            o.trace.meta.status_message = o.message;
+        }
+        t.ran = true;
+        t.reps = 1;
+        t.status = o.status;
+        t.message = o.message;
+        t.trace_buffer = gpu::to_string(traced.buffer);
+        t.events = o.trace.events.size();
+        t.dropped_events = o.dropped_events;
+        t.partial_trace = o.partial_trace;
+        if (!o.kernel_ms.empty()) t.kernel_ms = t.kernel_ms_min = t.kernel_ms_max = o.kernel_ms.back();
+        if (o.status == trace::RunStatus::Ok && job.check) {
+            const scenario::CheckResult check = job.check(inputs, o.buffers);
+            t.wrong_outputs = check.wrong;
+            t.checked_outputs = check.checked;
+            t.reps_with_wrong_outputs = check.wrong ? 1 : 0;
+            t.check_summary = check.summary;
+        }
+        o.trace.meta.wrong_outputs = t.wrong_outputs;
+        o.trace.meta.checked_outputs = t.checked_outputs;
+        copy_job_meta(o.trace.meta, job, options.seed);
+        // Nothing recorded (e.g. the worker was killed): no trace to analyse, so no findings.
+        if (!o.trace.events.empty()) summary.findings = analysis::analyze(o.trace);
+        summary.events = o.trace.events.size();
+        summary.dropped_events = o.dropped_events;
+        summary.trace = std::move(o.trace);
+        summary.final_buffers = std::move(o.buffers);
+        if (options.progress) options.progress(1.0);
+    } else {
+        summary.trace.meta = untraced_meta;
+        summary.trace.meta.status = u.status;
+        summary.trace.meta.status_message = u.message;
+        summary.trace.meta.wrong_outputs = u.wrong_outputs;
+        summary.trace.meta.checked_outputs = u.checked_outputs;
+        copy_job_meta(summary.trace.meta, job, options.seed);
+    }
+
+    // The headline: the untraced side's outcome where it ran; a failure of either side wins.
+    const GpuSide& head = u.ran ? u : t;
+    summary.status = head.status;
+    summary.message = head.message;
+    if (t.ran && t.status != trace::RunStatus::Ok && u.ran) {
+        // The traced run's message carries the diagnosis (where the threads wait): show it too.
+        if (summary.status == trace::RunStatus::Ok) {
+            summary.status = t.status;
+            summary.message = "traced run: " + t.message;
+        } else if (t.message != u.message) {
+            summary.message += "; traced run: " + t.message;
+        }
+    }
+    summary.reps_run = head.reps;
+    summary.wrong_outputs = head.wrong_outputs;
+    summary.checked_outputs = head.checked_outputs;
+    summary.reps_with_wrong_outputs = head.reps_with_wrong_outputs;
+    summary.check_summary = head.check_summary;
+    summary.kernel_ms = head.kernel_ms;
+    summary.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return summary;
+}
+
+} // namespace
+
 RunSummary run_job(const KernelJob& job, const RunOptions& options) {
+    if (options.backend == "gpu") return run_job_gpu(job, options);
     RunSummary summary;
     const uint32_t reps = std::max<uint32_t>(options.reps, 1);
     bool kept_interesting = false;
@@ -65,6 +221,8 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
         summary.thread_instructions += result.thread_instructions;
         summary.warp_instructions += result.warp_instructions;
         summary.elapsed_ms += trace.meta.elapsed_ms;
+        summary.dropped_events += trace.meta.dropped_events;
+        summary.device = trace.meta.device;
 
         const bool interesting = check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;
         if (r == 0 || (interesting && !kept_interesting)) {

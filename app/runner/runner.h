@@ -1,6 +1,11 @@
 // Runner: one place that turns "run this scenario variant (or this user kernel) with these options"
 // into a summary: it builds inputs, runs the simulator once per repetition, checks the outputs
 // against the CPU reference, analyses each trace and merges the findings. Used by the CLI and the app.
+//
+// Backend "gpu" runs the same kernel on the GPU through the worker (gpu/gpu_run.h) and always
+// reports both sides: untraced launches (the hardware's own outcome: wrong outputs per repetition,
+// kernel time from CUDA events) and one traced launch (the instrumented kernel: events, findings),
+// because tracing perturbs timing and can hide or change what the untraced kernel does.
 #pragma once
 
 #include "analysis/findings.h"
@@ -17,6 +22,19 @@
 
 namespace synclab::runner {
 
+// GPU backend settings (RunOptions::gpu).
+struct GpuOptions {
+    bool untraced = true;          // run `reps` untraced launches (outputs checked, kernel times)
+    bool traced = true;            // and one traced launch (events, findings); --untraced: false
+    bool live = false;             // traced launch writes to mapped host memory, streamed as it runs
+    double timeout_s = 5;          // per launch; a kernel still running then is stopped
+    double grace_s = 20;           // a worker silent for timeout + grace (JIT, copies) is killed
+    uint64_t event_capacity = 1u << 22; // trace slots (32 bytes each); overflow is counted
+    std::string worker;            // the synclab-gpu executable ("" = find it, gpu/client.h)
+    // Live mode: called from the runner's thread with the events that appeared since the last call.
+    std::function<void(const std::vector<trace::Event>& events, uint64_t seen, double elapsed_ms)> on_events;
+};
+
 struct RunOptions {
     std::string backend = "sim";
     sim::Schedule schedule = sim::Schedule::Random;
@@ -25,6 +43,25 @@ struct RunOptions {
     sim::Options limits; // budgets (schedule, seed, cancel and progress are set from the fields here)
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all repetitions
+    GpuOptions gpu;      // backend "gpu" only
+};
+
+// One side of a GPU run (RunSummary::gpu_untraced / gpu_traced).
+struct GpuSide {
+    bool ran = false;
+    trace::RunStatus status = trace::RunStatus::Ok;
+    std::string message;
+    uint32_t reps = 0;                // launches checked
+    uint64_t wrong_outputs = 0;       // summed over reps
+    uint64_t checked_outputs = 0;
+    uint32_t reps_with_wrong_outputs = 0;
+    std::string check_summary;        // of the first rep with wrong outputs, else of the first
+    double kernel_ms = 0;             // median over reps (CUDA events around each launch)
+    double kernel_ms_min = 0, kernel_ms_max = 0;
+    uint64_t events = 0;              // traced side: events recorded
+    uint64_t dropped_events = 0;      // traced side: events the full buffer could not take
+    bool partial_trace = false;       // traced side: read from a kernel that did not finish
+    std::string trace_buffer;         // traced side: "device" | "mapped"
 };
 
 struct RunSummary {
@@ -43,6 +80,15 @@ struct RunSummary {
     double elapsed_ms = 0;
     std::string check_summary;               // of the kept repetition
     std::vector<sim::Buffer> final_buffers;  // of the kept repetition
+    // Backend "gpu": status / message / wrong_outputs / checked_outputs / reps_with_wrong_outputs
+    // above are the untraced side's (the hardware's own outcome; the traced side's where only it
+    // ran, and a non-ok status of either side wins); trace, findings and events are the traced
+    // side's. kernel_ms: the untraced median (else the traced launch's).
+    std::string device;                      // "NVIDIA H200" / "SyncLab simulator"
+    double kernel_ms = 0;
+    bool traced = true;                      // a trace (and findings) exists
+    uint64_t dropped_events = 0;
+    GpuSide gpu_untraced, gpu_traced;
 };
 
 // A kernel to run: a parsed module, an entry, a launch, inputs and (optionally) a reference check.

@@ -1,0 +1,426 @@
+#include "gpu/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace synclab::gpu {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::string megabytes(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB"; }
+
+// Kernel arguments' device memory, freed when the request ends (also on errors).
+class Allocations {
+public:
+    explicit Allocations(const cu::Api& api) : api_(api) {}
+    ~Allocations() {
+        for (cu::DevicePtr p : ptrs_) api_.MemFree(p);
+    }
+    cu::DevicePtr alloc(size_t bytes, const std::string& what) {
+        cu::DevicePtr p = 0;
+        cu::check(api_, api_.MemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc", what + " (" + megabytes(bytes) + ")");
+        ptrs_.push_back(p);
+        return p;
+    }
+
+private:
+    const cu::Api& api_;
+    std::vector<cu::DevicePtr> ptrs_;
+};
+
+// How long a snapshot of a hung kernel's trace may take before we give up on it.
+constexpr double kSnapshotWaitMs = 3000;
+// Device-mode trace areas up to this size get their pinned staging copy up front.
+constexpr size_t kPreallocatedStagingMax = size_t(256) << 20;
+
+} // namespace
+
+Hello Executor::init() {
+    Hello h;
+    std::string why;
+    if (!cu::load(api_, why)) {
+        h.state = WorkerState::NoDriver;
+        h.message = "no NVIDIA driver found (" + why + ")";
+        return h;
+    }
+    const cu::Result init = api_.Init(0);
+    if (init != cu::kSuccess) {
+        h.state = WorkerState::NoDevice;
+        h.message = "no CUDA device (cuInit: " + cu::describe(api_, init) + ")";
+        return h;
+    }
+    int count = 0;
+    const cu::Result counted = api_.DeviceGetCount(&count);
+    if (counted != cu::kSuccess || count == 0) {
+        h.state = WorkerState::NoDevice;
+        h.message = counted != cu::kSuccess ? "no CUDA device (cuDeviceGetCount: " + cu::describe(api_, counted) + ")"
+                                            : "no CUDA device (the driver found none)";
+        return h;
+    }
+    try {
+        cu::check(api_, api_.DeviceGet(&device_, 0), "cuDeviceGet");
+        char name[256] = {};
+        cu::check(api_, api_.DeviceGetName(name, sizeof name - 1, device_), "cuDeviceGetName");
+        h.device = name;
+        int v = 0;
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrMultiprocessorCount, device_), "cuDeviceGetAttribute");
+        h.sm_count = static_cast<uint32_t>(v);
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMajor, device_), "cuDeviceGetAttribute");
+        h.cc_major = static_cast<uint32_t>(v);
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMinor, device_), "cuDeviceGetAttribute");
+        h.cc_minor = static_cast<uint32_t>(v);
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrCanMapHostMemory, device_), "cuDeviceGetAttribute");
+        h.can_map_host_memory = v != 0;
+        cu::check(api_, api_.DriverGetVersion(&v), "cuDriverGetVersion");
+        h.driver_version = static_cast<uint32_t>(v);
+        size_t mem = 0;
+        cu::check(api_, api_.DeviceTotalMem(&mem, device_), "cuDeviceTotalMem");
+        h.memory_bytes = mem;
+        cu::check(api_, api_.DevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+        cu::check(api_, api_.CtxSetCurrent(context_), "cuCtxSetCurrent");
+        // Kernels go to an ordinary stream, so that the synchronous copies and memsets (legacy NULL
+        // stream) are ordered with them. Reads of a hung kernel's trace go to a non-blocking stream,
+        // which waits for neither.
+        cu::check(api_, api_.StreamCreate(&stream_, 0), "cuStreamCreate");
+        cu::check(api_, api_.StreamCreate(&copy_stream_, cu::kStreamNonBlocking), "cuStreamCreate");
+        cu::check(api_, api_.EventCreate(&start_, cu::kEventDefault), "cuEventCreate");
+        cu::check(api_, api_.EventCreate(&stop_, cu::kEventDefault), "cuEventCreate");
+    } catch (const cu::Error& e) {
+        h.state = WorkerState::InitFailed;
+        h.message = std::string("the CUDA device could not be set up: ") + e.what();
+        return h;
+    }
+    ready_ = true;
+    return h;
+}
+
+void Executor::load_module(const std::string& ptx, std::string& jit_log) {
+    if (module_ && ptx == module_ptx_) {
+        jit_log = module_log_;
+        return;
+    }
+    if (module_) {
+        api_.ModuleUnload(module_);
+        module_ = nullptr;
+        module_ptx_.clear();
+    }
+    std::vector<char> info(1 << 16, '\0'), error(1 << 16, '\0');
+    int options[] = {cu::kJitInfoLogBuffer, cu::kJitInfoLogBufferSizeBytes, cu::kJitErrorLogBuffer,
+                     cu::kJitErrorLogBufferSizeBytes, cu::kJitGenerateLineInfo};
+    void* values[] = {info.data(), reinterpret_cast<void*>(info.size() - 1), error.data(),
+                      reinterpret_cast<void*>(error.size() - 1), reinterpret_cast<void*>(1)};
+    const cu::Result r = api_.ModuleLoadDataEx(&module_, ptx.c_str(), 5, options, values);
+    jit_log = std::string(info.data());
+    if (r != cu::kSuccess) {
+        module_ = nullptr;
+        std::string log = std::string(error.data());
+        if (log.empty()) log = jit_log;
+        cu::check(api_, r, "cuModuleLoadDataEx", log.empty() ? "(no JIT log)" : log);
+    }
+    module_ptx_ = ptx;
+    module_log_ = jit_log;
+}
+
+void Executor::release_trace() {
+    if (trace_.mode == TraceBuffer::Mapped) {
+        if (trace_.host_events) api_.MemFreeHost(trace_.host_events);
+        if (trace_.host_warps) api_.MemFreeHost(trace_.host_warps);
+    } else {
+        if (trace_.events) api_.MemFree(trace_.events);
+        if (trace_.warps) api_.MemFree(trace_.warps);
+    }
+    if (trace_.cursor) api_.MemFree(trace_.cursor);
+    if (trace_.staging) api_.MemFreeHost(trace_.staging);
+    trace_ = TraceArea{};
+}
+
+void Executor::prepare_trace(TraceBuffer mode, uint64_t capacity, uint64_t warps) {
+    const size_t event_bytes = std::max<size_t>(capacity * sizeof(trace::Event), 32);
+    const size_t warp_bytes = std::max<size_t>(warps * sizeof(uint32_t), 4);
+    // Keep the last area if it is big enough: allocating hundreds of MB each run costs milliseconds.
+    const bool reuse = trace_.cursor && trace_.mode == mode && trace_.event_bytes >= event_bytes && trace_.warp_bytes >= warp_bytes;
+    if (!reuse) {
+        release_trace();
+        trace_.mode = mode;
+        cu::check(api_, api_.MemAlloc(&trace_.cursor, 64), "cuMemAlloc", "trace cursor");
+        if (mode == TraceBuffer::Device) {
+            cu::check(api_, api_.MemAlloc(&trace_.events, event_bytes), "cuMemAlloc",
+                      "trace buffer of " + std::to_string(capacity) + " events (" + megabytes(event_bytes) + ")");
+            cu::check(api_, api_.MemAlloc(&trace_.warps, warp_bytes), "cuMemAlloc", "warp table");
+            // Pinned host memory to copy a hung kernel's trace into, allocated now because an
+            // allocation while the kernel hangs might wait for it (large buffers: at the hang).
+            const size_t staging = 64 + warp_bytes + event_bytes;
+            if (staging <= kPreallocatedStagingMax && api_.MemHostAlloc(&trace_.staging, staging, 0) == cu::kSuccess)
+                trace_.staging_bytes = staging;
+            else
+                trace_.staging = nullptr;
+        } else {
+            const unsigned flags = cu::kMemHostAllocPortable | cu::kMemHostAllocDeviceMap;
+            cu::check(api_, api_.MemHostAlloc(&trace_.host_events, event_bytes, flags), "cuMemHostAlloc",
+                      "mapped trace buffer of " + std::to_string(capacity) + " events (" + megabytes(event_bytes) + ")");
+            cu::check(api_, api_.MemHostGetDevicePointer(&trace_.events, trace_.host_events, 0), "cuMemHostGetDevicePointer");
+            cu::check(api_, api_.MemHostAlloc(&trace_.host_warps, warp_bytes, flags), "cuMemHostAlloc", "mapped warp table");
+            cu::check(api_, api_.MemHostGetDevicePointer(&trace_.warps, trace_.host_warps, 0), "cuMemHostGetDevicePointer");
+        }
+        trace_.event_bytes = event_bytes;
+        trace_.warp_bytes = warp_bytes;
+    }
+    // Zeroed events let a reader tell written slots from reserved ones (time and kind are never 0).
+    if (mode == TraceBuffer::Device) {
+        cu::check(api_, api_.MemsetD8(trace_.events, 0, event_bytes), "cuMemsetD8", "trace buffer");
+        cu::check(api_, api_.MemsetD8(trace_.warps, 0, warp_bytes), "cuMemsetD8", "warp table");
+    } else {
+        std::memset(trace_.host_events, 0, event_bytes);
+        std::memset(trace_.host_warps, 0, warp_bytes);
+    }
+    cu::check(api_, api_.MemsetD8(trace_.cursor, 0, 8), "cuMemsetD8", "trace cursor");
+}
+
+std::vector<trace::Event> Executor::complete_events(const trace::Event* events, uint64_t slots) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::vector<trace::Event> out;
+    out.reserve(static_cast<size_t>(std::min<uint64_t>(slots, 1u << 20)));
+    for (uint64_t i = 0; i < slots; ++i) {
+        trace::Event e;
+        std::memcpy(&e, events + i, sizeof e);
+        if (e.time != 0 && static_cast<uint8_t>(e.kind) != 0) out.push_back(e);
+    }
+    return out;
+}
+
+void Executor::snapshot(RunResult& result, uint64_t capacity, uint64_t warp_count) {
+    result.partial = true;
+    if (trace_.mode == TraceBuffer::Mapped) {
+        // Host memory: read it directly, no driver call that could wait for the hung kernel. The
+        // cursor (device memory) is not needed: unwritten slots are zero.
+        result.events = complete_events(static_cast<const trace::Event*>(trace_.host_events), capacity);
+        result.warps.resize(warp_count);
+        std::memcpy(result.warps.data(), trace_.host_warps, warp_count * 4);
+        return;
+    }
+    // The cursor lives in device memory: read it on the second stream, which does not wait for the
+    // hung kernel's stream.
+    void* staging = trace_.staging;
+    bool own_staging = false;
+    auto wait_copies = [&]() {
+        const auto t0 = Clock::now();
+        for (;;) {
+            const cu::Result r = api_.StreamQuery(copy_stream_);
+            if (r == cu::kSuccess) return true;
+            if (r != cu::kErrorNotReady || ms_since(t0) > kSnapshotWaitMs) return false;
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    };
+    const size_t event_bytes = capacity * sizeof(trace::Event);
+    const size_t staging_bytes = 64 + warp_count * 4 + event_bytes;
+    if (!staging || trace_.staging_bytes < staging_bytes) {
+        staging = nullptr;
+        if (api_.MemHostAlloc(&staging, staging_bytes, 0) == cu::kSuccess) {
+            own_staging = true;
+        } else {
+            result.message += "; the partial trace could not be read (no host memory for a copy)";
+            staging = nullptr;
+        }
+    }
+    uint64_t cursor = 0;
+    if (staging && api_.MemcpyDtoHAsync(staging, trace_.cursor, 8, copy_stream_) == cu::kSuccess && wait_copies()) {
+        std::memcpy(&cursor, staging, 8);
+        result.cursor = cursor;
+        result.cursor_known = true;
+    }
+    const uint64_t slots = result.cursor_known ? std::min(cursor, capacity) : capacity;
+    if (staging) {
+        char* base = static_cast<char*>(staging) + 64;
+        const bool ok = (warp_count == 0 || api_.MemcpyDtoHAsync(base, trace_.warps, warp_count * 4, copy_stream_) == cu::kSuccess) &&
+                        (slots == 0 || api_.MemcpyDtoHAsync(base + warp_count * 4, trace_.events, slots * sizeof(trace::Event),
+                                                            copy_stream_) == cu::kSuccess) &&
+                        wait_copies();
+        if (ok) {
+            result.warps.resize(warp_count);
+            std::memcpy(result.warps.data(), base, warp_count * 4);
+            result.events = complete_events(reinterpret_cast<const trace::Event*>(base + warp_count * 4), slots);
+        } else {
+            result.message += "; the partial trace could not be copied from device memory while the kernel hangs "
+                              "(run with --live: the mapped buffer is readable at any time)";
+        }
+    }
+    if (own_staging) api_.MemFreeHost(staging);
+}
+
+RunResult Executor::run(const RunRequest& req, const std::function<void(const Progress&)>& progress) {
+    RunResult res;
+    const auto t0 = Clock::now();
+    if (!ready_) {
+        res.status = ResultStatus::Error;
+        res.message = "the GPU worker has no usable device";
+        return res;
+    }
+    bool launched = false;
+    try {
+        load_module(req.ptx, res.jit_log);
+        cu::Function fn = nullptr;
+        cu::check(api_, api_.ModuleGetFunction(&fn, module_, req.kernel.c_str()), "cuModuleGetFunction",
+                  "kernel '" + req.kernel + "'");
+        if (req.dynamic_shared_bytes > 48 * 1024)
+            cu::check(api_, api_.FuncSetAttribute(fn, cu::kFuncAttrMaxDynamicSharedSizeBytes, static_cast<int>(req.dynamic_shared_bytes)),
+                      "cuFuncSetAttribute", "dynamic shared memory of " + std::to_string(req.dynamic_shared_bytes) + " bytes");
+
+        Allocations allocs(api_);
+        std::vector<cu::DevicePtr> buffers;
+        for (const NamedBuffer& b : req.buffers) {
+            const cu::DevicePtr p = allocs.alloc(b.bytes.size(), "buffer " + b.name);
+            if (!b.bytes.empty()) cu::check(api_, api_.MemcpyHtoD(p, b.bytes.data(), b.bytes.size()), "cuMemcpyHtoD", "buffer " + b.name);
+            buffers.push_back(p);
+        }
+        const bool traced = req.mode == RunMode::Traced;
+        if (traced) prepare_trace(req.trace_buffer, req.event_capacity, req.warp_count);
+
+        std::vector<uint64_t> values(req.args.size(), 0);
+        std::vector<void*> params(req.args.size(), nullptr);
+        for (size_t i = 0; i < req.args.size(); ++i) {
+            const ArgSpec& a = req.args[i];
+            switch (a.kind) {
+            case ArgSpec::Kind::Buffer:
+                if (a.buffer >= buffers.size())
+                    throw cu::Error("request", 0, "argument " + std::to_string(i) + " names buffer " + std::to_string(a.buffer) +
+                                                      " of " + std::to_string(buffers.size()));
+                values[i] = buffers[a.buffer];
+                break;
+            case ArgSpec::Kind::Scalar:
+                if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8)
+                    throw cu::Error("request", 0, "argument " + std::to_string(i) + " has " + std::to_string(a.size) +
+                                                      " bytes; the GPU runner passes scalars of 1, 2, 4 or 8 bytes");
+                values[i] = a.bits;
+                break;
+            case ArgSpec::Kind::TraceEvents: values[i] = traced ? trace_.events : 0; break;
+            case ArgSpec::Kind::TraceCursor: values[i] = traced ? trace_.cursor : 0; break;
+            case ArgSpec::Kind::TraceWarps: values[i] = traced ? trace_.warps : 0; break;
+            }
+            params[i] = &values[i]; // little-endian: the first `size` bytes are the value
+        }
+
+        // Everything above is done before the first launch (the copies and memsets may still be in
+        // flight on the NULL stream; a kernel hang later must not hide a setup error).
+        cu::check(api_, api_.CtxSynchronize(), "cuCtxSynchronize", "before the launch");
+        const uint32_t launches = std::max<uint32_t>(req.launches, 1);
+        for (uint32_t l = 0; l < launches; ++l) {
+            if (traced && l > 0) {
+                cu::check(api_, api_.MemsetD8(trace_.cursor, 0, 8), "cuMemsetD8", "trace cursor");
+            }
+            cu::check(api_, api_.EventRecord(start_, stream_), "cuEventRecord");
+            cu::check(api_, api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y, req.block.z,
+                                              req.dynamic_shared_bytes, stream_, params.data(), nullptr),
+                      "cuLaunchKernel",
+                      "kernel " + req.kernel + " with grid (" + std::to_string(req.grid.x) + "," + std::to_string(req.grid.y) + "," +
+                          std::to_string(req.grid.z) + ") block (" + std::to_string(req.block.x) + "," + std::to_string(req.block.y) +
+                          "," + std::to_string(req.block.z) + ")");
+            launched = true;
+            cu::check(api_, api_.EventRecord(stop_, stream_), "cuEventRecord");
+
+            // Watch the launch: done, failed, or out of time. Live mode streams complete events.
+            const auto launch_t0 = Clock::now();
+            auto last_progress = launch_t0;
+            uint64_t scan_pos = 0, seen = 0;
+            const bool live = traced && req.live && req.trace_buffer == TraceBuffer::Mapped && progress;
+            for (;;) {
+                const cu::Result q = api_.EventQuery(stop_);
+                if (q == cu::kSuccess) break;
+                if (q != cu::kErrorNotReady) {
+                    must_exit_ = true;
+                    res.status = ResultStatus::Fault;
+                    res.message = "the kernel failed on the GPU: " + cu::describe(api_, q);
+                    if (traced && req.trace_buffer == TraceBuffer::Mapped) {
+                        res.partial = true;
+                        res.events = complete_events(static_cast<const trace::Event*>(trace_.host_events), req.event_capacity);
+                        res.warps.assign(static_cast<const uint32_t*>(trace_.host_warps),
+                                         static_cast<const uint32_t*>(trace_.host_warps) + req.warp_count);
+                    }
+                    res.wall_ms = ms_since(t0);
+                    return res;
+                }
+                const double elapsed = ms_since(launch_t0);
+                if (elapsed > req.timeout_s * 1000.0) {
+                    must_exit_ = true;
+                    res.status = ResultStatus::Timeout;
+                    char buf[64];
+                    std::snprintf(buf, sizeof buf, "%g", req.timeout_s);
+                    res.message = std::string("the kernel did not finish within ") + buf + " s";
+                    if (traced) snapshot(res, req.event_capacity, req.warp_count);
+                    res.wall_ms = ms_since(t0);
+                    return res;
+                }
+                if (live && ms_since(last_progress) >= 20) {
+                    last_progress = Clock::now();
+                    Progress p;
+                    p.elapsed_ms = elapsed;
+                    const auto* events = static_cast<const trace::Event*>(trace_.host_events);
+                    std::atomic_thread_fence(std::memory_order_acquire);
+                    // New complete events, up to the first slot not written yet.
+                    const uint64_t limit = std::min<uint64_t>(req.event_capacity, scan_pos + (1u << 20));
+                    while (scan_pos < limit) {
+                        trace::Event e;
+                        std::memcpy(&e, events + scan_pos, sizeof e);
+                        if (e.time == 0 || static_cast<uint8_t>(e.kind) == 0) break;
+                        p.events.push_back(e);
+                        ++scan_pos;
+                    }
+                    seen += p.events.size();
+                    p.events_seen = seen;
+                    progress(p);
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(elapsed < 2 ? 20 : 200));
+            }
+            float ms = 0;
+            cu::check(api_, api_.EventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime");
+            res.kernel_ms.push_back(ms);
+        }
+
+        if (req.return_buffers) {
+            res.buffers.resize(req.buffers.size());
+            for (size_t i = 0; i < req.buffers.size(); ++i) {
+                res.buffers[i].name = req.buffers[i].name;
+                res.buffers[i].bytes.resize(req.buffers[i].bytes.size());
+                if (!res.buffers[i].bytes.empty())
+                    cu::check(api_, api_.MemcpyDtoH(res.buffers[i].bytes.data(), buffers[i], res.buffers[i].bytes.size()),
+                              "cuMemcpyDtoH", "buffer " + req.buffers[i].name);
+            }
+        }
+        if (traced) {
+            cu::check(api_, api_.MemcpyDtoH(&res.cursor, trace_.cursor, 8), "cuMemcpyDtoH", "trace cursor");
+            res.cursor_known = true;
+            const uint64_t n = std::min(res.cursor, req.event_capacity);
+            res.warps.resize(req.warp_count);
+            if (req.trace_buffer == TraceBuffer::Mapped) {
+                std::atomic_thread_fence(std::memory_order_acquire);
+                if (req.return_events) {
+                    res.events.resize(n);
+                    std::memcpy(res.events.data(), trace_.host_events, n * sizeof(trace::Event));
+                }
+                std::memcpy(res.warps.data(), trace_.host_warps, req.warp_count * 4);
+            } else {
+                if (req.return_events) {
+                    res.events.resize(n);
+                    if (n) cu::check(api_, api_.MemcpyDtoH(res.events.data(), trace_.events, n * sizeof(trace::Event)), "cuMemcpyDtoH", "trace buffer");
+                }
+                if (req.warp_count)
+                    cu::check(api_, api_.MemcpyDtoH(res.warps.data(), trace_.warps, req.warp_count * 4), "cuMemcpyDtoH", "warp table");
+            }
+        }
+    } catch (const cu::Error& e) {
+        res.status = ResultStatus::Error;
+        res.message = e.what();
+        // An error after a launch may be the kernel's own (sticky): do not trust the context.
+        if (launched) must_exit_ = true;
+    }
+    res.wall_ms = ms_since(t0);
+    return res;
+}
+
+} // namespace synclab::gpu

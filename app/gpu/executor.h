@@ -1,0 +1,66 @@
+// The worker's side: one CUDA context on device 0, kernels JIT-loaded from PTX text, launched with
+// CUDA events around them and watched until they finish or their time is up.
+#pragma once
+
+#include "gpu/driver_api.h"
+#include "gpu/protocol.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace synclab::gpu {
+
+class Executor {
+public:
+    Executor() = default;
+    Executor(const Executor&) = delete;
+    Executor& operator=(const Executor&) = delete;
+
+    // Loads the driver and sets up device 0. Never throws: the answer says Ready or why not.
+    Hello init();
+
+    // Runs one request. `progress` is called (live mode) with the events new since the last call.
+    RunResult run(const RunRequest& request, const std::function<void(const Progress&)>& progress);
+
+    // After a Timeout or Fault the context cannot be trusted: the worker must exit.
+    bool must_exit() const { return must_exit_; }
+
+private:
+    struct DeviceAlloc {
+        cu::DevicePtr ptr = 0;
+        size_t bytes = 0;
+    };
+    struct TraceArea {
+        TraceBuffer mode = TraceBuffer::Device;
+        size_t event_bytes = 0, warp_bytes = 0;
+        cu::DevicePtr events = 0, warps = 0, cursor = 0; // device addresses (mapped: of the host memory)
+        void* host_events = nullptr;                     // mapped mode: the host side
+        void* host_warps = nullptr;
+        void* staging = nullptr;                         // device mode: pinned host copy for a hang
+        size_t staging_bytes = 0;
+    };
+
+    void load_module(const std::string& ptx, std::string& jit_log);
+    void prepare_trace(TraceBuffer mode, uint64_t capacity, uint64_t warps);
+    void release_trace();
+    // Complete events (both halves written) among the first `slots` of a host copy of the buffer.
+    static std::vector<trace::Event> complete_events(const trace::Event* events, uint64_t slots);
+    // A hung kernel: read what it wrote so far (mapped: directly; device: a copy on a second stream).
+    void snapshot(RunResult& result, uint64_t capacity, uint64_t warp_count);
+
+    cu::Api api_;
+    bool ready_ = false;
+    bool must_exit_ = false;
+    cu::Device device_ = 0;
+    cu::Context context_ = nullptr;
+    cu::Stream stream_ = nullptr;      // kernels
+    cu::Stream copy_stream_ = nullptr; // reads while a kernel hangs
+    cu::Event start_ = nullptr, stop_ = nullptr;
+    std::string module_ptx_;
+    cu::Module module_ = nullptr;
+    std::string module_log_;
+    TraceArea trace_;
+};
+
+} // namespace synclab::gpu

@@ -1,0 +1,174 @@
+#include "gpu/gpu_run.h"
+
+#include "analysis/findings.h"
+#include "ptx/instrument.h"
+
+#include <algorithm>
+
+namespace synclab::gpu {
+
+std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
+                                            const std::vector<trace::Event>& events, const std::vector<uint32_t>& warps,
+                                            bool finished) {
+    const uint64_t per_block = block.count();
+    const uint64_t total = grid.count() * per_block;
+    const uint64_t warps_per_block = (per_block + 31) / 32;
+    std::vector<trace::ThreadInfo> threads(static_cast<size_t>(total));
+    // The last event of each thread says where it stopped (events of one thread are in program order).
+    constexpr uint8_t kNone = 0;
+    std::vector<uint8_t> last_kind(threads.size(), kNone);
+    std::vector<uint16_t> last_site(threads.size(), 0);
+    for (const trace::Event& e : events) {
+        if (e.thread >= threads.size()) continue;
+        last_kind[e.thread] = static_cast<uint8_t>(e.kind);
+        last_site[e.thread] = e.site;
+    }
+    for (uint64_t g = 0; g < total; ++g) {
+        trace::ThreadInfo& t = threads[g];
+        t.block = static_cast<uint32_t>(g / per_block);
+        t.thread_in_block = static_cast<uint32_t>(g % per_block);
+        t.warp = static_cast<uint16_t>(t.thread_in_block / 32);
+        t.lane = static_cast<uint8_t>(t.thread_in_block % 32);
+        const uint64_t w = uint64_t(t.block) * warps_per_block + t.warp;
+        const uint32_t sm_plus_one = w < warps.size() ? warps[w] : 0;
+        t.sm = static_cast<uint16_t>(sm_plus_one ? sm_plus_one - 1 : 0);
+        t.end_site = last_site[g];
+        const auto kind = static_cast<trace::EventKind>(last_kind[g]);
+        if (finished || kind == trace::EventKind::Exit) {
+            t.end = trace::ThreadEnd::Exited;
+        } else if (kind == trace::EventKind::BarrierArrive) {
+            t.end = trace::ThreadEnd::AtBarrier;
+        } else if (last_kind[g] != kNone || sm_plus_one != 0) {
+            t.end = trace::ThreadEnd::Running;
+        } else {
+            t.end = trace::ThreadEnd::NotStarted;
+        }
+    }
+    return threads;
+}
+
+std::string diagnose_hang(const trace::Trace& trace) {
+    for (const analysis::Finding& f : analysis::find_deadlock(trace))
+        if (f.kind == analysis::FindingKind::Deadlock) return f.message;
+    return "";
+}
+
+namespace {
+
+trace::RunStatus run_status(ResultStatus s) {
+    switch (s) {
+    case ResultStatus::Ok: return trace::RunStatus::Ok;
+    case ResultStatus::Timeout: return trace::RunStatus::Timeout;
+    default: return trace::RunStatus::Error;
+    }
+}
+
+} // namespace
+
+LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text, const std::string& kernel,
+                     const sim::LaunchConfig& config, const std::vector<sim::Buffer>& buffers,
+                     const std::vector<sim::KernelArg>& args, const LaunchOptions& options) {
+    LaunchOutcome out;
+    const Hello& hello = worker.start();
+    const ptx::Function* fn = module.find_entry(kernel);
+    trace::RunMeta& meta = out.trace.meta;
+    meta.kernel = kernel;
+    meta.backend = "gpu";
+    meta.device = hello.device;
+    meta.sm_count = hello.sm_count;
+    meta.schedule = "hardware";
+    meta.memory_model = "hardware";
+    meta.grid = config.grid;
+    meta.block = config.block;
+    meta.dynamic_shared_bytes = config.dynamic_shared_bytes;
+    for (const sim::Buffer& b : buffers) out.buffers.push_back(b);
+    auto fail = [&](std::string why) {
+        out.status = trace::RunStatus::Error;
+        out.message = std::move(why);
+        meta.status = out.status;
+        meta.status_message = out.message;
+        return out;
+    };
+    if (!fn) return fail("no kernel named '" + kernel + "' in the module");
+    if (args.size() != fn->params.size())
+        return fail("kernel " + kernel + " takes " + std::to_string(fn->params.size()) + " parameters, got " +
+                    std::to_string(args.size()));
+
+    RunRequest req;
+    if (options.traced) {
+        ptx::InstrumentOptions io;
+        io.warp_aggregated = options.warp_aggregated;
+        req.ptx = ptx::instrument_kernel(ptx_text, module, kernel, io).ptx;
+    } else {
+        req.ptx = std::string(ptx_text);
+    }
+    req.kernel = kernel;
+    req.grid = config.grid;
+    req.block = config.block;
+    req.dynamic_shared_bytes = config.dynamic_shared_bytes;
+    for (const sim::Buffer& b : buffers) req.buffers.push_back({b.name, b.bytes});
+    for (size_t i = 0; i < args.size(); ++i) {
+        ArgSpec a;
+        if (args[i].kind == sim::KernelArg::Kind::Buffer) {
+            if (args[i].buffer >= buffers.size())
+                return fail("argument " + std::to_string(i) + " names buffer " + std::to_string(args[i].buffer) + " of " +
+                            std::to_string(buffers.size()));
+            a.kind = ArgSpec::Kind::Buffer;
+            a.buffer = args[i].buffer;
+        } else {
+            a.kind = ArgSpec::Kind::Scalar;
+            a.size = fn->params[i].size;
+            a.bits = args[i].bits;
+        }
+        req.args.push_back(a);
+    }
+    const uint64_t warp_count = ptx::trace_warp_count(config.grid, config.block);
+    if (options.traced) {
+        req.args.push_back({ArgSpec::Kind::TraceEvents, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::TraceCursor, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::Scalar, 0, 8, options.event_capacity});
+        req.args.push_back({ArgSpec::Kind::TraceWarps, 0, 8, 0});
+        req.mode = RunMode::Traced;
+        req.trace_buffer = options.buffer;
+        req.event_capacity = options.event_capacity;
+        req.warp_count = warp_count;
+        req.live = options.live && options.buffer == TraceBuffer::Mapped;
+        req.return_events = options.return_events;
+    }
+    req.timeout_s = options.timeout_s;
+    req.launches = std::max<uint32_t>(options.launches, 1);
+
+    RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress);
+    out.status = run_status(r.status);
+    out.message = r.message;
+    out.kernel_ms = r.kernel_ms;
+    out.jit_log = r.jit_log;
+    out.worker_ms = r.wall_ms;
+    out.partial_trace = r.partial;
+    if (r.buffers.size() == buffers.size()) {
+        for (size_t i = 0; i < buffers.size(); ++i) out.buffers[i].bytes = std::move(r.buffers[i].bytes);
+    }
+    meta.elapsed_ms = r.kernel_ms.empty() ? 0 : r.kernel_ms.back();
+    if (options.traced) {
+        out.events_attempted = r.cursor_known ? r.cursor : r.events.size();
+        out.dropped_events = r.cursor_known && r.cursor > options.event_capacity ? r.cursor - options.event_capacity : 0;
+        out.trace.sites.reserve(fn->code.size());
+        for (size_t i = 0; i < fn->code.size(); ++i)
+            out.trace.sites.push_back({fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
+        // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
+        if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
+            out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps, out.status == trace::RunStatus::Ok);
+        out.trace.events = std::move(r.events);
+        meta.dropped_events = out.dropped_events;
+    }
+    meta.status = out.status;
+    if (out.status == trace::RunStatus::Timeout && options.traced) {
+        const std::string diagnosis = diagnose_hang(out.trace);
+        if (!diagnosis.empty() && !out.trace.events.empty()) out.message += "; " + diagnosis;
+        if (out.dropped_events) out.message += " (the trace buffer overflowed: the picture may miss the latest events)";
+    }
+    meta.status_message = out.message;
+    return out;
+}
+
+} // namespace synclab::gpu

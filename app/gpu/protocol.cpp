@@ -1,0 +1,323 @@
+#include "gpu/protocol.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace synclab::gpu {
+
+const char* to_string(TraceBuffer buffer) { return buffer == TraceBuffer::Mapped ? "mapped" : "device"; }
+
+const char* to_string(ResultStatus status) {
+    switch (status) {
+    case ResultStatus::Ok: return "ok";
+    case ResultStatus::Timeout: return "timeout";
+    case ResultStatus::Fault: return "fault";
+    case ResultStatus::Error: return "error";
+    }
+    return "?";
+}
+
+namespace {
+
+// Sanity limit on one payload: a corrupt header must not make us allocate terabytes.
+constexpr uint64_t kMaxPayload = 64ull << 30;
+
+class Writer {
+public:
+    template <class T>
+    void pod(const T& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        bytes_.append(reinterpret_cast<const char*>(&v), sizeof(T));
+    }
+    void str(const std::string& s) {
+        pod<uint64_t>(s.size());
+        bytes_.append(s);
+    }
+    template <class T>
+    void vec(const std::vector<T>& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        pod<uint64_t>(v.size());
+        bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    }
+    void dim(const trace::Dim3& d) {
+        pod(d.x);
+        pod(d.y);
+        pod(d.z);
+    }
+    void buffers(const std::vector<NamedBuffer>& b) {
+        pod<uint64_t>(b.size());
+        for (const NamedBuffer& x : b) {
+            str(x.name);
+            vec(x.bytes);
+        }
+    }
+    std::string take() { return std::move(bytes_); }
+
+private:
+    std::string bytes_;
+};
+
+class Reader {
+public:
+    explicit Reader(const std::string& s) : p_(s.data()), end_(s.data() + s.size()) {}
+    template <class T>
+    T pod() {
+        static_assert(std::is_trivially_copyable_v<T>);
+        need(sizeof(T));
+        T v;
+        std::memcpy(&v, p_, sizeof(T));
+        p_ += sizeof(T);
+        return v;
+    }
+    template <class T>
+    void pod(T& v) { v = pod<T>(); }
+    std::string str() {
+        const uint64_t n = pod<uint64_t>();
+        need(n);
+        std::string s(p_, n);
+        p_ += n;
+        return s;
+    }
+    template <class T>
+    void vec(std::vector<T>& v) {
+        const uint64_t n = pod<uint64_t>();
+        if (n > uint64_t(end_ - p_) / sizeof(T)) throw ProtocolError("truncated message (vector of " + std::to_string(n) + ")");
+        v.resize(n);
+        if (n) std::memcpy(v.data(), p_, n * sizeof(T));
+        p_ += n * sizeof(T);
+    }
+    void dim(trace::Dim3& d) {
+        d.x = pod<uint32_t>();
+        d.y = pod<uint32_t>();
+        d.z = pod<uint32_t>();
+    }
+    void buffers(std::vector<NamedBuffer>& b) {
+        const uint64_t n = pod<uint64_t>();
+        if (n > uint64_t(end_ - p_)) throw ProtocolError("truncated message (buffer count)");
+        b.resize(n);
+        for (NamedBuffer& x : b) {
+            x.name = str();
+            vec(x.bytes);
+        }
+    }
+    void done() const {
+        if (p_ != end_) throw ProtocolError("message has " + std::to_string(end_ - p_) + " unexpected trailing bytes");
+    }
+
+private:
+    void need(uint64_t n) const {
+        if (n > uint64_t(end_ - p_)) throw ProtocolError("truncated message");
+    }
+    const char* p_;
+    const char* end_;
+};
+
+} // namespace
+
+std::string encode(const Hello& m) {
+    Writer w;
+    w.pod(m.version);
+    w.pod(m.state);
+    w.str(m.message);
+    w.str(m.device);
+    w.pod(m.sm_count);
+    w.pod(m.cc_major);
+    w.pod(m.cc_minor);
+    w.pod(m.driver_version);
+    w.pod(m.memory_bytes);
+    w.pod(m.can_map_host_memory);
+    return w.take();
+}
+
+void decode(const std::string& payload, Hello& m) {
+    Reader r(payload);
+    r.pod(m.version);
+    if (m.version != kProtocolVersion)
+        throw ProtocolError("the GPU worker speaks protocol version " + std::to_string(m.version) + ", expected " +
+                            std::to_string(kProtocolVersion) + " (a worker from another build?)");
+    r.pod(m.state);
+    m.message = r.str();
+    m.device = r.str();
+    r.pod(m.sm_count);
+    r.pod(m.cc_major);
+    r.pod(m.cc_minor);
+    r.pod(m.driver_version);
+    r.pod(m.memory_bytes);
+    r.pod(m.can_map_host_memory);
+    r.done();
+}
+
+std::string encode(const RunRequest& m) {
+    Writer w;
+    w.str(m.ptx);
+    w.str(m.kernel);
+    w.dim(m.grid);
+    w.dim(m.block);
+    w.pod(m.dynamic_shared_bytes);
+    w.buffers(m.buffers);
+    w.vec(m.args);
+    w.pod(m.mode);
+    w.pod(m.trace_buffer);
+    w.pod(m.event_capacity);
+    w.pod(m.warp_count);
+    w.pod(m.timeout_s);
+    w.pod(m.launches);
+    w.pod(m.return_buffers);
+    w.pod(m.return_events);
+    w.pod(m.live);
+    return w.take();
+}
+
+void decode(const std::string& payload, RunRequest& m) {
+    Reader r(payload);
+    m.ptx = r.str();
+    m.kernel = r.str();
+    r.dim(m.grid);
+    r.dim(m.block);
+    r.pod(m.dynamic_shared_bytes);
+    r.buffers(m.buffers);
+    r.vec(m.args);
+    r.pod(m.mode);
+    r.pod(m.trace_buffer);
+    r.pod(m.event_capacity);
+    r.pod(m.warp_count);
+    r.pod(m.timeout_s);
+    r.pod(m.launches);
+    r.pod(m.return_buffers);
+    r.pod(m.return_events);
+    r.pod(m.live);
+    r.done();
+}
+
+std::string encode(const RunResult& m) {
+    Writer w;
+    w.pod(m.status);
+    w.str(m.message);
+    w.str(m.jit_log);
+    w.vec(m.kernel_ms);
+    w.buffers(m.buffers);
+    w.pod(m.cursor);
+    w.pod(m.cursor_known);
+    w.pod(m.partial);
+    w.vec(m.events);
+    w.vec(m.warps);
+    w.pod(m.wall_ms);
+    return w.take();
+}
+
+void decode(const std::string& payload, RunResult& m) {
+    Reader r(payload);
+    r.pod(m.status);
+    m.message = r.str();
+    m.jit_log = r.str();
+    r.vec(m.kernel_ms);
+    r.buffers(m.buffers);
+    r.pod(m.cursor);
+    r.pod(m.cursor_known);
+    r.pod(m.partial);
+    r.vec(m.events);
+    r.vec(m.warps);
+    r.pod(m.wall_ms);
+    r.done();
+}
+
+std::string encode(const Progress& m) {
+    Writer w;
+    w.pod(m.elapsed_ms);
+    w.pod(m.events_seen);
+    w.vec(m.events);
+    return w.take();
+}
+
+void decode(const std::string& payload, Progress& m) {
+    Reader r(payload);
+    r.pod(m.elapsed_ms);
+    r.pod(m.events_seen);
+    r.vec(m.events);
+    r.done();
+}
+
+namespace {
+
+bool is_socket(int fd) {
+    struct stat st {};
+    return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+void write_all(int fd, const char* p, size_t n) {
+    const bool socket = is_socket(fd);
+    while (n > 0) {
+        const ssize_t k = socket ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            throw ProtocolError(std::string("the other side of the GPU worker's pipe has gone (") + std::strerror(errno) + ")");
+        }
+        p += k;
+        n -= static_cast<size_t>(k);
+    }
+}
+
+// Reads exactly n bytes; false on end of input before the first byte, throws on a torn message.
+ReadStatus read_all(int fd, char* p, size_t n, std::chrono::steady_clock::time_point deadline, bool first) {
+    size_t got = 0;
+    while (got < n) {
+        if (deadline != std::chrono::steady_clock::time_point::max()) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return ReadStatus::Timeout;
+            pollfd pfd{fd, POLLIN, 0};
+            const int r = poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+            if (r < 0 && errno != EINTR) throw ProtocolError(std::string("poll failed: ") + std::strerror(errno));
+            if (r <= 0) continue;
+        }
+        const ssize_t k = read(fd, p + got, n - got);
+        if (k < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            throw ProtocolError(std::string("reading from the GPU worker's pipe failed: ") + std::strerror(errno));
+        }
+        if (k == 0) {
+            if (first && got == 0) return ReadStatus::Eof;
+            throw ProtocolError("the GPU worker's pipe closed in the middle of a message");
+        }
+        got += static_cast<size_t>(k);
+    }
+    return ReadStatus::Ok;
+}
+
+} // namespace
+
+void write_message(int fd, MessageType type, const std::string& payload) {
+    char header[16];
+    const uint32_t magic = kMagic;
+    const uint32_t t = static_cast<uint32_t>(type);
+    const uint64_t size = payload.size();
+    std::memcpy(header, &magic, 4);
+    std::memcpy(header + 4, &t, 4);
+    std::memcpy(header + 8, &size, 8);
+    write_all(fd, header, sizeof header);
+    write_all(fd, payload.data(), payload.size());
+}
+
+ReadStatus read_message(int fd, MessageType& type, std::string& payload, std::chrono::steady_clock::time_point deadline) {
+    char header[16];
+    const ReadStatus s = read_all(fd, header, sizeof header, deadline, true);
+    if (s != ReadStatus::Ok) return s;
+    uint32_t magic, t;
+    uint64_t size;
+    std::memcpy(&magic, header, 4);
+    std::memcpy(&t, header + 4, 4);
+    std::memcpy(&size, header + 8, 8);
+    if (magic != kMagic) throw ProtocolError("the GPU worker sent something that is not a SyncLab message");
+    if (size > kMaxPayload) throw ProtocolError("the GPU worker announced a message of " + std::to_string(size) + " bytes");
+    type = static_cast<MessageType>(t);
+    payload.resize(size);
+    const ReadStatus b = read_all(fd, payload.data(), size, deadline, false);
+    if (b == ReadStatus::Timeout) return ReadStatus::Timeout;
+    return ReadStatus::Ok;
+}
+
+} // namespace synclab::gpu

@@ -1,0 +1,143 @@
+// The wire protocol between the runner (parent) and the GPU worker `synclab-gpu` (child), over the
+// worker's stdin and stdout (one AF_UNIX stream socket pair; the worker moves its own stdout to
+// stderr so that nothing else can write into the stream).
+//
+// Framing: every message is a 16-byte header {u32 magic "SLGW", u32 type, u64 payload bytes} and a
+// payload. Payloads are little-endian fields written in the order of the structs below (strings and
+// byte blobs with a u64 length); parent and worker run on one machine, so trace::Event records go
+// as raw 32-byte structs.
+//
+// Conversation: the worker sends Hello as soon as it started (Ready, or why it cannot run kernels);
+// then, per Run it receives, zero or more Progress messages (live mode) and one Result. After a
+// Result with status Timeout or Fault the worker exits: the context is unusable, and the next run
+// starts a fresh worker. Quit (or end of input) ends it too.
+#pragma once
+
+#include "trace/trace.h"
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace synclab::gpu {
+
+constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kMagic = 0x57474c53; // "SLGW" in memory order
+
+enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
+
+enum class WorkerState : uint8_t {
+    Ready = 0,
+    NoDriver = 1,   // libcuda.so.1 missing or unusable
+    NoDevice = 2,   // cuInit / cuDeviceGetCount found no CUDA device
+    InitFailed = 3, // the driver is there, but setting up the device failed
+};
+
+struct Hello {
+    uint32_t version = kProtocolVersion;
+    WorkerState state = WorkerState::Ready;
+    std::string message;     // why it is not Ready
+    std::string device;      // "NVIDIA H200"
+    uint32_t sm_count = 0;
+    uint32_t cc_major = 0, cc_minor = 0;
+    uint32_t driver_version = 0; // e.g. 13000
+    uint64_t memory_bytes = 0;
+    bool can_map_host_memory = false;
+};
+
+enum class RunMode : uint8_t { Untraced = 0, Traced = 1 };
+enum class TraceBuffer : uint8_t { Device = 0, Mapped = 1 };
+const char* to_string(TraceBuffer buffer); // "device" | "mapped"
+
+struct NamedBuffer {
+    std::string name;
+    std::vector<uint8_t> bytes;
+};
+
+// One kernel parameter, in the order of the .entry's parameters.
+struct ArgSpec {
+    enum class Kind : uint8_t {
+        Buffer = 0,      // device pointer to request buffer `buffer`
+        Scalar = 1,      // `size` bytes (1, 2, 4 or 8) of `bits`
+        TraceEvents = 2, // pointer to the event buffer
+        TraceCursor = 3, // pointer to the u64 cursor
+        TraceWarps = 4,  // pointer to the u32 warp table
+    };
+    Kind kind = Kind::Scalar;
+    uint32_t buffer = 0;
+    uint32_t size = 8;
+    uint64_t bits = 0;
+};
+
+struct RunRequest {
+    std::string ptx;
+    std::string kernel;
+    trace::Dim3 grid, block;
+    uint32_t dynamic_shared_bytes = 0;
+    std::vector<NamedBuffer> buffers;
+    std::vector<ArgSpec> args;
+    RunMode mode = RunMode::Untraced;
+    TraceBuffer trace_buffer = TraceBuffer::Device;
+    uint64_t event_capacity = 0; // slots of 32 bytes
+    uint64_t warp_count = 0;     // entries of the warp table
+    double timeout_s = 5;        // per launch
+    uint32_t launches = 1;       // the same inputs, launched this many times (timing); outputs of the last
+    bool return_buffers = true;
+    bool return_events = true;
+    bool live = false;           // send Progress with new events while the kernel runs (mapped buffer)
+};
+
+enum class ResultStatus : uint8_t {
+    Ok = 0,
+    Timeout = 1, // a launch did not finish in time; the worker exits after this answer
+    Fault = 2,   // the kernel failed on the device (illegal address, trap...); the worker exits
+    Error = 3,   // the request could not run (JIT error, allocation...); the worker carries on
+};
+const char* to_string(ResultStatus status);
+
+struct RunResult {
+    ResultStatus status = ResultStatus::Ok;
+    std::string message;
+    std::string jit_log;            // ptxas' info/error log of the module load
+    std::vector<float> kernel_ms;   // one per completed launch (CUDA events around the launch)
+    std::vector<NamedBuffer> buffers;
+    uint64_t cursor = 0;            // events attempted by the last launch (written + dropped)
+    bool cursor_known = false;      // false: a hung kernel's cursor could not be read
+    bool partial = false;           // events read while the kernel was still running (or faulted)
+    std::vector<trace::Event> events;
+    std::vector<uint32_t> warps;    // smid + 1 per warp, 0: not started (or unknown)
+    double wall_ms = 0;             // the whole request inside the worker
+};
+
+struct Progress {
+    double elapsed_ms = 0;
+    uint64_t events_seen = 0;       // complete events found in the buffer so far
+    std::vector<trace::Event> events; // the ones new since the last Progress
+};
+
+class ProtocolError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string encode(const Hello& m);
+std::string encode(const RunRequest& m);
+std::string encode(const RunResult& m);
+std::string encode(const Progress& m);
+void decode(const std::string& payload, Hello& m);
+void decode(const std::string& payload, RunRequest& m);
+void decode(const std::string& payload, RunResult& m);
+void decode(const std::string& payload, Progress& m);
+
+// Writes one message; throws ProtocolError when the other side has gone (no SIGPIPE: the parent's
+// side is a socket written with MSG_NOSIGNAL).
+void write_message(int fd, MessageType type, const std::string& payload);
+
+enum class ReadStatus : uint8_t { Ok, Eof, Timeout };
+// Reads one message, waiting at most until `deadline` (time_point::max(): no limit).
+ReadStatus read_message(int fd, MessageType& type, std::string& payload,
+                        std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+
+} // namespace synclab::gpu

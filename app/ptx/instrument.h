@@ -1,0 +1,85 @@
+// PTX instrumentation for traced GPU runs: rewrites one kernel of a module so that every event the
+// simulator records (shared/global loads and stores, atomics, barrier arrive and leave, fences and
+// exits) also writes a trace::Event, in the same 32-byte layout, into a buffer the runner provides.
+//
+// The rewrite is textual and guided by the parsed IR of the same text: the kernel's own code is left
+// as it is (so ptxas sees the same program, plus the recording code), and each recording point is
+// inserted on its own lines before or after the instruction's line.
+//
+// What the rewritten kernel records, per event:
+//   time    %globaltimer (ns)                 clock  low 32 bits of the SM clock (%clock)
+//   thread  global linear thread id: block * threads_per_block + thread_in_block (the simulator's)
+//   site    the instruction's index in ptx::Function::code (the simulator's site numbering)
+//   kind, flags   as the simulator sets them (space, size, volatile, scope, ordered)
+//   address shared: the 32-bit shared-window address; global: the global address; generic accesses
+//           are classified with isspacep at run time (local ones are not recorded);
+//           barrier events: the barrier id
+//   value   low 32 bits of the value loaded / stored / atomic operand b;
+//           barrier events: the thread's count of barriers passed so far (its phase number: equal to
+//           the block's phase of barrier 0 whenever every live thread takes part in every phase)
+// Guard predicates are respected: "@%p ld ..." records only in the threads that execute it.
+//
+// Slots are reserved with one atom.global.add.u64 per warp and recording point (warp-aggregated:
+// activemask, popc, one atomic by one lane, shfl of the base); a slot at or past the capacity is not
+// written, so the cursor minus the capacity is the number of dropped events (never out of bounds).
+// At kernel start lane 0 of every warp writes %smid + 1 into the warp table (0: the warp never
+// started), which gives each thread's SM.
+#pragma once
+
+#include "ptx/ir.h"
+#include "trace/trace.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synclab::ptx {
+
+// The four .u64 parameters appended to the kernel, in this order, after its own.
+constexpr const char* kTraceParamEvents = "__synclab_trace_events";     // trace::Event[capacity], zeroed
+constexpr const char* kTraceParamCursor = "__synclab_trace_cursor";     // one u64, starts at 0: events attempted
+constexpr const char* kTraceParamCapacity = "__synclab_trace_capacity"; // scalar: slots in the event buffer
+constexpr const char* kTraceParamWarps = "__synclab_trace_warps";       // u32[warp_count], zeroed: smid + 1
+constexpr uint32_t kTraceParamCount = 4;
+
+class InstrumentError : public std::runtime_error {
+public:
+    InstrumentError(std::string source_name, uint32_t line, const std::string& what);
+    uint32_t line() const { return line_; }
+
+private:
+    uint32_t line_;
+};
+
+struct InstrumentOptions {
+    // One atomic per warp and recording point (true), or one per thread (false: simpler code,
+    // many more atomics on one address; kept for the benchmark's comparison).
+    bool warp_aggregated = true;
+};
+
+struct RecordingPoint {
+    uint32_t site = 0;            // instruction index in Function::code
+    trace::EventKind kind = trace::EventKind::Load;
+    uint32_t events = 1;          // events per execution (vector accesses: one per element)
+    bool before = false;          // recorded before the instruction (barrier arrive, exit)
+};
+
+struct InstrumentedKernel {
+    std::string ptx;              // the whole module, with `kernel` rewritten
+    std::string kernel;
+    uint32_t own_params = 0;      // the kernel's parameters; the kTraceParamCount trace ones follow
+    std::vector<RecordingPoint> points; // in code order
+};
+
+// Rewrites `kernel` of `text`, which must be the text `module` was parsed from. Throws
+// InstrumentError (naming the PTX line) for PTX it cannot instrument, e.g. two instructions on one
+// line or a kernel of more than 65535 instructions.
+InstrumentedKernel instrument_kernel(std::string_view text, const Module& module, const std::string& kernel,
+                                     const InstrumentOptions& options = {}, const std::string& source_name = "<ptx>");
+
+// Warps in a launch, as the warp table counts them (each block rounded up to whole warps).
+uint64_t trace_warp_count(const trace::Dim3& grid, const trace::Dim3& block);
+
+} // namespace synclab::ptx

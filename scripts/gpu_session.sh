@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# One session on the GPU machine (one H200; CUDA toolkit, CMake and ninja, no Debian packages):
+# builds SyncLab without the GUI, runs the GPU tests, the GPU benchmark and CLI runs of every
+# scenario on both backends, and writes the logs under $OUT (or ./gpu-session-logs).
+#
+# The machine has no nlohmann_json and no GoogleTest. Carry them from a Debian machine in
+# .device-build/ (ignored by git), made there with:
+#   mkdir -p .device-build/prefix/include .device-build/prefix/share/cmake
+#   cp -r /usr/include/nlohmann .device-build/prefix/include/
+#   cp -r /usr/share/cmake/nlohmann_json .device-build/prefix/share/cmake/
+#   cp -r /usr/src/googletest .device-build/googletest
+# Without them only the worker builds (the worker-only configuration is checked here too).
+#
+# Usage: scripts/gpu_session.sh [phases...]   phases: env build tests bench cli (default: all)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-session-logs}
+mkdir -p "$out"
+build=${SYNCLAB_GPU_BUILD:-/tmp/synclab-gpu-build}
+jobs=$(nproc)
+phases=("$@")
+[[ ${#phases[@]} -eq 0 ]] && phases=(env build tests bench cli)
+want() { local p; for p in "${phases[@]}"; do [[ $p == "$1" ]] && return 0; done; return 1; }
+say() { printf '\n=== %s\n' "$*"; }
+export PATH=/usr/local/cuda/bin:$PATH
+
+if want env; then
+  {
+    say "machine"
+    date -u; uname -a; nproc
+    nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
+    nvcc --version | tail -2; g++ --version | head -1; cmake --version | head -1; ninja --version
+  } >"$out/env.log" 2>&1
+  cat "$out/env.log"
+fi
+
+if want build; then
+  {
+    t0=$(date +%s)
+    say "worker only (no nlohmann_json: what a bare CUDA machine builds)"
+    cmake -S "$root" -B "$build-worker" -G Ninja -DSYNCLAB_GUI=OFF -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON 2>&1 | tail -3
+    cmake --build "$build-worker" -j "$jobs" 2>&1 | tail -2
+    "$build-worker/synclab-gpu" info
+    SYNCLAB_CUDA_DRIVER=/nonexistent/libcuda.so.1 "$build-worker/synclab-gpu" info; echo "exit $? (3 expected)"
+
+    say "GoogleTest from the carried source"
+    prefix=/tmp/synclab-deps
+    if [[ -d "$root/.device-build/googletest" ]]; then
+      cmake -S "$root/.device-build/googletest" -B /tmp/gtest-build -G Ninja -DBUILD_GMOCK=OFF \
+            -DCMAKE_INSTALL_PREFIX=$prefix -DCMAKE_BUILD_TYPE=Release 2>&1 | tail -1
+      cmake --build /tmp/gtest-build -j "$jobs" 2>&1 | tail -1 && cmake --install /tmp/gtest-build >/dev/null
+    fi
+    say "SyncLab (GUI off, Google Benchmark off)"
+    deps="$root/.device-build/prefix"
+    cmake -S "$root" -B "$build" -G Ninja -DSYNCLAB_GUI=OFF -DSYNCLAB_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+          "-DCMAKE_PREFIX_PATH=$deps;$prefix" "-DCMAKE_CXX_FLAGS=-isystem $deps/include" 2>&1 | grep -v '^-- \(Looking\|Performing\|Check\|Detecting\)' | tail -8
+    # -k 0: keep going past a failing target, so one session shows every error and still builds the rest.
+    timeout 420 cmake --build "$build" -j "$jobs" -- -k 0 >/tmp/synclab-build.log 2>&1
+    rc=$?
+    grep -E 'error|warning|FAILED' /tmp/synclab-build.log | head -40
+    if [[ $rc -ne 0 ]] && grep -q -- '-Werror' /tmp/synclab-build.log; then
+      echo "build failed (exit $rc); this compiler's warnings above: retrying with SYNCLAB_WERROR=OFF"
+      cmake -S "$root" -B "$build" -DSYNCLAB_WERROR=OFF >/dev/null
+      timeout 300 cmake --build "$build" -j "$jobs" -- -k 0 >/tmp/synclab-build.log 2>&1
+      rc=$?
+      grep -E 'error|FAILED' /tmp/synclab-build.log | head -20
+    fi
+    echo "build exit $rc after $(( $(date +%s) - t0 )) s"
+  } >"$out/build.log" 2>&1
+  tail -15 "$out/build.log"
+fi
+
+if want tests; then
+  {
+    say "synclab-gpu info"
+    "$build/synclab-gpu" info
+    say "tests without a GPU (all but label gpu), in parallel"
+    (cd "$build" && timeout 300 ctest -LE gpu -j "$jobs" --output-on-failure 2>&1 | tail -15)
+    say "GPU tests (label gpu), one at a time"
+    (cd "$build" && timeout 400 ctest -L gpu --output-on-failure -V 2>&1)
+  } >"$out/tests.log" 2>&1
+  grep -E 'tests passed|Failed  |\*\*\*|^[0-9]+: [a-z_]+/[a-z_]+ +untraced|hang ended|^[0-9]+: live|missing_barrier on' "$out/tests.log" | tail -40
+fi
+
+if want bench; then
+  (cd "$build" && timeout 300 ./tests/gpu/bench_gpu --reps 30) >"$out/bench.log" 2>&1
+  tail -40 "$out/bench.log"
+fi
+
+if want cli; then
+  {
+    s="$build/synclab"
+    say "synclab table (simulator)"; timeout 120 "$s" table --seeds 2
+    say "synclab table --backend gpu"; timeout 200 "$s" table --backend gpu --seeds 3 --timeout 3
+    say "run stencil/missing_barrier --backend gpu --reps 5"; timeout 60 "$s" run stencil --variant missing_barrier --backend gpu --reps 5
+    say "run divergent_barrier/loop_per_thread --backend gpu (hangs: timeout 3 s)"
+    /usr/bin/time -f "wall %e s" timeout 60 "$s" run divergent_barrier --variant loop_per_thread --backend gpu --timeout 3
+    say "the same, --live"; timeout 60 "$s" run divergent_barrier --variant loop_per_thread --backend gpu --timeout 2 --live 2>&1 | (head -5; echo ...; tail -8)
+    say "run loop_barrier/per_thread_trip_count --backend gpu --untraced"; timeout 60 "$s" run loop_barrier --variant per_thread_trip_count --backend gpu --untraced --timeout 2
+    say "run lost_update/plain_increment --backend gpu --json"; timeout 60 "$s" run lost_update --variant plain_increment --backend gpu --json | head -60
+    say "check user kernel --backend gpu"
+    timeout 60 "$s" check "$root/tests/cli/data/user_kernels.ptx" --kernel reverse_no_sync --grid 2 --block 128 \
+      --arg buf:i32:256:iota --arg buf:i32:256 --backend gpu --reps 3
+    say "no driver"; SYNCLAB_CUDA_DRIVER=/nonexistent/libcuda.so.1 "$s" run stencil --variant correct --backend gpu; echo "exit $?"
+    say "nvidia-smi after everything"; nvidia-smi --query-gpu=name,utilization.gpu,memory.used --format=csv
+  } >"$out/cli.log" 2>&1
+  tail -30 "$out/cli.log"
+fi

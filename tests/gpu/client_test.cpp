@@ -1,0 +1,255 @@
+// The GPU runner's parts that need no GPU (these run in CI): the worker protocol, the "no NVIDIA
+// driver" path from worker to CLI, the runner's own watchdog (a worker that stalls on purpose), and
+// the thread table and hang diagnosis built from a partial trace.
+#include "gpu/client.h"
+#include "gpu/gpu_run.h"
+#include "gpu/protocol.h"
+#include "runner/runner.h"
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
+
+namespace synclab {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Sets an environment variable for the scope of a test (workers inherit it).
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (old_.empty()) unsetenv(name_);
+        else setenv(name_, old_.c_str(), 1);
+    }
+
+private:
+    const char* name_;
+    std::string old_;
+};
+
+constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
+
+TEST(GpuProtocol, MessagesRoundTrip) {
+    gpu::RunRequest q;
+    q.ptx = ".version 8.0";
+    q.kernel = "k";
+    q.grid = {3, 2, 1};
+    q.block = {64, 1, 1};
+    q.dynamic_shared_bytes = 128;
+    q.buffers = {{"a", {1, 2, 3}}, {"b", {}}};
+    q.args = {{gpu::ArgSpec::Kind::Buffer, 1, 8, 0}, {gpu::ArgSpec::Kind::Scalar, 0, 4, 0xdeadbeef}};
+    q.mode = gpu::RunMode::Traced;
+    q.trace_buffer = gpu::TraceBuffer::Mapped;
+    q.event_capacity = 99;
+    q.warp_count = 6;
+    q.timeout_s = 2.5;
+    q.launches = 3;
+    q.live = true;
+    gpu::RunRequest q2;
+    gpu::decode(gpu::encode(q), q2);
+    EXPECT_EQ(q2.ptx, q.ptx);
+    EXPECT_EQ(q2.grid, q.grid);
+    EXPECT_EQ(q2.buffers[0].bytes, q.buffers[0].bytes);
+    EXPECT_EQ(q2.args[1].bits, 0xdeadbeefu);
+    EXPECT_EQ(q2.args[1].size, 4u);
+    EXPECT_EQ(q2.trace_buffer, gpu::TraceBuffer::Mapped);
+    EXPECT_EQ(q2.timeout_s, 2.5);
+    EXPECT_TRUE(q2.live);
+
+    gpu::RunResult r;
+    r.status = gpu::ResultStatus::Timeout;
+    r.message = "late";
+    r.kernel_ms = {1.5f, 2.5f};
+    r.cursor = 7;
+    r.cursor_known = true;
+    r.events.resize(2);
+    r.events[1].kind = trace::EventKind::Exit;
+    r.events[1].site = 12;
+    r.warps = {1, 0, 5};
+    gpu::RunResult r2;
+    gpu::decode(gpu::encode(r), r2);
+    EXPECT_EQ(r2.status, gpu::ResultStatus::Timeout);
+    EXPECT_EQ(r2.kernel_ms, r.kernel_ms);
+    ASSERT_EQ(r2.events.size(), 2u);
+    EXPECT_EQ(r2.events[1].site, 12);
+    EXPECT_EQ(r2.warps, r.warps);
+
+    // A torn message is an error, never a crash or a silent default.
+    std::string torn = gpu::encode(r);
+    torn.resize(torn.size() - 3);
+    EXPECT_THROW(gpu::decode(torn, r2), gpu::ProtocolError);
+    gpu::Hello h;
+    h.version = gpu::kProtocolVersion + 1;
+    gpu::Hello h2;
+    try {
+        gpu::decode(gpu::encode(h), h2);
+        FAIL() << "version mismatch accepted";
+    } catch (const gpu::ProtocolError& e) {
+        EXPECT_TRUE(contains(e.what(), "protocol version")) << e.what();
+    }
+}
+
+TEST(GpuWorker, SaysNoDriverWhereThereIsNone) {
+    ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);
+    gpu::Worker worker(SYNCLAB_GPU_WORKER);
+    try {
+        worker.start();
+        FAIL() << "a worker without a driver claimed a device";
+    } catch (const gpu::Unavailable& e) {
+        EXPECT_TRUE(contains(e.what(), "no NVIDIA driver found")) << e.what();
+        EXPECT_TRUE(contains(e.what(), kNoDriver)) << e.what();
+    }
+    EXPECT_FALSE(worker.running());
+}
+
+TEST(GpuWorker, MissingOrBrokenWorkerIsExplained) {
+    EXPECT_THROW(gpu::find_worker("/nonexistent/synclab-gpu"), gpu::Unavailable);
+    gpu::Worker not_a_worker("/bin/false");
+    try {
+        not_a_worker.start(5);
+        FAIL() << "/bin/false greeted";
+    } catch (const gpu::Unavailable& e) {
+        EXPECT_TRUE(contains(e.what(), "exited at start")) << e.what();
+    }
+}
+
+TEST(GpuWorker, RunnerReportsNoDriverAsUnavailable) {
+    ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions o;
+    o.backend = "gpu";
+    o.gpu.worker = SYNCLAB_GPU_WORKER;
+    EXPECT_THROW(runner::run_scenario(s, *s.find_variant("correct"), o), gpu::Unavailable);
+}
+
+struct Output {
+    int code = -1;
+    std::string out;
+};
+
+Output run_cli(const std::string& args) {
+    const std::string cmd = std::string(SYNCLAB_CLI) + " " + args + " 2>&1";
+    Output o;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return o;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
+    const int status = pclose(p);
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return o;
+}
+
+TEST(GpuCli, NoDriverIsAnInputErrorThatOffersTheSimulator) {
+    ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);
+    ScopedEnv worker("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER);
+    for (const char* args : {"run stencil --variant correct --backend gpu", "run stencil --variant correct --backend gpu --untraced --json",
+                             "table --backend gpu"}) {
+        const Output o = run_cli(args);
+        EXPECT_EQ(o.code, 3) << args << "\n" << o.out;
+        EXPECT_TRUE(contains(o.out, "no NVIDIA driver found (")) << o.out;
+        EXPECT_TRUE(contains(o.out, "(the simulator)")) << o.out;
+    }
+    const Output usage = run_cli("run stencil --variant correct --backend gpu --untraced --live");
+    EXPECT_EQ(usage.code, 2) << usage.out;
+    const Output timeout = run_cli("run stencil --variant correct --backend gpu --timeout 0");
+    EXPECT_EQ(timeout.code, 2) << timeout.out;
+    EXPECT_TRUE(contains(timeout.out, "--timeout must be between")) << timeout.out;
+}
+
+TEST(GpuWatchdog, AWorkerThatDoesNotAnswerIsKilledAndReplaced) {
+    ScopedEnv env("SYNCLAB_GPU_WORKER_TEST", "stall");
+    gpu::Worker worker(SYNCLAB_GPU_WORKER);
+    ASSERT_EQ(worker.start().device, "SyncLab test worker (stalls)");
+    gpu::RunRequest q;
+    q.kernel = "k";
+    const auto t0 = std::chrono::steady_clock::now();
+    const gpu::RunResult r = worker.run(q, 0.5);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, gpu::ResultStatus::Timeout);
+    EXPECT_TRUE(contains(r.message, "did not answer within 0.5 s and was killed")) << r.message;
+    EXPECT_LT(s, 3.0);
+    EXPECT_FALSE(worker.running());
+    // The next run starts a fresh worker.
+    EXPECT_EQ(worker.start().device, "SyncLab test worker (stalls)");
+    EXPECT_TRUE(worker.running());
+    worker.stop();
+    EXPECT_FALSE(worker.running());
+}
+
+TEST(GpuWatchdog, RunnerReportsATimeoutOnBothSides) {
+    ScopedEnv env("SYNCLAB_GPU_WORKER_TEST", "stall");
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions o;
+    o.backend = "gpu";
+    o.reps = 3;
+    o.gpu.worker = SYNCLAB_GPU_WORKER;
+    o.gpu.timeout_s = 0.2;
+    o.gpu.grace_s = 0.3;
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("correct"), o);
+    EXPECT_EQ(r.status, trace::RunStatus::Timeout);
+    EXPECT_EQ(r.gpu_untraced.status, trace::RunStatus::Timeout);
+    EXPECT_EQ(r.gpu_untraced.reps, 1u); // no further reps after a hang
+    EXPECT_EQ(r.gpu_traced.status, trace::RunStatus::Timeout);
+    EXPECT_TRUE(r.gpu_traced.ran);
+    EXPECT_TRUE(contains(r.message, "did not answer")) << r.message;
+}
+
+TEST(GpuTrace, ThreadTableAndHangDiagnosisFromAPartialTrace) {
+    // One block of 64 threads: warp 0 waits at the barrier (site 3), warp 1's threads exited at site 7,
+    // except thread 40, which was still running (last event a load at site 5).
+    trace::Trace t;
+    t.meta.status = trace::RunStatus::Timeout;
+    t.meta.grid = {2, 1, 1};
+    t.meta.block = {64, 1, 1};
+    for (uint32_t i = 0; i < 8; ++i) t.sites.push_back({10 + i, 20 + i, "i" + std::to_string(i)});
+    auto event = [](uint32_t thread, trace::EventKind kind, uint16_t site) {
+        trace::Event e;
+        e.time = 1000 + thread;
+        e.thread = thread;
+        e.kind = kind;
+        e.site = site;
+        return e;
+    };
+    for (uint32_t th = 0; th < 64; ++th) {
+        t.events.push_back(event(th, trace::EventKind::Store, 1));
+        if (th < 32) t.events.push_back(event(th, trace::EventKind::BarrierArrive, 3));
+        else if (th == 40) t.events.push_back(event(th, trace::EventKind::Load, 5));
+        else t.events.push_back(event(th, trace::EventKind::Exit, 7));
+    }
+    // Block 1: warp 2 started (SM 4) but recorded nothing; warp 3 never started.
+    const std::vector<uint32_t> warps = {3, 3, 5, 0};
+    t.threads = gpu::thread_table(t.meta.grid, t.meta.block, t.events, warps, false);
+    ASSERT_EQ(t.threads.size(), 128u);
+    EXPECT_EQ(t.threads[0].end, trace::ThreadEnd::AtBarrier);
+    EXPECT_EQ(t.threads[0].end_site, 3u);
+    EXPECT_EQ(t.threads[0].sm, 2);
+    EXPECT_EQ(t.threads[33].end, trace::ThreadEnd::Exited);
+    EXPECT_EQ(t.threads[40].end, trace::ThreadEnd::Running);
+    EXPECT_EQ(t.threads[64].end, trace::ThreadEnd::Running);
+    EXPECT_EQ(t.threads[64].sm, 4);
+    EXPECT_EQ(t.threads[127].end, trace::ThreadEnd::NotStarted);
+    EXPECT_EQ(t.threads[127].block, 1u);
+    EXPECT_EQ(t.threads[127].thread_in_block, 63u);
+    EXPECT_EQ(t.threads[127].lane, 31);
+    const std::string d = gpu::diagnose_hang(t);
+    EXPECT_TRUE(contains(d, "threads 0-31 wait at line 23")) << d;
+    EXPECT_TRUE(contains(d, "exited")) << d;
+    EXPECT_TRUE(contains(d, "never started")) << d;
+    // A finished kernel: every thread exited.
+    for (const trace::ThreadInfo& info : gpu::thread_table(t.meta.grid, t.meta.block, t.events, warps, true))
+        EXPECT_EQ(info.end, trace::ThreadEnd::Exited);
+}
+
+} // namespace
+} // namespace synclab

@@ -1,0 +1,258 @@
+// GPU tests (ctest label `gpu`): every scenario variant on a real GPU, untraced and traced. They skip
+// (reported as skipped) where the worker finds no driver or no device.
+//
+// What a variant must do on the GPU is the hardware's business, not the simulator's: the two
+// variants whose lanes of one warp wait at different bar.sync instructions hang (GPU_FACTS.md);
+// every other variant completes, the always-correct ones with outputs equal to the CPU reference,
+// and the traced run records the same events per (site, kind) as the simulator does.
+#include "gpu/client.h"
+#include "gpu/gpu_run.h"
+#include "runner/runner.h"
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sys/wait.h>
+
+namespace synclab {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Skips the test unless the worker has a device; the reason is what the worker said.
+#define REQUIRE_GPU()                                                                              \
+    do {                                                                                           \
+        const std::string why = gpu_unavailable();                                                 \
+        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                  \
+    } while (0)
+
+std::string gpu_unavailable() {
+    static const std::string why = [] {
+        try {
+            gpu::shared_worker(SYNCLAB_GPU_WORKER).worker.start();
+            return std::string();
+        } catch (const gpu::Unavailable& e) {
+            return std::string(e.what());
+        }
+    }();
+    return why;
+}
+
+constexpr double kTimeout = 3.0;
+
+runner::RunOptions gpu_options(uint32_t reps = 3) {
+    runner::RunOptions o;
+    o.backend = "gpu";
+    o.reps = reps;
+    o.seed = 7;
+    o.gpu.worker = SYNCLAB_GPU_WORKER;
+    o.gpu.timeout_s = kTimeout;
+    return o;
+}
+
+bool hangs_on_gpu(const std::string& scenario, const std::string& variant) {
+    return (scenario == "divergent_barrier" && variant == "loop_per_thread") ||
+           (scenario == "loop_barrier" && variant == "per_thread_trip_count");
+}
+
+std::map<std::pair<uint16_t, trace::EventKind>, uint64_t> site_kind_counts(const trace::Trace& t) {
+    std::map<std::pair<uint16_t, trace::EventKind>, uint64_t> m;
+    for (const trace::Event& e : t.events) ++m[{e.site, e.kind}];
+    return m;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
+    REQUIRE_GPU();
+    for (const scenario::Scenario& s : scenario::catalog())
+        for (const scenario::Variant& v : s.variants) {
+            const std::string name = s.id + "/" + v.id;
+            SCOPED_TRACE(name);
+            const auto t0 = std::chrono::steady_clock::now();
+            const runner::RunSummary r = runner::run_scenario(s, v, gpu_options());
+            const double took = seconds_since(t0);
+            const runner::GpuSide& u = r.gpu_untraced;
+            const runner::GpuSide& t = r.gpu_traced;
+            std::printf("%-40s untraced %-8s %6llu/%-6llu wrong, %.4f ms | traced %-8s %8llu events, %.4f ms | %.1f s\n",
+                        name.c_str(), trace::to_string(u.status), (unsigned long long)u.wrong_outputs,
+                        (unsigned long long)u.checked_outputs, u.kernel_ms, trace::to_string(t.status),
+                        (unsigned long long)t.events, t.kernel_ms, took);
+            EXPECT_FALSE(r.device.empty());
+            EXPECT_EQ(r.trace.meta.backend, "gpu");
+            if (hangs_on_gpu(s.id, v.id)) {
+                EXPECT_EQ(u.status, trace::RunStatus::Timeout) << u.message;
+                EXPECT_EQ(t.status, trace::RunStatus::Timeout) << t.message;
+                EXPECT_EQ(r.status, trace::RunStatus::Timeout);
+                // The diagnosis, from the partial trace: who waits at which barrier line.
+                EXPECT_TRUE(contains(t.message, "wait at line")) << t.message;
+                EXPECT_TRUE(t.partial_trace);
+                EXPECT_GT(t.events, 0u);
+                bool deadlock = false;
+                for (const analysis::Finding& f : r.findings) deadlock |= f.kind == analysis::FindingKind::Deadlock;
+                EXPECT_TRUE(deadlock);
+                // Both runs end within the timeout plus the time to read the partial trace and restart.
+                EXPECT_LT(took, 2 * kTimeout + 20) << "the hang took too long to end";
+                continue;
+            }
+            EXPECT_EQ(u.status, trace::RunStatus::Ok) << u.message;
+            EXPECT_EQ(t.status, trace::RunStatus::Ok) << t.message;
+            EXPECT_EQ(u.reps, 3u);
+            EXPECT_GT(u.checked_outputs, 0u);
+            EXPECT_GT(u.kernel_ms, 0.0);
+            if (v.expect.always_correct) {
+                EXPECT_EQ(u.wrong_outputs, 0u) << u.check_summary;
+                EXPECT_EQ(t.wrong_outputs, 0u) << t.check_summary;
+            }
+            // The traced run records the same events per (site, kind) as the simulator (control flow
+            // does not depend on the schedule in these kernels).
+            runner::RunOptions so;
+            so.seed = 7;
+            so.schedule = sim::Schedule::RoundRobin;
+            const runner::RunSummary sim_run = runner::run_scenario(s, v, so);
+            if (sim_run.status == trace::RunStatus::Ok) {
+                EXPECT_EQ(t.dropped_events, 0u);
+                EXPECT_EQ(site_kind_counts(r.trace), site_kind_counts(sim_run.trace));
+            }
+            // Every thread ran to its exit; its SM comes from the warp table.
+            ASSERT_EQ(r.trace.threads.size(), s.launch.grid.count() * s.launch.block.count());
+            std::set<uint16_t> sms;
+            for (const trace::ThreadInfo& info : r.trace.threads) {
+                EXPECT_EQ(info.end, trace::ThreadEnd::Exited);
+                EXPECT_LT(info.sm, r.trace.meta.sm_count);
+                sms.insert(info.sm);
+            }
+            if (s.launch.grid.count() > 1) {
+                EXPECT_GT(sms.size(), 1u) << "every block on one SM?";
+            }
+        }
+}
+
+TEST(Gpu, AHangLeavesTheGpuUsable) {
+    REQUIRE_GPU();
+    const scenario::Scenario& d = *scenario::find_scenario("divergent_barrier");
+    runner::RunOptions o = gpu_options(1);
+    o.gpu.traced = false;
+    const auto t0 = std::chrono::steady_clock::now();
+    const runner::RunSummary hang = runner::run_scenario(d, *d.find_variant("loop_per_thread"), o);
+    const double hang_s = seconds_since(t0);
+    EXPECT_EQ(hang.status, trace::RunStatus::Timeout) << hang.message;
+    EXPECT_LT(hang_s, kTimeout + 10);
+    // The next run gets a fresh worker and a working GPU.
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    const auto t1 = std::chrono::steady_clock::now();
+    const runner::RunSummary next = runner::run_scenario(s, *s.find_variant("correct"), gpu_options(2));
+    std::printf("hang ended after %.2f s; the next run took %.2f s\n", hang_s, seconds_since(t1));
+    EXPECT_EQ(next.status, trace::RunStatus::Ok) << next.message;
+    EXPECT_EQ(next.wrong_outputs, 0u);
+    EXPECT_GT(next.events, 0u);
+}
+
+TEST(Gpu, LiveModeStreamsEventsOfAHungKernel) {
+    REQUIRE_GPU();
+    const scenario::Scenario& d = *scenario::find_scenario("divergent_barrier");
+    runner::RunOptions o = gpu_options(1);
+    o.gpu.untraced = false;
+    o.gpu.live = true;
+    uint64_t streamed = 0, calls = 0;
+    double first_ms = -1;
+    o.gpu.on_events = [&](const std::vector<trace::Event>& events, uint64_t seen, double elapsed_ms) {
+        streamed += events.size();
+        ++calls;
+        if (seen > 0 && first_ms < 0) first_ms = elapsed_ms;
+    };
+    const runner::RunSummary r = runner::run_scenario(d, *d.find_variant("loop_per_thread"), o);
+    std::printf("live: %llu events in %llu updates, first after %.1f ms; final trace %zu events (%s)\n",
+                (unsigned long long)streamed, (unsigned long long)calls, first_ms, r.trace.events.size(),
+                r.gpu_traced.trace_buffer.c_str());
+    EXPECT_EQ(r.status, trace::RunStatus::Timeout);
+    EXPECT_EQ(r.gpu_traced.trace_buffer, "mapped");
+    EXPECT_GT(streamed, 0u) << "no events arrived while the kernel ran";
+    EXPECT_GE(r.trace.events.size(), streamed);
+    EXPECT_TRUE(contains(r.message, "wait at line")) << r.message;
+}
+
+TEST(Gpu, LiveModeOfACompletedKernelMatchesTheDeviceBuffer) {
+    REQUIRE_GPU();
+    const scenario::Scenario& s = *scenario::find_scenario("loop_barrier");
+    runner::RunOptions dev = gpu_options(1);
+    dev.gpu.untraced = false;
+    runner::RunOptions live = dev;
+    live.gpu.live = true;
+    const runner::RunSummary a = runner::run_scenario(s, *s.find_variant("uniform_trip_count"), dev);
+    const runner::RunSummary b = runner::run_scenario(s, *s.find_variant("uniform_trip_count"), live);
+    EXPECT_EQ(a.status, trace::RunStatus::Ok) << a.message;
+    EXPECT_EQ(b.status, trace::RunStatus::Ok) << b.message;
+    EXPECT_EQ(site_kind_counts(a.trace), site_kind_counts(b.trace));
+    EXPECT_EQ(b.gpu_traced.trace_buffer, "mapped");
+}
+
+TEST(Gpu, OverflowIsCountedNotWritten) {
+    REQUIRE_GPU();
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions o = gpu_options(1);
+    o.gpu.untraced = false;
+    o.gpu.event_capacity = 1000;
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("correct"), o);
+    EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    EXPECT_EQ(r.trace.events.size(), 1000u);
+    EXPECT_GT(r.dropped_events, 0u);
+    EXPECT_EQ(r.trace.meta.dropped_events, r.dropped_events);
+    EXPECT_EQ(r.gpu_traced.wrong_outputs, 0u); // the kernel itself is unharmed by the full buffer
+}
+
+TEST(Gpu, MissingBarrierShowsOnTheHardwareUntraced) {
+    REQUIRE_GPU();
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("missing_barrier"), gpu_options(5));
+    std::printf("stencil/missing_barrier on the GPU: untraced %llu wrong of %llu (%u of %u launches); traced %llu wrong\n",
+                (unsigned long long)r.gpu_untraced.wrong_outputs, (unsigned long long)r.gpu_untraced.checked_outputs,
+                r.gpu_untraced.reps_with_wrong_outputs, r.gpu_untraced.reps, (unsigned long long)r.gpu_traced.wrong_outputs);
+    EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    EXPECT_GT(r.gpu_untraced.reps_with_wrong_outputs, 0u) << "ptxas hoists the neighbour loads above the store (GPU_FACTS.md)";
+}
+
+struct Output {
+    int code = -1;
+    std::string out;
+};
+
+Output run_cli(const std::string& args) {
+    const std::string cmd = "SYNCLAB_GPU_WORKER='" + std::string(SYNCLAB_GPU_WORKER) + "' " + SYNCLAB_CLI + " " + args + " 2>&1";
+    Output o;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return o;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
+    const int status = pclose(p);
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return o;
+}
+
+TEST(Gpu, CliRunAndCheckOnTheGpu) {
+    REQUIRE_GPU();
+    Output o = run_cli("run stencil --variant missing_barrier --backend gpu --reps 3 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    for (const char* field : {"\"device\"", "\"kernel_ms\"", "\"dropped_events\"", "\"traced\": true", "\"untraced\"", "\"gpu\""})
+        EXPECT_TRUE(contains(o.out, field)) << field << "\n" << o.out;
+    o = run_cli("run divergent_barrier --variant loop_per_thread --backend gpu --timeout 2");
+    EXPECT_EQ(o.code, 0) << o.out;
+    EXPECT_TRUE(contains(o.out, "timeout")) << o.out;
+    EXPECT_TRUE(contains(o.out, "wait at line")) << o.out;
+    o = run_cli("check " + std::string(SYNCLAB_SOURCE_DIR) +
+                "/tests/cli/data/user_kernels.ptx --kernel reverse_no_sync --grid 2 --block 128 --arg buf:i32:256:iota "
+                "--arg buf:i32:256 --backend gpu");
+    EXPECT_EQ(o.code, 0) << o.out;
+    EXPECT_TRUE(contains(o.out, "backend gpu")) << o.out;
+}
+
+} // namespace
+} // namespace synclab
