@@ -850,11 +850,23 @@ void App::start_run(bool both) {
     if (!state_.scenario || !state_.variant) return;
     std::vector<RunJob> jobs;
     if (both) {
+        // Left: the reference (the first variant that is always correct; not always the first:
+        // lost_update lists the broken one first). Right: the selected variant, or when that is the
+        // reference itself, the first other one: comparing a variant with itself teaches nothing.
         const auto& variants = state_.scenario->variants;
         const scenario::Variant* left = &variants.front();
+        for (const scenario::Variant& v : variants)
+            if (v.expect.always_correct) {
+                left = &v;
+                break;
+            }
         const scenario::Variant* right = state_.variant;
-        // The first variant is the correct one; comparing it with itself teaches nothing.
-        if (right == left && variants.size() > 1) right = &variants[1];
+        if (right == left)
+            for (const scenario::Variant& v : variants)
+                if (&v != left) {
+                    right = &v;
+                    break;
+                }
         jobs.push_back(make_scenario_job(*state_.scenario, *left, state_.controls, RunSlot::CompareLeft));
         jobs.push_back(make_scenario_job(*state_.scenario, *right, state_.controls, RunSlot::CompareRight));
         state_.status = "running " + left->id + " and " + right->id + "\u2026";

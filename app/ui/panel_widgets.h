@@ -3,8 +3,12 @@
 #pragma once
 
 #include <imgui.h>
+#include <imgui_internal.h> // ImTextCharFromUtf8
 
+#include <algorithm>
+#include <cfloat>
 #include <cstdint>
+#include <cstring>
 
 namespace synclab::ui::widgets {
 
@@ -20,18 +24,71 @@ inline void coloured_text(uint32_t rgba, const char* text) {
 }
 
 // Wrapped text in a theme colour.
+inline void wrapped(const char* text);
 inline void coloured_text_wrapped(uint32_t rgba, const char* text) {
     ImGui::PushStyleColor(ImGuiCol_Text, rgba);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    wrapped(text);
     ImGui::PopStyleColor();
 }
 
+// Chinese and Japanese text has no spaces: a line may break between any two of its characters,
+// except before closing punctuation. ImGui 1.86 breaks only at spaces, which leaves ragged lines
+// ("六个 kernel" alone, then a block of Chinese), so such text is broken into lines here.
+inline bool is_cjk(unsigned c) {
+    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+inline bool no_break_before(unsigned c) {
+    switch (c) {
+    case 0x3001: case 0x3002: case 0xFF0C: case 0xFF1A: case 0xFF1B: case 0xFF01: case 0xFF1F:
+    case 0xFF09: case 0x300D: case 0x300F: case 0x201D: case 0x2019: return true;
+    default: return false;
+    }
+}
+
 inline void wrapped(const char* text) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    const char* end = text + std::strlen(text);
+    bool any_cjk = false;
+    for (const char* p = text; p < end && !any_cjk; ++p) any_cjk = static_cast<unsigned char>(*p) >= 0xE2;
+    if (!any_cjk) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(text, end);
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const float scale = size / font->FontSize;
+    const float max_width = std::max(ImGui::GetContentRegionAvail().x, size * 4.0f);
+    const char* line = text;
+    const char* last_break = nullptr;
+    float width = 0.0f;
+    unsigned prev = 0;
+    for (const char* p = text; p < end;) {
+        unsigned c = 0;
+        const int n = std::max(1, ImTextCharFromUtf8(&c, p, end));
+        if (c == '\n') {
+            ImGui::TextUnformatted(line, p);
+            line = p + n;
+            p += n;
+            last_break = nullptr;
+            width = 0.0f;
+            prev = 0;
+            continue;
+        }
+        if (p > line && (prev == ' ' || ((is_cjk(c) || is_cjk(prev)) && !no_break_before(c)))) last_break = p;
+        const float advance = font->GetCharAdvance(static_cast<ImWchar>(c)) * scale;
+        if (width + advance > max_width && last_break && last_break > line) {
+            ImGui::TextUnformatted(line, last_break);
+            line = last_break;
+            while (line < end && *line == ' ') ++line;
+            last_break = nullptr;
+            width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, line, p).x;
+        }
+        width += advance;
+        prev = c;
+        p += n;
+    }
+    if (line < end) ImGui::TextUnformatted(line, end);
 }
 
 // Wrapped text in the disabled (secondary) text colour: hints, labels of what ran, expectations.
