@@ -105,7 +105,10 @@ void save_if_asked(const Args& a, const runner::RunSummary& s) {
 runner::RunSummary run_job_or_explain(const runner::KernelJob* job, const scenario::Scenario* s, const scenario::Variant* v,
                                       runner::RunOptions& o, bool text_output) {
     if (o.backend == "gpu" && o.gpu.live && text_output) {
-        o.gpu.on_events = [](const std::vector<trace::Event>&, uint64_t seen, double elapsed_ms) {
+        // Updates come every 20 ms; a line every half second is enough for a terminal.
+        o.gpu.on_events = [last = -1e9](const std::vector<trace::Event>&, uint64_t seen, double elapsed_ms) mutable {
+            if (elapsed_ms - last < 500) return;
+            last = elapsed_ms;
             std::cerr << "live: " << seen << " events after " << std::fixed << std::setprecision(0) << elapsed_ms << " ms\n";
             std::cerr.unsetf(std::ios::fixed);
         };

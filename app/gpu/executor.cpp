@@ -23,6 +23,9 @@ public:
     ~Allocations() {
         for (cu::DevicePtr p : ptrs_) api_.MemFree(p);
     }
+    // A hung or failed kernel: cuMemFree would wait for it (forever). The worker exits right after
+    // answering, and the driver reclaims everything with the context.
+    void leak() { ptrs_.clear(); }
     cu::DevicePtr alloc(size_t bytes, const std::string& what) {
         cu::DevicePtr p = 0;
         cu::check(api_, api_.MemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc", what + " (" + megabytes(bytes) + ")");
@@ -334,6 +337,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 if (q == cu::kSuccess) break;
                 if (q != cu::kErrorNotReady) {
                     must_exit_ = true;
+                    allocs.leak();
                     res.status = ResultStatus::Fault;
                     res.message = "the kernel failed on the GPU: " + cu::describe(api_, q);
                     if (traced && req.trace_buffer == TraceBuffer::Mapped) {
@@ -348,6 +352,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 const double elapsed = ms_since(launch_t0);
                 if (elapsed > req.timeout_s * 1000.0) {
                     must_exit_ = true;
+                    allocs.leak();
                     res.status = ResultStatus::Timeout;
                     char buf[64];
                     std::snprintf(buf, sizeof buf, "%g", req.timeout_s);

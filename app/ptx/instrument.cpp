@@ -33,6 +33,8 @@ constexpr const char* kValue = "%sl_r3";    // event value
 constexpr const char* kWord = "%sl_r4";     // site | kind << 16 | flags << 24 when computed at run time
 constexpr const char* kRecord = "%sl_p3";   // generic access: record it (shared or global)
 constexpr const char* kIsShared = "%sl_p2"; // generic access: it is shared
+constexpr const char* kNever = "%sl_p1";    // false, but not known to be false by ptxas
+constexpr const char* kNeverLabel = "$__sl_never"; // a trap at the end of the kernel, never reached
 
 uint32_t event_word(uint32_t site, trace::EventKind kind, uint8_t flags) {
     return site | (uint32_t(static_cast<uint8_t>(kind)) << 16) | (uint32_t(flags) << 24);
@@ -117,6 +119,7 @@ public:
                 fail(in.ptx_line, "several instructions on one line ('" + fn_.text[i] + "'); put each on its own line");
             instrument(i, out.points);
         }
+        if (needs_never_label_) add_never_block();
         std::stable_sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
         std::string result;
         result.reserve(text_.size() * 3);
@@ -233,6 +236,8 @@ private:
         p.push_back("and.b32 %sl_r6, %sl_r11, 31");
         p.push_back("setp.eq.u32 %sl_p0, %sl_r6, 0");
         p.push_back("@%sl_p0 st.global.u32 [%sl_d4], %sl_r7");
+        // kNever: capacity == 2^64-1, which no buffer has (the runner's capacity fits in memory).
+        p.push_back(std::string("setp.eq.u64 ") + kNever + ", " + kCapacity + ", -1");
         p.push_back(std::string("mov.u32 ") + kPhase + ", 0");
         p.push_back(std::string("mov.u32 ") + kLaneLt + ", %lanemask_lt");
         std::string prologue = "\n";
@@ -373,8 +378,8 @@ private:
 
     // The recording itself: reserve a slot, write the 32-byte event if it fits.
     void emit_event(std::vector<std::string>& c, const std::string& addr, const std::string& value,
-                    const std::string& word) const {
-        if (options_.warp_aggregated) {
+                    const std::string& word, bool aggregate = true) const {
+        if (options_.warp_aggregated && aggregate) {
             c.push_back("activemask.b32 %sl_r5");
             c.push_back("popc.b32 %sl_r6, %sl_r5");
             c.push_back(std::string("and.b32 %sl_r7, %sl_r5, ") + kLaneLt);
@@ -507,15 +512,23 @@ private:
         case Op::Bar: {
             const bool arrive_only = (in.mods & mod::kArrive) != 0;
             const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+            // Barrier events take one atomic per thread, no warp collective: bar.sync is
+            // barrier.sync.aligned, and in the block that holds it ptxas may treat the warp as
+            // converged (on the H200 the warp-aggregated arrive of a divergent bar.sync was never
+            // written). A branch that is never taken ends the block before the barrier, so that
+            // the arrive is recorded before whatever waiting the barrier's block starts with:
+            // a hung kernel's partial trace must show who waits where.
             std::vector<std::string> pre;
             emit_barrier_id(pre, in);
-            emit_event(pre, kAddr, kPhase, std::to_string(event_word(i, trace::EventKind::BarrierArrive, flags)));
+            emit_event(pre, kAddr, kPhase, std::to_string(event_word(i, trace::EventKind::BarrierArrive, flags)), false);
+            pre.push_back(std::string("@") + kNever + " bra " + kNeverLabel);
             add_code(before, pre, "SyncLab trace: barrier arrive, " + tag, guard_for(in));
+            needs_never_label_ = true;
             points.push_back({i, trace::EventKind::BarrierArrive, 1, true});
             std::vector<std::string> post;
             if (!arrive_only) {
                 emit_barrier_id(post, in);
-                emit_event(post, kAddr, kPhase, std::to_string(event_word(i, trace::EventKind::BarrierLeave, flags)));
+                emit_event(post, kAddr, kPhase, std::to_string(event_word(i, trace::EventKind::BarrierLeave, flags)), false);
                 points.push_back({i, trace::EventKind::BarrierLeave, 1, false});
             }
             post.push_back(std::string("add.u32 ") + kPhase + ", " + kPhase + ", 1");
@@ -542,6 +555,31 @@ private:
         default:
             break;
         }
+    }
+
+    // The target of the never-taken branches: a trap just before the kernel's closing brace.
+    void add_never_block() {
+        const size_t open = text_.find('{', text_.find(')', line_start(fn_.decl_line)));
+        int depth = 0;
+        for (size_t k = open; k < text_.size(); ++k) {
+            if (text_[k] == '/' && k + 1 < text_.size() && text_[k + 1] == '/') {
+                k = text_.find('\n', k);
+                if (k == std::string_view::npos) break;
+                continue;
+            }
+            if (text_[k] == '"') {
+                k = text_.find('"', k + 1);
+                if (k == std::string_view::npos) break;
+                continue;
+            }
+            if (text_[k] == '{') ++depth;
+            if (text_[k] == '}' && --depth == 0) {
+                edits_.push_back({k, std::string("\t// SyncLab trace: never reached (ends the blocks before barriers)\n") + kNeverLabel +
+                                         ":\n\ttrap;\n"});
+                return;
+            }
+        }
+        fail(fn_.decl_line, "no closing '}' for the kernel body");
     }
 
     void emit_barrier_id(std::vector<std::string>& c, const Instruction& in) const {
@@ -586,6 +624,7 @@ private:
     std::unordered_map<std::string, uint32_t> registers_;
     std::vector<Edit> edits_;
     uint32_t labels_ = 0;
+    bool needs_never_label_ = false;
 };
 
 } // namespace

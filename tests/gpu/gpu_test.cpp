@@ -60,6 +60,14 @@ bool hangs_on_gpu(const std::string& scenario, const std::string& variant) {
            (scenario == "loop_barrier" && variant == "per_thread_trip_count");
 }
 
+// Completes untraced but hangs traced: ptxas turns the untraced kernel's `if (tid & 1)
+// __syncthreads()` into one predicated BAR.SYNC that the whole warp executes (GPU_FACTS.md); the
+// recording code inside the branch stops that, so the odd lanes wait at the branch's bar.sync and
+// the even ones at the common one. Seen on the H200 (2026-11-29): the reason to report both runs.
+bool hangs_traced_only(const std::string& scenario, const std::string& variant) {
+    return scenario == "divergent_barrier" && variant == "odd_lanes";
+}
+
 std::map<std::pair<uint16_t, trace::EventKind>, uint64_t> site_kind_counts(const trace::Trace& t) {
     std::map<std::pair<uint16_t, trace::EventKind>, uint64_t> m;
     for (const trace::Event& e : t.events) ++m[{e.site, e.kind}];
@@ -103,8 +111,15 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
                 continue;
             }
             EXPECT_EQ(u.status, trace::RunStatus::Ok) << u.message;
-            EXPECT_EQ(t.status, trace::RunStatus::Ok) << t.message;
             EXPECT_EQ(u.reps, 3u);
+            if (hangs_traced_only(s.id, v.id)) {
+                EXPECT_EQ(t.status, trace::RunStatus::Timeout) << t.message;
+                EXPECT_TRUE(contains(t.message, "wait at line")) << t.message;
+                EXPECT_EQ(r.status, trace::RunStatus::Timeout);
+                EXPECT_TRUE(contains(r.message, "traced run: ")) << r.message;
+                continue;
+            }
+            EXPECT_EQ(t.status, trace::RunStatus::Ok) << t.message;
             EXPECT_GT(u.checked_outputs, 0u);
             EXPECT_GT(u.kernel_ms, 0.0);
             if (v.expect.always_correct) {
