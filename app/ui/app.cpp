@@ -13,6 +13,7 @@
 
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
+#include "ui/panel_widgets.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
 #include "ui/source_lines.h"
@@ -165,6 +166,10 @@ void App::init() {
     }
     apply_fonts();
     apply_style();
+    // The GPU choice stays disabled until the worker has answered (seconds where there is a GPU:
+    // cuInit and the device query), which happens off the UI thread.
+    run_panel_.set_gpu_backend(false, "checking for a GPU\u2026");
+    gpu_probe_.start();
     seen_scenario_ = state_.scenario;
     seen_variant_ = state_.variant;
 }
@@ -374,6 +379,7 @@ void App::note_region(const char* name) {
 
 void App::frame() {
     regions_.clear();
+    poll_gpu_probe();
     poll_runs();
     handle_keys();
     if (state_.scenario != seen_scenario_ || state_.variant != seen_variant_) on_selection_changed();
@@ -430,6 +436,8 @@ void App::draw_normal_layout(ImVec2 size) {
         ImGui::BeginChild("##run_panel", ImVec2(0, 0), true);
         note_region("run_panel");
         run_panel_.draw(state_);
+        if (const ImVec4 r = run_panel_.unavailable_note_rect(); r.z > r.x)
+            regions_["gpu_reason"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
         ImGui::EndChild();
     }
     ImGui::EndChild();
@@ -572,7 +580,16 @@ void App::draw_timeline_header(const RunRecord& record, bool short_label) {
                             static_cast<unsigned long long>(record.options.seed));
     }
     ImGui::SameLine();
+    if (record.provisional) {
+        // Live: the kernel is still running; findings and outputs come with the final record.
+        ImGui::TextColored(colour(theme::kDivergence), "live: %s events, %s, kernel still running",
+                           count_short(record.live_events_seen).c_str(), ms_text(record.live_elapsed_ms).c_str());
+        return;
+    }
     draw_record_summary(record);
+    // Tracing perturbs: the untraced outcome goes beside the traced one wherever a GPU run shows.
+    const std::string sides = gpu_sides_text(record);
+    if (!sides.empty()) widgets::disabled_wrapped(sides.c_str());
 }
 
 void App::draw_timelines(ImVec2 size, bool stacked) {
@@ -846,8 +863,40 @@ void App::after_render() {
 
 // [SECTION] Runs
 
+void App::poll_gpu_probe() {
+    const std::optional<GpuAvailability> found = gpu_probe_.take();
+    if (!found) return;
+    state_.gpu.probing = false;
+    if (!found->available) {
+        mark_gpu_unavailable(found->reason);
+        return;
+    }
+    state_.gpu.available = true;
+    state_.gpu.device = found->device;
+    state_.gpu.reason.clear();
+    run_panel_.set_gpu_backend(true);
+}
+
+void App::mark_gpu_unavailable(const std::string& reason) {
+    state_.gpu.probing = false;
+    state_.gpu.available = false;
+    state_.gpu.reason = reason;
+    run_panel_.set_gpu_backend(false, reason);
+    // A script (or a later settings file) that asked for the GPU gets the simulator, and is told why.
+    if (state_.controls.backend == "gpu") fall_back_to_simulator();
+}
+
+void App::fall_back_to_simulator() {
+    state_.controls.backend = "sim";
+    fallback_note_ = "GPU unavailable: " + state_.gpu.reason + "; running on the simulator";
+    state_.status = fallback_note_;
+}
+
 void App::start_run(bool both) {
     if (!state_.scenario || !state_.variant) return;
+    // While the probe is still out a GPU run simply starts: it waits for the shared worker the probe
+    // holds and then runs, or comes back saying why it could not (RunRecord::gpu_unavailable).
+    if (state_.controls.backend == "gpu" && !state_.gpu.probing && !state_.gpu.available) fall_back_to_simulator();
     std::vector<RunJob> jobs;
     if (both) {
         // Left: the reference (the first variant that is always correct; not always the first:
@@ -880,6 +929,10 @@ void App::start_run(bool both) {
 
 void App::poll_runs() {
     for (RunDone& done : runs_.poll()) {
+        if (done.provisional) {
+            accept_provisional(done.slot, std::move(done.record));
+            continue;
+        }
         ++jobs_finished_;
         if (!done.error.empty() || !done.record) {
             last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
@@ -888,6 +941,7 @@ void App::poll_runs() {
             continue;
         }
         last_job_error_.clear();
+        if (!done.record->gpu_unavailable.empty()) mark_gpu_unavailable(done.record->gpu_unavailable);
         accept_record(done.slot, std::move(done.record));
     }
     state_.progress.running = runs_.busy();
@@ -901,6 +955,12 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
     const scenario::Variant* v = s ? s->find_variant(r.variant_id) : nullptr;
     const std::string key = variant_key(r.scenario_id, r.variant_id);
     state_.status = r.label + ": " + record_summary(r);
+    if (const std::string sides = gpu_sides_text(r); !sides.empty()) state_.status += " \u00b7 " + sides;
+    if (!r.gpu_unavailable.empty()) state_.status = "GPU unavailable: " + r.gpu_unavailable + " (use the simulator)";
+    if (!fallback_note_.empty() && slot != RunSlot::Loaded) {
+        state_.status = fallback_note_ + " \u00b7 " + state_.status;
+        if (slot != RunSlot::CompareLeft) fallback_note_.clear();
+    }
     if (slot == RunSlot::Loaded) {
         // A saved trace of a catalog variant selects that variant, so that the lesson and the source
         // match what the timeline shows; a user's kernel keeps the selection.
@@ -914,8 +974,12 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
         state_.camera = TimelineCamera{};
         return;
     }
-    if (s && v && r.summary.status != trace::RunStatus::Cancelled) {
+    // The badges are the lessons' verdicts, which are about the simulator (the GPU's outcome is shown
+    // as it is, both sides): a GPU run does not change them.
+    const bool gpu = r.options.backend == "gpu";
+    if (s && v && r.summary.status != trace::RunStatus::Cancelled && r.gpu_unavailable.empty())
         last_runs_[key] = record;
+    if (s && v && r.summary.status != trace::RunStatus::Cancelled && !gpu) {
         if (r.summary.status == trace::RunStatus::Error) {
             state_.badges[key] = Badge::Failed;
         } else {
@@ -932,6 +996,21 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
         state_.selection = Selection{};
         state_.camera.fit_requested = true;
     }
+}
+
+void App::accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record) {
+    // Live events go where the final record will: the current run of the selected variant (or the
+    // right-hand side of compare mode). Nothing else (badges, last runs) sees a partial record.
+    const RunRecord& r = *record;
+    const bool is_selected = state_.scenario && state_.variant && r.scenario_id == state_.scenario->id &&
+                             r.variant_id == state_.variant->id;
+    if (!is_selected || slot == RunSlot::CompareLeft || slot == RunSlot::Loaded) return;
+    if (slot == RunSlot::CompareRight) state_.compare_right = record;
+    const bool first = !state_.current || !state_.current->provisional;
+    state_.current = std::move(record);
+    if (first) state_.selection = Selection{};
+    // Follow the growing trace: the camera fits it on every update while the kernel runs.
+    state_.camera.fit_requested = true;
 }
 
 void App::focus_finding(int index) {

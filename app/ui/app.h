@@ -11,6 +11,7 @@
 #include "ui/app_state.h"
 #include "ui/findings_panel.h"
 #include "ui/fonts.h"
+#include "ui/gpu_probe.h"
 #include "ui/help_overlay.h"
 #include "ui/lesson_panel.h"
 #include "ui/run_controller.h"
@@ -41,7 +42,8 @@ struct AppOptions {
 // Screen rectangles of the app's regions in the last frame (pixels, top-left origin), by name:
 // "browser", "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
 // "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
-// the rows without the legend), "header" (presenter mode), "status", "error_modal". Written by the
+// the rows without the legend), "header" (presenter mode), "status", "error_modal", "gpu_reason"
+// (the run panel's "GPU unavailable: why" note, where it is drawn). Written by the
 // scripted mode's --layout for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
@@ -72,6 +74,8 @@ class App {
     // Finished jobs (runs, loaded files) so far, errors included: the scripted mode waits on it.
     uint64_t jobs_finished() const { return jobs_finished_; }
     bool busy() const { return runs_.busy(); }
+    // The start-up GPU probe has not answered yet (state().gpu says what it found once it has).
+    bool gpu_probing() const { return state_.gpu.probing; }
     // The last error from a job (e.g. a damaged .slt), "" when the last job succeeded.
     const std::string& last_job_error() const { return last_job_error_; }
 
@@ -98,9 +102,13 @@ class App {
     void note_region(const char* name);
 
     void handle_requests();
+    void poll_gpu_probe();
+    void mark_gpu_unavailable(const std::string& reason);
+    void fall_back_to_simulator();
     void start_run(bool both);
     void poll_runs();
     void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
+    void accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void focus_finding(int index);
     void open_trace(const std::string& path);
     void save_trace(const std::string& path);
@@ -112,6 +120,7 @@ class App {
     AppState state_;
     Fonts fonts_;
     RunController runs_;
+    GpuProbe gpu_probe_; // after runs_: destroyed first (joins the probe; the runs' worker after it)
 
     ScenarioBrowser browser_;
     RunPanel run_panel_;
@@ -157,6 +166,9 @@ class App {
 
     Settings saved_settings_;
     std::string settings_file_;
+    // "GPU unavailable (...): ran on the simulator": said before the next run's result, because the
+    // result replaces the status line and the reason must not vanish with it.
+    std::string fallback_note_;
     uint64_t jobs_finished_ = 0;
     std::string last_job_error_;
     RegionMap regions_;

@@ -24,6 +24,14 @@ struct RunRecord {
     runner::RunOptions options;
     runner::RunSummary summary; // trace + findings + outputs
     uint64_t serial = 0;     // increases with every new record (views cache per serial)
+    // A live GPU run still going: the partial trace so far (no findings, no outputs yet), shown on
+    // the timeline until the final record replaces it. Never a lesson's result or a badge.
+    bool provisional = false;
+    uint64_t live_events_seen = 0; // provisional: events the kernel has written so far
+    double live_elapsed_ms = 0;    // provisional: time since the traced launch started
+    // Backend "gpu" that could not run at all: why ("no NVIDIA driver found (...)"); the summary's
+    // status is then Error with the same reason. "" otherwise.
+    std::string gpu_unavailable;
 };
 
 // What a variant's last run showed, for the badges in the scenario browser.
@@ -65,6 +73,18 @@ struct Controls {
     uint64_t seed = 1;
     uint32_t reps = 1;
     std::string backend = "sim";
+    // Backend "gpu" only (runner::GpuOptions).
+    bool gpu_traced = true;      // also one traced launch (events, findings); false: untraced only
+    bool gpu_live = false;       // the traced launch streams its events to the timeline as it runs
+    double gpu_timeout_s = 5;    // per launch; a kernel still running then is stopped (timeout)
+};
+
+// Whether the GPU backend can be used here, as the start-up probe found (app.cpp).
+struct GpuStatus {
+    bool probing = true;     // the probe has not answered yet
+    bool available = false;
+    std::string device;      // "NVIDIA H200"
+    std::string reason;      // why not: "no NVIDIA driver found (...)"
 };
 
 // Progress of the run in flight (written by the App from the worker's atomics each frame).
@@ -89,6 +109,7 @@ struct AppState {
     View focus_view = View::Timeline; // the view a script or key put in front
 
     Controls controls;
+    GpuStatus gpu;
     RunProgress progress;
     std::shared_ptr<const RunRecord> current;       // what the views show
     std::shared_ptr<const RunRecord> compare_left;  // compare mode: usually the correct variant

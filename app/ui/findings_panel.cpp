@@ -51,6 +51,14 @@ void FindingsPanel::draw(AppState& state) {
     }
     const runner::RunSummary& summary = record->summary;
     const std::vector<analysis::Finding>& findings = summary.findings;
+    if (record->provisional) {
+        // Analysing a trace that is still growing would report races that the next events resolve.
+        widgets::wrapped("Live: the kernel is still running. The timeline shows its events as they arrive; "
+                         "the analysis runs on the whole trace when the kernel ends.");
+        widgets::about_button(kAbout);
+        ImGui::PopID();
+        return;
+    }
 
     ImGui::Text("%zu finding%s", findings.size(), findings.size() == 1 ? "" : "s");
     if (!record->label.empty()) {

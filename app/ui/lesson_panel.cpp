@@ -42,6 +42,8 @@ struct Labels {
     const char* the_lesson;
     const char* pick;
     const char* other_run;
+    const char* on_gpu;   // heading of the GPU run's two sides
+    const char* gpu_note; // why the lesson's verdict is not applied to a GPU run
 };
 
 constexpr Labels kEnglish = {
@@ -66,6 +68,9 @@ constexpr Labels kEnglish = {
     .the_lesson = "The lesson",
     .pick = "Pick a scenario and a variant in the scenario browser.",
     .other_run = "The views show the last run, of another variant; run this one to see its results.",
+    .on_gpu = "On the GPU",
+    .gpu_note = "The lesson's verdict is about the simulator. On the GPU, compare the untraced outcome (the "
+                "hardware's own) with the traced one: tracing slows the kernel and can hide a race.",
 };
 
 constexpr Labels kChinese = {
@@ -90,6 +95,9 @@ constexpr Labels kChinese = {
     .the_lesson = "课程内容",
     .pick = "请在场景浏览器里选择一个场景和版本。",
     .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
+    .on_gpu = "在 GPU 上",
+    .gpu_note = "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace 的结果："
+                "记录 trace 会让内核变慢，可能掩盖竞争。",
 };
 
 const Labels& words_for(Language language) {
@@ -176,9 +184,10 @@ void draw_language_switch(AppState& state) {
 void draw_run_button(AppState& state, const Labels& words, bool big) {
     const Controls& c = state.controls;
     std::string label = state.progress.running ? words.running : big ? words.run : words.run_again;
-    // Say what will run, so that the prediction is about the right schedule.
-    label += "  (" + std::string(sim::to_string(c.schedule)) + ", seed " + std::to_string(c.seed) + ", " +
-             std::to_string(c.reps) + (c.reps == 1 ? " rep)" : " reps)");
+    // Say what will run, so that the prediction is about the right schedule (or the GPU).
+    const std::string how = c.backend == "gpu" ? std::string("GPU") : sim::to_string(c.schedule);
+    label += "  (" + how + ", seed " + std::to_string(c.seed) + ", " + std::to_string(c.reps) +
+             (c.reps == 1 ? " rep)" : " reps)");
     label += "##run";
     const ImVec2 size = big ? ImVec2{-FLT_MIN, ImGui::GetFontSize() * 2.5f} : ImVec2{0.0f, 0.0f};
     ImGui::BeginDisabled(state.progress.running);
@@ -232,6 +241,23 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
     if (!summary.check_summary.empty()) {
         widgets::disabled_wrapped(summary.check_summary.c_str());
     }
+    if (record.options.backend == "gpu") {
+        // Both sides, each on its own line: the untraced outcome is the hardware's, the traced one
+        // is what the timeline shows.
+        widgets::heading(words.on_gpu, accent());
+        if (!summary.device.empty()) ImGui::TextDisabled("%s", summary.device.c_str());
+        if (summary.gpu_untraced.ran)
+            widgets::coloured_text_wrapped(summary.gpu_untraced.wrong_outputs > 0 ||
+                                                   summary.gpu_untraced.status != trace::RunStatus::Ok
+                                               ? theme::kDeadlock
+                                               : ImGui::GetColorU32(ImGuiCol_Text),
+                                           gpu_side_text(summary.gpu_untraced, false).c_str());
+        if (record.options.gpu.traced && summary.gpu_traced.ran)
+            widgets::coloured_text_wrapped(summary.gpu_traced.status != trace::RunStatus::Ok
+                                               ? theme::kDeadlock
+                                               : ImGui::GetColorU32(ImGuiCol_Text),
+                                           gpu_side_text(summary.gpu_traced, true).c_str());
+    }
     const std::vector<std::string> kinds = runner::finding_kinds(summary);
     if (!summary.traced) {
         ImGui::TextUnformatted(words.not_traced);
@@ -246,15 +272,20 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
         widgets::wrapped(found.c_str());
     }
 
-    const runner::VerdictCheck verdict = verdict_for(v, record);
     widgets::heading(words.verdict, accent());
-    widgets::coloured_text(verdict.pass ? theme::kOk : theme::kDeadlock,
-                           verdict.pass ? words.as_expected : words.not_as_expected);
-    for (const std::string& problem : verdict.problems) {
-        ImGui::Bullet();
-        widgets::coloured_text_wrapped(theme::kDeadlock, problem.c_str());
+    if (record.options.backend == "gpu") {
+        widgets::disabled_wrapped(words.gpu_note);
+        widgets::disabled_wrapped((std::string(words.expected) + ": " + expectation_text(v.expect)).c_str());
+    } else {
+        const runner::VerdictCheck verdict = verdict_for(v, record);
+        widgets::coloured_text(verdict.pass ? theme::kOk : theme::kDeadlock,
+                               verdict.pass ? words.as_expected : words.not_as_expected);
+        for (const std::string& problem : verdict.problems) {
+            ImGui::Bullet();
+            widgets::coloured_text_wrapped(theme::kDeadlock, problem.c_str());
+        }
+        widgets::disabled_wrapped((std::string(words.expected) + ": " + expectation_text(v.expect)).c_str());
     }
-    widgets::disabled_wrapped((std::string(words.expected) + ": " + expectation_text(v.expect)).c_str());
 
     // The question stays in sight so the student can hold the answer against it.
     section(words.you_predicted, first_of(note.predict, lesson.predict));
@@ -291,7 +322,8 @@ void LessonPanel::draw(AppState& state) {
     }
     const scenario::Scenario& s = *state.scenario;
     const scenario::Variant& v = *state.variant;
-    if (record_is_of(state.current.get(), &s, &v))
+    // A live run's partial record is no result yet: the question stays up until the kernel ends.
+    if (record_is_of(state.current.get(), &s, &v) && !state.current->provisional)
         draw_results(state, s, v, *state.current, words);
     else
         draw_predict(state, s, v, words);

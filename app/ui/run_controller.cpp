@@ -4,8 +4,11 @@
 #include "ui/run_controller.h"
 
 #include "analysis/findings.h"
+#include "gpu/client.h"
 #include "trace/slt_file.h"
+#include "ui/live_trace.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace synclab::ui {
@@ -60,13 +63,23 @@ void RunController::launch(std::vector<RunJob> jobs, uint64_t batch) {
             };
             RunDone done;
             done.slot = job.slot;
+            const RunJob::Publish publish = [this, batch, slot = job.slot](std::shared_ptr<const RunRecord> r) {
+                if (!r) return;
+                RunDone p;
+                p.slot = slot;
+                p.record = std::move(r);
+                p.provisional = true;
+                std::lock_guard lock(mutex_);
+                provisional_.emplace(batch, std::move(p)); // the newest wins: older ones were never shown
+            };
             try {
-                done.record = job.work(cancel_, progress);
+                done.record = job.live_work ? job.live_work(cancel_, progress, publish) : job.work(cancel_, progress);
             } catch (const std::exception& e) {
                 done.error = (job.error_prefix.empty() ? job.what : job.error_prefix) + ": " + e.what();
             }
             progress_ = double(i + 1) / n;
             std::lock_guard lock(mutex_);
+            provisional_.reset(); // the final record replaces it: never show a partial one after it
             mailbox_.emplace_back(batch, std::move(done));
         }
         worker_finished_ = true;
@@ -75,9 +88,19 @@ void RunController::launch(std::vector<RunJob> jobs, uint64_t batch) {
 
 std::vector<RunDone> RunController::poll() {
     std::vector<std::pair<uint64_t, RunDone>> arrived;
+    const auto now = std::chrono::steady_clock::now();
     {
         std::lock_guard lock(mutex_);
-        arrived.swap(mailbox_);
+        // A provisional record before the finals that arrived with it (it is older than they are;
+        // the worker drops it when its final record lands), and only every kProvisionalInterval.
+        if (provisional_ && now - last_provisional_ >= kProvisionalInterval) {
+            arrived.push_back(std::move(*provisional_));
+            provisional_.reset();
+            last_provisional_ = now;
+        }
+        for (auto& m : mailbox_)
+            arrived.push_back(std::move(m));
+        mailbox_.clear();
     }
     if (running_ && worker_finished_) {
         worker_.join(); // already past its last statement: returns at once
@@ -103,35 +126,69 @@ std::string RunController::what() const {
 
 std::string run_label(const scenario::Scenario& scenario, const scenario::Variant& variant,
                       const Controls& controls) {
+    const std::string how = controls.backend == "gpu" ? std::string("GPU") : sim::to_string(controls.schedule);
     std::string seeds = controls.reps > 1 ? "seeds " + std::to_string(controls.seed) + "-" +
                                                 std::to_string(controls.seed + controls.reps - 1)
                                           : "seed " + std::to_string(controls.seed);
-    return scenario.id + " / " + variant.id + " (" + sim::to_string(controls.schedule) + ", " + seeds + ")";
+    return scenario.id + " / " + variant.id + " (" + how + ", " + seeds + ")";
+}
+
+runner::RunOptions run_options(const Controls& controls) {
+    runner::RunOptions options;
+    options.backend = controls.backend;
+    options.schedule = controls.schedule;
+    options.seed = controls.seed;
+    options.reps = std::max<uint32_t>(controls.reps, 1);
+    if (controls.backend == "gpu") {
+        options.gpu.untraced = true; // the hardware's own outcome is always shown (tracing perturbs)
+        options.gpu.traced = controls.gpu_traced;
+        options.gpu.live = controls.gpu_traced && controls.gpu_live; // live shows the traced launch
+        options.gpu.timeout_s = std::clamp(controls.gpu_timeout_s, 0.05, 3600.0);
+    }
+    return options;
 }
 
 RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
                          const Controls& controls, RunSlot slot) {
     RunJob job;
     job.slot = slot;
-    job.what = scenario.id + " / " + variant.id;
+    job.what = scenario.id + " / " + variant.id + (controls.backend == "gpu" ? " on the GPU" : "");
     const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
     const scenario::Variant* v = &variant;
-    job.work = [s, v, controls](const std::atomic<bool>& cancel,
-                                const std::function<void(double)>& progress) {
-        runner::RunOptions options;
-        options.backend = controls.backend;
-        options.schedule = controls.schedule;
-        options.seed = controls.seed;
-        options.reps = std::max<uint32_t>(controls.reps, 1);
+    job.live_work = [s, v, controls](const std::atomic<bool>& cancel, const std::function<void(double)>& progress,
+                                     const RunJob::Publish& provisional) {
+        runner::RunOptions options = run_options(controls);
         options.cancel = &cancel;
         options.progress = progress;
+        std::unique_ptr<LiveTrace> live;
+        if (options.backend == "gpu" && options.gpu.live && provisional) {
+            live = std::make_unique<LiveTrace>(live_skeleton(*s, *v, controls));
+            options.gpu.on_events = [&live, &provisional](const std::vector<trace::Event>& events, uint64_t seen,
+                                                          double elapsed_ms) {
+                if (auto record = live->add(events, seen, elapsed_ms)) provisional(std::move(record));
+            };
+        }
         auto record = std::make_shared<RunRecord>();
         record->scenario_id = s->id;
         record->variant_id = v->id;
         record->label = run_label(*s, *v, controls);
-        record->summary = runner::run_scenario(*s, *v, options);
+        try {
+            record->summary = runner::run_scenario(*s, *v, options);
+        } catch (const gpu::Unavailable& e) {
+            // Not a failure of the kernel: the GPU cannot be used here. The record says so (the App
+            // then offers the simulator) rather than raising the error dialog.
+            record->gpu_unavailable = e.what();
+            record->summary = runner::RunSummary{};
+            record->summary.status = trace::RunStatus::Error;
+            record->summary.message = "GPU unavailable: " + record->gpu_unavailable;
+            record->summary.traced = false;
+            record->summary.trace.meta.status = trace::RunStatus::Error;
+            record->summary.trace.meta.status_message = record->summary.message;
+            record->summary.trace.meta.backend = "gpu";
+        }
         options.cancel = nullptr; // the record outlives this job's cancel flag
         options.progress = nullptr;
+        options.gpu.on_events = nullptr; // refers to this frame
         record->options = options;
         record->serial = next_record_serial();
         return std::shared_ptr<const RunRecord>(std::move(record));

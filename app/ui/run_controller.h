@@ -8,6 +8,9 @@
 //   - Finished results go through a mutex-protected mailbox; progress and cancel are atomics.
 //   - Starting a batch while one runs cancels the running one and queues the new one, which starts
 //     on a later poll() once the worker has stopped: the UI thread never waits for a kernel.
+//   - Live jobs (RunJob::live_work) may publish provisional records from the worker thread; poll()
+//     hands out the newest one at most every kProvisionalInterval (older ones are dropped), so the
+//     UI rebuilds a timeline index a few times per second at most, and never after the final one.
 //   - Destruction cancels and joins (a cancelled simulation stops within a few thousand
 //     instructions).
 #pragma once
@@ -15,10 +18,12 @@
 #include "ui/app_state.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,12 +46,20 @@ struct RunJob {
     std::function<std::shared_ptr<const RunRecord>(const std::atomic<bool>& cancel,
                                                    const std::function<void(double)>& progress)>
         work;
+    // Instead of `work` when set (live GPU runs): may also call `provisional` with the partial record
+    // of a kernel still running (RunRecord::provisional), from the worker thread, as often as it likes.
+    using Publish = std::function<void(std::shared_ptr<const RunRecord>)>;
+    std::function<std::shared_ptr<const RunRecord>(const std::atomic<bool>& cancel,
+                                                   const std::function<void(double)>& progress,
+                                                   const Publish& provisional)>
+        live_work;
 };
 
 struct RunDone {
     RunSlot slot = RunSlot::Current;
     std::shared_ptr<const RunRecord> record; // null when the job threw
     std::string error;                       // the exception's message, after the job's error_prefix
+    bool provisional = false;                // a live run's partial record; its final RunDone follows
 };
 
 class RunController {
@@ -64,6 +77,9 @@ class RunController {
     double progress() const { return progress_.load(); } // 0..1 over the batch in flight
     std::string what() const;
 
+    // poll() hands out a provisional record at most this often.
+    static constexpr std::chrono::milliseconds kProvisionalInterval{250};
+
   private:
     void launch(std::vector<RunJob> jobs, uint64_t batch);
 
@@ -77,7 +93,10 @@ class RunController {
 
     mutable std::mutex mutex_; // guards what follows
     std::vector<std::pair<uint64_t, RunDone>> mailbox_;
+    std::optional<std::pair<uint64_t, RunDone>> provisional_; // the newest one not handed out yet
     std::string what_;
+    // UI thread only.
+    std::chrono::steady_clock::time_point last_provisional_{};
 };
 
 // A new serial for a record (views cache per serial). Thread-safe.
@@ -87,12 +106,18 @@ uint64_t next_record_serial();
 std::string run_label(const scenario::Scenario& scenario, const scenario::Variant& variant,
                       const Controls& controls);
 
-// A job that runs one scenario variant with `controls` through runner::run_scenario.
+// A job that runs one scenario variant with `controls` through runner::run_scenario. Backend "gpu"
+// passes the GPU controls (traced or untraced only, live, timeout); where the GPU cannot be used the
+// record says why (RunRecord::gpu_unavailable, status error) instead of throwing. With live on it is
+// a live_work job whose provisional records come from a LiveTrace fed by GpuOptions::on_events.
 RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
                          const Controls& controls, RunSlot slot);
 
 // A job that loads a .slt file and analyses it (a loaded trace shows like a run). A damaged file
 // ends as RunDone::error with TraceFileError's message.
 RunJob make_load_job(const std::string& path);
+
+// The runner options for `controls` (backend, schedule, seed, reps and the GPU settings).
+runner::RunOptions run_options(const Controls& controls);
 
 } // namespace synclab::ui

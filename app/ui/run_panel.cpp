@@ -2,6 +2,7 @@
 
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
+#include "ui/theme.h"
 
 #include <imgui.h>
 
@@ -20,7 +21,12 @@ constexpr const char* kAbout =
     "Repetitions run the variant that many times with seeds seed, seed+1, ...; wrong outputs and findings "
     "are added up, and the kept trace is the first repetition that went wrong.\n\n"
     "Run correct + broken side by side runs the scenario's correct variant and the selected one and shows "
-    "both timelines with one shared zoom.";
+    "both timelines with one shared zoom.\n\n"
+    "GPU: the same kernel on the real GPU. Every run makes untraced launches (the hardware's own outcome, "
+    "one per repetition) and, unless 'untraced only', one traced launch whose events fill the timeline. "
+    "Tracing slows the kernel down and can hide a race, so both outcomes are shown side by side. Live: "
+    "the traced launch's events appear on the timeline while it runs. Timeout: a kernel still running "
+    "then is stopped; the run shows where its threads were waiting.";
 
 constexpr std::array<sim::Schedule, 3> kSchedules = {sim::Schedule::RoundRobin, sim::Schedule::Random,
                                                      sim::Schedule::Adversarial};
@@ -34,6 +40,9 @@ float field_width() {
 }
 
 void draw_schedule(AppState& state) {
+    // The GPU schedules its warps itself: the simulator's schedule means nothing there.
+    const bool gpu = state.controls.backend == "gpu";
+    ImGui::BeginDisabled(gpu);
     ImGui::SetNextItemWidth(field_width());
     if (ImGui::BeginCombo("Schedule", schedule_label(state.controls.schedule))) {
         for (sim::Schedule schedule : kSchedules) {
@@ -44,7 +53,10 @@ void draw_schedule(AppState& state) {
         }
         ImGui::EndCombo();
     }
-    widgets::tooltip(schedule_explanation(state.controls.schedule));
+    ImGui::EndDisabled();
+    widgets::tooltip(gpu ? "The GPU schedules its warps itself; the schedule is the simulator's."
+                         : schedule_explanation(state.controls.schedule),
+                     ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
 void draw_numbers(AppState& state) {
@@ -127,7 +139,7 @@ void RunPanel::set_gpu_backend(bool available, std::string why_not) {
     gpu_.why_not = why_not.empty() && !available ? GpuBackend{}.why_not : std::move(why_not);
 }
 
-void RunPanel::draw_backend(AppState& state) const {
+void RunPanel::draw_backend(AppState& state) {
     ImGui::SetNextItemWidth(field_width());
     // A backend the panel cannot offer (from a settings file or a script) is shown as it is, not
     // silently replaced: the App reports what it makes of it when it runs.
@@ -148,6 +160,53 @@ void RunPanel::draw_backend(AppState& state) const {
         "Simulator: the SyncLab SIMT simulator, with a chosen schedule. GPU: " +
         (gpu_.available ? std::string("the real GPU (traced and untraced launches).") : gpu_.why_not + ".");
     widgets::tooltip(help.c_str());
+
+    // Why the GPU cannot be chosen stays in sight (not only in the closed combo): a student on a
+    // laptop without an NVIDIA GPU should see at once that the simulator is what there is.
+    note_rect_ = ImVec4(0, 0, 0, 0);
+    if (!gpu_.available) {
+        const float size = ImGui::GetFontSize() * 0.6f;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float line = ImGui::GetTextLineHeight();
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + (line - size) * 0.5f),
+                                                  ImVec2(p.x + size, p.y + (line + size) * 0.5f),
+                                                  theme::kUnavailable, size * 0.2f);
+        ImGui::Dummy(ImVec2(size, line));
+        ImGui::SameLine();
+        const std::string note = state.gpu.probing ? "GPU: " + gpu_.why_not : "GPU unavailable: " + gpu_.why_not;
+        widgets::disabled_wrapped(note.c_str());
+        const ImVec2 b = ImGui::GetItemRectMax();
+        note_rect_ = ImVec4(p.x, p.y, b.x, b.y);
+    }
+    if (backend == "gpu") draw_gpu_options(state);
+}
+
+void RunPanel::draw_gpu_options(AppState& state) const {
+    Controls& c = state.controls;
+    ImGui::SetNextItemWidth(field_width());
+    const char* launches[] = {"untraced + traced", "untraced only"};
+    int which = c.gpu_traced ? 0 : 1;
+    if (ImGui::Combo("Launches", &which, launches, 2)) c.gpu_traced = which == 0;
+    widgets::tooltip("Untraced launches (one per repetition) give the hardware's own outcome and time. The "
+                     "traced launch records every access and barrier for the timeline and the findings, "
+                     "but runs slower, which can change what the kernel does.");
+
+    ImGui::BeginDisabled(!c.gpu_traced);
+    bool live = c.gpu_live && c.gpu_traced;
+    if (ImGui::Checkbox("Live", &live)) c.gpu_live = live;
+    ImGui::EndDisabled();
+    widgets::tooltip(c.gpu_traced ? "Show the traced launch's events on the timeline while the kernel runs "
+                                    "(the trace goes to host memory the GPU writes directly)."
+                                  : "Live shows the traced launch: choose untraced + traced.",
+                     ImGuiHoveredFlags_AllowWhenDisabled);
+
+    ImGui::SetNextItemWidth(field_width());
+    double timeout = c.gpu_timeout_s;
+    const double step = 1, fast = 10;
+    if (ImGui::InputScalar("Timeout (s)", ImGuiDataType_Double, &timeout, &step, &fast, "%.1f"))
+        c.gpu_timeout_s = std::clamp(timeout, 0.1, 600.0);
+    widgets::tooltip("A kernel still running after this many seconds is stopped; the run then shows where "
+                     "its threads were waiting (a hang ends as a diagnosis, not a frozen GPU).");
 }
 
 void RunPanel::draw(AppState& state) {

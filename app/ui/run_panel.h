@@ -4,6 +4,8 @@
 
 #include "ui/app_state.h"
 
+#include <imgui.h>
+
 #include <string>
 
 namespace synclab::ui {
@@ -16,14 +18,20 @@ class RunPanel {
     // disabled entry). Until the App says otherwise: not available, "the GPU runner is not built yet".
     void set_gpu_backend(bool available, std::string why_not = {});
 
+    // Screen rectangle (min x, min y, max x, max y) of the "GPU unavailable: why" note drawn in the
+    // last frame, for the App's layout regions; all zero when it was not drawn.
+    const ImVec4& unavailable_note_rect() const { return note_rect_; }
+
   private:
     struct GpuBackend {
         bool available = false;
         std::string why_not = "the GPU runner is not built yet";
     };
-    void draw_backend(AppState& state) const;
+    void draw_backend(AppState& state);
+    void draw_gpu_options(AppState& state) const;
 
     GpuBackend gpu_;
+    ImVec4 note_rect_{0, 0, 0, 0};
 };
 
 } // namespace synclab::ui

@@ -29,6 +29,10 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --scenario ID [--variant ID]        select a lesson (default: the first variant)
   --schedule rr|random|adversarial    run controls (default random)
   --seed N  --reps N
+  --backend sim|gpu                   run on the simulator (default) or the GPU; where the GPU cannot be
+                                      used the run falls back to the simulator and says why (exit 0)
+  --untraced  --live  --gpu-timeout S GPU: untraced launches only; stream the traced launch's events to
+                                      the timeline; stop a kernel still running after S s (default 5)
   --open FILE.slt                     open a saved trace (a damaged one shows the error dialog)
   --run                               run the selected variant and wait for it
   --compare                           compare mode; with --run, runs the correct variant beside it
@@ -91,10 +95,11 @@ std::string ids_of_catalog() {
 ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ParsedArgs out;
     ScriptOptions& o = out.options;
-    const std::vector<std::string> flags = {"run", "compare", "presenter", "ptx", "keys", "quit"};
+    const std::vector<std::string> flags = {"run", "compare", "presenter", "ptx", "keys", "quit", "untraced", "live"};
     const std::vector<std::string> valued = {"scenario", "variant", "schedule",      "seed",   "reps",
                                              "open",     "view",    "focus-finding", "lang",   "size",
-                                             "frames",   "timeout", "screenshot",    "layout", "settings"};
+                                             "frames",   "timeout", "screenshot",    "layout", "settings",
+                                             "backend",  "gpu-timeout"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -137,6 +142,16 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.keys = true;
             else if (name == "quit")
                 o.quit = true;
+            else if (name == "untraced")
+                o.untraced = true;
+            else if (name == "live")
+                o.live = true;
+            else if (name == "backend") {
+                if (value != "sim" && value != "gpu")
+                    throw ArgError{"--backend must be sim or gpu, got '" + value + "'"};
+                o.backend = value;
+            } else if (name == "gpu-timeout")
+                o.gpu_timeout_s = parse_seconds(value, opt);
             else if (name == "scenario")
                 o.scenario = value;
             else if (name == "variant")
@@ -203,6 +218,12 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                                ")"};
             }
         }
+        if (o.backend != "gpu")
+            for (const auto& [set, what] : {std::pair{o.untraced, "--untraced"}, std::pair{o.live, "--live"},
+                                            std::pair{o.gpu_timeout_s.has_value(), "--gpu-timeout"}})
+                if (set) throw ArgError{std::string(what) + " needs --backend gpu"};
+        if (o.untraced && o.live)
+            throw ArgError{"--live shows the traced launch as it runs: it cannot go with --untraced"};
         if (o.focus_finding >= 0 && !o.run && o.open.empty())
             throw ArgError{"--focus-finding needs something with findings: add --run or --open FILE.slt"};
     } catch (const ArgError& e) {
@@ -237,6 +258,10 @@ void Script::start(App& app) {
     if (options_.schedule) state.controls.schedule = *options_.schedule;
     if (options_.seed) state.controls.seed = *options_.seed;
     if (options_.reps) state.controls.reps = *options_.reps;
+    if (!options_.backend.empty()) state.controls.backend = options_.backend;
+    if (options_.untraced) state.controls.gpu_traced = false;
+    if (options_.live) state.controls.gpu_live = true;
+    if (options_.gpu_timeout_s) state.controls.gpu_timeout_s = *options_.gpu_timeout_s;
     if (options_.language) {
         state.language = *options_.language;
         if (state.language == Language::Zh && !state.cjk_font)
@@ -272,6 +297,20 @@ void Script::after_frame(App& app) {
             step_ = Step::WaitOpen;
             break;
         }
+        step_ = Step::WaitGpu;
+        wait_start_ = std::chrono::steady_clock::now();
+        [[fallthrough]];
+    case Step::WaitGpu:
+        // A GPU run waits for the probe, so that where there is no GPU the app has said so (and
+        // falls back) before the run starts, rather than the run discovering it.
+        if (options_.run && options_.backend == "gpu") {
+            if (app.gpu_probing()) {
+                waited_too_long(app, "the GPU check");
+                break;
+            }
+            if (!state.gpu.available)
+                std::cerr << "synclab-app: GPU unavailable: " << state.gpu.reason << "; running on the simulator\n";
+        }
         step_ = Step::Run;
         [[fallthrough]];
     case Step::Run:
@@ -289,8 +328,10 @@ void Script::after_frame(App& app) {
         break;
     case Step::WaitOpen:
         // A damaged file is not a failure of the script: the app shows the error, which is the point.
-        if (app.jobs_finished() > jobs_before_ && !app.busy())
-            step_ = Step::Run;
+        if (app.jobs_finished() > jobs_before_ && !app.busy()) {
+            step_ = Step::WaitGpu;
+            wait_start_ = std::chrono::steady_clock::now();
+        }
         else
             waited_too_long(app, "the file to open");
         break;
@@ -360,6 +401,11 @@ void Script::after_render(App& app, Shell& shell) {
             {"scenario", s.scenario ? s.scenario->id : ""},
             {"variant", s.variant ? s.variant->id : ""},
             {"language", s.language == Language::Zh ? "zh" : "en"},
+            {"backend", s.controls.backend},
+            {"gpu_available", s.gpu.available},
+            {"gpu_probing", s.gpu.probing},
+            {"gpu_reason", s.gpu.reason},
+            {"record_backend", s.current ? s.current->options.backend : ""},
         };
         std::ofstream out(options_.layout);
         out << doc.dump(2) << "\n";

@@ -3,10 +3,16 @@
 // tests and for preparing talks. Nothing renders differently because a script is driving.
 //
 //   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
+//               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings]
 //               [--focus-finding N] [--presenter] [--lang en|zh] [--ptx] [--keys]
 //               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
 //               [--screenshot OUT.png] [--layout OUT.json] [--quit]
+//
+// --backend gpu waits for the app's GPU probe before it runs. Where the GPU cannot be used the app
+// falls back to the simulator (as it does for a user): the run happens there, the status line and
+// stderr say "GPU unavailable: <why>; running on the simulator", and the exit code stays 0. (The
+// scripted mode's --timeout is its patience with a run; the kernel's watchdog is --gpu-timeout.)
 //
 // Steps, in this order: open the file and wait for it; run (both variants with --compare) and wait
 // (at most --timeout seconds); focus finding N; render --frames frames so the layout settles; save
@@ -40,6 +46,10 @@ struct ScriptOptions {
     std::optional<sim::Schedule> schedule;
     std::optional<uint64_t> seed;
     std::optional<uint32_t> reps;
+    std::string backend; // "" = the app's default (sim)
+    bool untraced = false;
+    bool live = false;
+    std::optional<double> gpu_timeout_s;
     std::string open;
     bool run = false;
     bool compare = false;
@@ -84,7 +94,7 @@ class Script {
     int exit_code() const { return exit_code_; }
 
   private:
-    enum class Step : uint8_t { Open, WaitOpen, Run, WaitRun, Focus, Settle, Shoot, Idle };
+    enum class Step : uint8_t { Open, WaitOpen, WaitGpu, Run, WaitRun, Focus, Settle, Shoot, Idle };
     void fail(const std::string& message);
     bool waited_too_long(App& app, const char* what);
 

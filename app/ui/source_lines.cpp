@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 namespace synclab::ui {
 
@@ -327,6 +328,55 @@ uint32_t status_colour(trace::RunStatus status) {
     default:
         return theme::kDeadlock;
     }
+}
+
+std::string ms_text(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 0.1 ? "%.3f ms" : ms < 10 ? "%.2f ms" : "%.1f ms", ms);
+    return text;
+}
+
+std::string count_short(uint64_t n) {
+    char text[32];
+    if (n < 1000)
+        std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(n));
+    else if (n < 1'000'000)
+        std::snprintf(text, sizeof text, "%.1f k", double(n) / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.1f M", double(n) / 1e6);
+    return text;
+}
+
+std::string gpu_side_text(const runner::GpuSide& side, bool traced) {
+    std::string out = traced ? "traced: " : "untraced: ";
+    if (!side.ran) return out + "not run";
+    if (side.status != trace::RunStatus::Ok) {
+        out += trace::to_string(side.status);
+        if (traced && side.events > 0)
+            out += ", " + count_short(side.events) + " events" + (side.partial_trace ? " (partial)" : "");
+        return out;
+    }
+    if (traced) {
+        out += std::to_string(side.wrong_outputs) + " wrong";
+    } else {
+        out += std::to_string(side.wrong_outputs) + " of " + std::to_string(side.checked_outputs) + " wrong in " +
+               std::to_string(side.reps) + (side.reps == 1 ? " launch" : " launches");
+    }
+    if (side.kernel_ms > 0) out += ", " + ms_text(side.kernel_ms);
+    if (traced) {
+        out += ", " + count_short(side.events) + " events";
+        if (side.dropped_events > 0) out += " (" + count_short(side.dropped_events) + " dropped)";
+    }
+    return out;
+}
+
+std::string gpu_sides_text(const RunRecord& record) {
+    const runner::RunSummary& s = record.summary;
+    if (record.provisional || record.options.backend != "gpu" || !(s.gpu_untraced.ran || s.gpu_traced.ran))
+        return "";
+    std::string out = gpu_side_text(s.gpu_untraced, false);
+    if (record.options.gpu.traced) out += " \u00b7 " + gpu_side_text(s.gpu_traced, true);
+    return out;
 }
 
 runner::VerdictCheck verdict_for(const scenario::Variant& variant, const RunRecord& record) {

@@ -156,6 +156,19 @@ std::string status_text(const runner::RunSummary& summary);
 // kOk for ok, grey for a cancelled run, red (kDeadlock) for every other status.
 uint32_t status_colour(trace::RunStatus status);
 
+// [SECTION] GPU runs: both sides ------------------------------------------------------------------
+
+// One side of a GPU run in words. Untraced: "untraced: 15 of 16384 wrong in 5 launches, 0.013 ms";
+// traced: "traced: 0 wrong, 0.74 ms, 19.4 M events" (dropped events and a partial trace said too);
+// a side that did not finish: "traced: timeout, 1.2 k events (partial)"; not run: "untraced: not run".
+std::string gpu_side_text(const runner::GpuSide& side, bool traced);
+// Both sides, untraced first, joined by " · " (tracing perturbs: the untraced side is the hardware's
+// own outcome). "" for a record that is not a GPU run, a provisional one, or one that never ran.
+std::string gpu_sides_text(const RunRecord& record);
+// "0.013 ms", "0.74 ms", "12.5 ms"; "19.4 M events", "1.2 k", "812".
+std::string ms_text(double ms);
+std::string count_short(uint64_t n);
+
 // The verdict of a record against its variant's expectation. Round-robin is deterministic and
 // cannot expose wrong outputs, so "wrong outputs possible" is only demanded of other schedules.
 runner::VerdictCheck verdict_for(const scenario::Variant& variant, const RunRecord& record);

@@ -1,12 +1,18 @@
-// The app's window-free parts: settings file, run controller (threads, cancel, mailbox), and the
-// scripted mode's argument parsing. No display needed.
+// The app's window-free parts: settings file, run controller (threads, cancel, mailbox), the GPU
+// probe and GPU runs where there is no GPU, live-event publishing (through a fake producer: the
+// same LiveTrace::add the runner's on_events calls), and the scripted mode's argument parsing. No
+// display needed.
+#include "ui/gpu_probe.h"
+#include "ui/live_trace.h"
 #include "ui/run_controller.h"
 #include "ui/script.h"
 #include "ui/settings.h"
+#include "ui/source_lines.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -241,6 +247,282 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
     EXPECT_EQ(error_of({"--run=yes"}), "--run takes no value");
     EXPECT_NE(error_of({"--focus-finding", "0"}).find("add --run or --open"), std::string::npos);
     EXPECT_NE(error_of({"stencil"}).find("unexpected argument 'stencil'"), std::string::npos);
+}
+
+// [SECTION] GPU: probe and runs where the GPU cannot be used
+//
+// These use the worker built with the app (SYNCLAB_GPU_WORKER_PATH). On a machine with a working GPU
+// they skip: what they check is the way the app says "no GPU here".
+
+// The worker the app would find next to itself; set for the runs the tests start.
+std::string test_worker() {
+    setenv("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER_PATH, 1);
+    return SYNCLAB_GPU_WORKER_PATH;
+}
+
+TEST(GpuProbe, SaysWhyWhereThereIsNoGpu) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const GpuAvailability a = probe_gpu(test_worker(), 10);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (a.available) GTEST_SKIP() << "a GPU is available here: " << a.device;
+    EXPECT_TRUE(a.reason.find("no NVIDIA driver found") != std::string::npos ||
+                a.reason.find("no CUDA device") != std::string::npos)
+        << a.reason;
+    EXPECT_TRUE(a.device.empty());
+    EXPECT_LT(s, 10.0); // the worker answers at once where it cannot run: no hang
+}
+
+TEST(GpuProbe, AMissingWorkerIsUnavailableWithItsPath) {
+    const GpuAvailability a = probe_gpu("/nonexistent/synclab-gpu", 2);
+    EXPECT_FALSE(a.available);
+    EXPECT_NE(a.reason.find("/nonexistent/synclab-gpu"), std::string::npos) << a.reason;
+}
+
+TEST(GpuProbe, AnswersOffTheCallingThreadOnce) {
+    GpuProbe probe;
+    EXPECT_FALSE(probe.pending());
+    EXPECT_FALSE(probe.take().has_value()); // not started: nothing
+    probe.start(test_worker(), 10);
+    EXPECT_TRUE(probe.pending());
+    std::optional<GpuAvailability> a;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!a && std::chrono::steady_clock::now() < deadline) {
+        a = probe.take();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ASSERT_TRUE(a.has_value()) << "the probe did not answer within 20 s";
+    EXPECT_FALSE(probe.pending());
+    EXPECT_FALSE(probe.take().has_value()); // once
+    EXPECT_TRUE(a->available || !a->reason.empty());
+}
+
+TEST(RunController, GpuRunWithoutAGpuComesBackAsARecordSayingWhy) {
+    test_worker();
+    if (probe_gpu().available) GTEST_SKIP() << "a GPU is available here";
+    const scenario::Scenario* s = scenario::find_scenario("stencil");
+    Controls c;
+    c.backend = "gpu";
+    c.gpu_live = true;
+    c.gpu_timeout_s = 2;
+    RunController runs;
+    runs.start({make_scenario_job(*s, *s->find_variant("missing_barrier"), c, RunSlot::Current)});
+    const std::vector<RunDone> done = poll_until(runs, 1);
+    ASSERT_EQ(done.size(), 1u) << "no answer within 30 s";
+    EXPECT_FALSE(done[0].provisional);
+    EXPECT_EQ(done[0].error, ""); // not the error dialog: the record says it
+    ASSERT_TRUE(done[0].record);
+    const RunRecord& r = *done[0].record;
+    EXPECT_NE(r.gpu_unavailable.find("no NVIDIA driver found"), std::string::npos) << r.gpu_unavailable;
+    EXPECT_EQ(r.summary.status, trace::RunStatus::Error);
+    EXPECT_NE(r.summary.message.find("GPU unavailable: "), std::string::npos) << r.summary.message;
+    EXPECT_FALSE(r.summary.traced); // no "no findings" claim about a kernel that never ran
+    EXPECT_EQ(r.options.backend, "gpu");
+    EXPECT_DOUBLE_EQ(r.options.gpu.timeout_s, 2.0);
+    EXPECT_FALSE(r.options.gpu.on_events); // never points into the finished job
+    EXPECT_EQ(r.label, "stencil / missing_barrier (GPU, seed 1)");
+    EXPECT_EQ(gpu_sides_text(r), ""); // neither side ran
+    EXPECT_FALSE(runs.busy());
+}
+
+TEST(RunController, GpuControlsBecomeRunnerOptions) {
+    Controls c;
+    c.backend = "gpu";
+    c.reps = 5;
+    c.gpu_timeout_s = 0.5;
+    runner::RunOptions o = run_options(c);
+    EXPECT_EQ(o.backend, "gpu");
+    EXPECT_EQ(o.reps, 5u);
+    EXPECT_TRUE(o.gpu.untraced); // the hardware's own outcome always
+    EXPECT_TRUE(o.gpu.traced);
+    EXPECT_FALSE(o.gpu.live);
+    EXPECT_DOUBLE_EQ(o.gpu.timeout_s, 0.5);
+    c.gpu_live = true;
+    EXPECT_TRUE(run_options(c).gpu.live);
+    c.gpu_traced = false; // untraced only: nothing to stream
+    o = run_options(c);
+    EXPECT_FALSE(o.gpu.traced);
+    EXPECT_FALSE(o.gpu.live);
+    c.backend = "sim";
+    EXPECT_FALSE(run_options(c).gpu.live); // GPU settings leave a simulator run alone
+}
+
+// [SECTION] Both sides of a GPU run in words
+
+TEST(GpuSides, UntracedBesideTraced) {
+    RunRecord r;
+    r.options.backend = "gpu";
+    runner::GpuSide& u = r.summary.gpu_untraced;
+    u.ran = true;
+    u.reps = 5;
+    u.wrong_outputs = 15;
+    u.checked_outputs = 16384;
+    u.kernel_ms = 0.013;
+    runner::GpuSide& t = r.summary.gpu_traced;
+    t.ran = true;
+    t.reps = 1;
+    t.kernel_ms = 0.74;
+    t.events = 19'400'000;
+    EXPECT_EQ(gpu_sides_text(r),
+              "untraced: 15 of 16384 wrong in 5 launches, 0.013 ms \u00b7 traced: 0 wrong, 0.74 ms, 19.4 M events");
+    t.status = trace::RunStatus::Timeout;
+    t.events = 1200;
+    t.partial_trace = true;
+    EXPECT_EQ(gpu_side_text(t, true), "traced: timeout, 1.2 k events (partial)");
+    r.options.gpu.traced = false; // untraced only
+    EXPECT_EQ(gpu_sides_text(r), "untraced: 15 of 16384 wrong in 5 launches, 0.013 ms");
+    r.options.backend = "sim";
+    EXPECT_EQ(gpu_sides_text(r), "");
+}
+
+// [SECTION] Live mode: a fake producer in place of the GPU
+
+// Events as the instrumented kernel writes them: every thread of block 0 stores, then arrives at the
+// barrier (site 1); `from`..`to` threads.
+std::vector<trace::Event> fake_events(uint32_t from, uint32_t to, uint64_t t0) {
+    std::vector<trace::Event> out;
+    for (uint32_t th = from; th < to; ++th) {
+        trace::Event st;
+        st.time = t0 + th;
+        st.thread = th;
+        st.site = 0;
+        st.kind = trace::EventKind::Store;
+        out.push_back(st);
+        trace::Event arrive = st;
+        arrive.time += 1;
+        arrive.site = 1;
+        arrive.kind = trace::EventKind::BarrierArrive;
+        out.push_back(arrive);
+    }
+    return out;
+}
+
+TEST(LiveTrace, PublishesAtMostOncePerIntervalWithNewSerials) {
+    const scenario::Scenario* s = scenario::find_scenario("stencil");
+    Controls c;
+    c.backend = "gpu";
+    c.gpu_live = true;
+    RunRecord skeleton = live_skeleton(*s, *s->find_variant("missing_barrier"), c);
+    ASSERT_GT(skeleton.summary.trace.sites.size(), 1u);
+    const uint64_t threads = s->launch.grid.count() * s->launch.block.count();
+    using Clock = LiveTrace::Clock;
+    const Clock::time_point t0 = Clock::now();
+    LiveTrace live(skeleton, std::chrono::milliseconds(100));
+
+    auto first = live.add(fake_events(0, 32, 1000), 64, 1.0, t0);
+    ASSERT_TRUE(first); // the first events show at once
+    EXPECT_TRUE(first->provisional);
+    EXPECT_EQ(first->summary.trace.events.size(), 64u);
+    EXPECT_EQ(first->summary.trace.threads.size(), threads);
+    EXPECT_EQ(first->live_events_seen, 64u);
+    EXPECT_EQ(first->scenario_id, "stencil");
+    // Still running: a thread that arrived at the barrier is not drawn as stuck there.
+    EXPECT_EQ(first->summary.trace.threads[0].end, trace::ThreadEnd::Running);
+    EXPECT_TRUE(first->summary.findings.empty());
+
+    // Within the interval: gathered, not published.
+    EXPECT_FALSE(live.add(fake_events(32, 64, 2000), 128, 20.0, t0 + std::chrono::milliseconds(50)));
+    // Nothing new: nothing to publish, however late.
+    auto second = live.add(fake_events(64, 96, 3000), 192, 40.0, t0 + std::chrono::milliseconds(120));
+    ASSERT_TRUE(second);
+    EXPECT_GT(second->serial, first->serial); // the timeline rebuilds its index
+    EXPECT_EQ(second->summary.trace.events.size(), 192u);
+    EXPECT_FALSE(live.add({}, 192, 60.0, t0 + std::chrono::milliseconds(400)));
+    EXPECT_EQ(first->summary.trace.events.size(), 64u); // a published record never changes
+    EXPECT_EQ(live.published(), 2u);
+
+    // Slots that would index past the thread table or the sites are not kept.
+    std::vector<trace::Event> bad = fake_events(0, 1, 5000);
+    bad[0].thread = uint32_t(threads);
+    bad[1].site = 60000;
+    live.add(bad, 194, 80.0, t0 + std::chrono::milliseconds(600));
+    EXPECT_EQ(live.events_kept(), 192u);
+    EXPECT_EQ(live.events_seen(), 194u);
+}
+
+TEST(LiveTrace, KeepsAtMostMaxEvents) {
+    const scenario::Scenario* s = scenario::find_scenario("stencil");
+    LiveTrace live(live_skeleton(*s, s->variants[0], Controls{}), std::chrono::milliseconds(0), 100);
+    live.add(fake_events(0, 200, 0), 400, 1.0);
+    EXPECT_EQ(live.events_kept(), 100u);
+    EXPECT_EQ(live.snapshot()->summary.trace.events.size(), 100u);
+    EXPECT_EQ(live.snapshot()->live_events_seen, 400u); // the count says how many there were
+}
+
+// The RunController side: a live job whose producer (standing in for the runner calling
+// GpuOptions::on_events every few ms) feeds a LiveTrace; the UI thread gets provisional records,
+// throttled, then the final one, and never a provisional one after it.
+TEST(RunController, LiveRecordsArriveWhileRunningThenTheFinalReplacesThem) {
+    const scenario::Scenario* s = scenario::find_scenario("stencil");
+    const scenario::Variant* v = s->find_variant("missing_barrier");
+    RunJob job;
+    job.what = "live";
+    job.live_work = [s, v](const std::atomic<bool>&, const std::function<void(double)>&,
+                           const RunJob::Publish& provisional) {
+        Controls c;
+        c.backend = "gpu";
+        LiveTrace live(live_skeleton(*s, *v, c), std::chrono::milliseconds(100));
+        const auto t0 = std::chrono::steady_clock::now();
+        uint32_t next = 0;
+        while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(900)) {
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (auto r = live.add(fake_events(next, next + 8, 1000 + next * 10), 2 * (next + 8), ms)) provisional(r);
+            next += 8;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        auto final_record = std::make_shared<RunRecord>(*live.snapshot());
+        final_record->provisional = false;
+        final_record->label = "final";
+        final_record->serial = next_record_serial();
+        return std::shared_ptr<const RunRecord>(final_record);
+    };
+    RunController runs;
+    runs.start({std::move(job)});
+    std::vector<RunDone> all;
+    std::vector<std::chrono::steady_clock::time_point> provisional_at;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while ((all.empty() || all.back().provisional || runs.busy()) && std::chrono::steady_clock::now() < deadline) {
+        for (RunDone& d : runs.poll()) {
+            if (d.provisional) provisional_at.push_back(std::chrono::steady_clock::now());
+            all.push_back(std::move(d));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_FALSE(all.empty());
+    EXPECT_FALSE(all.back().provisional);
+    EXPECT_EQ(all.back().record->label, "final");
+    // Provisional records came while it ran (900 ms: about 4 at the 250 ms throttle), each newer.
+    const size_t n = provisional_at.size();
+    EXPECT_GE(n, 2u);
+    EXPECT_LE(n, 5u);
+    for (size_t i = 1; i < n; ++i) {
+        EXPECT_GE(provisional_at[i] - provisional_at[i - 1], RunController::kProvisionalInterval -
+                                                                 std::chrono::milliseconds(1));
+        EXPECT_GT(all[i].record->serial, all[i - 1].record->serial);
+        EXPECT_GT(all[i].record->summary.trace.events.size(), all[i - 1].record->summary.trace.events.size());
+    }
+    for (size_t i = 0; i + 1 < all.size(); ++i) EXPECT_TRUE(all[i].provisional);
+    // Nothing after the final one, however long the UI keeps polling.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_TRUE(runs.poll().empty());
+}
+
+// [SECTION] Scripted mode: GPU options
+
+TEST(ScriptArgs, GpuOptions) {
+    const ParsedArgs p = parse_app_args({"--scenario", "stencil", "--backend", "gpu", "--live", "--gpu-timeout", "2.5",
+                                         "--run"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_EQ(p.options.backend, "gpu");
+    EXPECT_TRUE(p.options.live);
+    EXPECT_FALSE(p.options.untraced);
+    EXPECT_DOUBLE_EQ(*p.options.gpu_timeout_s, 2.5);
+    EXPECT_DOUBLE_EQ(p.options.timeout_s, 120); // the script's patience is another thing
+    auto error_of = [](std::vector<std::string> args) { return parse_app_args(args).error; };
+    EXPECT_EQ(error_of({"--backend", "cuda"}), "--backend must be sim or gpu, got 'cuda'");
+    EXPECT_EQ(error_of({"--live"}), "--live needs --backend gpu");
+    EXPECT_EQ(error_of({"--backend", "sim", "--gpu-timeout", "3"}), "--gpu-timeout needs --backend gpu");
+    EXPECT_NE(error_of({"--backend", "gpu", "--untraced", "--live"}).find("cannot go with --untraced"),
+              std::string::npos);
 }
 
 } // namespace

@@ -7,13 +7,13 @@
 //             [--dark-background]
 //             [--text-taller-than OTHER.png OTHER.json REGION RATIO]
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
-//             [--skip-unless-cjk] [--expect KEY=VALUE]...
+//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]...
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic) or
 // RRGGBB. REGION: a name from the layout's "regions" (timeline, source, lesson, ...).
 // Exit 0 when every assertion holds; otherwise 1 with one line per failure saying what was expected,
 // what was found, and where. --skip-unless-cjk: exit 77 (ctest: skipped) when the layout says the
-// app found no Chinese font. --expect compares a top-level field of the layout file (strings as
+// app found no Chinese font; --skip-if-gpu: exit 77 when it says a GPU is available. --expect compares a top-level field of the layout file (strings as
 // they are, other values as JSON text), or checks that it contains a text with KEY~=TEXT.
 //
 // Index:
@@ -363,6 +363,15 @@ int main(int argc, char** argv) {
                 fail.add("--skip-unless-cjk needs --layout");
             } else if (!layout->cjk_font) {
                 std::cout << "SKIP: no Chinese font installed (fonts-wqy-microhei or fonts-noto-cjk)\n";
+                return 77;
+            }
+        } else if (a == "--skip-if-gpu") {
+            // The GPU-unavailable tests check how the app says "no GPU"; where one works there is
+            // nothing of that to see.
+            if (!layout) {
+                fail.add("--skip-if-gpu needs --layout");
+            } else if (layout->doc.value("gpu_available", false)) {
+                std::cout << "SKIP: a GPU is available here\n";
                 return 77;
             }
         } else if (a == "--dark-background") {

@@ -3,6 +3,7 @@
 // fit and focus requests, two views sharing one camera (compare mode), hover, drag, label clicks,
 // focus_finding, and row heights following the font size (presenter mode).
 #include "timeline_test_util.h"
+#include "ui/live_trace.h"
 #include "ui/timeline_view.h"
 
 #include <gtest/gtest.h>
@@ -271,6 +272,46 @@ TEST(TimelineView, EmptyAndDeadlockedTracesDraw) {
     for (const SpanItem& w : view.frame().waits)
         open_wait = open_wait || w.open;
     EXPECT_TRUE(open_wait);
+}
+
+// Live GPU runs: each provisional record (a new serial, more events) rebuilds the index, and threads
+// that arrived at a barrier while the kernel still runs are not drawn as stuck there.
+TEST(TimelineView, LiveRecordsRebuildPerSerialAndShowNoDeadlock) {
+    Headless ui;
+    AppState state;
+    TimelineView view;
+    TimelineCamera camera;
+    const scenario::Scenario* sc = scenario::find_scenario("stencil");
+    ASSERT_NE(sc, nullptr);
+    LiveTrace live(live_skeleton(*sc, sc->variants[0], Controls{}), std::chrono::milliseconds(0));
+    auto events = [](uint32_t from, uint32_t to) {
+        std::vector<trace::Event> out;
+        for (uint32_t t = from; t < to; ++t) {
+            trace::Event e;
+            e.time = 1'000'000 + 40 * t; // GPU time: %globaltimer nanoseconds
+            e.thread = t;
+            e.site = 1;
+            e.kind = trace::EventKind::BarrierArrive;
+            out.push_back(e);
+        }
+        return out;
+    };
+    const auto first = live.add(events(0, 64), 64, 1.0);
+    ASSERT_TRUE(first);
+    ui.frame([&] { view.draw(state, *first, camera, "tl", {0, 0}); });
+    ui.frame([&] { view.draw(state, *first, camera, "tl", {0, 0}); });
+    ASSERT_NE(view.index(), nullptr);
+    EXPECT_FALSE(view.index()->deadlocked());
+    EXPECT_TRUE(view.frame().markers.empty());
+
+    const auto second = live.add(events(64, 256), 256, 2.0, LiveTrace::Clock::now() + std::chrono::seconds(1));
+    ASSERT_TRUE(second);
+    camera.fit_requested = true;
+    ui.frame([&] { view.draw(state, *second, camera, "tl", {0, 0}); });
+    ASSERT_NE(view.index(), nullptr);
+    EXPECT_EQ(&view.index()->trace(), &second->summary.trace);
+    EXPECT_EQ(view.index()->trace().events.size(), 256u);
+    EXPECT_EQ(view.index()->time_end(), 1'000'000u + 40 * 255); // the new events are in it
 }
 
 } // namespace
