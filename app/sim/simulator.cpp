@@ -1351,7 +1351,7 @@ void Run::fault(const Warp& warp, uint32_t lane, uint32_t pc, const std::string&
 
 std::string Run::deadlock_report() const {
     std::ostringstream os;
-    os << "deadlock: no thread can move.";
+    os << "no thread can move.";
     for (const auto& bp : resident_) {
         const Block& b = *bp;
         // Group waiting threads by the instruction they wait at.
