@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synclab::scenario::test {
@@ -26,9 +27,11 @@ template <typename T> sim::Buffer buffer_of(const std::string& name, const std::
     return buffer;
 }
 
-inline const Scenario& scenario(const std::string& id) {
+// Takes the id by value (a view): with `const std::string&`, g++ 13 warns that the returned reference
+// may dangle, since a string literal argument binds a temporary (-Wdangling-reference).
+inline const Scenario& scenario(std::string_view id) {
     const Scenario* s = find_scenario(id);
-    if (s == nullptr) throw std::runtime_error("no scenario " + id);
+    if (s == nullptr) throw std::runtime_error("no scenario " + std::string(id));
     return *s;
 }
 
