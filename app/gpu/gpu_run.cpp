@@ -10,10 +10,8 @@ namespace synclab::gpu {
 std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
                                             const std::vector<trace::Event>& events, const std::vector<uint32_t>& warps,
                                             bool finished) {
-    const uint64_t per_block = block.count();
-    const uint64_t total = grid.count() * per_block;
-    const uint64_t warps_per_block = (per_block + 31) / 32;
-    std::vector<trace::ThreadInfo> threads(static_cast<size_t>(total));
+    const uint64_t warps_per_block = (block.count() + 31) / 32;
+    std::vector<trace::ThreadInfo> threads = trace::thread_layout(grid, block);
     // The last event of each thread says where it stopped (events of one thread are in program order).
     constexpr uint8_t kNone = 0;
     std::vector<uint8_t> last_kind(threads.size(), kNone);
@@ -23,12 +21,8 @@ std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace
         last_kind[e.thread] = static_cast<uint8_t>(e.kind);
         last_site[e.thread] = e.site;
     }
-    for (uint64_t g = 0; g < total; ++g) {
+    for (size_t g = 0; g < threads.size(); ++g) {
         trace::ThreadInfo& t = threads[g];
-        t.block = static_cast<uint32_t>(g / per_block);
-        t.thread_in_block = static_cast<uint32_t>(g % per_block);
-        t.warp = static_cast<uint16_t>(t.thread_in_block / 32);
-        t.lane = static_cast<uint8_t>(t.thread_in_block % 32);
         const uint64_t w = uint64_t(t.block) * warps_per_block + t.warp;
         const uint32_t sm_plus_one = w < warps.size() ? warps[w] : 0;
         t.sm = static_cast<uint16_t>(sm_plus_one ? sm_plus_one - 1 : 0);

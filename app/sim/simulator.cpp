@@ -78,6 +78,22 @@ struct BudgetExceeded {
     std::string message;
 };
 
+// The trace's scope for a PTX scope (.cta -> block, .sys -> system, .gpu/.cluster -> device);
+// `fallback` for instructions that name none.
+trace::Scope trace_scope(ptx::MemScope scope, trace::Scope fallback) {
+    switch (scope) {
+    case ptx::MemScope::None: return fallback;
+    case ptx::MemScope::Cta: return trace::Scope::Block;
+    case ptx::MemScope::Sys: return trace::Scope::System;
+    default: return trace::Scope::Device;
+    }
+}
+
+bool is_ordered(ptx::MemOrder order) {
+    return order == ptx::MemOrder::Acquire || order == ptx::MemOrder::Release || order == ptx::MemOrder::AcqRel ||
+           order == ptx::MemOrder::Sc;
+}
+
 std::string hex(uint64_t v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -154,7 +170,7 @@ private:
     void step(Warp& warp);
     void group_of(Warp& warp, uint32_t& pc, uint32_t& mask);
     void materialize(Warp& warp);
-    void advance(Warp& warp, uint32_t pc, uint32_t mask, uint32_t next_pc);
+    void advance(Warp& warp, uint32_t mask, uint32_t next_pc);
     void execute_alu(Warp& warp, const Instruction& in, uint32_t mask);
     void execute_cvt(Warp& warp, const Instruction& in, uint32_t mask);
     void execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
@@ -238,8 +254,8 @@ void Run::set_up() {
     warps_per_block_ = (threads_per_block_ + kWarpSize - 1) / kWarpSize;
     block_count_ = static_cast<uint32_t>(g.count());
     slots_ = static_cast<uint32_t>(fn_.registers.size());
-    shared_bytes_ = fn_.shared_dynamic_offset + launch_.dynamic_shared_bytes;
-    if (fn_.shared_dynamic_offset < fn_.shared_static_bytes) shared_bytes_ = fn_.shared_static_bytes + launch_.dynamic_shared_bytes;
+    // Dynamic shared memory starts after the static variables (at their aligned end).
+    shared_bytes_ = std::max(fn_.shared_dynamic_offset, fn_.shared_static_bytes) + launch_.dynamic_shared_bytes;
     if (shared_bytes_ > 228 * 1024)
         throw KernelFault{"launch: " + std::to_string(shared_bytes_) +
                           " bytes of shared memory per block; the largest GPUs allow 227 KB"};
@@ -520,7 +536,7 @@ void Run::materialize(Warp& warp) {
 }
 
 // Moves the lanes of `mask` (all at `pc`) to `next_pc`.
-void Run::advance(Warp& warp, uint32_t /*pc*/, uint32_t mask, uint32_t next_pc) {
+void Run::advance(Warp& warp, uint32_t mask, uint32_t next_pc) {
     if (warp.uniform && mask == warp.ready_mask) {
         warp.upc = next_pc;
         return;
@@ -553,8 +569,8 @@ void Run::step(Warp& warp) {
 
     switch (in.op) {
     case Op::Bra: {
-        if (mask == group) advance(warp, pc, group, in.target);
-        else if (mask == 0) advance(warp, pc, group, pc + 1);
+        if (mask == group) advance(warp, group, in.target);
+        else if (mask == 0) advance(warp, group, pc + 1);
         else {
             materialize(warp);
             for (uint32_t m = group; m; m &= m - 1) {
@@ -566,12 +582,12 @@ void Run::step(Warp& warp) {
     }
     case Op::Ret:
     case Op::Exit:
-        if (mask != group) advance(warp, pc, group & ~mask, pc + 1);
+        if (mask != group) advance(warp, group & ~mask, pc + 1);
         exit_lanes(warp, pc, mask);
         return;
     case Op::Bar:
         execute_barrier(warp, in, pc, mask);
-        if (group & ~mask) advance(warp, pc, group & ~mask, pc + 1);
+        if (group & ~mask) advance(warp, group & ~mask, pc + 1);
         return;
     case Op::WarpSync:
     case Op::Vote:
@@ -579,13 +595,13 @@ void Run::step(Warp& warp) {
         // Lanes whose guard is false move on; the others run it or wait for their partners.
         if (group & ~mask) {
             materialize(warp);
-            advance(warp, pc, group & ~mask, pc + 1);
+            advance(warp, group & ~mask, pc + 1);
         }
         execute_warp_collective(warp, in, pc, mask);
         return;
     case Op::Trap:
         if (mask) fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), pc, "trap instruction executed");
-        advance(warp, pc, group, pc + 1);
+        advance(warp, group, pc + 1);
         return;
     default:
         break;
@@ -603,9 +619,7 @@ void Run::step(Warp& warp) {
             break;
         case Op::Membar:
             if (recording_) {
-                const trace::Scope scope = in.scope == ptx::MemScope::Cta   ? trace::Scope::Block
-                                           : in.scope == ptx::MemScope::Sys ? trace::Scope::System
-                                                                            : trace::Scope::Device;
+                const trace::Scope scope = trace_scope(in.scope, trace::Scope::Device);
                 for (uint32_t m = mask; m; m &= m - 1)
                     emit(EventKind::Fence, warp, static_cast<uint32_t>(std::countr_zero(m)), pc, 0, 0,
                          trace::make_flags(trace::Space::Other, 1, false, scope, true));
@@ -621,7 +635,7 @@ void Run::step(Warp& warp) {
             break;
         }
     }
-    advance(warp, pc, group, pc + 1);
+    advance(warp, group, pc + 1);
 }
 
 // [SECTION] Instructions: arithmetic and conversion ==================================================
@@ -1037,12 +1051,8 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
     const uint32_t count = in.vector;
     const bool sign_extend = ptx::is_signed(in.type) && elem < 8;
     const bool volatile_like = in.order != ptx::MemOrder::Weak;
-    const bool ordered = in.order == ptx::MemOrder::Acquire || in.order == ptx::MemOrder::Release ||
-                         in.order == ptx::MemOrder::AcqRel || in.order == ptx::MemOrder::Sc;
-    const trace::Scope scope = in.scope == ptx::MemScope::Cta   ? trace::Scope::Block
-                               : in.scope == ptx::MemScope::Sys ? trace::Scope::System
-                               : in.scope == ptx::MemScope::None ? trace::Scope::None
-                                                                 : trace::Scope::Device;
+    const bool ordered = is_ordered(in.order);
+    const trace::Scope scope = trace_scope(in.scope, trace::Scope::None);
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint64_t base = address_of(warp, addr, l);
@@ -1077,11 +1087,8 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
     const Operand& C = in.ops[3];
     uint64_t* d = !is_red && in.ops[0].kind == Operand::Kind::Reg ? reg(warp, in.ops[0].reg) : nullptr;
     const uint32_t size = ptx::type_size(in.type);
-    const trace::Scope scope = in.scope == ptx::MemScope::Cta   ? trace::Scope::Block
-                               : in.scope == ptx::MemScope::Sys ? trace::Scope::System
-                                                                : trace::Scope::Device;
-    const bool ordered = in.order == ptx::MemOrder::Acquire || in.order == ptx::MemOrder::Release ||
-                         in.order == ptx::MemOrder::AcqRel || in.order == ptx::MemOrder::Sc;
+    const trace::Scope scope = trace_scope(in.scope, trace::Scope::Device); // atomics default to .gpu
+    const bool ordered = is_ordered(in.order);
     // Atomics of one warp are applied lane by lane, in lane order: each one is indivisible.
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
@@ -1162,7 +1169,7 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
             thread_end_site_[global_thread(warp, l)] = pc;
         }
     }
-    if (arrive_only) advance(warp, pc, mask, pc + 1);
+    if (arrive_only) advance(warp, mask, pc + 1);
     // Completing a phase may need several ids if lanes used different ones.
     for (uint32_t id = 0; id < kMaxBarriers; ++id)
         if (block.bars[id].arrived) check_barrier(block, id);
@@ -1398,13 +1405,10 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
                     thread_end_site_[g] = w.uniform ? w.upc : w.pc[l];
                 }
             }
-    t.threads.resize(thread_end_.size());
+    // A launch rejected before it started has no threads (its thread table stays empty).
+    t.threads = thread_end_.empty() ? std::vector<trace::ThreadInfo>{} : trace::thread_layout(launch_.grid, launch_.block);
     for (size_t g = 0; g < thread_end_.size(); ++g) {
         trace::ThreadInfo& ti = t.threads[g];
-        ti.block = static_cast<uint32_t>(g / std::max<uint32_t>(threads_per_block_, 1));
-        ti.thread_in_block = static_cast<uint32_t>(g % std::max<uint32_t>(threads_per_block_, 1));
-        ti.warp = static_cast<uint16_t>(ti.thread_in_block / kWarpSize);
-        ti.lane = static_cast<uint8_t>(ti.thread_in_block % kWarpSize);
         ti.sm = static_cast<uint16_t>(ti.block % std::max<uint32_t>(options_.sm_count, 1));
         ti.end = thread_end_[g];
         ti.end_site = std::min<uint32_t>(thread_end_site_[g], t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1));

@@ -111,6 +111,19 @@ bool parse_run_status(const std::string& text, RunStatus& out) {
 // events that have no access size (barriers, fences, exits) and encodes like 1. Anything else, and
 // a Space or Scope outside its enum, is a caller bug: std::invalid_argument, so that a wrong size
 // never silently becomes a different one in the trace.
+std::vector<ThreadInfo> thread_layout(const Dim3& grid, const Dim3& block) {
+    const uint64_t per_block = block.count();
+    std::vector<ThreadInfo> threads(static_cast<size_t>(grid.count() * per_block));
+    for (size_t g = 0; g < threads.size(); ++g) {
+        ThreadInfo& t = threads[g];
+        t.block = static_cast<uint32_t>(g / per_block);
+        t.thread_in_block = static_cast<uint32_t>(g % per_block);
+        t.warp = static_cast<uint16_t>(t.thread_in_block / 32);
+        t.lane = static_cast<uint8_t>(t.thread_in_block % 32);
+    }
+    return threads;
+}
+
 uint8_t make_flags(Space space, uint32_t size_bytes, bool is_volatile, Scope scope, bool ordered) {
     uint8_t log2_size = 0;
     switch (size_bytes) {

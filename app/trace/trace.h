@@ -111,6 +111,11 @@ struct Dim3 {
     bool operator==(const Dim3&) const = default;
 };
 
+// The thread table of a launch in the schema's layout: thread g is thread g % threads-per-block of
+// block g / threads-per-block, warps of 32 (warp * 32 + lane == thread_in_block, which loading
+// checks). End state, end site and SM are left for the runner to fill.
+std::vector<ThreadInfo> thread_layout(const Dim3& grid, const Dim3& block);
+
 struct RunMeta {
     std::string scenario;     // catalog id, or "" for a user's kernel
     std::string variant;

@@ -1,6 +1,6 @@
 // A tiny builder of synthetic traces for the analysis tests: a thread table (blocks x threads, warps
 // of 32), sites with CUDA lines, and events appended in the order the test calls them (that order is
-// the trace's observed order). Builds flags itself so that the tests need nothing from trace.cpp.
+// the trace's observed order).
 #pragma once
 
 #include "analysis/findings.h"
@@ -21,8 +21,7 @@ using trace::Space;
 using trace::ThreadEnd;
 
 inline uint8_t flags_of(Space space, uint32_t size, bool is_volatile = false) {
-    const uint32_t log2 = uint32_t(std::countr_zero(size));
-    return uint8_t(uint8_t(space) | (log2 << trace::flag::kSizeShift) | (is_volatile ? trace::flag::kVolatile : 0));
+    return trace::make_flags(space, size, is_volatile);
 }
 
 class TraceBuilder {
@@ -30,16 +29,7 @@ public:
     TraceBuilder(uint32_t blocks, uint32_t threads_per_block) : per_block_(threads_per_block) {
         trace_.meta.grid = {blocks, 1, 1};
         trace_.meta.block = {threads_per_block, 1, 1};
-        for (uint32_t b = 0; b < blocks; ++b) {
-            for (uint32_t t = 0; t < threads_per_block; ++t) {
-                trace::ThreadInfo info;
-                info.block = b;
-                info.thread_in_block = t;
-                info.warp = uint16_t(t / 32);
-                info.lane = uint8_t(t % 32);
-                trace_.threads.push_back(info);
-            }
-        }
+        trace_.threads = trace::thread_layout(trace_.meta.grid, trace_.meta.block);
     }
 
     // A site with CUDA line `line` (0: unknown) and PTX line `ptx_line` (default: 100 + index).

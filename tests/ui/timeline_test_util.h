@@ -20,16 +20,7 @@ class Synth {
     Synth(uint32_t blocks, uint32_t threads_per_block) : per_block_(threads_per_block) {
         trace_.meta.grid = {blocks, 1, 1};
         trace_.meta.block = {threads_per_block, 1, 1};
-        for (uint32_t b = 0; b < blocks; ++b) {
-            for (uint32_t t = 0; t < threads_per_block; ++t) {
-                trace::ThreadInfo info;
-                info.block = b;
-                info.thread_in_block = t;
-                info.warp = uint16_t(t / 32);
-                info.lane = uint8_t(t % 32);
-                trace_.threads.push_back(info);
-            }
-        }
+        trace_.threads = trace::thread_layout(trace_.meta.grid, trace_.meta.block);
         site(0, "exit"); // site 0
     }
     uint16_t site(uint32_t line, std::string text = "st.shared.u32 [%r1], %r2") {
