@@ -2,6 +2,7 @@
 // error messages that say what was wrong and where.
 #include "trace/slt_file.h"
 
+#include "common/run_command.h"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -15,23 +16,9 @@
 
 namespace {
 
-struct Output {
-    int code = -1;
-    std::string out; // stdout and stderr together
-};
+using Output = synclab::testing::CommandOutput;
 
-Output run(const std::string& args) {
-    const std::string cmd = std::string(SYNCLAB_CLI) + " " + args + " 2>&1";
-    Output o;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return o;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
-    const int status = pclose(p);
-    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return o;
-}
+Output run(const std::string& args) { return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args); }
 
 std::string data(const std::string& name) { return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name; }
 

@@ -7,6 +7,7 @@
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
+#include "common/run_command.h"
 #include <gtest/gtest.h>
 
 #include <array>
@@ -132,23 +133,9 @@ TEST(GpuWorker, RunnerReportsNoDriverAsUnavailable) {
     EXPECT_THROW(runner::run_scenario(s, *s.find_variant("correct"), o), gpu::Unavailable);
 }
 
-struct Output {
-    int code = -1;
-    std::string out;
-};
+using Output = synclab::testing::CommandOutput;
 
-Output run_cli(const std::string& args) {
-    const std::string cmd = std::string(SYNCLAB_CLI) + " " + args + " 2>&1";
-    Output o;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return o;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
-    const int status = pclose(p);
-    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return o;
-}
+Output run_cli(const std::string& args) { return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args); }
 
 TEST(GpuCli, NoDriverIsAnInputErrorThatOffersTheSimulator) {
     ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);

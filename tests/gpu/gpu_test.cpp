@@ -10,6 +10,7 @@
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
+#include "common/run_command.h"
 #include <gtest/gtest.h>
 
 #include <array>
@@ -234,22 +235,11 @@ TEST(Gpu, MissingBarrierShowsOnTheHardwareUntraced) {
     EXPECT_GT(r.gpu_untraced.reps_with_wrong_outputs, 0u) << "ptxas hoists the neighbour loads above the store (GPU_FACTS.md)";
 }
 
-struct Output {
-    int code = -1;
-    std::string out;
-};
+using Output = synclab::testing::CommandOutput;
 
 Output run_cli(const std::string& args) {
-    const std::string cmd = "SYNCLAB_GPU_WORKER='" + std::string(SYNCLAB_GPU_WORKER) + "' " + SYNCLAB_CLI + " " + args + " 2>&1";
-    Output o;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return o;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
-    const int status = pclose(p);
-    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return o;
+    return synclab::testing::run_command("SYNCLAB_GPU_WORKER='" + std::string(SYNCLAB_GPU_WORKER) + "' " + SYNCLAB_CLI +
+                                         " " + args);
 }
 
 TEST(Gpu, CliRunAndCheckOnTheGpu) {
