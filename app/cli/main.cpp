@@ -30,6 +30,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -219,11 +220,33 @@ std::string compile_cu(const std::string& path) {
     close(fd);
     const std::string out = std::string(tmpl) + ".ptx";
     const std::string log = std::string(tmpl) + ".log";
-    const std::string cmd = "'" + nvcc + "' -ptx -lineinfo -O3 -arch=compute_75 '" + path + "' -o '" + out + "' >'" + log + "' 2>&1";
-    const int rc = std::system(cmd.c_str());
+    // The same flags the build compiles kernels/ with (CMakeLists.txt: SYNCLAB_NVCC_FLAGS). nvcc runs
+    // without a shell, so no file name can be misread as shell syntax.
+    std::vector<std::string> words = {nvcc};
+    std::stringstream flags(SYNCLAB_NVCC_FLAGS);
+    for (std::string flag; flags >> flag;) words.push_back(flag);
+    for (const std::string& w : {path, std::string("-o"), out}) words.push_back(w);
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    int rc = -1;
+    if (const pid_t pid = fork(); pid == 0) {
+        const int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (log_fd >= 0) {
+            dup2(log_fd, STDOUT_FILENO);
+            dup2(log_fd, STDERR_FILENO);
+        }
+        execv(argv[0], argv.data());
+        _exit(127);
+    } else if (pid > 0) {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
     std::string text;
     if (rc == 0) text = read_file(out);
-    const std::string messages = read_file(log);
+    const std::string messages = rc == -1 ? std::string("could not start ") + nvcc : read_file(log);
     std::remove(out.c_str());
     std::remove(log.c_str());
     std::remove(tmpl);

@@ -179,9 +179,11 @@ TEST(Cli, CheckBindsScalarsAndDumpsBuffers) {
 
 TEST(Cli, CheckCompilesCudaSourceWhenNvccExists) {
     if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no nvcc on this machine";
-    const Output o = run("check " + data("user_kernels.cu") +
-                         " --kernel reverse_no_sync --grid 1 --block 128 --arg buf:i32:128:random --arg buf:i32:128 "
-                         "--schedule adversarial --json");
+    // A file name with a space and a quote: nvcc is run without a shell, so it reaches nvcc intact.
+    const std::string odd = temp("it's a kernel.cu");
+    std::filesystem::copy_file(data("user_kernels.cu"), odd, std::filesystem::copy_options::overwrite_existing);
+    const Output o = run("check \"" + odd + "\" --kernel reverse_no_sync --grid 1 --block 128 --arg buf:i32:128:random "
+                         "--arg buf:i32:128 --schedule adversarial --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
     ASSERT_FALSE(j["findings"].empty()) << o.out;
