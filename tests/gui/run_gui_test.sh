@@ -46,9 +46,17 @@ run_shot() { # NAME EXIT ENV ARGS...
   local name=$1 want=$2 environment=$3; shift 3
   echo "+ $environment xvfb-run $(basename "$app") $* --screenshot $out/$name.png"
   rm -f "$out/$name.png" "$out/$name.json"
-  env $environment xvfb-run -a -s '-screen 0 1280x800x24' "$app" "$@" --size 1280x800 \
+  # Our own auth file (-f): xvfb-run then makes no temporary directory of its own, whose clean-up
+  # can fail after the app has exited and turn its exit code into 5 (seen once on CI).
+  local auth="$out/$name.xauth" xerr="$out/$name.xvfb.log"
+  rm -f "$auth" "$xerr"
+  env $environment xvfb-run -a -f "$auth" -e "$xerr" -s '-screen 0 1280x800x24' "$app" "$@" --size 1280x800 \
     --screenshot "$out/$name.png" --layout "$out/$name.json" --quit
   local rc=$?
+  if [[ $rc -ne $want && -s "$xerr" ]]; then
+    echo "--- Xvfb log ($xerr):" >&2; tail -n 20 "$xerr" >&2
+  fi
+  rm -f "$auth"
   if [[ $rc -ne $want ]]; then
     echo "FAIL: synclab-app exited $rc, expected $want" >&2
     exit 1
