@@ -11,7 +11,9 @@
 #   cp -r /usr/src/googletest .device-build/googletest
 # Without them only the worker builds (the worker-only configuration is checked here too).
 #
-# Usage: scripts/gpu_session.sh [phases...]   phases: env build tests bench sass cli (default: all)
+# Usage: scripts/gpu_session.sh [phases...]
+#   phases: env build gputests bench cli cputests sass (default: all but sass, in that order: the
+#   GPU's answers first, so that a session cut short still brings them back)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-session-logs}
@@ -19,9 +21,9 @@ mkdir -p "$out"
 build=${SYNCLAB_GPU_BUILD:-/tmp/synclab-gpu-build}
 jobs=$(nproc)
 phases=("$@")
-[[ ${#phases[@]} -eq 0 ]] && phases=(env build tests bench sass cli)
+[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli cputests)
 want() { local p; for p in "${phases[@]}"; do [[ $p == "$1" ]] && return 0; done; return 1; }
-say() { printf '\n=== %s\n' "$*"; }
+say() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%T)"; }
 export PATH=/usr/local/cuda/bin:$PATH
 
 if want env; then
@@ -74,20 +76,18 @@ if want build; then
   tail -15 "$out/build.log"
 fi
 
-if want tests; then
+if want gputests; then
   {
     say "synclab-gpu info"
     "$build/synclab-gpu" info
-    say "tests without a GPU (all but label gpu), in parallel"
-    (cd "$build" && timeout 300 ctest -LE gpu -j "$jobs" --output-on-failure 2>&1 | tail -15)
     say "GPU tests (label gpu), one at a time"
-    (cd "$build" && timeout 400 ctest -L gpu --output-on-failure -V 2>&1)
+    (cd "$build" && timeout 300 ctest -L gpu --output-on-failure -V 2>&1)
   } >"$out/tests.log" 2>&1
   grep -E 'tests passed|Failed  |\*\*\*|^[0-9]+: [a-z_]+/[a-z_]+ +untraced|hang ended|^[0-9]+: live|missing_barrier on' "$out/tests.log" | tail -40
 fi
 
 if want bench; then
-  (cd "$build" && timeout 300 ./tests/gpu/bench_gpu --reps "${SYNCLAB_BENCH_REPS:-30}") >"$out/bench.log" 2>&1
+  (cd "$build" && timeout 200 ./tests/gpu/bench_gpu --reps "${SYNCLAB_BENCH_REPS:-30}") >"$out/bench.log" 2>&1
   tail -40 "$out/bench.log"
 fi
 
@@ -111,7 +111,7 @@ if want cli; then
   {
     s="$build/synclab"
     say "synclab table (simulator)"; timeout 120 "$s" table --seeds 2
-    say "synclab table --backend gpu"; timeout 200 "$s" table --backend gpu --seeds 3 --timeout 3
+    say "synclab table --backend gpu --seeds 1"; timeout 150 "$s" table --backend gpu --seeds 1 --timeout 3
     say "run stencil/missing_barrier --backend gpu --reps 5"; timeout 60 "$s" run stencil --variant missing_barrier --backend gpu --reps 5
     say "run divergent_barrier/loop_per_thread --backend gpu (hangs: timeout 3 s)"
     /usr/bin/time -f "wall %e s" timeout 60 "$s" run divergent_barrier --variant loop_per_thread --backend gpu --timeout 3
@@ -125,4 +125,12 @@ if want cli; then
     say "nvidia-smi after everything"; nvidia-smi --query-gpu=name,utilization.gpu,memory.used --format=csv
   } >"$out/cli.log" 2>&1
   tail -30 "$out/cli.log"
+fi
+
+if want cputests; then
+  {
+    say "tests without a GPU (all but label gpu), in parallel"
+    (cd "$build" && timeout 200 ctest -LE gpu -j "$jobs" --output-on-failure 2>&1 | tail -15)
+  } >"$out/cputests.log" 2>&1
+  tail -5 "$out/cputests.log"
 fi

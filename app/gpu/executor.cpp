@@ -1,5 +1,7 @@
 #include "gpu/executor.h"
 
+#include "trace/trace_buffer.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -139,27 +141,31 @@ void Executor::release_trace() {
         if (trace_.events) api_.MemFree(trace_.events);
         if (trace_.warps) api_.MemFree(trace_.warps);
     }
-    if (trace_.cursor) api_.MemFree(trace_.cursor);
+    if (trace_.cursors) api_.MemFree(trace_.cursors);
     if (trace_.staging) api_.MemFreeHost(trace_.staging);
     trace_ = TraceArea{};
 }
 
-void Executor::prepare_trace(TraceBuffer mode, uint64_t capacity, uint64_t warps) {
-    const size_t event_bytes = std::max<size_t>(capacity * sizeof(trace::Event), 32);
+void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& layout, uint64_t warps) {
+    const size_t event_bytes = std::max<size_t>(layout.event_bytes(), 32);
     const size_t warp_bytes = std::max<size_t>(warps * sizeof(uint32_t), 4);
+    const size_t cursor_bytes = layout.cursor_bytes();
+    const std::string events_what = std::to_string(layout.capacity()) + " events in " + std::to_string(layout.stripes) +
+                                    " stripes (" + megabytes(event_bytes) + ")";
     // Keep the last area if it is big enough: allocating hundreds of MB each run costs milliseconds.
-    const bool reuse = trace_.cursor && trace_.mode == mode && trace_.event_bytes >= event_bytes && trace_.warp_bytes >= warp_bytes;
+    const bool reuse = trace_.cursors && trace_.mode == mode && trace_.event_bytes >= event_bytes &&
+                       trace_.warp_bytes >= warp_bytes && trace_.cursor_bytes >= cursor_bytes;
     if (!reuse) {
         release_trace();
         trace_.mode = mode;
-        cu::check(api_, api_.MemAlloc(&trace_.cursor, 64), "cuMemAlloc", "trace cursor");
+        cu::check(api_, api_.MemAlloc(&trace_.cursors, cursor_bytes), "cuMemAlloc", "trace cursors");
+        trace_.cursor_bytes = cursor_bytes;
         if (mode == TraceBuffer::Device) {
-            cu::check(api_, api_.MemAlloc(&trace_.events, event_bytes), "cuMemAlloc",
-                      "trace buffer of " + std::to_string(capacity) + " events (" + megabytes(event_bytes) + ")");
+            cu::check(api_, api_.MemAlloc(&trace_.events, event_bytes), "cuMemAlloc", "trace buffer of " + events_what);
             cu::check(api_, api_.MemAlloc(&trace_.warps, warp_bytes), "cuMemAlloc", "warp table");
             // Pinned host memory to copy a hung kernel's trace into, allocated now because an
             // allocation while the kernel hangs might wait for it (large buffers: at the hang).
-            const size_t staging = 64 + warp_bytes + event_bytes;
+            const size_t staging = cursor_bytes + warp_bytes + event_bytes;
             if (staging <= kPreallocatedStagingMax && api_.MemHostAlloc(&trace_.staging, staging, 0) == cu::kSuccess)
                 trace_.staging_bytes = staging;
             else
@@ -167,7 +173,7 @@ void Executor::prepare_trace(TraceBuffer mode, uint64_t capacity, uint64_t warps
         } else {
             const unsigned flags = cu::kMemHostAllocPortable | cu::kMemHostAllocDeviceMap;
             cu::check(api_, api_.MemHostAlloc(&trace_.host_events, event_bytes, flags), "cuMemHostAlloc",
-                      "mapped trace buffer of " + std::to_string(capacity) + " events (" + megabytes(event_bytes) + ")");
+                      "mapped trace buffer of " + events_what);
             cu::check(api_, api_.MemHostGetDevicePointer(&trace_.events, trace_.host_events, 0), "cuMemHostGetDevicePointer");
             cu::check(api_, api_.MemHostAlloc(&trace_.host_warps, warp_bytes, flags), "cuMemHostAlloc", "mapped warp table");
             cu::check(api_, api_.MemHostGetDevicePointer(&trace_.warps, trace_.host_warps, 0), "cuMemHostGetDevicePointer");
@@ -183,33 +189,25 @@ void Executor::prepare_trace(TraceBuffer mode, uint64_t capacity, uint64_t warps
         std::memset(trace_.host_events, 0, event_bytes);
         std::memset(trace_.host_warps, 0, warp_bytes);
     }
-    cu::check(api_, api_.MemsetD8(trace_.cursor, 0, 8), "cuMemsetD8", "trace cursor");
+    cu::check(api_, api_.MemsetD8(trace_.cursors, 0, cursor_bytes), "cuMemsetD8", "trace cursors");
 }
 
-std::vector<trace::Event> Executor::complete_events(const trace::Event* events, uint64_t slots) {
+std::vector<trace::Event> Executor::mapped_events(const trace::TraceBufferLayout& layout, const std::vector<uint64_t>* cursors) const {
     std::atomic_thread_fence(std::memory_order_acquire);
-    std::vector<trace::Event> out;
-    out.reserve(static_cast<size_t>(std::min<uint64_t>(slots, 1u << 20)));
-    for (uint64_t i = 0; i < slots; ++i) {
-        trace::Event e;
-        std::memcpy(&e, events + i, sizeof e);
-        if (e.time != 0 && static_cast<uint8_t>(e.kind) != 0) out.push_back(e);
-    }
-    return out;
+    return trace::complete_events(static_cast<const trace::Event*>(trace_.host_events), layout, cursors);
 }
 
-void Executor::snapshot(RunResult& result, uint64_t capacity, uint64_t warp_count) {
+void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layout, uint64_t warp_count) {
     result.partial = true;
     if (trace_.mode == TraceBuffer::Mapped) {
         // Host memory: read it directly, no driver call that could wait for the hung kernel. The
-        // cursor (device memory) is not needed: unwritten slots are zero.
-        result.events = complete_events(static_cast<const trace::Event*>(trace_.host_events), capacity);
+        // cursors (device memory) are not needed: unwritten slots are zero.
+        result.events = mapped_events(layout, nullptr);
         result.warps.resize(warp_count);
         std::memcpy(result.warps.data(), trace_.host_warps, warp_count * 4);
         return;
     }
-    // The cursor lives in device memory: read it on the second stream, which does not wait for the
-    // hung kernel's stream.
+    // Device memory: copy on the second stream, which does not wait for the hung kernel's stream.
     void* staging = trace_.staging;
     bool own_staging = false;
     auto wait_copies = [&]() {
@@ -221,38 +219,43 @@ void Executor::snapshot(RunResult& result, uint64_t capacity, uint64_t warp_coun
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     };
-    const size_t event_bytes = capacity * sizeof(trace::Event);
-    const size_t staging_bytes = 64 + warp_count * 4 + event_bytes;
+    const size_t cursor_bytes = layout.cursor_bytes();
+    const size_t staging_bytes = cursor_bytes + warp_count * 4 + layout.event_bytes();
     if (!staging || trace_.staging_bytes < staging_bytes) {
         staging = nullptr;
         if (api_.MemHostAlloc(&staging, staging_bytes, 0) == cu::kSuccess) {
             own_staging = true;
         } else {
             result.message += "; the partial trace could not be read (no host memory for a copy)";
-            staging = nullptr;
+            return;
         }
     }
-    uint64_t cursor = 0;
-    if (staging && api_.MemcpyDtoHAsync(staging, trace_.cursor, 8, copy_stream_) == cu::kSuccess && wait_copies()) {
-        std::memcpy(&cursor, staging, 8);
-        result.cursor = cursor;
+    std::vector<uint64_t> cursors;
+    if (api_.MemcpyDtoHAsync(staging, trace_.cursors, cursor_bytes, copy_stream_) == cu::kSuccess && wait_copies()) {
+        cursors = trace::read_cursors(staging, layout);
+        const trace::CursorTotals totals = trace::cursor_totals(cursors, layout);
+        result.cursor = totals.attempted;
+        result.dropped = totals.dropped;
         result.cursor_known = true;
     }
-    const uint64_t slots = result.cursor_known ? std::min(cursor, capacity) : capacity;
-    if (staging) {
-        char* base = static_cast<char*>(staging) + 64;
-        const bool ok = (warp_count == 0 || api_.MemcpyDtoHAsync(base, trace_.warps, warp_count * 4, copy_stream_) == cu::kSuccess) &&
-                        (slots == 0 || api_.MemcpyDtoHAsync(base + warp_count * 4, trace_.events, slots * sizeof(trace::Event),
-                                                            copy_stream_) == cu::kSuccess) &&
-                        wait_copies();
-        if (ok) {
-            result.warps.resize(warp_count);
-            std::memcpy(result.warps.data(), base, warp_count * 4);
-            result.events = complete_events(reinterpret_cast<const trace::Event*>(base + warp_count * 4), slots);
-        } else {
-            result.message += "; the partial trace could not be copied from device memory while the kernel hangs "
-                              "(run with --live: the mapped buffer is readable at any time)";
-        }
+    char* warps = static_cast<char*>(staging) + cursor_bytes;
+    auto* events = reinterpret_cast<trace::Event*>(warps + warp_count * 4);
+    bool ok = warp_count == 0 || api_.MemcpyDtoHAsync(warps, trace_.warps, warp_count * 4, copy_stream_) == cu::kSuccess;
+    // Each stripe up to its cursor (all of it where the cursors could not be read).
+    for (uint32_t s = 0; ok && s < layout.stripes; ++s) {
+        const uint64_t used = result.cursor_known ? std::min(cursors[s], layout.stripe_capacity) : layout.stripe_capacity;
+        const uint64_t first = layout.stripe_first_slot(s);
+        ok = used == 0 || api_.MemcpyDtoHAsync(events + first, trace_.events + first * sizeof(trace::Event),
+                                                used * sizeof(trace::Event), copy_stream_) == cu::kSuccess;
+    }
+    ok = ok && wait_copies();
+    if (ok) {
+        result.warps.resize(warp_count);
+        std::memcpy(result.warps.data(), warps, warp_count * 4);
+        result.events = trace::complete_events(events, layout, result.cursor_known ? &cursors : nullptr);
+    } else {
+        result.message += "; the partial trace could not be copied from device memory while the kernel hangs "
+                          "(run with --live: the mapped buffer is readable at any time)";
     }
     if (own_staging) api_.MemFreeHost(staging);
 }
@@ -283,7 +286,15 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             buffers.push_back(p);
         }
         const bool traced = req.mode == RunMode::Traced;
-        if (traced) prepare_trace(req.trace_buffer, req.event_capacity, req.warp_count);
+        const trace::TraceBufferLayout& layout = req.trace_layout;
+        if (traced) {
+            if (!trace::is_power_of_two(layout.stripes) || layout.stripes > trace::kMaxStripes || layout.stripe_capacity == 0)
+                throw cu::Error("request", 0, "trace buffer of " + std::to_string(layout.stripes) + " stripes of " +
+                                                  std::to_string(layout.stripe_capacity) +
+                                                  " slots: stripes must be a power of two up to " +
+                                                  std::to_string(trace::kMaxStripes) + " and slots at least 1");
+            prepare_trace(req.trace_buffer, layout, req.warp_count);
+        }
 
         std::vector<uint64_t> values(req.args.size(), 0);
         std::vector<void*> params(req.args.size(), nullptr);
@@ -303,7 +314,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 values[i] = a.bits;
                 break;
             case ArgSpec::Kind::TraceEvents: values[i] = traced ? trace_.events : 0; break;
-            case ArgSpec::Kind::TraceCursor: values[i] = traced ? trace_.cursor : 0; break;
+            case ArgSpec::Kind::TraceCursor: values[i] = traced ? trace_.cursors : 0; break;
             case ArgSpec::Kind::TraceWarps: values[i] = traced ? trace_.warps : 0; break;
             }
             params[i] = &values[i]; // little-endian: the first `size` bytes are the value
@@ -315,7 +326,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         const uint32_t launches = std::max<uint32_t>(req.launches, 1);
         for (uint32_t l = 0; l < launches; ++l) {
             if (traced && l > 0) {
-                cu::check(api_, api_.MemsetD8(trace_.cursor, 0, 8), "cuMemsetD8", "trace cursor");
+                cu::check(api_, api_.MemsetD8(trace_.cursors, 0, layout.cursor_bytes()), "cuMemsetD8", "trace cursors");
             }
             cu::check(api_, api_.EventRecord(start_, stream_), "cuEventRecord");
             cu::check(api_, api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y, req.block.z,
@@ -330,7 +341,8 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             // Watch the launch: done, failed, or out of time. Live mode streams complete events.
             const auto launch_t0 = Clock::now();
             auto last_progress = launch_t0;
-            uint64_t scan_pos = 0, seen = 0;
+            std::vector<uint64_t> scan_pos(layout.stripes, 0); // live: per stripe, the first slot not read yet
+            uint64_t seen = 0;
             const bool live = traced && req.live && req.trace_buffer == TraceBuffer::Mapped && progress;
             for (;;) {
                 const cu::Result q = api_.EventQuery(stop_);
@@ -342,7 +354,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                     res.message = "the kernel failed on the GPU: " + cu::describe(api_, q);
                     if (traced && req.trace_buffer == TraceBuffer::Mapped) {
                         res.partial = true;
-                        res.events = complete_events(static_cast<const trace::Event*>(trace_.host_events), req.event_capacity);
+                        res.events = mapped_events(layout, nullptr);
                         res.warps.assign(static_cast<const uint32_t*>(trace_.host_warps),
                                          static_cast<const uint32_t*>(trace_.host_warps) + req.warp_count);
                     }
@@ -357,7 +369,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                     char buf[64];
                     std::snprintf(buf, sizeof buf, "%g", req.timeout_s);
                     res.message = std::string("the kernel did not finish within ") + buf + " s";
-                    if (traced) snapshot(res, req.event_capacity, req.warp_count);
+                    if (traced) snapshot(res, layout, req.warp_count);
                     res.wall_ms = ms_since(t0);
                     return res;
                 }
@@ -367,14 +379,19 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                     p.elapsed_ms = elapsed;
                     const auto* events = static_cast<const trace::Event*>(trace_.host_events);
                     std::atomic_thread_fence(std::memory_order_acquire);
-                    // New complete events, up to the first slot not written yet.
-                    const uint64_t limit = std::min<uint64_t>(req.event_capacity, scan_pos + (1u << 20));
-                    while (scan_pos < limit) {
-                        trace::Event e;
-                        std::memcpy(&e, events + scan_pos, sizeof e);
-                        if (e.time == 0 || static_cast<uint8_t>(e.kind) == 0) break;
-                        p.events.push_back(e);
-                        ++scan_pos;
+                    // New complete events of each stripe, up to its first slot not written yet
+                    // (at most about a million per call).
+                    const uint64_t per_stripe = std::max<uint64_t>((1u << 20) / layout.stripes, 1);
+                    for (uint32_t s = 0; s < layout.stripes; ++s) {
+                        const trace::Event* stripe = events + layout.stripe_first_slot(s);
+                        const uint64_t limit = std::min(layout.stripe_capacity, scan_pos[s] + per_stripe);
+                        while (scan_pos[s] < limit) {
+                            trace::Event e;
+                            std::memcpy(&e, stripe + scan_pos[s], sizeof e);
+                            if (!trace::is_complete_event(e)) break;
+                            p.events.push_back(e);
+                            ++scan_pos[s];
+                        }
                     }
                     seen += p.events.size();
                     p.events_seen = seen;
@@ -398,21 +415,33 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             }
         }
         if (traced) {
-            cu::check(api_, api_.MemcpyDtoH(&res.cursor, trace_.cursor, 8), "cuMemcpyDtoH", "trace cursor");
+            std::vector<uint8_t> cursor_area(layout.cursor_bytes());
+            cu::check(api_, api_.MemcpyDtoH(cursor_area.data(), trace_.cursors, cursor_area.size()), "cuMemcpyDtoH", "trace cursors");
+            const std::vector<uint64_t> cursors = trace::read_cursors(cursor_area.data(), layout);
+            const trace::CursorTotals totals = trace::cursor_totals(cursors, layout);
+            res.cursor = totals.attempted;
+            res.dropped = totals.dropped;
             res.cursor_known = true;
-            const uint64_t n = std::min(res.cursor, req.event_capacity);
             res.warps.resize(req.warp_count);
             if (req.trace_buffer == TraceBuffer::Mapped) {
-                std::atomic_thread_fence(std::memory_order_acquire);
-                if (req.return_events) {
-                    res.events.resize(n);
-                    std::memcpy(res.events.data(), trace_.host_events, n * sizeof(trace::Event));
-                }
+                if (req.return_events) res.events = mapped_events(layout, &cursors);
                 std::memcpy(res.warps.data(), trace_.host_warps, req.warp_count * 4);
             } else {
                 if (req.return_events) {
-                    res.events.resize(n);
-                    if (n) cu::check(api_, api_.MemcpyDtoH(res.events.data(), trace_.events, n * sizeof(trace::Event)), "cuMemcpyDtoH", "trace buffer");
+                    // Each stripe's used slots, one after the other (no gaps: once the kernel has
+                    // finished, every slot below a stripe's cursor and capacity was written).
+                    res.events.resize(totals.written);
+                    uint64_t at = 0;
+                    for (uint32_t s = 0; s < layout.stripes; ++s) {
+                        const uint64_t used = std::min(cursors[s], layout.stripe_capacity);
+                        if (used)
+                            cu::check(api_,
+                                      api_.MemcpyDtoH(res.events.data() + at,
+                                                      trace_.events + layout.stripe_first_slot(s) * sizeof(trace::Event),
+                                                      used * sizeof(trace::Event)),
+                                      "cuMemcpyDtoH", "trace buffer");
+                        at += used;
+                    }
                 }
                 if (req.warp_count)
                     cu::check(api_, api_.MemcpyDtoH(res.warps.data(), trace_.warps, req.warp_count * 4), "cuMemcpyDtoH", "warp table");

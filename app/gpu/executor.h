@@ -34,7 +34,8 @@ private:
     struct TraceArea {
         TraceBuffer mode = TraceBuffer::Device;
         size_t event_bytes = 0, warp_bytes = 0;
-        cu::DevicePtr events = 0, warps = 0, cursor = 0; // device addresses (mapped: of the host memory)
+        size_t cursor_bytes = 0;
+        cu::DevicePtr events = 0, warps = 0, cursors = 0; // device addresses (mapped: of the host memory)
         void* host_events = nullptr;                     // mapped mode: the host side
         void* host_warps = nullptr;
         void* staging = nullptr;                         // device mode: pinned host copy for a hang
@@ -42,12 +43,13 @@ private:
     };
 
     void load_module(const std::string& ptx, std::string& jit_log);
-    void prepare_trace(TraceBuffer mode, uint64_t capacity, uint64_t warps);
+    void prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& layout, uint64_t warps);
     void release_trace();
-    // Complete events (both halves written) among the first `slots` of a host copy of the buffer.
-    static std::vector<trace::Event> complete_events(const trace::Event* events, uint64_t slots);
+    // Complete events (both halves written) of the mapped buffer, each stripe up to its cursor (all
+    // of it: `cursors` null).
+    std::vector<trace::Event> mapped_events(const trace::TraceBufferLayout& layout, const std::vector<uint64_t>* cursors) const;
     // A hung kernel: read what it wrote so far (mapped: directly; device: a copy on a second stream).
-    void snapshot(RunResult& result, uint64_t capacity, uint64_t warp_count);
+    void snapshot(RunResult& result, const trace::TraceBufferLayout& layout, uint64_t warp_count);
 
     cu::Api api_;
     bool ready_ = false;

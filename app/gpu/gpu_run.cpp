@@ -92,6 +92,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     if (options.traced) {
         ptx::InstrumentOptions io;
         io.warp_aggregated = options.warp_aggregated;
+        io.stripes = options.stripes;
         req.ptx = ptx::instrument_kernel(ptx_text, module, kernel, io).ptx;
     } else {
         req.ptx = std::string(ptx_text);
@@ -117,14 +118,15 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         req.args.push_back(a);
     }
     const uint64_t warp_count = ptx::trace_warp_count(config.grid, config.block);
+    const trace::TraceBufferLayout layout = trace::TraceBufferLayout::for_capacity(options.event_capacity, options.stripes);
     if (options.traced) {
         req.args.push_back({ArgSpec::Kind::TraceEvents, 0, 8, 0});
         req.args.push_back({ArgSpec::Kind::TraceCursor, 0, 8, 0});
-        req.args.push_back({ArgSpec::Kind::Scalar, 0, 8, options.event_capacity});
+        req.args.push_back({ArgSpec::Kind::Scalar, 0, 8, layout.stripe_capacity});
         req.args.push_back({ArgSpec::Kind::TraceWarps, 0, 8, 0});
         req.mode = RunMode::Traced;
         req.trace_buffer = options.buffer;
-        req.event_capacity = options.event_capacity;
+        req.trace_layout = layout;
         req.warp_count = warp_count;
         req.live = options.live && options.buffer == TraceBuffer::Mapped;
         req.return_events = options.return_events;
@@ -145,7 +147,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     meta.elapsed_ms = r.kernel_ms.empty() ? 0 : r.kernel_ms.back();
     if (options.traced) {
         out.events_attempted = r.cursor_known ? r.cursor : r.events.size();
-        out.dropped_events = r.cursor_known && r.cursor > options.event_capacity ? r.cursor - options.event_capacity : 0;
+        out.dropped_events = r.cursor_known ? r.dropped : 0;
         out.trace.sites.reserve(fn->code.size());
         for (size_t i = 0; i < fn->code.size(); ++i)
             out.trace.sites.push_back({fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
@@ -153,6 +155,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
             out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps, out.status == trace::RunStatus::Ok);
         out.trace.events = std::move(r.events);
+        trace::merge_by_time(out.trace.events);
         meta.dropped_events = out.dropped_events;
     }
     meta.status = out.status;

@@ -9,6 +9,7 @@
 #include "ptx/ir.h"
 #include "sim/simulator.h"
 #include "trace/trace.h"
+#include "trace/trace_buffer.h"
 
 #include <functional>
 #include <string>
@@ -22,7 +23,8 @@ struct LaunchOptions {
     TraceBuffer buffer = TraceBuffer::Device; // traced runs: where events go (Mapped: readable live)
     double timeout_s = 5;                     // per launch; then the kernel is stopped with its worker
     double grace_s = 20;                      // extra time for the worker's JIT and copies
-    uint64_t event_capacity = 1u << 22;       // trace slots (32 bytes each)
+    uint64_t event_capacity = 1u << 22;       // trace slots (32 bytes each), at least; rounded up to whole stripes
+    uint32_t stripes = trace::kDefaultStripes; // cursors the slots are spread over (trace/trace_buffer.h)
     uint32_t launches = 1;                    // launches of the same inputs (timing)
     bool return_events = true;                // false: only count them (benchmark)
     bool warp_aggregated = true;              // see ptx::InstrumentOptions
@@ -36,7 +38,7 @@ struct LaunchOutcome {
     std::vector<float> kernel_ms;         // per completed launch
     std::vector<sim::Buffer> buffers;     // after the (last) launch; the inputs where it did not finish
     trace::Trace trace;                   // traced: threads, sites, events and meta; untraced: meta only
-    uint64_t events_attempted = 0;        // traced: the cursor (written + dropped)
+    uint64_t events_attempted = 0;        // traced: the cursors added up (written + dropped)
     uint64_t dropped_events = 0;
     bool partial_trace = false;           // the events were read from a kernel that had not finished
     std::string jit_log;

@@ -163,7 +163,8 @@ std::string encode(const RunRequest& m) {
     w.vec(m.args);
     w.pod(m.mode);
     w.pod(m.trace_buffer);
-    w.pod(m.event_capacity);
+    w.pod(m.trace_layout.stripes);
+    w.pod(m.trace_layout.stripe_capacity);
     w.pod(m.warp_count);
     w.pod(m.timeout_s);
     w.pod(m.launches);
@@ -184,7 +185,8 @@ void decode(const std::string& payload, RunRequest& m) {
     r.vec(m.args);
     r.pod(m.mode);
     r.pod(m.trace_buffer);
-    r.pod(m.event_capacity);
+    r.pod(m.trace_layout.stripes);
+    r.pod(m.trace_layout.stripe_capacity);
     r.pod(m.warp_count);
     r.pod(m.timeout_s);
     r.pod(m.launches);
@@ -202,6 +204,7 @@ std::string encode(const RunResult& m) {
     w.vec(m.kernel_ms);
     w.buffers(m.buffers);
     w.pod(m.cursor);
+    w.pod(m.dropped);
     w.pod(m.cursor_known);
     w.pod(m.partial);
     w.vec(m.events);
@@ -218,6 +221,7 @@ void decode(const std::string& payload, RunResult& m) {
     r.vec(m.kernel_ms);
     r.buffers(m.buffers);
     r.pod(m.cursor);
+    r.pod(m.dropped);
     r.pod(m.cursor_known);
     r.pod(m.partial);
     r.vec(m.events);

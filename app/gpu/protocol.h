@@ -14,6 +14,7 @@
 #pragma once
 
 #include "trace/trace.h"
+#include "trace/trace_buffer.h"
 
 #include <chrono>
 #include <cstdint>
@@ -23,7 +24,7 @@
 
 namespace synclab::gpu {
 
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2; // 2: striped trace buffers
 constexpr uint32_t kMagic = 0x57474c53; // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
@@ -62,7 +63,7 @@ struct ArgSpec {
         Buffer = 0,      // device pointer to request buffer `buffer`
         Scalar = 1,      // `size` bytes (1, 2, 4 or 8) of `bits`
         TraceEvents = 2, // pointer to the event buffer
-        TraceCursor = 3, // pointer to the u64 cursor
+        TraceCursor = 3, // pointer to the stripes' cursors (trace/trace_buffer.h)
         TraceWarps = 4,  // pointer to the u32 warp table
     };
     Kind kind = Kind::Scalar;
@@ -80,7 +81,7 @@ struct RunRequest {
     std::vector<ArgSpec> args;
     RunMode mode = RunMode::Untraced;
     TraceBuffer trace_buffer = TraceBuffer::Device;
-    uint64_t event_capacity = 0; // slots of 32 bytes
+    trace::TraceBufferLayout trace_layout; // stripes and slots (32 bytes) per stripe
     uint64_t warp_count = 0;     // entries of the warp table
     double timeout_s = 5;        // per launch
     uint32_t launches = 1;       // the same inputs, launched this many times (timing); outputs of the last
@@ -103,8 +104,10 @@ struct RunResult {
     std::string jit_log;            // ptxas' info/error log of the module load
     std::vector<float> kernel_ms;   // one per completed launch (CUDA events around the launch)
     std::vector<NamedBuffer> buffers;
-    uint64_t cursor = 0;            // events attempted by the last launch (written + dropped)
-    bool cursor_known = false;      // false: a hung kernel's cursor could not be read
+    uint64_t cursor = 0;            // events attempted by the last launch (written + dropped): the
+                                    // stripes' cursors added up
+    uint64_t dropped = 0;           // of them, past their stripe's capacity (never written)
+    bool cursor_known = false;      // false: a hung kernel's cursors could not be read
     bool partial = false;           // events read while the kernel was still running (or faulted)
     std::vector<trace::Event> events;
     std::vector<uint32_t> warps;    // smid + 1 per warp, 0: not started (or unknown)

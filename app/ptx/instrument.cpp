@@ -238,6 +238,17 @@ private:
         p.push_back("@%sl_p0 st.global.u32 [%sl_d4], %sl_r7");
         // kNever: capacity == 2^64-1, which no buffer has (the runner's capacity fits in memory).
         p.push_back(std::string("setp.eq.u64 ") + kNever + ", " + kCapacity + ", -1");
+        // The warp's stripe (%sl_r5 is still the warp's index in the launch): its cursor and its
+        // region of the buffer. After kNever's setp, which must compare the parameter itself.
+        if (options_.stripes > 1) {
+            p.push_back("and.b32 %sl_r14, %sl_r5, " + std::to_string(options_.stripes - 1));
+            p.push_back("mul.wide.u32 %sl_d5, %sl_r14, " + std::to_string(trace::kCursorStride));
+            p.push_back(std::string("add.s64 ") + kCursor + ", " + kCursor + ", %sl_d5");
+            p.push_back("cvt.u64.u32 %sl_d5, %sl_r14");
+            p.push_back(std::string("mul.lo.u64 %sl_d5, %sl_d5, ") + kCapacity);
+            p.push_back("shl.b64 %sl_d5, %sl_d5, 5");
+            p.push_back(std::string("add.s64 ") + kEvents + ", " + kEvents + ", %sl_d5");
+        }
         p.push_back(std::string("mov.u32 ") + kPhase + ", 0");
         p.push_back(std::string("mov.u32 ") + kLaneLt + ", %lanemask_lt");
         std::string prologue = "\n";
@@ -631,6 +642,9 @@ private:
 
 InstrumentedKernel instrument_kernel(std::string_view text, const Module& module, const std::string& kernel,
                                      const InstrumentOptions& options, const std::string& source_name) {
+    if (!trace::is_power_of_two(options.stripes) || options.stripes > trace::kMaxStripes)
+        throw std::invalid_argument("instrument_kernel: stripes must be a power of two from 1 to " +
+                                    std::to_string(trace::kMaxStripes) + ", not " + std::to_string(options.stripes));
     const Function& fn = module.require_entry(kernel, source_name);
     if (fn.text.size() != fn.code.size())
         throw InstrumentError(source_name, fn.decl_line, "the parsed kernel has no instruction text");

@@ -20,14 +20,16 @@
 // Guard predicates are respected: "@%p ld ..." records only in the threads that execute it.
 //
 // Slots are reserved with one atom.global.add.u64 per warp and recording point (warp-aggregated:
-// activemask, popc, one atomic by one lane, shfl of the base); a slot at or past the capacity is not
-// written, so the cursor minus the capacity is the number of dropped events (never out of bounds).
-// At kernel start lane 0 of every warp writes %smid + 1 into the warp table (0: the warp never
-// started), which gives each thread's SM.
+// activemask, popc, one atomic by one lane, shfl of the base) on the cursor of the warp's stripe of
+// the buffer (trace/trace_buffer.h: the layout, and why stripes); a slot at or past the stripe's
+// capacity is not written, so cursor minus capacity is the stripe's number of dropped events (never
+// out of bounds). At kernel start lane 0 of every warp writes %smid + 1 into the warp table (0: the
+// warp never started), which gives each thread's SM.
 #pragma once
 
 #include "ptx/ir.h"
 #include "trace/trace.h"
+#include "trace/trace_buffer.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -38,9 +40,10 @@
 namespace synclab::ptx {
 
 // The four .u64 parameters appended to the kernel, in this order, after its own.
-constexpr const char* kTraceParamEvents = "__synclab_trace_events";     // trace::Event[capacity], zeroed
-constexpr const char* kTraceParamCursor = "__synclab_trace_cursor";     // one u64, starts at 0: events attempted
-constexpr const char* kTraceParamCapacity = "__synclab_trace_capacity"; // scalar: slots in the event buffer
+constexpr const char* kTraceParamEvents = "__synclab_trace_events";     // trace::Event[stripes * capacity], zeroed
+constexpr const char* kTraceParamCursor = "__synclab_trace_cursor";     // the stripes' cursors (u64 each, every
+                                                                        // trace::kCursorStride bytes), zeroed
+constexpr const char* kTraceParamCapacity = "__synclab_trace_capacity"; // scalar: slots per stripe
 constexpr const char* kTraceParamWarps = "__synclab_trace_warps";       // u32[warp_count], zeroed: smid + 1
 constexpr uint32_t kTraceParamCount = 4;
 
@@ -57,6 +60,9 @@ struct InstrumentOptions {
     // One atomic per warp and recording point (true), or one per thread (false: simpler code,
     // many more atomics on one address; kept for the benchmark's comparison).
     bool warp_aggregated = true;
+    // Stripes of the buffer (a power of two up to trace::kMaxStripes); 1: one cursor for the whole
+    // launch (kept for the benchmark's comparison).
+    uint32_t stripes = trace::kDefaultStripes;
 };
 
 struct RecordingPoint {

@@ -1,9 +1,11 @@
-// bench_gpu: what tracing costs on the GPU. For a memory-bound kernel (the stencil, 8,448 blocks of
-// 256 threads as in GPU_FACTS.md) and an atomic-heavy one (2.2 M atomicAdds on one address), the
-// kernel time untraced and traced (CUDA events around each launch, medians over launches), the
-// overhead (traced / untraced) and the capture rate (events per second of traced kernel time), for
-// the device-memory and the mapped host-memory trace buffer. Plain main (no Google Benchmark: the
-// GPU machine has none); prints a table; exits 0 with a note where there is no GPU.
+// bench_gpu: what tracing costs on the GPU. For a memory-bound kernel (the stencil: 8,448 blocks of
+// 256 threads as in GPU_FACTS.md, and the lesson's own launch) and an atomic-heavy one (2.2 M
+// atomicAdds on one address): the kernel time untraced and traced (CUDA events around each launch,
+// medians over launches), the overhead (traced / untraced) and the capture rate (events per second
+// of traced kernel time), for the device-memory and the mapped host-memory trace buffer, and for the
+// device buffer with one cursor instead of stripes (trace/trace_buffer.h) and with one atomic per
+// thread. Plain main (no Google Benchmark: the GPU machine has none); prints a table; exits 0 with
+// a note where there is no GPU.
 //
 //   bench_gpu [--reps N] [--blocks B]
 #include "gpu/client.h"
@@ -86,18 +88,22 @@ struct Bench {
             const char* name;
             gpu::TraceBuffer buffer;
             bool aggregated;
+            uint32_t stripes;
             uint32_t launches;
         };
+        const uint32_t fewer = std::max<uint32_t>(reps / 4, 3);
         const Mode modes[] = {
-            {"traced, device buffer", gpu::TraceBuffer::Device, true, reps},
-            {"traced, device, per-thread", gpu::TraceBuffer::Device, false, std::max<uint32_t>(reps / 4, 3)},
-            {"traced, mapped host buffer", gpu::TraceBuffer::Mapped, true, std::max<uint32_t>(reps / 4, 3)},
+            {"traced, device buffer", gpu::TraceBuffer::Device, true, trace::kDefaultStripes, reps},
+            {"traced, device, 1 cursor", gpu::TraceBuffer::Device, true, 1, fewer},
+            {"traced, device, per-thread", gpu::TraceBuffer::Device, false, trace::kDefaultStripes, fewer},
+            {"traced, mapped host buffer", gpu::TraceBuffer::Mapped, true, trace::kDefaultStripes, fewer},
         };
         for (const Mode& mode : modes) {
             gpu::LaunchOptions o = base;
             o.traced = true;
             o.buffer = mode.buffer;
             o.warp_aggregated = mode.aggregated;
+            o.stripes = mode.stripes;
             o.launches = mode.launches;
             o.event_capacity = capacity;
             o.return_events = false;
@@ -154,6 +160,20 @@ int main(int argc, char** argv) {
     const std::vector<sim::KernelArg> sargs = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(n)};
     const std::string label = "stencil " + std::to_string(blocks) + "x256";
     bench.run_case(label, stm, stp, "stencil_correct", lc, sbuf, sargs, 12 * n);
+    // The lesson's own launch (what the CLI and the app run): a few blocks, so launch latency, not
+    // memory bandwidth, sets the kernel time.
+    {
+        const trace::Dim3 g = st.launch.grid, b = st.launch.block;
+        const sim::LaunchConfig small{g, b, st.launch.dynamic_shared_bytes};
+        const uint64_t sn = g.count() * b.count();
+        std::vector<float> small_in(sn);
+        for (uint64_t i = 0; i < sn; ++i) small_in[i] = static_cast<float>(1 + i % 9);
+        const std::vector<sim::Buffer> small_buf = {floats("g_in", small_in),
+                                                    floats("g_out", std::vector<float>(sn, 0.0f))};
+        const std::vector<sim::KernelArg> small_args = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(sn)};
+        bench.run_case("stencil " + std::to_string(g.count()) + "x" + std::to_string(b.count()) + " (lesson)", stm, stp,
+                       "stencil_correct", small, small_buf, small_args, 12 * sn);
+    }
 
     // Correctness at scale, untraced and traced (outputs against the CPU reference; events per thread).
     auto wrong_outputs = [&](const std::vector<sim::Buffer>& out) {

@@ -51,7 +51,7 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     q.args = {{gpu::ArgSpec::Kind::Buffer, 1, 8, 0}, {gpu::ArgSpec::Kind::Scalar, 0, 4, 0xdeadbeef}};
     q.mode = gpu::RunMode::Traced;
     q.trace_buffer = gpu::TraceBuffer::Mapped;
-    q.event_capacity = 99;
+    q.trace_layout = {16, 99};
     q.warp_count = 6;
     q.timeout_s = 2.5;
     q.launches = 3;
@@ -66,6 +66,8 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     EXPECT_EQ(q2.trace_buffer, gpu::TraceBuffer::Mapped);
     EXPECT_EQ(q2.timeout_s, 2.5);
     EXPECT_TRUE(q2.live);
+    EXPECT_EQ(q2.trace_layout.stripes, 16u);
+    EXPECT_EQ(q2.trace_layout.stripe_capacity, 99u);
 
     gpu::RunResult r;
     r.status = gpu::ResultStatus::Timeout;

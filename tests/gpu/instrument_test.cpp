@@ -99,17 +99,24 @@ TEST(Instrument, EveryScenarioKernelStillParsesAndRecordsEverySiteOnce) {
 // Runs the instrumented kernel in the simulator and decodes the events it wrote into its buffer.
 struct Recorded {
     sim::Result result;
-    uint64_t cursor = 0;
-    std::vector<trace::Event> events;     // slots [0, min(cursor, capacity))
-    std::vector<uint8_t> guard;           // bytes past the capacity (must stay zero)
+    uint64_t cursor = 0;                  // the stripes' cursors added up: events attempted
+    uint64_t dropped = 0;
+    std::vector<uint64_t> cursors;        // per stripe
+    std::vector<trace::Event> events;     // each stripe's slots [0, min(cursor, capacity)), stripe by stripe
+    std::vector<uint64_t> unwritten;      // per stripe: slots at or past its cursor that are not zero (must be 0)
+    std::vector<uint8_t> guard;           // bytes past the buffer (must stay zero)
     std::vector<uint32_t> warps;
     std::vector<sim::Buffer> outputs;     // the scenario's own buffers afterwards
 };
 
-Recorded run_instrumented(const Case& c, uint64_t capacity, uint64_t seed, bool aggregated = true) {
+// `capacity`: slots in all (rounded up to whole stripes).
+Recorded run_instrumented(const Case& c, uint64_t capacity, uint64_t seed, bool aggregated = true,
+                          uint32_t stripes = trace::kDefaultStripes) {
     const ptx::Module& module = runner::scenario_module(*c.scenario);
     ptx::InstrumentOptions io;
     io.warp_aggregated = aggregated;
+    io.stripes = stripes;
+    const trace::TraceBufferLayout layout = trace::TraceBufferLayout::for_capacity(capacity, stripes);
     const ptx::InstrumentedKernel ik = ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, io);
     const ptx::Module out = ptx::parse_module(ik.ptx, ptx_name(*c.scenario));
     scenario::Inputs inputs = c.scenario->make_inputs(seed);
@@ -117,24 +124,33 @@ Recorded run_instrumented(const Case& c, uint64_t capacity, uint64_t seed, bool 
     std::vector<sim::KernelArg> args = inputs.args;
     const uint32_t own = static_cast<uint32_t>(buffers.size());
     const size_t guard_bytes = 4096;
-    buffers.push_back({"trace_events", std::vector<uint8_t>(capacity * 32 + guard_bytes, 0)});
-    buffers.push_back({"trace_cursor", std::vector<uint8_t>(8, 0)});
+    buffers.push_back({"trace_events", std::vector<uint8_t>(layout.event_bytes() + guard_bytes, 0)});
+    buffers.push_back({"trace_cursor", std::vector<uint8_t>(layout.cursor_bytes(), 0)});
     const uint64_t warps = ptx::trace_warp_count(c.scenario->launch.grid, c.scenario->launch.block);
     buffers.push_back({"trace_warps", std::vector<uint8_t>(warps * 4, 0)});
     args.push_back(sim::KernelArg::pointer(own));
     args.push_back(sim::KernelArg::pointer(own + 1));
-    args.push_back(sim::KernelArg::scalar(capacity));
+    args.push_back(sim::KernelArg::scalar(layout.stripe_capacity));
     args.push_back(sim::KernelArg::pointer(own + 2));
     sim::Options options;
     options.schedule = sim::Schedule::RoundRobin;
     options.record_trace = false;
     Recorded r;
     r.result = sim::simulate(out, c.variant->kernel, c.scenario->launch, buffers, args, options, nullptr);
-    std::memcpy(&r.cursor, buffers[own + 1].bytes.data(), 8);
-    const uint64_t n = std::min(r.cursor, capacity);
-    r.events.resize(n);
-    std::memcpy(r.events.data(), buffers[own].bytes.data(), n * 32);
-    r.guard.assign(buffers[own].bytes.begin() + static_cast<std::ptrdiff_t>(capacity * 32), buffers[own].bytes.end());
+    r.cursors = trace::read_cursors(buffers[own + 1].bytes.data(), layout);
+    const trace::CursorTotals totals = trace::cursor_totals(r.cursors, layout);
+    r.cursor = totals.attempted;
+    r.dropped = totals.dropped;
+    const auto* slots = reinterpret_cast<const trace::Event*>(buffers[own].bytes.data());
+    for (uint32_t s = 0; s < layout.stripes; ++s) {
+        const uint64_t used = std::min(r.cursors[s], layout.stripe_capacity);
+        const trace::Event* stripe = slots + layout.stripe_first_slot(s);
+        r.events.insert(r.events.end(), stripe, stripe + used);
+        uint64_t stray = 0;
+        for (uint64_t i = used; i < layout.stripe_capacity; ++i) stray += trace::is_complete_event(stripe[i]) ? 1 : 0;
+        r.unwritten.push_back(stray);
+    }
+    r.guard.assign(buffers[own].bytes.begin() + static_cast<std::ptrdiff_t>(layout.event_bytes()), buffers[own].bytes.end());
     r.warps.resize(warps);
     std::memcpy(r.warps.data(), buffers[own + 2].bytes.data(), warps * 4);
     r.outputs.assign(buffers.begin(), buffers.begin() + own);
@@ -162,6 +178,8 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
         const Recorded rec = run_instrumented(c, 1u << 22, 5);
         ASSERT_EQ(rec.result.status, trace::RunStatus::Ok) << rec.result.message;
         ASSERT_EQ(rec.cursor, sim_run.trace.events.size());
+        EXPECT_EQ(rec.dropped, 0u);
+        EXPECT_EQ(rec.unwritten, std::vector<uint64_t>(rec.unwritten.size(), 0)) << "an event past a stripe's cursor";
         // The same events per thread, in program order. Data (addresses, values, phases) must match
         // where the outcome does not depend on the interleaving: the variants that are always right.
         const bool with_data = c.variant->expect.always_correct;
@@ -178,25 +196,78 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
     }
 }
 
-TEST(Instrument, PerThreadAtomicsRecordTheSameEvents) {
+TEST(Instrument, PerThreadAtomicsAndOneCursorRecordTheSameEvents) {
     const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
     const Recorded a = run_instrumented(c, 1u << 20, 3, true);
     const Recorded b = run_instrumented(c, 1u << 20, 3, false);
+    const Recorded one = run_instrumented(c, 1u << 20, 3, true, 1);
+    const Recorded per_thread_one = run_instrumented(c, 1u << 20, 3, false, 1);
     EXPECT_EQ(a.cursor, b.cursor);
+    EXPECT_EQ(a.cursor, one.cursor);
     EXPECT_EQ(per_thread(a.events, true), per_thread(b.events, true));
+    EXPECT_EQ(per_thread(a.events, true), per_thread(one.events, true));
+    EXPECT_EQ(per_thread(a.events, true), per_thread(per_thread_one.events, true));
+}
+
+// Warp w of the launch writes only into stripe w % stripes (trace/trace_buffer.h).
+TEST(Instrument, EachWarpWritesIntoItsOwnStripe) {
+    const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
+    const uint32_t stripes = 8;
+    const Recorded r = run_instrumented(c, 1u << 16, 2, true, stripes);
+    ASSERT_EQ(r.result.status, trace::RunStatus::Ok) << r.result.message;
+    ASSERT_EQ(r.cursors.size(), stripes);
+    const trace::Dim3 block = c.scenario->launch.block;
+    const uint64_t threads_per_block = block.count();
+    const uint64_t warps_per_block = (threads_per_block + 31) / 32;
+    size_t at = 0;
+    uint32_t stripes_used = 0;
+    for (uint32_t s = 0; s < stripes; ++s) {
+        const uint64_t used = std::min<uint64_t>(r.cursors[s], (1u << 16) / stripes);
+        stripes_used += used > 0 ? 1 : 0;
+        for (uint64_t i = 0; i < used; ++i, ++at) {
+            const trace::Event& e = r.events[at];
+            const uint64_t warp = e.thread / threads_per_block * warps_per_block + e.thread % threads_per_block / 32;
+            ASSERT_EQ(warp % stripes, s) << "thread " << e.thread << " wrote into stripe " << s;
+        }
+    }
+    EXPECT_EQ(at, r.events.size());
+    EXPECT_EQ(stripes_used, std::min<uint64_t>(stripes, ptx::trace_warp_count(c.scenario->launch.grid, block)));
 }
 
 TEST(Instrument, OverflowIsCountedAndNeverWrittenOutOfBounds) {
     const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
-    const uint64_t capacity = 1000;
-    const Recorded r = run_instrumented(c, capacity, 1);
-    ASSERT_EQ(r.result.status, trace::RunStatus::Ok) << r.result.message;
-    EXPECT_GT(r.cursor, capacity); // attempted: every event; dropped = cursor - capacity
-    ASSERT_EQ(r.events.size(), capacity);
-    for (const trace::Event& e : r.events) {
-        EXPECT_NE(static_cast<uint8_t>(e.kind), 0);
+    for (const uint32_t stripes : {1u, 4u, trace::kDefaultStripes}) {
+        SCOPED_TRACE("stripes " + std::to_string(stripes));
+        const uint64_t capacity = 1024;
+        const uint64_t per_stripe = capacity / stripes;
+        const Recorded r = run_instrumented(c, capacity, 1, true, stripes);
+        ASSERT_EQ(r.result.status, trace::RunStatus::Ok) << r.result.message;
+        EXPECT_GT(r.dropped, 0u);
+        // Attempted = written + dropped; every stripe holds min(cursor, capacity) complete events.
+        uint64_t written = 0;
+        for (uint64_t cursor : r.cursors) written += std::min(cursor, per_stripe);
+        EXPECT_EQ(r.events.size(), written);
+        EXPECT_EQ(r.cursor, written + r.dropped);
+        if (stripes == 1) {
+            EXPECT_EQ(r.events.size(), capacity); // one stripe: exactly the old single-cursor picture
+        }
+        for (const trace::Event& e : r.events) {
+            EXPECT_TRUE(trace::is_complete_event(e));
+        }
+        EXPECT_EQ(r.unwritten, std::vector<uint64_t>(r.unwritten.size(), 0)) << "an event past a stripe's cursor";
+        EXPECT_EQ(r.guard, std::vector<uint8_t>(r.guard.size(), 0)) << "a write past the buffer";
     }
-    EXPECT_EQ(r.guard, std::vector<uint8_t>(r.guard.size(), 0)) << "a write past the capacity";
+}
+
+TEST(Instrument, RefusesStripeCountsThatAreNotAPowerOfTwo) {
+    const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
+    ptx::InstrumentOptions io;
+    for (const uint32_t bad : {0u, 3u, 2048u}) {
+        io.stripes = bad;
+        EXPECT_THROW(ptx::instrument_kernel(c.scenario->ptx_source(), runner::scenario_module(*c.scenario), c.variant->kernel, io),
+                     std::invalid_argument)
+            << bad;
+    }
 }
 
 const char* kHandWritten = R"(.version 8.0
