@@ -769,8 +769,13 @@ void TimelineView::draw_legend(const Geometry& g) const {
     for (const Entry& e : kEntries)
         full += mark_width(e.mark) + ImGui::CalcTextSize(e.label).x + g.font;
     const bool compact = full > b.x - a.x - help_w;
+    // Entries that do not fit whole before the help mark are left out (most important first), so
+    // none is cut in the middle of its word.
+    const float limit = b.x - help_w;
     float x = a.x + g.font * 0.5f;
     for (const Entry& e : kEntries) {
+        const char* label = compact ? e.short_label : e.label;
+        if (x + mark_width(e.mark) + ImGui::CalcTextSize(label).x > limit) break;
         switch (e.mark) {
         case Mark::Swatch:
             dl->AddRectFilled({x, cy - s / 2}, {x + s, cy + s / 2}, e.colour);
@@ -787,7 +792,6 @@ void TimelineView::draw_legend(const Geometry& g) const {
             break;
         }
         x += mark_width(e.mark);
-        const char* label = compact ? e.short_label : e.label;
         dl->AddText({x, cy - g.font / 2}, kText, label);
         x += ImGui::CalcTextSize(label).x + (compact ? g.font * 0.6f : g.font);
     }
