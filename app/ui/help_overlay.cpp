@@ -14,7 +14,7 @@ const KeyHelp kKeys[] = {
     {"PgUp / PgDn", "scroll the lesson or source (presenter mode)"},
     {"C", "compare: the correct variant beside the selected one"},
     {"P", "presenter mode: large text, high contrast, keyboard only"},
-    {"F", "fullscreen on / off"},
+    {"F", "fullscreen on / off (over a timeline: fit the whole run)"},
     {"F1 or H", "this help"},
     {"Esc", "close this help; leave presenter mode"},
 };
