@@ -205,7 +205,10 @@ Scenario make_divergent_barrier() {
             "barrier_divergence, with lanes of the same warp at different lines, and wrong outputs under "
             "random schedules. On an H200 it neither hangs nor gives wrong results (200 runs), because ptxas "
             "made the branch a barrier predicated for the whole warp; compute-sanitizer's synccheck still "
-            "reports \"Divergent thread(s) in warp\". Right results do not make it correct.",
+            "reports \"Divergent thread(s) in warp\". Right results do not make it correct: run it on the "
+            "GPU traced, and the recording code inside the branch stops ptxas predicating the barrier, so "
+            "the traced launch hangs, odd lanes at line 92 and even lanes at line 93. The same source, "
+            "compiled a little differently, hangs: that is what undefined behaviour means.",
         .fix = "Delete the barrier in the branch.",
     };
     odd.zh = {
@@ -217,7 +220,10 @@ Scenario make_divergent_barrier() {
         .look_at =
             "barrier_divergence 发现，同一个 warp 的线程停在不同的行；随机调度下出现错误输出。在 H200 上它既"
             "不卡死，结果也没错（运行 200 次），因为 ptxas 把分支变成了整个 warp 都执行的带谓词屏障；但 "
-            "compute-sanitizer 的 synccheck 仍然报告“Divergent thread(s) in warp”。结果对，不等于代码对。",
+            "compute-sanitizer 的 synccheck 仍然报告“Divergent thread(s) in warp”。结果对，不等于代码对：在 "
+            "GPU 上做带追踪的运行，分支里的记录代码让 ptxas 无法再给屏障加谓词，于是带追踪的那次启动卡死，"
+            "奇数线程停在第 92 行，偶数线程停在第 93 行。同一份源码，编译方式稍有不同就会卡死：这就是未定义"
+            "行为的含义。",
         .fix = "删掉分支里的屏障。",
     };
 
