@@ -11,6 +11,8 @@
 //
 // A thread's events stay in its warp's stripe, in program order. A stripe whose cursor passed its
 // capacity has dropped (cursor - capacity) events: they were never written, not even out of bounds.
+// Stripes fill on their own: a warp that records far more than the others (a spin loop) loses its
+// later events while other stripes still have room; the drop count says how many.
 // Slots are zeroed before a launch; a written event never has time 0 or kind 0, so a reader can tell
 // complete events from reserved-but-unwritten slots while a kernel still runs.
 #pragma once
