@@ -288,11 +288,13 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         const bool traced = req.mode == RunMode::Traced;
         const trace::TraceBufferLayout& layout = req.trace_layout;
         if (traced) {
-            if (!trace::is_power_of_two(layout.stripes) || layout.stripes > trace::kMaxStripes || layout.stripe_capacity == 0)
+            // (at most 2^40 slots: 32 TiB, more than any GPU has, and far from overflowing a size_t)
+            if (!trace::is_power_of_two(layout.stripes) || layout.stripes > trace::kMaxStripes || layout.stripe_capacity == 0 ||
+                layout.stripe_capacity > (uint64_t(1) << 40) / layout.stripes)
                 throw cu::Error("request", 0, "trace buffer of " + std::to_string(layout.stripes) + " stripes of " +
                                                   std::to_string(layout.stripe_capacity) +
                                                   " slots: stripes must be a power of two up to " +
-                                                  std::to_string(trace::kMaxStripes) + " and slots at least 1");
+                                                  std::to_string(trace::kMaxStripes) + ", with 1 to 2^40 slots in all");
             prepare_trace(req.trace_buffer, layout, req.warp_count);
         }
 
