@@ -83,6 +83,7 @@ public:
         p_ += n;
         return s;
     }
+    void str(std::string& s) { s = str(); }
     template <class T>
     void vec(std::vector<T>& v) {
         const uint64_t n = pod<uint64_t>();
@@ -117,20 +118,72 @@ private:
     const char* end_;
 };
 
+// One field list per message, walked by both directions: a Writer reads the fields (Msg const), a
+// Reader fills them, so encode and decode cannot drift apart. Hello's version is not in its list:
+// it is read and checked first, because a worker of another version may lay out the rest otherwise.
+template <class Stream, class Msg>
+void hello_fields(Stream& s, Msg& m) {
+    s.pod(m.state);
+    s.str(m.message);
+    s.str(m.device);
+    s.pod(m.sm_count);
+    s.pod(m.cc_major);
+    s.pod(m.cc_minor);
+    s.pod(m.driver_version);
+    s.pod(m.memory_bytes);
+    s.pod(m.can_map_host_memory);
+}
+
+template <class Stream, class Msg>
+void request_fields(Stream& s, Msg& m) {
+    s.str(m.ptx);
+    s.str(m.kernel);
+    s.dim(m.grid);
+    s.dim(m.block);
+    s.pod(m.dynamic_shared_bytes);
+    s.buffers(m.buffers);
+    s.vec(m.args);
+    s.pod(m.mode);
+    s.pod(m.trace_buffer);
+    s.pod(m.trace_layout.stripes);
+    s.pod(m.trace_layout.stripe_capacity);
+    s.pod(m.warp_count);
+    s.pod(m.timeout_s);
+    s.pod(m.launches);
+    s.pod(m.return_buffers);
+    s.pod(m.return_events);
+    s.pod(m.live);
+}
+
+template <class Stream, class Msg>
+void result_fields(Stream& s, Msg& m) {
+    s.pod(m.status);
+    s.str(m.message);
+    s.str(m.jit_log);
+    s.vec(m.kernel_ms);
+    s.buffers(m.buffers);
+    s.pod(m.cursor);
+    s.pod(m.dropped);
+    s.pod(m.cursor_known);
+    s.pod(m.partial);
+    s.vec(m.events);
+    s.vec(m.warps);
+    s.pod(m.wall_ms);
+}
+
+template <class Stream, class Msg>
+void progress_fields(Stream& s, Msg& m) {
+    s.pod(m.elapsed_ms);
+    s.pod(m.events_seen);
+    s.vec(m.events);
+}
+
 } // namespace
 
 std::string encode(const Hello& m) {
     Writer w;
     w.pod(m.version);
-    w.pod(m.state);
-    w.str(m.message);
-    w.str(m.device);
-    w.pod(m.sm_count);
-    w.pod(m.cc_major);
-    w.pod(m.cc_minor);
-    w.pod(m.driver_version);
-    w.pod(m.memory_bytes);
-    w.pod(m.can_map_host_memory);
+    hello_fields(w, m);
     return w.take();
 }
 
@@ -140,109 +193,43 @@ void decode(const std::string& payload, Hello& m) {
     if (m.version != kProtocolVersion)
         throw ProtocolError("the GPU worker speaks protocol version " + std::to_string(m.version) + ", expected " +
                             std::to_string(kProtocolVersion) + " (a worker from another build?)");
-    r.pod(m.state);
-    m.message = r.str();
-    m.device = r.str();
-    r.pod(m.sm_count);
-    r.pod(m.cc_major);
-    r.pod(m.cc_minor);
-    r.pod(m.driver_version);
-    r.pod(m.memory_bytes);
-    r.pod(m.can_map_host_memory);
+    hello_fields(r, m);
     r.done();
 }
 
 std::string encode(const RunRequest& m) {
     Writer w;
-    w.str(m.ptx);
-    w.str(m.kernel);
-    w.dim(m.grid);
-    w.dim(m.block);
-    w.pod(m.dynamic_shared_bytes);
-    w.buffers(m.buffers);
-    w.vec(m.args);
-    w.pod(m.mode);
-    w.pod(m.trace_buffer);
-    w.pod(m.trace_layout.stripes);
-    w.pod(m.trace_layout.stripe_capacity);
-    w.pod(m.warp_count);
-    w.pod(m.timeout_s);
-    w.pod(m.launches);
-    w.pod(m.return_buffers);
-    w.pod(m.return_events);
-    w.pod(m.live);
+    request_fields(w, m);
     return w.take();
 }
 
 void decode(const std::string& payload, RunRequest& m) {
     Reader r(payload);
-    m.ptx = r.str();
-    m.kernel = r.str();
-    r.dim(m.grid);
-    r.dim(m.block);
-    r.pod(m.dynamic_shared_bytes);
-    r.buffers(m.buffers);
-    r.vec(m.args);
-    r.pod(m.mode);
-    r.pod(m.trace_buffer);
-    r.pod(m.trace_layout.stripes);
-    r.pod(m.trace_layout.stripe_capacity);
-    r.pod(m.warp_count);
-    r.pod(m.timeout_s);
-    r.pod(m.launches);
-    r.pod(m.return_buffers);
-    r.pod(m.return_events);
-    r.pod(m.live);
+    request_fields(r, m);
     r.done();
 }
 
 std::string encode(const RunResult& m) {
     Writer w;
-    w.pod(m.status);
-    w.str(m.message);
-    w.str(m.jit_log);
-    w.vec(m.kernel_ms);
-    w.buffers(m.buffers);
-    w.pod(m.cursor);
-    w.pod(m.dropped);
-    w.pod(m.cursor_known);
-    w.pod(m.partial);
-    w.vec(m.events);
-    w.vec(m.warps);
-    w.pod(m.wall_ms);
+    result_fields(w, m);
     return w.take();
 }
 
 void decode(const std::string& payload, RunResult& m) {
     Reader r(payload);
-    r.pod(m.status);
-    m.message = r.str();
-    m.jit_log = r.str();
-    r.vec(m.kernel_ms);
-    r.buffers(m.buffers);
-    r.pod(m.cursor);
-    r.pod(m.dropped);
-    r.pod(m.cursor_known);
-    r.pod(m.partial);
-    r.vec(m.events);
-    r.vec(m.warps);
-    r.pod(m.wall_ms);
+    result_fields(r, m);
     r.done();
 }
 
 std::string encode(const Progress& m) {
     Writer w;
-    w.pod(m.elapsed_ms);
-    w.pod(m.events_seen);
-    w.vec(m.events);
+    progress_fields(w, m);
     return w.take();
 }
 
 void decode(const std::string& payload, Progress& m) {
     Reader r(payload);
-    r.pod(m.elapsed_ms);
-    r.pod(m.events_seen);
-    r.vec(m.events);
+    progress_fields(r, m);
     r.done();
 }
 
