@@ -599,6 +599,8 @@ private:
     void mask_src(Instruction& inst, uint8_t slot, size_t index) { src(inst, slot, index, Type::B32); }
     void address(Instruction& inst, uint8_t slot, size_t index);
     void expect_operands(size_t min, size_t max) const;
+    // vote/shfl: only the .sync forms exist on sm_70+ (the old ones are refused with the fix).
+    void require_sync(Modifiers& mods, const char* family) const;
     std::pair<Range, std::optional<Range>> split_bar(Range r) const;
 
     // --- instruction families ---
@@ -1573,6 +1575,12 @@ Operand Parser::use(Instruction& inst, uint8_t slot, Parsed p) {
     return p.op;
 }
 
+void Parser::require_sync(Modifiers& mods, const char* family) const {
+    if (mods.take("sync")) return;
+    fail(stmt_->line, "unsupported instruction '" + std::string(stmt_->opcode) + "' (" + family +
+                          " without .sync is not supported on sm_70+; use " + family + ".sync)");
+}
+
 void Parser::expect_operands(size_t min, size_t max) const {
     const size_t n = stmt_->operand_count;
     if (n >= min && n <= max) return;
@@ -2391,10 +2399,7 @@ void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
 // vote.sync.{all,any,uni}.pred d, {!}a, membermask   vote.sync.ballot.b32 d, {!}a, membermask
 void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Vote;
-    if (!mods.take("sync")) {
-        fail(stmt_->line, "unsupported instruction '" + std::string(stmt_->opcode) +
-                              "' (vote without .sync is not supported on sm_70+; use vote.sync)");
-    }
+    require_sync(mods, "vote");
     if (mods.take("all")) inst.vote = VoteMode::All;
     else if (mods.take("any")) inst.vote = VoteMode::Any;
     else if (mods.take("uni")) inst.vote = VoteMode::Uni;
@@ -2416,10 +2421,7 @@ void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
 // shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask
 void Parser::decode_shfl(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Shfl;
-    if (!mods.take("sync")) {
-        fail(stmt_->line, "unsupported instruction '" + std::string(stmt_->opcode) +
-                              "' (shfl without .sync is not supported on sm_70+; use shfl.sync)");
-    }
+    require_sync(mods, "shfl");
     if (mods.take("up")) inst.shfl = ShflMode::Up;
     else if (mods.take("down")) inst.shfl = ShflMode::Down;
     else if (mods.take("bfly")) inst.shfl = ShflMode::Bfly;
