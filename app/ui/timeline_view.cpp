@@ -20,6 +20,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace synclab::ui {
 
@@ -63,26 +64,11 @@ constexpr ImU32 kRowLine = IM_COL32(255, 255, 255, 22);
 constexpr ImU32 kPanel = IM_COL32(22, 22, 26, 255);
 constexpr ImU32 kFoldedCount = IM_COL32(20, 20, 20, 255);
 
-const char* kind_name(EventKind kind) {
-    switch (kind) {
-    case EventKind::Load:
-        return "load";
-    case EventKind::Store:
-        return "store";
-    case EventKind::Atomic:
-        return "atomic";
-    case EventKind::Reduction:
-        return "reduction";
-    case EventKind::BarrierArrive:
-        return "barrier arrive";
-    case EventKind::BarrierLeave:
-        return "barrier leave";
-    case EventKind::Fence:
-        return "fence";
-    case EventKind::Exit:
-        return "exit";
-    }
-    return "event";
+// trace::to_string's name, for reading: "barrier arrive" rather than "barrier_arrive".
+std::string kind_name(EventKind kind) {
+    std::string name = trace::to_string(kind);
+    std::replace(name.begin(), name.end(), '_', ' ');
+    return name;
 }
 
 // A time for the ruler and tooltips: ticks as numbers, GPU time in ns / us / ms.
@@ -844,10 +830,10 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const Event& e = trace.events[index];
         const bool memory = e.is_memory_access();
         if (memory) {
-            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind), trace::to_string(e.space()), e.size(),
+            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind).c_str(), trace::to_string(e.space()), e.size(),
                         e.is_volatile() ? ", volatile" : "");
         } else {
-            ImGui::TextUnformatted(kind_name(e.kind));
+            ImGui::TextUnformatted(kind_name(e.kind).c_str());
         }
         thread_line(e.thread);
         if (e.site < trace.sites.size()) {
@@ -893,7 +879,7 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::BeginTooltip();
         if (item.count > 1) {
             if (item.uniform) {
-                ImGui::Text("%u %s events", item.count, kind_name(item.kind));
+                ImGui::Text("%u %s events", item.count, kind_name(item.kind).c_str());
             } else {
                 ImGui::Text("%u events folded (double-click to zoom in)", item.count);
             }
