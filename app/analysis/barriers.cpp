@@ -65,12 +65,14 @@ struct SiteGroup {
     uint32_t first_thread = 0; // trace index of the first one
 };
 
-std::vector<SiteGroup> group_by_site(const trace::Trace& trace, const std::vector<Arrival>& arrivals, bool lanes) {
+std::vector<SiteGroup> group_by_site(const trace::Trace& trace, const std::vector<Arrival>& arrivals,
+                                     bool lanes) {
     std::vector<SiteGroup> groups;
     for (const Arrival& a : arrivals) {
         const trace::ThreadInfo& info = trace.threads[a.thread];
         const uint32_t id = lanes ? info.lane : info.thread_in_block;
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const SiteGroup& g) { return g.site == a.site; });
+        auto it =
+            std::find_if(groups.begin(), groups.end(), [&](const SiteGroup& g) { return g.site == a.site; });
         if (it == groups.end()) {
             groups.push_back(SiteGroup{a.site, {id}, a.thread});
         } else {
@@ -78,7 +80,8 @@ std::vector<SiteGroup> group_by_site(const trace::Trace& trace, const std::vecto
         }
     }
     std::stable_sort(groups.begin(), groups.end(), [&](const SiteGroup& x, const SiteGroup& y) {
-        return std::make_pair(line_of(trace, x.site), x.site) < std::make_pair(line_of(trace, y.site), y.site);
+        return std::make_pair(line_of(trace, x.site), x.site) <
+               std::make_pair(line_of(trace, y.site), y.site);
     });
     return groups;
 }
@@ -98,7 +101,8 @@ std::string group_label(const trace::Trace& trace, const std::vector<SiteGroup>&
 }
 
 // "threads 0-127 at line 12, threads 128-255 at line 15"
-std::string describe_groups(const trace::Trace& trace, const std::vector<SiteGroup>& groups, const char* noun) {
+std::string describe_groups(const trace::Trace& trace, const std::vector<SiteGroup>& groups,
+                            const char* noun) {
     std::string out;
     for (size_t i = 0; i < groups.size(); ++i) {
         if (i != 0) out += ", ";
@@ -109,20 +113,24 @@ std::string describe_groups(const trace::Trace& trace, const std::vector<SiteGro
 
 // De-duplication key: a tag, then the distinct lines of `groups` (sorted). Lines, not sites: copies
 // of one __syncthreads() (unrolled loops) are one barrier to the reader.
-std::vector<uint32_t> line_key(const trace::Trace& trace, uint32_t tag, const std::vector<SiteGroup>& groups) {
+std::vector<uint32_t> line_key(const trace::Trace& trace, uint32_t tag,
+                               const std::vector<SiteGroup>& groups) {
     std::vector<uint32_t> lines;
-    for (const SiteGroup& g : groups) lines.push_back(line_of(trace, g.site));
+    for (const SiteGroup& g : groups)
+        lines.push_back(line_of(trace, g.site));
     std::sort(lines.begin(), lines.end());
     lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
     lines.insert(lines.begin(), tag);
     return lines;
 }
 
-std::string barrier_name(uint32_t id) { return id == 0 ? "barrier" : "barrier " + std::to_string(id); }
+std::string barrier_name(uint32_t id) {
+    return id == 0 ? "barrier" : "barrier " + std::to_string(id);
+}
 
 // Findings de-duplicated by a key; the first occurrence describes, later ones only count.
 class Collector {
-public:
+  public:
     // Returns the finding to fill when `key` is new, nullptr when it only counted.
     Finding* add(const std::vector<uint32_t>& key) {
         auto [it, inserted] = index_.try_emplace(key, findings_.size());
@@ -145,7 +153,7 @@ public:
         }
     }
 
-private:
+  private:
     std::map<std::vector<uint32_t>, size_t> index_;
     std::vector<Finding> findings_;
     std::vector<uint64_t> counts_;
@@ -188,7 +196,8 @@ void check_sites(const trace::Trace& trace, const Phase& phase, Collector& phase
     std::vector<std::pair<uint32_t, std::vector<Arrival>>> by_warp;
     for (const Arrival& a : waited) {
         const uint32_t warp = trace.threads[a.thread].warp;
-        auto it = std::find_if(by_warp.begin(), by_warp.end(), [&](const auto& w) { return w.first == warp; });
+        auto it =
+            std::find_if(by_warp.begin(), by_warp.end(), [&](const auto& w) { return w.first == warp; });
         if (it == by_warp.end()) {
             by_warp.emplace_back(warp, std::vector<Arrival>{a});
         } else {
@@ -205,15 +214,18 @@ void check_sites(const trace::Trace& trace, const Phase& phase, Collector& phase
             detail::add_line(*f, trace, g.site);
             f->threads.push_back(g.first_thread);
         }
-        f->message = "divergent threads in warp " + std::to_string(warp) + " of block " + std::to_string(phase.block) +
-                     " wait at different barriers in the same phase: " + describe_groups(trace, lanes, "lane");
+        f->message =
+            "divergent threads in warp " + std::to_string(warp) + " of block " + std::to_string(phase.block) +
+            " wait at different barriers in the same phase: " + describe_groups(trace, lanes, "lane");
     }
 }
 
 // (c) for one phase that never completed.
-void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, const Phase& phase, Collector& stuck) {
+void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, const Phase& phase,
+                 Collector& stuck) {
     std::vector<uint8_t> arrived(table.width(phase.block), 0);
-    for (const Arrival& a : phase.arrivals) arrived[trace.threads[a.thread].thread_in_block] = 1;
+    for (const Arrival& a : phase.arrivals)
+        arrived[trace.threads[a.thread].thread_in_block] = 1;
     // Threads of the block that neither arrived nor exited, grouped by how they ended.
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> others; // (end, end_site) -> threads
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> first_other;
@@ -255,7 +267,8 @@ void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, con
         if (!rest.empty()) rest += ", ";
         rest += detail::describe_end(trace, end, group.second, ids);
     }
-    f->message = "in block " + std::to_string(phase.block) + ", " + waiters + " (barrier " + std::to_string(phase.id) + ", phase " + std::to_string(phase.number) +
+    f->message = "in block " + std::to_string(phase.block) + ", " + waiters + " (barrier " +
+                 std::to_string(phase.id) + ", phase " + std::to_string(phase.number) +
                  ") for threads that never arrive: " + rest;
 }
 

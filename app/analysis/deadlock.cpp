@@ -45,9 +45,11 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
             const uint32_t t = table.global(block, local);
             if (t == detail::kNoThread) continue;
             const trace::ThreadInfo& info = trace.threads[t];
-            const uint32_t site = info.end == ThreadEnd::Exited || info.end == ThreadEnd::NotStarted ? 0 : info.end_site;
+            const uint32_t site =
+                info.end == ThreadEnd::Exited || info.end == ThreadEnd::NotStarted ? 0 : info.end_site;
             const auto group_key = std::make_pair(info.end, site);
-            auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group_key; });
+            auto it = std::find_if(groups.begin(), groups.end(),
+                                   [&](const auto& g) { return g.first == group_key; });
             if (it == groups.end()) {
                 groups.emplace_back(group_key, std::vector<uint32_t>{local});
             } else {
@@ -71,7 +73,8 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
             if (!picture.empty()) picture += ", ";
             picture += detail::describe_end(trace, key.first, key.second, ids);
         }
-        auto it = std::find_if(patterns.begin(), patterns.end(), [&](const auto& p) { return p.first == picture; });
+        auto it =
+            std::find_if(patterns.begin(), patterns.end(), [&](const auto& p) { return p.first == picture; });
         if (it == patterns.end()) {
             patterns.emplace_back(picture, std::vector<uint32_t>{block});
         } else {

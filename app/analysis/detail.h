@@ -20,8 +20,8 @@ std::string line_label(const trace::Trace& trace, uint32_t site);
 // listed (lines are deduplicated; sites keep the first site of each line).
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site);
 
-std::string hex(uint64_t value);             // "0x7c"
-const char* space_name(trace::Space space);  // "__shared__", "global", "local", "memory"
+std::string hex(uint64_t value);            // "0x7c"
+const char* space_name(trace::Space space); // "__shared__", "global", "local", "memory"
 
 // "thread 5" or "threads 0-127" (ids are thread indices inside a block, or lanes with noun "lane").
 std::string noun_list(const char* noun, const std::vector<uint32_t>& ids);
@@ -37,7 +37,7 @@ void sort_and_cap(std::vector<Finding>& findings, uint32_t max);
 
 // The thread table by block: trace thread index of (block, thread_in_block).
 class BlockTable {
-public:
+  public:
     explicit BlockTable(const trace::Trace& trace);
 
     uint32_t block_count() const { return static_cast<uint32_t>(threads_.size()); }
@@ -52,7 +52,7 @@ public:
         return block < threads_.size() && local < threads_[block].size() ? threads_[block][local] : kNoThread;
     }
 
-private:
+  private:
     std::vector<std::vector<uint32_t>> threads_;
     std::vector<uint32_t> sizes_;
 };

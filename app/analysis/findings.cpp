@@ -10,20 +10,28 @@ namespace synclab::analysis {
 
 const char* to_string(FindingKind kind) {
     switch (kind) {
-    case FindingKind::Race: return "race";
-    case FindingKind::BarrierDivergence: return "barrier_divergence";
-    case FindingKind::LostUpdate: return "lost_update";
-    case FindingKind::Deadlock: return "deadlock";
+    case FindingKind::Race:
+        return "race";
+    case FindingKind::BarrierDivergence:
+        return "barrier_divergence";
+    case FindingKind::LostUpdate:
+        return "lost_update";
+    case FindingKind::Deadlock:
+        return "deadlock";
     }
     return "unknown";
 }
 
 const char* to_string(Hazard hazard) {
     switch (hazard) {
-    case Hazard::None: return "";
-    case Hazard::RAW: return "RAW";
-    case Hazard::WAR: return "WAR";
-    case Hazard::WAW: return "WAW";
+    case Hazard::None:
+        return "";
+    case Hazard::RAW:
+        return "RAW";
+    case Hazard::WAR:
+        return "WAR";
+    case Hazard::WAW:
+        return "WAW";
     }
     return "";
 }
@@ -43,7 +51,8 @@ std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces) {
     while (i < ids.size()) {
         if (max_pieces != 0 && pieces.size() == max_pieces) break;
         size_t j = i; // last index of the run starting at i
-        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+            ++j;
         if (j > i) {
             pieces.push_back(std::to_string(ids[i]) + "-" + std::to_string(ids[j]));
         } else {
@@ -52,7 +61,8 @@ std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces) {
             size_t k = i;
             if (i + 1 < ids.size()) {
                 const uint32_t stride = ids[i + 1] - ids[i];
-                while (k + 1 < ids.size() && ids[k + 1] - ids[k] == stride) ++k;
+                while (k + 1 < ids.size() && ids[k + 1] - ids[k] == stride)
+                    ++k;
                 // Leave the last id to a following consecutive run (1, 3, 5, 7, 8 -> "1, 3, 5", "7-8").
                 if (k + 1 < ids.size() && ids[k + 1] == ids[k] + 1) --k;
             }
@@ -112,10 +122,14 @@ std::string hex(uint64_t value) {
 
 const char* space_name(trace::Space space) {
     switch (space) {
-    case trace::Space::Global: return "global";
-    case trace::Space::Shared: return "__shared__";
-    case trace::Space::Local: return "local";
-    case trace::Space::Other: break;
+    case trace::Space::Global:
+        return "global";
+    case trace::Space::Shared:
+        return "__shared__";
+    case trace::Space::Local:
+        return "local";
+    case trace::Space::Other:
+        break;
     }
     return "memory";
 }
@@ -131,12 +145,16 @@ std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32
     const bool one = ids.size() == 1;
     const std::string who = noun_list("thread", ids);
     switch (end) {
-    case trace::ThreadEnd::Exited: return who + " exited";
-    case trace::ThreadEnd::AtBarrier: return who + (one ? " waits at " : " wait at ") + line_label(trace, end_site);
+    case trace::ThreadEnd::Exited:
+        return who + " exited";
+    case trace::ThreadEnd::AtBarrier:
+        return who + (one ? " waits at " : " wait at ") + line_label(trace, end_site);
     case trace::ThreadEnd::Running:
         return who + (one ? " was" : " were") + " still running at " + line_label(trace, end_site);
-    case trace::ThreadEnd::Faulted: return who + " faulted at " + line_label(trace, end_site);
-    case trace::ThreadEnd::NotStarted: return who + " never started";
+    case trace::ThreadEnd::Faulted:
+        return who + " faulted at " + line_label(trace, end_site);
+    case trace::ThreadEnd::NotStarted:
+        return who + " never started";
     }
     return who + " ended at " + line_label(trace, end_site);
 }

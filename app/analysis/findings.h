@@ -20,7 +20,7 @@ enum class FindingKind : uint8_t {
 const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock"
 
 enum class Hazard : uint8_t { None, RAW, WAR, WAW };
-const char* to_string(Hazard hazard);    // "", "RAW", "WAR", "WAW"
+const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"
 
 // Field conventions (all analyses):
 // - lines: the CUDA source line of each site; where a site has no source line (Site::source_line ==

@@ -41,7 +41,7 @@ struct Stamp {
 };
 
 class BarrierClock {
-public:
+  public:
     explicit BarrierClock(const trace::Trace& trace);
 
     // Feed every event of the trace, in trace order (memory events are ignored here).
@@ -60,7 +60,7 @@ public:
         return earlier.thread == later.thread || earlier.epoch < later.epoch;
     }
 
-private:
+  private:
     struct PhaseKey {
         uint32_t block = 0;
         uint32_t id = 0;
@@ -80,10 +80,10 @@ private:
     };
 
     const trace::Trace& trace_;
-    std::vector<uint32_t> epochs_;     // per thread
-    std::vector<uint8_t> has_exited_;  // per thread
-    std::vector<uint32_t> block_size_; // per block
-    std::vector<uint32_t> exited_;     // per block
+    std::vector<uint32_t> epochs_;                                  // per thread
+    std::vector<uint8_t> has_exited_;                               // per thread
+    std::vector<uint32_t> block_size_;                              // per block
+    std::vector<uint32_t> exited_;                                  // per block
     std::unordered_map<PhaseKey, PhaseState, PhaseKeyHash> phases_; // open phases only
 };
 

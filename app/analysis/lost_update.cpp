@@ -107,7 +107,8 @@ std::vector<uint8_t> unsynchronised(const trace::Trace& trace, const std::vector
         }
     }
     for (size_t i = 0; i < rmws.size(); ++i) {
-        for (uint32_t e = rmws[i].load_epoch; e <= rmws[i].store_epoch && !out[i]; ++e) out[i] = cover[e].second;
+        for (uint32_t e = rmws[i].load_epoch; e <= rmws[i].store_epoch && !out[i]; ++e)
+            out[i] = cover[e].second;
     }
     return out;
 }
@@ -134,7 +135,8 @@ std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options&
         if (!e.is_memory_access()) {
             clock.observe(e);
             if (e.kind == EventKind::Exit) {
-                for (uint64_t address : pending_of[e.thread]) pending.erase(ThreadAddress{e.thread, address});
+                for (uint64_t address : pending_of[e.thread])
+                    pending.erase(ThreadAddress{e.thread, address});
                 std::vector<uint64_t>().swap(pending_of[e.thread]);
             }
             continue;
@@ -143,7 +145,8 @@ std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options&
         const ThreadAddress key{e.thread, e.address};
         if (e.kind == EventKind::Load) {
             const auto it = addresses.find(e.address);
-            const PendingLoad load{e.site, clock.stamp(e.thread).epoch, it == addresses.end() ? 0 : it->second.writes, 0};
+            const PendingLoad load{e.site, clock.stamp(e.thread).epoch,
+                                   it == addresses.end() ? 0 : it->second.writes, 0};
             auto [slot, inserted] = pending.try_emplace(key, load);
             if (inserted) {
                 pending_of[e.thread].push_back(e.address);
@@ -248,8 +251,9 @@ std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options&
                     (many ? " and " + std::to_string(agg.addresses - 1) + " other address" +
                                 (agg.addresses > 2 ? "es" : "")
                           : std::string()) +
-                    ": " + std::to_string(agg.threads) + " threads read-modify-write " + (many ? "them" : "it") +
-                    " without an atomic (load " + detail::line_label(trace, agg.load_site) + ", store " +
+                    ": " + std::to_string(agg.threads) + " threads read-modify-write " +
+                    (many ? "them" : "it") + " without an atomic (load " +
+                    detail::line_label(trace, agg.load_site) + ", store " +
                     detail::line_label(trace, agg.store_site) + "); ";
         if (agg.overlapped > 0) {
             f.message += std::to_string(agg.overlapped) + " of those " + std::to_string(agg.rmws) +

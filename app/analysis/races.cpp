@@ -55,9 +55,9 @@ struct WriteCell {
 // Plain reads of one byte at one site since its last write: the readers by thread_in_block.
 struct ReadGroup {
     uint16_t site = 0;
-    uint32_t first = 0;             // first reader (thread_in_block)
-    uint32_t count = 0;             // distinct readers
-    std::vector<uint64_t> members;  // bitset over thread_in_block, allocated at the second reader
+    uint32_t first = 0;            // first reader (thread_in_block)
+    uint32_t count = 0;            // distinct readers
+    std::vector<uint64_t> members; // bitset over thread_in_block, allocated at the second reader
 
     bool contains(uint32_t local) const {
         if (members.empty()) return count != 0 && first == local;
@@ -73,7 +73,8 @@ struct Granule {
     void reset(uint32_t new_epoch) {
         epoch = new_epoch;
         writes.fill(WriteCell{});
-        for (auto& r : reads) r.clear();
+        for (auto& r : reads)
+            r.clear();
     }
 };
 
@@ -85,7 +86,8 @@ struct PairKey {
 };
 struct PairKeyHash {
     size_t operator()(const PairKey& k) const {
-        return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) | k.second_site);
+        return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) |
+                                     k.second_site);
     }
 };
 
@@ -99,7 +101,7 @@ struct Aggregate {
 };
 
 class RaceChecker {
-public:
+  public:
     explicit RaceChecker(const trace::Trace& trace) : trace_(trace), table_(trace), clock_(trace) {
         shadow_.resize(table_.block_count());
     }
@@ -115,7 +117,8 @@ public:
             if (e.kind == trace::EventKind::Exit) {
                 // A block whose threads all exited is never accessed again: free its shadow memory.
                 const uint32_t block = clock_.block_of(e.thread);
-                if (clock_.block_finished(block)) std::unordered_map<uint64_t, Granule>().swap(shadow_[block]);
+                if (clock_.block_finished(block))
+                    std::unordered_map<uint64_t, Granule>().swap(shadow_[block]);
             }
         }
     }
@@ -123,12 +126,13 @@ public:
     std::vector<Finding> findings(const Options& options) const {
         std::vector<Finding> out;
         out.reserve(aggregates_.size());
-        for (const Aggregate& a : aggregates_) out.push_back(make_finding(a));
+        for (const Aggregate& a : aggregates_)
+            out.push_back(make_finding(a));
         detail::sort_and_cap(out, options.max_findings_per_kind);
         return out;
     }
 
-private:
+  private:
     void access(const Event& e) {
         const uint32_t block = trace_.threads[e.thread].block;
         const uint32_t size = e.size();
@@ -169,14 +173,17 @@ private:
             const Stamp before{w.thread, g.epoch};
             if (BarrierClock::ordered(before, now)) continue;
             bool seen = false;
-            for (const auto& [thread, s] : writers_seen_) seen = seen || (thread == w.thread && s == w.site);
+            for (const auto& [thread, s] : writers_seen_)
+                seen = seen || (thread == w.thread && s == w.site);
             if (seen) continue;
             writers_seen_.emplace_back(w.thread, w.site);
-            record({writes ? Hazard::WAW : Hazard::RAW, w.site, site}, 1, w.thread, e.thread, granule_base + b, block);
+            record({writes ? Hazard::WAW : Hazard::RAW, w.site, site}, 1, w.thread, e.thread,
+                   granule_base + b, block);
         }
 
         if (!writes) {
-            for (uint32_t b = first_byte; b < last_byte; ++b) add_reader(g.reads[b], site, local, block);
+            for (uint32_t b = first_byte; b < last_byte; ++b)
+                add_reader(g.reads[b], site, local, block);
             return;
         }
 
@@ -187,7 +194,8 @@ private:
         for (uint32_t b = first_byte; b < last_byte; ++b) {
             for (const ReadGroup& r : g.reads[b]) {
                 SiteUnion* u = nullptr;
-                for (SiteUnion& candidate : unions_) u = candidate.site == r.site ? &candidate : u;
+                for (SiteUnion& candidate : unions_)
+                    u = candidate.site == r.site ? &candidate : u;
                 if (u == nullptr) {
                     unions_.push_back(SiteUnion{r.site, granule_base + b, std::vector<uint64_t>(words, 0)});
                     u = &unions_.back();
@@ -195,20 +203,24 @@ private:
                 if (r.members.empty()) {
                     u->bits[r.first / 64] |= uint64_t(1) << (r.first % 64);
                 } else {
-                    for (size_t w = 0; w < words; ++w) u->bits[w] |= r.members[w];
+                    for (size_t w = 0; w < words; ++w)
+                        u->bits[w] |= r.members[w];
                 }
             }
         }
         for (SiteUnion& u : unions_) {
-            if (local / 64 < u.bits.size()) u.bits[local / 64] &= ~(uint64_t(1) << (local % 64)); // not itself
+            if (local / 64 < u.bits.size())
+                u.bits[local / 64] &= ~(uint64_t(1) << (local % 64)); // not itself
             uint64_t count = 0;
             uint32_t example = kNoThread;
             for (size_t w = 0; w < u.bits.size(); ++w) {
                 count += std::popcount(u.bits[w]);
-                if (example == kNoThread && u.bits[w] != 0) example = uint32_t(w * 64 + std::countr_zero(u.bits[w]));
+                if (example == kNoThread && u.bits[w] != 0)
+                    example = uint32_t(w * 64 + std::countr_zero(u.bits[w]));
             }
             if (count == 0) continue;
-            record({Hazard::WAR, u.site, site}, count, table_.global(block, example), e.thread, u.address, block);
+            record({Hazard::WAR, u.site, site}, count, table_.global(block, example), e.thread, u.address,
+                   block);
         }
         for (uint32_t b = first_byte; b < last_byte; ++b) {
             g.writes[b] = WriteCell{e.thread, site, atomic};
@@ -255,13 +267,20 @@ private:
         const std::string second_at = " (" + detail::line_label(trace_, a.key.second_site) + ")";
         std::string what;
         switch (a.key.hazard) {
-        case Hazard::RAW: what = " reads a value thread "; break;
-        case Hazard::WAR: what = " overwrites a value thread "; break;
-        default: what = " overwrites a value thread "; break;
+        case Hazard::RAW:
+            what = " reads a value thread ";
+            break;
+        case Hazard::WAR:
+            what = " overwrites a value thread ";
+            break;
+        default:
+            what = " overwrites a value thread ";
+            break;
         }
-        f.message = std::string(to_string(a.key.hazard)) + " hazard on __shared__ address " + detail::hex(a.address) +
-                    " in block " + std::to_string(a.block) + ": thread " + std::to_string(second) + second_at + what +
-                    std::to_string(first) + (a.key.hazard == Hazard::WAR ? " read" : " wrote") + first_at +
+        f.message = std::string(to_string(a.key.hazard)) + " hazard on __shared__ address " +
+                    detail::hex(a.address) + " in block " + std::to_string(a.block) + ": thread " +
+                    std::to_string(second) + second_at + what + std::to_string(first) +
+                    (a.key.hazard == Hazard::WAR ? " read" : " wrote") + first_at +
                     " with no barrier between them";
         if (a.count > 1) f.message += " (" + std::to_string(a.count) + " racing access pairs)";
         return f;
@@ -278,7 +297,7 @@ private:
     BarrierClock clock_;
     std::vector<std::unordered_map<uint64_t, Granule>> shadow_; // per block: granule index -> state
     std::unordered_map<PairKey, size_t, PairKeyHash> index_;
-    std::vector<Aggregate> aggregates_; // in order of first discovery
+    std::vector<Aggregate> aggregates_;                       // in order of first discovery
     std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch
     std::vector<SiteUnion> unions_;                           // scratch
 };

@@ -36,19 +36,25 @@ Args::Args(const std::vector<std::string>& argv, const std::string& command, std
             values_[name].push_back("1");
         } else if (contains(valued, name) || is_repeatable) {
             std::string v;
-            if (inline_value) v = *inline_value;
-            else if (i + 1 < argv.size()) v = argv[++i];
-            else throw UsageError("'" + command + "': option --" + name + " needs a value");
+            if (inline_value)
+                v = *inline_value;
+            else if (i + 1 < argv.size())
+                v = argv[++i];
+            else
+                throw UsageError("'" + command + "': option --" + name + " needs a value");
             if (!is_repeatable && values_.count(name))
                 throw UsageError("'" + command + "': option --" + name + " given twice");
             values_[name].push_back(v);
         } else {
-            throw UsageError("'" + command + "': unknown option --" + name + " (see 'synclab help " + command + "')");
+            throw UsageError("'" + command + "': unknown option --" + name + " (see 'synclab help " +
+                             command + "')");
         }
     }
 }
 
-bool Args::flag(const std::string& name) const { return values_.count(name) != 0; }
+bool Args::flag(const std::string& name) const {
+    return values_.count(name) != 0;
+}
 
 std::optional<std::string> Args::value(const std::string& name) const {
     auto it = values_.find(name);
@@ -75,8 +81,8 @@ double Args::double_or(const std::string& name, double fallback, double min, dou
     if (!v) return fallback;
     const double d = parse_double(*v, "--" + name);
     if (d < min || d > max)
-        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                         ", got " + *v);
+        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + *v);
     return d;
 }
 
@@ -86,9 +92,11 @@ uint64_t parse_uint(const std::string& text, const std::string& what, uint64_t m
     errno = 0;
     char* end = nullptr;
     const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
-    if (errno == ERANGE || *end != '\0') throw UsageError(what + " must be a whole number, got '" + text + "'");
+    if (errno == ERANGE || *end != '\0')
+        throw UsageError(what + " must be a whole number, got '" + text + "'");
     if (v < min || v > max)
-        throw UsageError(what + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + text);
+        throw UsageError(what + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                         ", got " + text);
     return v;
 }
 
@@ -96,7 +104,8 @@ int64_t parse_int(const std::string& text, const std::string& what) {
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(text.c_str(), &end, 0);
-    if (text.empty() || errno == ERANGE || *end != '\0') throw UsageError(what + " must be an integer, got '" + text + "'");
+    if (text.empty() || errno == ERANGE || *end != '\0')
+        throw UsageError(what + " must be an integer, got '" + text + "'");
     return v;
 }
 

@@ -24,7 +24,7 @@ struct InputError : std::runtime_error {
 };
 
 class Args {
-public:
+  public:
     // `valued`: options that take a value (--seed 3 or --seed=3); `repeatable` ones may appear many
     // times (--arg); `flags`: options without a value. Anything else starting with "--" is an error.
     Args(const std::vector<std::string>& argv, const std::string& command, std::vector<std::string> valued,
@@ -39,7 +39,7 @@ public:
     uint64_t uint_or(const std::string& name, uint64_t fallback, uint64_t min, uint64_t max) const;
     double double_or(const std::string& name, double fallback, double min, double max) const;
 
-private:
+  private:
     std::string command_;
     std::vector<std::string> positional_;
     std::map<std::string, std::vector<std::string>> values_;

@@ -15,9 +15,9 @@ struct TypeName {
     ElemType type;
 };
 constexpr TypeName kTypeNames[] = {
-    {"i8", ElemType::I8},   {"u8", ElemType::U8},   {"i16", ElemType::I16}, {"u16", ElemType::U16},
-    {"i32", ElemType::I32}, {"int", ElemType::I32}, {"u32", ElemType::U32}, {"uint", ElemType::U32},
-    {"i64", ElemType::I64}, {"u64", ElemType::U64}, {"f32", ElemType::F32}, {"float", ElemType::F32},
+    {"i8", ElemType::I8},   {"u8", ElemType::U8},      {"i16", ElemType::I16}, {"u16", ElemType::U16},
+    {"i32", ElemType::I32}, {"int", ElemType::I32},    {"u32", ElemType::U32}, {"uint", ElemType::U32},
+    {"i64", ElemType::I64}, {"u64", ElemType::U64},    {"f32", ElemType::F32}, {"float", ElemType::F32},
     {"f64", ElemType::F64}, {"double", ElemType::F64},
 };
 
@@ -40,8 +40,14 @@ std::vector<std::string> split(const std::string& s, char sep) {
 void put(std::vector<uint8_t>& bytes, ElemType t, uint64_t i, double value) {
     uint8_t* p = bytes.data() + i * elem_size(t);
     switch (t) {
-    case ElemType::F32: { const float f = static_cast<float>(value); std::memcpy(p, &f, 4); break; }
-    case ElemType::F64: std::memcpy(p, &value, 8); break;
+    case ElemType::F32: {
+        const float f = static_cast<float>(value);
+        std::memcpy(p, &f, 4);
+        break;
+    }
+    case ElemType::F64:
+        std::memcpy(p, &value, 8);
+        break;
     default: {
         const int64_t v = static_cast<int64_t>(value);
         std::memcpy(p, &v, elem_size(t)); // little-endian: the low bytes
@@ -61,10 +67,18 @@ uint64_t splitmix(uint64_t& state) {
 
 uint32_t elem_size(ElemType t) {
     switch (t) {
-    case ElemType::I8: case ElemType::U8: return 1;
-    case ElemType::I16: case ElemType::U16: return 2;
-    case ElemType::I32: case ElemType::U32: case ElemType::F32: return 4;
-    default: return 8;
+    case ElemType::I8:
+    case ElemType::U8:
+        return 1;
+    case ElemType::I16:
+    case ElemType::U16:
+        return 2;
+    case ElemType::I32:
+    case ElemType::U32:
+    case ElemType::F32:
+        return 4;
+    default:
+        return 8;
     }
 }
 
@@ -90,13 +104,17 @@ ArgSpec parse_arg_spec(const std::string& text, size_t position) {
     for (const TypeName& n : kTypeNames)
         if (parts[1] == n.name) spec.buffer.type = n.type, known = true;
     if (!known)
-        throw UsageError(where + ": unknown element type '" + parts[1] + "' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
+        throw UsageError(where + ": unknown element type '" + parts[1] +
+                         "' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
     spec.buffer.count = parse_uint(parts[2], where + " COUNT", 1, uint64_t(1) << 28);
     if (parts.size() == 4) {
         const std::string& init = parts[3];
-        if (init == "zero") spec.buffer.init = BufferSpec::Init::Zero;
-        else if (init == "iota") spec.buffer.init = BufferSpec::Init::Iota;
-        else if (init == "random") spec.buffer.init = BufferSpec::Init::Random;
+        if (init == "zero")
+            spec.buffer.init = BufferSpec::Init::Zero;
+        else if (init == "iota")
+            spec.buffer.init = BufferSpec::Init::Iota;
+        else if (init == "random")
+            spec.buffer.init = BufferSpec::Init::Random;
         else if (init.rfind("const=", 0) == 0) {
             spec.buffer.init = BufferSpec::Init::Const;
             spec.buffer.constant = parse_double(init.substr(6), where + " const");
@@ -109,8 +127,8 @@ ArgSpec parse_arg_spec(const std::string& text, size_t position) {
 
 scenario::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed) {
     if (specs.size() != fn.params.size())
-        throw UsageError("kernel " + fn.name + " takes " + std::to_string(fn.params.size()) + " parameters, but " +
-                         std::to_string(specs.size()) + " --arg were given");
+        throw UsageError("kernel " + fn.name + " takes " + std::to_string(fn.params.size()) +
+                         " parameters, but " + std::to_string(specs.size()) + " --arg were given");
     scenario::Inputs inputs;
     uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 17;
     for (size_t i = 0; i < specs.size(); ++i) {
@@ -118,15 +136,21 @@ scenario::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec
         const ptx::Param& p = fn.params[i];
         const std::string where = "--arg #" + std::to_string(i + 1) + " (parameter " + p.name + ")";
         if (s.is_buffer) {
-            if (p.size != 8) throw UsageError(where + " is a " + std::to_string(p.size) + "-byte scalar, not a pointer");
+            if (p.size != 8)
+                throw UsageError(where + " is a " + std::to_string(p.size) + "-byte scalar, not a pointer");
             sim::Buffer b;
             b.name = "arg" + std::to_string(i);
             b.bytes.assign(s.buffer.count * elem_size(s.buffer.type), 0);
             for (uint64_t e = 0; e < s.buffer.count; ++e) {
                 switch (s.buffer.init) {
-                case BufferSpec::Init::Zero: break;
-                case BufferSpec::Init::Iota: put(b.bytes, s.buffer.type, e, static_cast<double>(e)); break;
-                case BufferSpec::Init::Const: put(b.bytes, s.buffer.type, e, s.buffer.constant); break;
+                case BufferSpec::Init::Zero:
+                    break;
+                case BufferSpec::Init::Iota:
+                    put(b.bytes, s.buffer.type, e, static_cast<double>(e));
+                    break;
+                case BufferSpec::Init::Const:
+                    put(b.bytes, s.buffer.type, e, s.buffer.constant);
+                    break;
                 case BufferSpec::Init::Random:
                     // Small integers (0..99), exact in every element type, so float sums stay exact.
                     put(b.bytes, s.buffer.type, e, static_cast<double>(splitmix(rng) % 100));
@@ -138,9 +162,12 @@ scenario::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec
             continue;
         }
         uint64_t bits = 0;
-        if (p.type == ptx::Type::F32) bits = std::bit_cast<uint32_t>(static_cast<float>(parse_double(s.scalar_text, where)));
-        else if (p.type == ptx::Type::F64) bits = std::bit_cast<uint64_t>(parse_double(s.scalar_text, where));
-        else bits = static_cast<uint64_t>(parse_int(s.scalar_text, where));
+        if (p.type == ptx::Type::F32)
+            bits = std::bit_cast<uint32_t>(static_cast<float>(parse_double(s.scalar_text, where)));
+        else if (p.type == ptx::Type::F64)
+            bits = std::bit_cast<uint64_t>(parse_double(s.scalar_text, where));
+        else
+            bits = static_cast<uint64_t>(parse_int(s.scalar_text, where));
         inputs.args.push_back(sim::KernelArg::scalar(bits));
     }
     return inputs;
@@ -154,16 +181,60 @@ std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType t, size_t 
         const uint8_t* p = bytes.data() + i * elem_size(t);
         os << ' ';
         switch (t) {
-        case ElemType::I8: os << int(int8_t(p[0])); break;
-        case ElemType::U8: os << int(p[0]); break;
-        case ElemType::I16: { int16_t v; std::memcpy(&v, p, 2); os << v; break; }
-        case ElemType::U16: { uint16_t v; std::memcpy(&v, p, 2); os << v; break; }
-        case ElemType::I32: { int32_t v; std::memcpy(&v, p, 4); os << v; break; }
-        case ElemType::U32: { uint32_t v; std::memcpy(&v, p, 4); os << v; break; }
-        case ElemType::I64: { int64_t v; std::memcpy(&v, p, 8); os << v; break; }
-        case ElemType::U64: { uint64_t v; std::memcpy(&v, p, 8); os << v; break; }
-        case ElemType::F32: { float v; std::memcpy(&v, p, 4); os << v; break; }
-        case ElemType::F64: { double v; std::memcpy(&v, p, 8); os << v; break; }
+        case ElemType::I8:
+            os << int(int8_t(p[0]));
+            break;
+        case ElemType::U8:
+            os << int(p[0]);
+            break;
+        case ElemType::I16: {
+            int16_t v;
+            std::memcpy(&v, p, 2);
+            os << v;
+            break;
+        }
+        case ElemType::U16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            os << v;
+            break;
+        }
+        case ElemType::I32: {
+            int32_t v;
+            std::memcpy(&v, p, 4);
+            os << v;
+            break;
+        }
+        case ElemType::U32: {
+            uint32_t v;
+            std::memcpy(&v, p, 4);
+            os << v;
+            break;
+        }
+        case ElemType::I64: {
+            int64_t v;
+            std::memcpy(&v, p, 8);
+            os << v;
+            break;
+        }
+        case ElemType::U64: {
+            uint64_t v;
+            std::memcpy(&v, p, 8);
+            os << v;
+            break;
+        }
+        case ElemType::F32: {
+            float v;
+            std::memcpy(&v, p, 4);
+            os << v;
+            break;
+        }
+        case ElemType::F64: {
+            double v;
+            std::memcpy(&v, p, 8);
+            os << v;
+            break;
+        }
         }
     }
     os << "\n";

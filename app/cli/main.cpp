@@ -25,12 +25,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,7 +67,8 @@ Usage:
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
 
-const std::vector<std::string> kRunValued = {"backend", "schedule", "seed", "reps", "out", "max-steps", "timeout"};
+const std::vector<std::string> kRunValued = {"backend", "schedule",  "seed",   "reps",
+                                             "out",     "max-steps", "timeout"};
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
@@ -75,11 +76,13 @@ const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 runner::RunOptions run_options(const Args& a) {
     runner::RunOptions o;
     o.backend = a.value_or("backend", "sim");
-    if (o.backend != "sim" && o.backend != "gpu") throw UsageError("--backend must be 'sim' or 'gpu', got '" + o.backend + "'");
+    if (o.backend != "sim" && o.backend != "gpu")
+        throw UsageError("--backend must be 'sim' or 'gpu', got '" + o.backend + "'");
     if (o.backend == "sim")
         for (const char* gpu_only : {"untraced", "live", "timeout"})
             if (a.flag(gpu_only)) throw UsageError(std::string("--") + gpu_only + " needs --backend gpu");
-    if (a.flag("untraced") && a.flag("live")) throw UsageError("--live shows the trace as it arrives: it cannot go with --untraced");
+    if (a.flag("untraced") && a.flag("live"))
+        throw UsageError("--live shows the trace as it arrives: it cannot go with --untraced");
     o.gpu.traced = !a.flag("untraced");
     o.gpu.live = a.flag("live");
     o.gpu.timeout_s = a.double_or("timeout", 5, 0.05, 3600);
@@ -103,14 +106,16 @@ void save_if_asked(const Args& a, const runner::RunSummary& s) {
 }
 
 // Runs a job, turning "the GPU cannot be used here" into an input error that says what to do.
-runner::RunSummary run_job_or_explain(const runner::KernelJob* job, const scenario::Scenario* s, const scenario::Variant* v,
-                                      runner::RunOptions& o, bool text_output) {
+runner::RunSummary run_job_or_explain(const runner::KernelJob* job, const scenario::Scenario* s,
+                                      const scenario::Variant* v, runner::RunOptions& o, bool text_output) {
     if (o.backend == "gpu" && o.gpu.live && text_output) {
         // Updates come every 20 ms; a line every half second is enough for a terminal.
-        o.gpu.on_events = [last = -1e9](const std::vector<trace::Event>&, uint64_t seen, double elapsed_ms) mutable {
+        o.gpu.on_events = [last = -1e9](const std::vector<trace::Event>&, uint64_t seen,
+                                        double elapsed_ms) mutable {
             if (elapsed_ms - last < 500) return;
             last = elapsed_ms;
-            std::cerr << "live: " << seen << " events after " << std::fixed << std::setprecision(0) << elapsed_ms << " ms\n";
+            std::cerr << "live: " << seen << " events after " << std::fixed << std::setprecision(0)
+                      << elapsed_ms << " ms\n";
             std::cerr.unsetf(std::ios::fixed);
         };
     }
@@ -122,8 +127,10 @@ runner::RunSummary run_job_or_explain(const runner::KernelJob* job, const scenar
 }
 
 void print_run(const Args& a, const runner::RunSummary& s, const runner::RunOptions& o) {
-    if (a.flag("json")) std::cout << summary_json(s, o).dump(2) << "\n";
-    else print_summary_text(std::cout, s, o);
+    if (a.flag("json"))
+        std::cout << summary_json(s, o).dump(2) << "\n";
+    else
+        print_summary_text(std::cout, s, o);
 }
 
 trace::Dim3 parse_dim3(const std::string& text, const std::string& what) {
@@ -131,8 +138,10 @@ trace::Dim3 parse_dim3(const std::string& text, const std::string& what) {
     std::vector<uint32_t> v;
     std::stringstream ss(text);
     std::string part;
-    while (std::getline(ss, part, ',')) v.push_back(static_cast<uint32_t>(parse_uint(part, what, 1, 0x7fffffff)));
-    if (v.empty() || v.size() > 3 || text.back() == ',') throw UsageError(what + " must be X[,Y[,Z]], got '" + text + "'");
+    while (std::getline(ss, part, ','))
+        v.push_back(static_cast<uint32_t>(parse_uint(part, what, 1, 0x7fffffff)));
+    if (v.empty() || v.size() > 3 || text.back() == ',')
+        throw UsageError(what + " must be X[,Y[,Z]], got '" + text + "'");
     d.x = v[0];
     if (v.size() > 1) d.y = v[1];
     if (v.size() > 2) d.z = v[2];
@@ -153,22 +162,31 @@ std::string read_file(const std::string& path) {
 
 int cmd_list(const std::vector<std::string>& argv) {
     Args a(argv, "list", {}, {"json"});
-    if (!a.positional().empty()) throw UsageError("'list' takes no arguments, got '" + a.positional()[0] + "'");
+    if (!a.positional().empty())
+        throw UsageError("'list' takes no arguments, got '" + a.positional()[0] + "'");
     if (a.flag("json")) {
         nlohmann::json out = nlohmann::json::array();
         for (const scenario::Scenario& s : scenario::catalog()) {
             nlohmann::json vs = nlohmann::json::array();
             for (const scenario::Variant& v : s.variants)
-                vs.push_back({{"id", v.id}, {"kernel", v.kernel}, {"title", v.en.title}, {"must_find", v.expect.must_find}});
-            out.push_back({{"id", s.id}, {"topic", s.topic}, {"title", s.en.title}, {"title_zh", s.zh.title},
-                           {"source", s.source_file}, {"variants", vs}});
+                vs.push_back({{"id", v.id},
+                              {"kernel", v.kernel},
+                              {"title", v.en.title},
+                              {"must_find", v.expect.must_find}});
+            out.push_back({{"id", s.id},
+                           {"topic", s.topic},
+                           {"title", s.en.title},
+                           {"title_zh", s.zh.title},
+                           {"source", s.source_file},
+                           {"variants", vs}});
         }
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
     for (const scenario::Scenario& s : scenario::catalog()) {
         std::cout << s.id << "  [" << s.topic << "]  " << s.en.title << "\n";
-        for (const scenario::Variant& v : s.variants) std::cout << "    " << std::left << std::setw(22) << v.id << v.en.title << "\n";
+        for (const scenario::Variant& v : s.variants)
+            std::cout << "    " << std::left << std::setw(22) << v.id << v.en.title << "\n";
     }
     return kExitOk;
 }
@@ -177,7 +195,8 @@ const scenario::Scenario& scenario_arg(const std::string& id) {
     const scenario::Scenario* s = scenario::find_scenario(id);
     if (!s) {
         std::string ids;
-        for (const scenario::Scenario& c : scenario::catalog()) ids += (ids.empty() ? "" : ", ") + c.id;
+        for (const scenario::Scenario& c : scenario::catalog())
+            ids += (ids.empty() ? "" : ", ") + c.id;
         throw UsageError("unknown scenario '" + id + "' (scenarios: " + ids + ")");
     }
     return *s;
@@ -190,11 +209,14 @@ int cmd_run(const std::vector<std::string>& argv) {
     if (a.positional().size() != 1) throw UsageError("'run' needs exactly one SCENARIO (see 'synclab list')");
     const scenario::Scenario& s = scenario_arg(a.positional()[0]);
     std::string variants;
-    for (const scenario::Variant& v : s.variants) variants += (variants.empty() ? "" : ", ") + v.id;
+    for (const scenario::Variant& v : s.variants)
+        variants += (variants.empty() ? "" : ", ") + v.id;
     const auto variant_id = a.value("variant");
     if (!variant_id) throw UsageError("'run " + s.id + "' needs --variant (one of: " + variants + ")");
     const scenario::Variant* v = s.find_variant(*variant_id);
-    if (!v) throw UsageError("scenario " + s.id + " has no variant '" + *variant_id + "' (variants: " + variants + ")");
+    if (!v)
+        throw UsageError("scenario " + s.id + " has no variant '" + *variant_id + "' (variants: " + variants +
+                         ")");
     runner::RunOptions o = run_options(a);
     const runner::RunSummary summary = run_job_or_explain(nullptr, &s, v, o, !a.flag("json"));
     save_if_asked(a, summary);
@@ -224,10 +246,13 @@ std::string compile_cu(const std::string& path) {
     // without a shell, so no file name can be misread as shell syntax.
     std::vector<std::string> words = {nvcc};
     std::stringstream flags(SYNCLAB_NVCC_FLAGS);
-    for (std::string flag; flags >> flag;) words.push_back(flag);
-    for (const std::string& w : {path, std::string("-o"), out}) words.push_back(w);
+    for (std::string flag; flags >> flag;)
+        words.push_back(flag);
+    for (const std::string& w : {path, std::string("-o"), out})
+        words.push_back(w);
     std::vector<char*> argv;
-    for (std::string& w : words) argv.push_back(w.data());
+    for (std::string& w : words)
+        argv.push_back(w.data());
     argv.push_back(nullptr);
     int rc = -1;
     if (const pid_t pid = fork(); pid == 0) {
@@ -256,7 +281,8 @@ std::string compile_cu(const std::string& path) {
 
 int cmd_check(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
-    for (const char* v : {"kernel", "grid", "block", "shared", "dump"}) valued.push_back(v);
+    for (const char* v : {"kernel", "grid", "block", "shared", "dump"})
+        valued.push_back(v);
     Args a(argv, "check", valued, kRunFlags, {"arg"});
     if (a.positional().size() != 1) throw UsageError("'check' needs exactly one FILE.cu or FILE.ptx");
     const std::string path = a.positional()[0];
@@ -267,24 +293,29 @@ int cmd_check(const std::vector<std::string>& argv) {
     if (!grid || !block) throw UsageError("'check' needs --grid X[,Y,Z] and --block X[,Y,Z]");
     std::vector<ArgSpec> specs;
     const std::vector<std::string> arg_texts = a.values("arg");
-    for (size_t i = 0; i < arg_texts.size(); ++i) specs.push_back(parse_arg_spec(arg_texts[i], i));
+    for (size_t i = 0; i < arg_texts.size(); ++i)
+        specs.push_back(parse_arg_spec(arg_texts[i], i));
     runner::RunOptions o = run_options(a);
 
     const bool is_cu = path.size() > 3 && path.ends_with(".cu");
-    if (!is_cu && !path.ends_with(".ptx")) throw UsageError("'check' takes a .cu or .ptx file, got '" + path + "'");
+    if (!is_cu && !path.ends_with(".ptx"))
+        throw UsageError("'check' takes a .cu or .ptx file, got '" + path + "'");
     const std::string source = read_file(path);
     const std::string ptx_text = is_cu ? compile_cu(path) : source;
     ptx::Module module;
     try {
-        module = ptx::parse_module(ptx_text, std::filesystem::path(path).filename().replace_extension(".ptx").string());
+        module = ptx::parse_module(ptx_text,
+                                   std::filesystem::path(path).filename().replace_extension(".ptx").string());
     } catch (const ptx::ParseError& e) {
         throw InputError(e.what());
     }
     const ptx::Function* fn = module.find_entry(*kernel);
     if (!fn) {
         std::string names;
-        for (const std::string& n : module.entry_names()) names += (names.empty() ? "" : ", ") + n;
-        throw UsageError("no kernel '" + *kernel + "' in " + path + " (kernels: " + (names.empty() ? "none" : names) +
+        for (const std::string& n : module.entry_names())
+            names += (names.empty() ? "" : ", ") + n;
+        throw UsageError("no kernel '" + *kernel + "' in " + path +
+                         " (kernels: " + (names.empty() ? "none" : names) +
                          "; a C++ kernel's name is mangled unless declared extern \"C\")");
     }
     // Validate the bindings once, before running.
@@ -308,12 +339,15 @@ int cmd_check(const std::vector<std::string>& argv) {
         for (size_t i = 0; i < fn->params.size(); ++i)
             if (*dump == "arg" + std::to_string(i) || *dump == fn->params[i].name) index = i;
         if (index == SIZE_MAX || !specs[index].is_buffer)
-            throw UsageError("--dump " + *dump + ": no buffer of that name (buffers are arg<i> for buf: arguments)");
+            throw UsageError("--dump " + *dump +
+                             ": no buffer of that name (buffers are arg<i> for buf: arguments)");
         size_t buffer = 0;
-        for (size_t i = 0; i < index; ++i) buffer += specs[i].is_buffer ? 1 : 0;
+        for (size_t i = 0; i < index; ++i)
+            buffer += specs[i].is_buffer ? 1 : 0;
         if (buffer < summary.final_buffers.size())
-            std::cout << "arg" << index << " (" << to_string(specs[index].buffer.type) << " x " << specs[index].buffer.count
-                      << "):\n" << format_buffer(summary.final_buffers[buffer].bytes, specs[index].buffer.type);
+            std::cout << "arg" << index << " (" << to_string(specs[index].buffer.type) << " x "
+                      << specs[index].buffer.count << "):\n"
+                      << format_buffer(summary.final_buffers[buffer].bytes, specs[index].buffer.type);
     }
     return kExitOk;
 }
@@ -369,32 +403,37 @@ int cmd_table_gpu(const Args& a) {
             const runner::GpuSide& u = r.gpu_untraced;
             const runner::GpuSide& t = r.gpu_traced;
             std::string kinds;
-            for (const std::string& k : runner::finding_kinds(r)) kinds += (kinds.empty() ? "" : ",") + k;
+            for (const std::string& k : runner::finding_kinds(r))
+                kinds += (kinds.empty() ? "" : ",") + k;
             if (a.flag("json")) {
                 rows.push_back(summary_json(r, o));
                 continue;
             }
             if (!header) {
-                std::cout << "device: " << r.device << "\n" << std::left << std::setw(20) << "scenario" << std::setw(22)
-                          << "variant" << std::setw(9) << "untraced" << std::setw(14) << "wrong/checked" << std::setw(11)
-                          << "kernel ms" << std::setw(9) << "traced" << std::setw(10) << "events" << std::setw(11)
-                          << "kernel ms" << "findings\n";
+                std::cout << "device: " << r.device << "\n"
+                          << std::left << std::setw(20) << "scenario" << std::setw(22) << "variant"
+                          << std::setw(9) << "untraced" << std::setw(14) << "wrong/checked" << std::setw(11)
+                          << "kernel ms" << std::setw(9) << "traced" << std::setw(10) << "events"
+                          << std::setw(11) << "kernel ms"
+                          << "findings\n";
                 header = true;
             }
             char ums[32], tms[32];
             std::snprintf(ums, sizeof ums, "%.4f", u.kernel_ms);
             std::snprintf(tms, sizeof tms, "%.4f", t.kernel_ms);
-            std::cout << std::left << std::setw(20) << s.id << std::setw(22) << v.id << std::setw(9) << trace::to_string(u.status)
-                      << std::setw(14) << (std::to_string(u.wrong_outputs) + "/" + std::to_string(u.checked_outputs))
-                      << std::setw(11) << (u.kernel_ms > 0 ? ums : "-") << std::setw(9) << trace::to_string(t.status)
-                      << std::setw(10) << t.events << std::setw(11) << (t.kernel_ms > 0 ? tms : "-") << (kinds.empty() ? "-" : kinds)
-                      << "\n";
+            std::cout << std::left << std::setw(20) << s.id << std::setw(22) << v.id << std::setw(9)
+                      << trace::to_string(u.status) << std::setw(14)
+                      << (std::to_string(u.wrong_outputs) + "/" + std::to_string(u.checked_outputs))
+                      << std::setw(11) << (u.kernel_ms > 0 ? ums : "-") << std::setw(9)
+                      << trace::to_string(t.status) << std::setw(10) << t.events << std::setw(11)
+                      << (t.kernel_ms > 0 ? tms : "-") << (kinds.empty() ? "-" : kinds) << "\n";
             if (r.status != trace::RunStatus::Ok) std::cout << "    " << r.message << "\n";
         }
-    if (a.flag("json")) std::cout << rows.dump(2) << "\n";
+    if (a.flag("json"))
+        std::cout << rows.dump(2) << "\n";
     else
-        std::cout << "\n(GPU: " << o.reps << " untraced launches and one traced launch per variant, timeout " << o.gpu.timeout_s
-                  << " s; 'synclab run SCENARIO --variant V --backend gpu' for details)\n";
+        std::cout << "\n(GPU: " << o.reps << " untraced launches and one traced launch per variant, timeout "
+                  << o.gpu.timeout_s << " s; 'synclab run SCENARIO --variant V --backend gpu' for details)\n";
     return kExitOk;
 }
 
@@ -408,8 +447,9 @@ int cmd_table(const std::vector<std::string>& argv) {
     const uint32_t seeds = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
     nlohmann::json rows = nlohmann::json::array();
     if (!a.flag("json"))
-        std::cout << std::left << std::setw(20) << "scenario" << std::setw(22) << "variant" << std::setw(10) << "status"
-                  << std::setw(16) << "wrong/checked" << std::setw(34) << "findings" << "verdict\n";
+        std::cout << std::left << std::setw(20) << "scenario" << std::setw(22) << "variant" << std::setw(10)
+                  << "status" << std::setw(16) << "wrong/checked" << std::setw(34) << "findings"
+                  << "verdict\n";
     int failures = 0;
     for (const scenario::Scenario& s : scenario::catalog())
         for (const scenario::Variant& v : s.variants) {
@@ -421,25 +461,35 @@ int cmd_table(const std::vector<std::string>& argv) {
             const runner::VerdictCheck verdict = runner::check_expectation(v.expect, r, true);
             failures += verdict.pass ? 0 : 1;
             std::string kinds;
-            for (const std::string& k : runner::finding_kinds(r)) kinds += (kinds.empty() ? "" : ",") + k;
+            for (const std::string& k : runner::finding_kinds(r))
+                kinds += (kinds.empty() ? "" : ",") + k;
             if (a.flag("json")) {
-                rows.push_back({{"scenario", s.id}, {"variant", v.id}, {"status", trace::to_string(r.status)},
-                                {"wrong_outputs", r.wrong_outputs}, {"checked_outputs", r.checked_outputs},
-                                {"findings", runner::finding_kinds(r)}, {"as_expected", verdict.pass},
+                rows.push_back({{"scenario", s.id},
+                                {"variant", v.id},
+                                {"status", trace::to_string(r.status)},
+                                {"wrong_outputs", r.wrong_outputs},
+                                {"checked_outputs", r.checked_outputs},
+                                {"findings", runner::finding_kinds(r)},
+                                {"as_expected", verdict.pass},
                                 {"problems", verdict.problems}});
                 continue;
             }
             std::cout << std::left << std::setw(20) << s.id << std::setw(22) << v.id << std::setw(10)
                       << trace::to_string(r.status) << std::setw(16)
-                      << (std::to_string(r.wrong_outputs) + "/" + std::to_string(r.checked_outputs)) << std::setw(34)
-                      << (kinds.empty() ? "-" : kinds) << (verdict.pass ? "as expected" : "UNEXPECTED") << "\n";
-            for (const std::string& p : verdict.problems) std::cout << "    ! " << p << "\n";
+                      << (std::to_string(r.wrong_outputs) + "/" + std::to_string(r.checked_outputs))
+                      << std::setw(34) << (kinds.empty() ? "-" : kinds)
+                      << (verdict.pass ? "as expected" : "UNEXPECTED") << "\n";
+            for (const std::string& p : verdict.problems)
+                std::cout << "    ! " << p << "\n";
         }
-    if (a.flag("json")) std::cout << rows.dump(2) << "\n";
+    if (a.flag("json"))
+        std::cout << rows.dump(2) << "\n";
     else
-        std::cout << "\n" << (failures ? std::to_string(failures) + " variants did not behave as their lessons say\n"
-                                       : "every variant behaved as its lesson says\n")
-                  << "(simulator, random schedule, " << seeds << " seeds each; 'synclab run SCENARIO --variant V' for details)\n";
+        std::cout << "\n"
+                  << (failures ? std::to_string(failures) + " variants did not behave as their lessons say\n"
+                               : "every variant behaved as its lesson says\n")
+                  << "(simulator, random schedule, " << seeds
+                  << " seeds each; 'synclab run SCENARIO --variant V' for details)\n";
     return kExitOk;
 }
 
@@ -465,7 +515,8 @@ int dispatch(int argc, char** argv) {
     if (command == "report") return cmd_report(args);
     if (command == "export") return cmd_export(args);
     if (command == "table") return cmd_table(args);
-    throw UsageError("unknown command '" + command + "' (commands: list, run, check, report, export, table, help)");
+    throw UsageError("unknown command '" + command +
+                     "' (commands: list, run, check, report, export, table, help)");
 }
 
 } // namespace

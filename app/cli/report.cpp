@@ -12,9 +12,9 @@ std::string thread_name(const trace::Trace& trace, uint32_t thread) {
     const trace::Dim3& g = trace.meta.grid;
     const trace::Dim3& b = trace.meta.block;
     std::ostringstream os;
-    os << "block (" << t.block % g.x << "," << (t.block / g.x) % g.y << "," << t.block / (g.x * g.y) << ") thread ("
-       << t.thread_in_block % b.x << "," << (t.thread_in_block / b.x) % b.y << "," << t.thread_in_block / (b.x * b.y)
-       << ")";
+    os << "block (" << t.block % g.x << "," << (t.block / g.x) % g.y << "," << t.block / (g.x * g.y)
+       << ") thread (" << t.thread_in_block % b.x << "," << (t.thread_in_block / b.x) % b.y << ","
+       << t.thread_in_block / (b.x * b.y) << ")";
     return os.str();
 }
 
@@ -66,32 +66,35 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
     const trace::RunMeta& m = s.trace.meta;
     const bool gpu = options.backend == "gpu";
     nlohmann::json findings = nlohmann::json::array();
-    for (const analysis::Finding& f : s.findings) findings.push_back(finding_json(f, s.trace));
-    nlohmann::json j = {{"scenario", m.scenario},
-            {"variant", m.variant},
-            {"kernel", m.kernel},
-            {"backend", options.backend},
-            {"device", s.device},
-            {"schedule", gpu ? std::string("hardware") : std::string(sim::to_string(options.schedule))},
-            {"seed", options.seed},
-            {"memory_model", m.memory_model.empty() ? "sc" : m.memory_model},
-            {"reps", s.reps_run},
-            {"status", trace::to_string(s.status)},
-            {"message", s.message},
-            {"wrong_outputs", s.wrong_outputs},
-            {"checked_outputs", s.checked_outputs},
-            {"reps_with_wrong_outputs", s.reps_with_wrong_outputs},
-            {"check_summary", s.check_summary},
-            {"findings", findings},
-            {"events", s.events},
-            {"dropped_events", s.dropped_events},
-            {"traced", s.traced},
-            {"kernel_ms", gpu ? nlohmann::json(s.kernel_ms) : nlohmann::json(nullptr)},
-            {"thread_instructions", s.thread_instructions},
-            {"warp_instructions", s.warp_instructions},
-            {"elapsed_ms", s.elapsed_ms}};
+    for (const analysis::Finding& f : s.findings)
+        findings.push_back(finding_json(f, s.trace));
+    nlohmann::json j = {
+        {"scenario", m.scenario},
+        {"variant", m.variant},
+        {"kernel", m.kernel},
+        {"backend", options.backend},
+        {"device", s.device},
+        {"schedule", gpu ? std::string("hardware") : std::string(sim::to_string(options.schedule))},
+        {"seed", options.seed},
+        {"memory_model", m.memory_model.empty() ? "sc" : m.memory_model},
+        {"reps", s.reps_run},
+        {"status", trace::to_string(s.status)},
+        {"message", s.message},
+        {"wrong_outputs", s.wrong_outputs},
+        {"checked_outputs", s.checked_outputs},
+        {"reps_with_wrong_outputs", s.reps_with_wrong_outputs},
+        {"check_summary", s.check_summary},
+        {"findings", findings},
+        {"events", s.events},
+        {"dropped_events", s.dropped_events},
+        {"traced", s.traced},
+        {"kernel_ms", gpu ? nlohmann::json(s.kernel_ms) : nlohmann::json(nullptr)},
+        {"thread_instructions", s.thread_instructions},
+        {"warp_instructions", s.warp_instructions},
+        {"elapsed_ms", s.elapsed_ms}};
     // Always both sides: the untraced launches (the hardware's outcome) beside the traced one.
-    if (gpu) j["gpu"] = {{"untraced", gpu_side_json(s.gpu_untraced)}, {"traced", gpu_side_json(s.gpu_traced)}};
+    if (gpu)
+        j["gpu"] = {{"untraced", gpu_side_json(s.gpu_untraced)}, {"traced", gpu_side_json(s.gpu_traced)}};
     return j;
 }
 
@@ -99,49 +102,57 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
     const trace::RunMeta& m = s.trace.meta;
     const std::string name = m.scenario.empty() ? m.kernel : m.scenario + "/" + m.variant;
     if (options.backend == "gpu") {
-        out << name << "  backend gpu (" << s.device << ")  seed " << options.seed << "  reps " << s.reps_run << "\n";
+        out << name << "  backend gpu (" << s.device << ")  seed " << options.seed << "  reps " << s.reps_run
+            << "\n";
         // Both sides: tracing perturbs timing, so the untraced outcome is the hardware's own.
         const runner::GpuSide& u = s.gpu_untraced;
         const runner::GpuSide& t = s.gpu_traced;
         char buf[160];
         if (u.ran) {
-            std::snprintf(buf, sizeof buf, "%.4f ms median (%.4f-%.4f)", u.kernel_ms, u.kernel_ms_min, u.kernel_ms_max);
-            out << "untraced: " << trace::to_string(u.status) << ", " << u.reps << (u.reps == 1 ? " launch" : " launches");
+            std::snprintf(buf, sizeof buf, "%.4f ms median (%.4f-%.4f)", u.kernel_ms, u.kernel_ms_min,
+                          u.kernel_ms_max);
+            out << "untraced: " << trace::to_string(u.status) << ", " << u.reps
+                << (u.reps == 1 ? " launch" : " launches");
             if (u.kernel_ms > 0) out << ", kernel " << buf;
             if (u.checked_outputs)
-                out << ", " << u.wrong_outputs << " wrong of " << u.checked_outputs << " outputs (" << u.reps_with_wrong_outputs
-                    << " of " << u.reps << " launches wrong)";
+                out << ", " << u.wrong_outputs << " wrong of " << u.checked_outputs << " outputs ("
+                    << u.reps_with_wrong_outputs << " of " << u.reps << " launches wrong)";
             out << "\n";
         }
         if (t.ran) {
             std::snprintf(buf, sizeof buf, "%.4f ms", t.kernel_ms);
-            out << "traced:   " << trace::to_string(t.status) << ", " << t.events << " events (" << t.dropped_events << " dropped, "
-                << t.trace_buffer << " buffer" << (t.partial_trace ? ", partial" : "") << ")";
+            out << "traced:   " << trace::to_string(t.status) << ", " << t.events << " events ("
+                << t.dropped_events << " dropped, " << t.trace_buffer << " buffer"
+                << (t.partial_trace ? ", partial" : "") << ")";
             if (t.kernel_ms > 0) out << ", kernel " << buf;
-            if (t.checked_outputs) out << ", " << t.wrong_outputs << " wrong of " << t.checked_outputs << " outputs";
+            if (t.checked_outputs)
+                out << ", " << t.wrong_outputs << " wrong of " << t.checked_outputs << " outputs";
             out << "\n";
         }
     } else {
-        out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule) << "  seed "
-            << options.seed << "  reps " << s.reps_run << "\n";
+        out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule)
+            << "  seed " << options.seed << "  reps " << s.reps_run << "\n";
     }
     out << "status:   " << trace::to_string(s.status);
     if (!s.message.empty()) out << " - " << s.message;
     out << "\n";
     if (s.checked_outputs) {
         out << "outputs:  " << s.wrong_outputs << " wrong of " << s.checked_outputs << " checked";
-        if (s.reps_run > 1) out << " (" << s.reps_with_wrong_outputs << " of " << s.reps_run << " reps had wrong outputs)";
+        if (s.reps_run > 1)
+            out << " (" << s.reps_with_wrong_outputs << " of " << s.reps_run << " reps had wrong outputs)";
         if (!s.check_summary.empty()) out << "; " << s.check_summary;
         out << "\n";
     }
-    if (s.findings.empty()) out << "findings: none\n";
+    if (s.findings.empty())
+        out << "findings: none\n";
     else {
         out << "findings: " << s.findings.size() << "\n";
         for (const analysis::Finding& f : s.findings) {
             out << "  " << analysis::to_string(f.kind);
             if (f.hazard != analysis::Hazard::None) out << " " << analysis::to_string(f.hazard);
             out << " (" << trace::to_string(f.space) << ", lines";
-            for (size_t i = 0; i < f.lines.size(); ++i) out << (i ? ", " : " ") << f.lines[i];
+            for (size_t i = 0; i < f.lines.size(); ++i)
+                out << (i ? ", " : " ") << f.lines[i];
             out << ", x" << f.count << "): " << f.message << "\n";
         }
     }
@@ -150,34 +161,44 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
     out.unsetf(std::ios::fixed);
 }
 
-void print_findings_report(std::ostream& out, const trace::Trace& trace, const std::vector<analysis::Finding>& findings) {
+void print_findings_report(std::ostream& out, const trace::Trace& trace,
+                           const std::vector<analysis::Finding>& findings) {
     const trace::RunMeta& m = trace.meta;
     const std::string file = m.source_name.empty() ? std::string("line ") : m.source_name + ":";
     out << "========= SYNCLAB REPORT\n";
     out << "========= Kernel " << (m.kernel.empty() ? "?" : m.kernel);
     if (!m.scenario.empty()) out << " (" << m.scenario << "/" << m.variant << ")";
     out << ", backend " << m.backend << ", schedule " << m.schedule << ", seed " << m.seed << "\n";
-    out << "========= Grid (" << m.grid.x << "," << m.grid.y << "," << m.grid.z << ") block (" << m.block.x << ","
-        << m.block.y << "," << m.block.z << "), " << trace.threads.size() << " threads, " << trace.events.size()
-        << " events, status " << trace::to_string(m.status) << "\n";
+    out << "========= Grid (" << m.grid.x << "," << m.grid.y << "," << m.grid.z << ") block (" << m.block.x
+        << "," << m.block.y << "," << m.block.z << "), " << trace.threads.size() << " threads, "
+        << trace.events.size() << " events, status " << trace::to_string(m.status) << "\n";
     if (!m.status_message.empty()) out << "=========     " << m.status_message << "\n";
-    if (m.checked_outputs) out << "========= Outputs: " << m.wrong_outputs << " wrong of " << m.checked_outputs << "\n";
+    if (m.checked_outputs)
+        out << "========= Outputs: " << m.wrong_outputs << " wrong of " << m.checked_outputs << "\n";
     size_t errors = 0;
     for (const analysis::Finding& f : findings) {
         ++errors;
         out << "========= Error: ";
         switch (f.kind) {
         case analysis::FindingKind::Race:
-            out << analysis::to_string(f.hazard) << " hazard on __" << trace::to_string(f.space) << "__ memory";
+            out << analysis::to_string(f.hazard) << " hazard on __" << trace::to_string(f.space)
+                << "__ memory";
             break;
-        case analysis::FindingKind::BarrierDivergence: out << "Barrier divergence"; break;
-        case analysis::FindingKind::LostUpdate: out << "Lost update (non-atomic read-modify-write)"; break;
-        case analysis::FindingKind::Deadlock: out << "Deadlock"; break;
+        case analysis::FindingKind::BarrierDivergence:
+            out << "Barrier divergence";
+            break;
+        case analysis::FindingKind::LostUpdate:
+            out << "Lost update (non-atomic read-modify-write)";
+            break;
+        case analysis::FindingKind::Deadlock:
+            out << "Deadlock";
+            break;
         }
         out << " (" << f.count << (f.count == 1 ? " occurrence" : " occurrences") << ")\n";
         for (size_t i = 0; i < f.lines.size(); ++i) {
             out << "=========     at " << file << f.lines[i];
-            if (i < f.sites.size() && f.sites[i] < trace.sites.size()) out << "  [" << trace.sites[f.sites[i]].text << "]";
+            if (i < f.sites.size() && f.sites[i] < trace.sites.size())
+                out << "  [" << trace.sites[f.sites[i]].text << "]";
             if (i < f.threads.size()) out << " by " << thread_name(trace, f.threads[i]);
             out << "\n";
         }

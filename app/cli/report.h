@@ -17,10 +17,12 @@ nlohmann::json finding_json(const analysis::Finding& finding, const trace::Trace
 // The JSON summary of `synclab run` / `synclab check` (fields are part of the CLI contract).
 nlohmann::json summary_json(const runner::RunSummary& summary, const runner::RunOptions& options);
 
-void print_summary_text(std::ostream& out, const runner::RunSummary& summary, const runner::RunOptions& options);
+void print_summary_text(std::ostream& out, const runner::RunSummary& summary,
+                        const runner::RunOptions& options);
 
 // compute-sanitizer-like listing of the findings of one trace.
-void print_findings_report(std::ostream& out, const trace::Trace& trace, const std::vector<analysis::Finding>& findings);
+void print_findings_report(std::ostream& out, const trace::Trace& trace,
+                           const std::vector<analysis::Finding>& findings);
 
 // "block (0,0,0) thread (17,0,0)" for a trace thread index.
 std::string thread_name(const trace::Trace& trace, uint32_t thread);

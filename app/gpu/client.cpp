@@ -32,11 +32,13 @@ bool executable(const std::filesystem::path& p) {
 
 std::string find_worker(const std::string& explicit_path) {
     if (!explicit_path.empty()) {
-        if (!executable(explicit_path)) throw Unavailable("the GPU worker " + explicit_path + " does not exist or is not executable");
+        if (!executable(explicit_path))
+            throw Unavailable("the GPU worker " + explicit_path + " does not exist or is not executable");
         return explicit_path;
     }
     if (const char* env = std::getenv("SYNCLAB_GPU_WORKER"); env && *env) {
-        if (!executable(env)) throw Unavailable(std::string("SYNCLAB_GPU_WORKER=") + env + " is not an executable file");
+        if (!executable(env))
+            throw Unavailable(std::string("SYNCLAB_GPU_WORKER=") + env + " is not an executable file");
         return env;
     }
     std::error_code ec;
@@ -50,20 +52,24 @@ std::string find_worker(const std::string& explicit_path) {
         size_t start = 0;
         while (start <= dirs.size()) {
             const size_t end = dirs.find(':', start);
-            const std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+            const std::string dir =
+                dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
             if (!dir.empty() && executable(std::filesystem::path(dir) / "synclab-gpu"))
                 return (std::filesystem::path(dir) / "synclab-gpu").string();
             if (end == std::string::npos) break;
             start = end + 1;
         }
     }
-    throw Unavailable("the GPU worker synclab-gpu was not found (looked next to " + (ec ? std::string("this program") : self.string()) +
+    throw Unavailable("the GPU worker synclab-gpu was not found (looked next to " +
+                      (ec ? std::string("this program") : self.string()) +
                       ", in $SYNCLAB_GPU_WORKER and on PATH); build it with the rest of SyncLab");
 }
 
 Worker::Worker(std::string path) : path_(std::move(path)) {}
 
-Worker::~Worker() { stop(); }
+Worker::~Worker() {
+    stop();
+}
 
 void Worker::spawn() {
     int sv[2];
@@ -99,12 +105,15 @@ const Hello& Worker::start(double timeout_s) {
         s = read_message(fd_, type, payload, deadline_after(timeout_s));
     } catch (const ProtocolError& e) {
         kill_now();
-        throw Unavailable(std::string("the GPU worker ") + path_ + " broke its protocol at start: " + e.what());
+        throw Unavailable(std::string("the GPU worker ") + path_ +
+                          " broke its protocol at start: " + e.what());
     }
     if (s != ReadStatus::Ok) {
         kill_now();
-        throw Unavailable("the GPU worker " + path_ + (s == ReadStatus::Eof ? " exited at start (could it run here?)"
-                                                                              : " did not start within " + std::to_string(int(timeout_s)) + " s"));
+        throw Unavailable("the GPU worker " + path_ +
+                          (s == ReadStatus::Eof
+                               ? " exited at start (could it run here?)"
+                               : " did not start within " + std::to_string(int(timeout_s)) + " s"));
     }
     if (type != MessageType::Hello) {
         kill_now();
@@ -124,7 +133,8 @@ const Hello& Worker::start(double timeout_s) {
     return hello_;
 }
 
-RunResult Worker::run(const RunRequest& request, double deadline_s, const std::function<void(const Progress&)>& progress) {
+RunResult Worker::run(const RunRequest& request, double deadline_s,
+                      const std::function<void(const Progress&)>& progress) {
     RunResult result;
     start();
     const auto deadline = deadline_after(deadline_s);
@@ -139,7 +149,8 @@ RunResult Worker::run(const RunRequest& request, double deadline_s, const std::f
                 result.status = ResultStatus::Timeout;
                 char buf[64];
                 std::snprintf(buf, sizeof buf, "%g", deadline_s);
-                result.message = std::string("the GPU worker did not answer within ") + buf + " s and was killed";
+                result.message =
+                    std::string("the GPU worker did not answer within ") + buf + " s and was killed";
                 return result;
             }
             if (s == ReadStatus::Eof) {
@@ -154,7 +165,8 @@ RunResult Worker::run(const RunRequest& request, double deadline_s, const std::f
                 if (progress) progress(p);
                 continue;
             }
-            if (type != MessageType::Result) throw ProtocolError("unexpected message type " + std::to_string(static_cast<uint32_t>(type)));
+            if (type != MessageType::Result)
+                throw ProtocolError("unexpected message type " + std::to_string(static_cast<uint32_t>(type)));
             decode(payload, result);
             break;
         }

@@ -15,7 +15,7 @@ namespace synclab::gpu {
 // The GPU cannot be used here, and why: "no NVIDIA driver found (...)", "no CUDA device (...)", or
 // the worker executable is missing. The CLI exits 3 with it; the app offers the simulator.
 class Unavailable : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -24,7 +24,7 @@ public:
 std::string find_worker(const std::string& explicit_path = "");
 
 class Worker {
-public:
+  public:
     explicit Worker(std::string path);
     ~Worker();
     Worker(const Worker&) = delete;
@@ -40,14 +40,15 @@ public:
     // plus a grace for JIT and copies). A worker that does not answer in time is killed and the
     // answer is status Timeout; one that dies or garbles the stream gives status Error. After a
     // Timeout or Fault answer the worker has exited; the next run starts a fresh one.
-    RunResult run(const RunRequest& request, double deadline_s, const std::function<void(const Progress&)>& progress = {});
+    RunResult run(const RunRequest& request, double deadline_s,
+                  const std::function<void(const Progress&)>& progress = {});
 
     // Asks the worker to quit and reaps it (killing it if it does not go within a second).
     void stop();
 
-private:
+  private:
     void spawn();
-    void kill_now();     // SIGKILL, reaped in the background
+    void kill_now();          // SIGKILL, reaped in the background
     void reap(double wait_s); // wait for an exiting worker, kill it after wait_s
 
     std::string path_;

@@ -33,8 +33,10 @@ bool load(Api& api, std::string& why) {
         why = e ? e : (std::string(path) + ": cannot be loaded");
         return false;
     }
-    return resolve(lib, api.Init, {"cuInit"}, why) && resolve(lib, api.DriverGetVersion, {"cuDriverGetVersion"}, why) &&
-           resolve(lib, api.DeviceGetCount, {"cuDeviceGetCount"}, why) && resolve(lib, api.DeviceGet, {"cuDeviceGet"}, why) &&
+    return resolve(lib, api.Init, {"cuInit"}, why) &&
+           resolve(lib, api.DriverGetVersion, {"cuDriverGetVersion"}, why) &&
+           resolve(lib, api.DeviceGetCount, {"cuDeviceGetCount"}, why) &&
+           resolve(lib, api.DeviceGet, {"cuDeviceGet"}, why) &&
            resolve(lib, api.DeviceGetName, {"cuDeviceGetName"}, why) &&
            resolve(lib, api.DeviceGetAttribute, {"cuDeviceGetAttribute"}, why) &&
            resolve(lib, api.DeviceTotalMem, {"cuDeviceTotalMem_v2"}, why) &&
@@ -45,15 +47,20 @@ bool load(Api& api, std::string& why) {
            resolve(lib, api.ModuleUnload, {"cuModuleUnload"}, why) &&
            resolve(lib, api.ModuleGetFunction, {"cuModuleGetFunction"}, why) &&
            resolve(lib, api.FuncSetAttribute, {"cuFuncSetAttribute"}, why) &&
-           resolve(lib, api.MemAlloc, {"cuMemAlloc_v2"}, why) && resolve(lib, api.MemFree, {"cuMemFree_v2"}, why) &&
-           resolve(lib, api.MemcpyHtoD, {"cuMemcpyHtoD_v2"}, why) && resolve(lib, api.MemcpyDtoH, {"cuMemcpyDtoH_v2"}, why) &&
+           resolve(lib, api.MemAlloc, {"cuMemAlloc_v2"}, why) &&
+           resolve(lib, api.MemFree, {"cuMemFree_v2"}, why) &&
+           resolve(lib, api.MemcpyHtoD, {"cuMemcpyHtoD_v2"}, why) &&
+           resolve(lib, api.MemcpyDtoH, {"cuMemcpyDtoH_v2"}, why) &&
            resolve(lib, api.MemcpyDtoHAsync, {"cuMemcpyDtoHAsync_v2"}, why) &&
-           resolve(lib, api.MemsetD8, {"cuMemsetD8_v2"}, why) && resolve(lib, api.MemHostAlloc, {"cuMemHostAlloc"}, why) &&
+           resolve(lib, api.MemsetD8, {"cuMemsetD8_v2"}, why) &&
+           resolve(lib, api.MemHostAlloc, {"cuMemHostAlloc"}, why) &&
            resolve(lib, api.MemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"}, why) &&
-           resolve(lib, api.MemFreeHost, {"cuMemFreeHost"}, why) && resolve(lib, api.StreamCreate, {"cuStreamCreate"}, why) &&
+           resolve(lib, api.MemFreeHost, {"cuMemFreeHost"}, why) &&
+           resolve(lib, api.StreamCreate, {"cuStreamCreate"}, why) &&
            resolve(lib, api.StreamQuery, {"cuStreamQuery"}, why) &&
            resolve(lib, api.StreamSynchronize, {"cuStreamSynchronize"}, why) &&
-           resolve(lib, api.EventCreate, {"cuEventCreate"}, why) && resolve(lib, api.EventRecord, {"cuEventRecord"}, why) &&
+           resolve(lib, api.EventCreate, {"cuEventCreate"}, why) &&
+           resolve(lib, api.EventRecord, {"cuEventRecord"}, why) &&
            resolve(lib, api.EventQuery, {"cuEventQuery"}, why) &&
            resolve(lib, api.EventSynchronize, {"cuEventSynchronize"}, why) &&
            resolve(lib, api.EventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, why) &&

@@ -85,8 +85,8 @@ struct Api {
     Result (*EventQuery)(Event) = nullptr;
     Result (*EventSynchronize)(Event) = nullptr;
     Result (*EventElapsedTime)(float*, Event, Event) = nullptr;
-    Result (*LaunchKernel)(Function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, Stream,
-                           void**, void**) = nullptr;
+    Result (*LaunchKernel)(Function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           Stream, void**, void**) = nullptr;
     Result (*GetErrorName)(Result, const char**) = nullptr;
     Result (*GetErrorString)(Result, const char**) = nullptr;
 };
@@ -100,12 +100,13 @@ std::string describe(const Api& api, Result result);
 
 // A failed driver call: "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (...)".
 class Error : public std::runtime_error {
-public:
-    Error(std::string call, Result result, const std::string& what) : std::runtime_error(what), call_(std::move(call)), result_(result) {}
+  public:
+    Error(std::string call, Result result, const std::string& what)
+        : std::runtime_error(what), call_(std::move(call)), result_(result) {}
     const std::string& call() const { return call_; }
     Result result() const { return result_; }
 
-private:
+  private:
     std::string call_;
     Result result_;
 };

@@ -32,12 +32,16 @@ static_assert(cu::kEventDefault == CU_EVENT_DEFAULT);
 // The entry points, by the versioned names the worker looks up, have the shapes it declares
 // (modulo CUresult/int and the opaque handle types).
 static_assert(std::is_same_v<decltype(&cuMemAlloc_v2), CUresult (*)(CUdeviceptr*, size_t)>);
-static_assert(std::is_same_v<decltype(&cuMemcpyDtoHAsync_v2), CUresult (*)(void*, CUdeviceptr, size_t, CUstream)>);
+static_assert(
+    std::is_same_v<decltype(&cuMemcpyDtoHAsync_v2), CUresult (*)(void*, CUdeviceptr, size_t, CUstream)>);
 static_assert(std::is_same_v<decltype(&cuEventElapsedTime_v2), CUresult (*)(float*, CUevent, CUevent)>);
-static_assert(std::is_same_v<decltype(&cuMemHostGetDevicePointer_v2), CUresult (*)(CUdeviceptr*, void*, unsigned int)>);
+static_assert(
+    std::is_same_v<decltype(&cuMemHostGetDevicePointer_v2), CUresult (*)(CUdeviceptr*, void*, unsigned int)>);
 static_assert(std::is_same_v<decltype(&cuDeviceTotalMem_v2), CUresult (*)(size_t*, CUdevice)>);
 static_assert(std::is_same_v<decltype(&cuMemsetD8_v2), CUresult (*)(CUdeviceptr, unsigned char, size_t)>);
-static_assert(std::is_same_v<decltype(&cuModuleLoadDataEx), CUresult (*)(CUmodule*, const void*, unsigned int, CUjit_option*, void**)>);
-static_assert(std::is_same_v<decltype(&cuLaunchKernel), CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int,
-                                                                      unsigned int, unsigned int, unsigned int, unsigned int,
-                                                                      CUstream, void**, void**)>);
+static_assert(std::is_same_v<decltype(&cuModuleLoadDataEx),
+                             CUresult (*)(CUmodule*, const void*, unsigned int, CUjit_option*, void**)>);
+static_assert(
+    std::is_same_v<decltype(&cuLaunchKernel),
+                   CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
+                                unsigned int, unsigned int, unsigned int, CUstream, void**, void**)>);

@@ -14,28 +14,34 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
-std::string megabytes(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB"; }
+std::string megabytes(uint64_t bytes) {
+    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB";
+}
 
 // Kernel arguments' device memory, freed when the request ends (also on errors).
 class Allocations {
-public:
+  public:
     explicit Allocations(const cu::Api& api) : api_(api) {}
     ~Allocations() {
-        for (cu::DevicePtr p : ptrs_) api_.MemFree(p);
+        for (cu::DevicePtr p : ptrs_)
+            api_.MemFree(p);
     }
     // A hung or failed kernel: cuMemFree would wait for it (forever). The worker exits right after
     // answering, and the driver reclaims everything with the context.
     void leak() { ptrs_.clear(); }
     cu::DevicePtr alloc(size_t bytes, const std::string& what) {
         cu::DevicePtr p = 0;
-        cu::check(api_, api_.MemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc", what + " (" + megabytes(bytes) + ")");
+        cu::check(api_, api_.MemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc",
+                  what + " (" + megabytes(bytes) + ")");
         ptrs_.push_back(p);
         return p;
     }
 
-private:
+  private:
     const cu::Api& api_;
     std::vector<cu::DevicePtr> ptrs_;
 };
@@ -65,8 +71,9 @@ Hello Executor::init() {
     const cu::Result counted = api_.DeviceGetCount(&count);
     if (counted != cu::kSuccess || count == 0) {
         h.state = WorkerState::NoDevice;
-        h.message = counted != cu::kSuccess ? "no CUDA device (cuDeviceGetCount: " + cu::describe(api_, counted) + ")"
-                                            : "no CUDA device (the driver found none)";
+        h.message = counted != cu::kSuccess
+                        ? "no CUDA device (cuDeviceGetCount: " + cu::describe(api_, counted) + ")"
+                        : "no CUDA device (the driver found none)";
         return h;
     }
     try {
@@ -75,13 +82,17 @@ Hello Executor::init() {
         cu::check(api_, api_.DeviceGetName(name, sizeof name - 1, device_), "cuDeviceGetName");
         h.device = name;
         int v = 0;
-        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrMultiprocessorCount, device_), "cuDeviceGetAttribute");
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrMultiprocessorCount, device_),
+                  "cuDeviceGetAttribute");
         h.sm_count = static_cast<uint32_t>(v);
-        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMajor, device_), "cuDeviceGetAttribute");
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMajor, device_),
+                  "cuDeviceGetAttribute");
         h.cc_major = static_cast<uint32_t>(v);
-        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMinor, device_), "cuDeviceGetAttribute");
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMinor, device_),
+                  "cuDeviceGetAttribute");
         h.cc_minor = static_cast<uint32_t>(v);
-        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrCanMapHostMemory, device_), "cuDeviceGetAttribute");
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrCanMapHostMemory, device_),
+                  "cuDeviceGetAttribute");
         h.can_map_host_memory = v != 0;
         cu::check(api_, api_.DriverGetVersion(&v), "cuDriverGetVersion");
         h.driver_version = static_cast<uint32_t>(v);
@@ -150,8 +161,9 @@ void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& l
     const size_t event_bytes = std::max<size_t>(layout.event_bytes(), 32);
     const size_t warp_bytes = std::max<size_t>(warps * sizeof(uint32_t), 4);
     const size_t cursor_bytes = layout.cursor_bytes();
-    const std::string events_what = std::to_string(layout.capacity()) + " events in " + std::to_string(layout.stripes) +
-                                    " stripes (" + megabytes(event_bytes) + ")";
+    const std::string events_what = std::to_string(layout.capacity()) + " events in " +
+                                    std::to_string(layout.stripes) + " stripes (" + megabytes(event_bytes) +
+                                    ")";
     // Keep the last area if it is big enough: allocating hundreds of MB each run costs milliseconds.
     const bool reuse = trace_.cursors && trace_.mode == mode && trace_.event_bytes >= event_bytes &&
                        trace_.warp_bytes >= warp_bytes && trace_.cursor_bytes >= cursor_bytes;
@@ -161,12 +173,14 @@ void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& l
         cu::check(api_, api_.MemAlloc(&trace_.cursors, cursor_bytes), "cuMemAlloc", "trace cursors");
         trace_.cursor_bytes = cursor_bytes;
         if (mode == TraceBuffer::Device) {
-            cu::check(api_, api_.MemAlloc(&trace_.events, event_bytes), "cuMemAlloc", "trace buffer of " + events_what);
+            cu::check(api_, api_.MemAlloc(&trace_.events, event_bytes), "cuMemAlloc",
+                      "trace buffer of " + events_what);
             cu::check(api_, api_.MemAlloc(&trace_.warps, warp_bytes), "cuMemAlloc", "warp table");
             // Pinned host memory to copy a hung kernel's trace into, allocated now because an
             // allocation while the kernel hangs might wait for it (large buffers: at the hang).
             const size_t staging = cursor_bytes + warp_bytes + event_bytes;
-            if (staging <= kPreallocatedStagingMax && api_.MemHostAlloc(&trace_.staging, staging, 0) == cu::kSuccess)
+            if (staging <= kPreallocatedStagingMax &&
+                api_.MemHostAlloc(&trace_.staging, staging, 0) == cu::kSuccess)
                 trace_.staging_bytes = staging;
             else
                 trace_.staging = nullptr;
@@ -174,9 +188,12 @@ void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& l
             const unsigned flags = cu::kMemHostAllocPortable | cu::kMemHostAllocDeviceMap;
             cu::check(api_, api_.MemHostAlloc(&trace_.host_events, event_bytes, flags), "cuMemHostAlloc",
                       "mapped trace buffer of " + events_what);
-            cu::check(api_, api_.MemHostGetDevicePointer(&trace_.events, trace_.host_events, 0), "cuMemHostGetDevicePointer");
-            cu::check(api_, api_.MemHostAlloc(&trace_.host_warps, warp_bytes, flags), "cuMemHostAlloc", "mapped warp table");
-            cu::check(api_, api_.MemHostGetDevicePointer(&trace_.warps, trace_.host_warps, 0), "cuMemHostGetDevicePointer");
+            cu::check(api_, api_.MemHostGetDevicePointer(&trace_.events, trace_.host_events, 0),
+                      "cuMemHostGetDevicePointer");
+            cu::check(api_, api_.MemHostAlloc(&trace_.host_warps, warp_bytes, flags), "cuMemHostAlloc",
+                      "mapped warp table");
+            cu::check(api_, api_.MemHostGetDevicePointer(&trace_.warps, trace_.host_warps, 0),
+                      "cuMemHostGetDevicePointer");
         }
         trace_.event_bytes = event_bytes;
         trace_.warp_bytes = warp_bytes;
@@ -192,7 +209,8 @@ void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& l
     cu::check(api_, api_.MemsetD8(trace_.cursors, 0, cursor_bytes), "cuMemsetD8", "trace cursors");
 }
 
-std::vector<trace::Event> Executor::mapped_events(const trace::TraceBufferLayout& layout, const std::vector<uint64_t>* cursors) const {
+std::vector<trace::Event> Executor::mapped_events(const trace::TraceBufferLayout& layout,
+                                                  const std::vector<uint64_t>* cursors) const {
     std::atomic_thread_fence(std::memory_order_acquire);
     return trace::complete_events(static_cast<const trace::Event*>(trace_.host_events), layout, cursors);
 }
@@ -231,7 +249,8 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
         }
     }
     std::vector<uint64_t> cursors;
-    if (api_.MemcpyDtoHAsync(staging, trace_.cursors, cursor_bytes, copy_stream_) == cu::kSuccess && wait_copies()) {
+    if (api_.MemcpyDtoHAsync(staging, trace_.cursors, cursor_bytes, copy_stream_) == cu::kSuccess &&
+        wait_copies()) {
         cursors = trace::read_cursors(staging, layout);
         const trace::CursorTotals totals = trace::cursor_totals(cursors, layout);
         result.cursor = totals.attempted;
@@ -240,13 +259,15 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
     }
     char* warps = static_cast<char*>(staging) + cursor_bytes;
     auto* events = reinterpret_cast<trace::Event*>(warps + warp_count * 4);
-    bool ok = warp_count == 0 || api_.MemcpyDtoHAsync(warps, trace_.warps, warp_count * 4, copy_stream_) == cu::kSuccess;
+    bool ok = warp_count == 0 ||
+              api_.MemcpyDtoHAsync(warps, trace_.warps, warp_count * 4, copy_stream_) == cu::kSuccess;
     // Each stripe up to its cursor (all of it where the cursors could not be read).
     for (uint32_t s = 0; ok && s < layout.stripes; ++s) {
-        const uint64_t used = result.cursor_known ? std::min(cursors[s], layout.stripe_capacity) : layout.stripe_capacity;
+        const uint64_t used =
+            result.cursor_known ? std::min(cursors[s], layout.stripe_capacity) : layout.stripe_capacity;
         const uint64_t first = layout.stripe_first_slot(s);
         ok = used == 0 || api_.MemcpyDtoHAsync(events + first, trace_.events + first * sizeof(trace::Event),
-                                                used * sizeof(trace::Event), copy_stream_) == cu::kSuccess;
+                                               used * sizeof(trace::Event), copy_stream_) == cu::kSuccess;
     }
     ok = ok && wait_copies();
     if (ok) {
@@ -275,26 +296,32 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         cu::check(api_, api_.ModuleGetFunction(&fn, module_, req.kernel.c_str()), "cuModuleGetFunction",
                   "kernel '" + req.kernel + "'");
         if (req.dynamic_shared_bytes > 48 * 1024)
-            cu::check(api_, api_.FuncSetAttribute(fn, cu::kFuncAttrMaxDynamicSharedSizeBytes, static_cast<int>(req.dynamic_shared_bytes)),
-                      "cuFuncSetAttribute", "dynamic shared memory of " + std::to_string(req.dynamic_shared_bytes) + " bytes");
+            cu::check(api_,
+                      api_.FuncSetAttribute(fn, cu::kFuncAttrMaxDynamicSharedSizeBytes,
+                                            static_cast<int>(req.dynamic_shared_bytes)),
+                      "cuFuncSetAttribute",
+                      "dynamic shared memory of " + std::to_string(req.dynamic_shared_bytes) + " bytes");
 
         Allocations allocs(api_);
         std::vector<cu::DevicePtr> buffers;
         for (const NamedBuffer& b : req.buffers) {
             const cu::DevicePtr p = allocs.alloc(b.bytes.size(), "buffer " + b.name);
-            if (!b.bytes.empty()) cu::check(api_, api_.MemcpyHtoD(p, b.bytes.data(), b.bytes.size()), "cuMemcpyHtoD", "buffer " + b.name);
+            if (!b.bytes.empty())
+                cu::check(api_, api_.MemcpyHtoD(p, b.bytes.data(), b.bytes.size()), "cuMemcpyHtoD",
+                          "buffer " + b.name);
             buffers.push_back(p);
         }
         const bool traced = req.mode == RunMode::Traced;
         const trace::TraceBufferLayout& layout = req.trace_layout;
         if (traced) {
             // (at most 2^40 slots: 32 TiB, more than any GPU has, and far from overflowing a size_t)
-            if (!trace::is_power_of_two(layout.stripes) || layout.stripes > trace::kMaxStripes || layout.stripe_capacity == 0 ||
-                layout.stripe_capacity > (uint64_t(1) << 40) / layout.stripes)
-                throw cu::Error("request", 0, "trace buffer of " + std::to_string(layout.stripes) + " stripes of " +
-                                                  std::to_string(layout.stripe_capacity) +
-                                                  " slots: stripes must be a power of two up to " +
-                                                  std::to_string(trace::kMaxStripes) + ", with 1 to 2^40 slots in all");
+            if (!trace::is_power_of_two(layout.stripes) || layout.stripes > trace::kMaxStripes ||
+                layout.stripe_capacity == 0 || layout.stripe_capacity > (uint64_t(1) << 40) / layout.stripes)
+                throw cu::Error("request", 0,
+                                "trace buffer of " + std::to_string(layout.stripes) + " stripes of " +
+                                    std::to_string(layout.stripe_capacity) +
+                                    " slots: stripes must be a power of two up to " +
+                                    std::to_string(trace::kMaxStripes) + ", with 1 to 2^40 slots in all");
             prepare_trace(req.trace_buffer, layout, req.warp_count);
         }
 
@@ -305,19 +332,27 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             switch (a.kind) {
             case ArgSpec::Kind::Buffer:
                 if (a.buffer >= buffers.size())
-                    throw cu::Error("request", 0, "argument " + std::to_string(i) + " names buffer " + std::to_string(a.buffer) +
-                                                      " of " + std::to_string(buffers.size()));
+                    throw cu::Error("request", 0,
+                                    "argument " + std::to_string(i) + " names buffer " +
+                                        std::to_string(a.buffer) + " of " + std::to_string(buffers.size()));
                 values[i] = buffers[a.buffer];
                 break;
             case ArgSpec::Kind::Scalar:
                 if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8)
-                    throw cu::Error("request", 0, "argument " + std::to_string(i) + " has " + std::to_string(a.size) +
-                                                      " bytes; the GPU runner passes scalars of 1, 2, 4 or 8 bytes");
+                    throw cu::Error("request", 0,
+                                    "argument " + std::to_string(i) + " has " + std::to_string(a.size) +
+                                        " bytes; the GPU runner passes scalars of 1, 2, 4 or 8 bytes");
                 values[i] = a.bits;
                 break;
-            case ArgSpec::Kind::TraceEvents: values[i] = traced ? trace_.events : 0; break;
-            case ArgSpec::Kind::TraceCursor: values[i] = traced ? trace_.cursors : 0; break;
-            case ArgSpec::Kind::TraceWarps: values[i] = traced ? trace_.warps : 0; break;
+            case ArgSpec::Kind::TraceEvents:
+                values[i] = traced ? trace_.events : 0;
+                break;
+            case ArgSpec::Kind::TraceCursor:
+                values[i] = traced ? trace_.cursors : 0;
+                break;
+            case ArgSpec::Kind::TraceWarps:
+                values[i] = traced ? trace_.warps : 0;
+                break;
             }
             params[i] = &values[i]; // little-endian: the first `size` bytes are the value
         }
@@ -328,22 +363,27 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         const uint32_t launches = std::max<uint32_t>(req.launches, 1);
         for (uint32_t l = 0; l < launches; ++l) {
             if (traced && l > 0) {
-                cu::check(api_, api_.MemsetD8(trace_.cursors, 0, layout.cursor_bytes()), "cuMemsetD8", "trace cursors");
+                cu::check(api_, api_.MemsetD8(trace_.cursors, 0, layout.cursor_bytes()), "cuMemsetD8",
+                          "trace cursors");
             }
             cu::check(api_, api_.EventRecord(start_, stream_), "cuEventRecord");
-            cu::check(api_, api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y, req.block.z,
-                                              req.dynamic_shared_bytes, stream_, params.data(), nullptr),
+            cu::check(api_,
+                      api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
+                                        req.block.z, req.dynamic_shared_bytes, stream_, params.data(),
+                                        nullptr),
                       "cuLaunchKernel",
-                      "kernel " + req.kernel + " with grid (" + std::to_string(req.grid.x) + "," + std::to_string(req.grid.y) + "," +
-                          std::to_string(req.grid.z) + ") block (" + std::to_string(req.block.x) + "," + std::to_string(req.block.y) +
-                          "," + std::to_string(req.block.z) + ")");
+                      "kernel " + req.kernel + " with grid (" + std::to_string(req.grid.x) + "," +
+                          std::to_string(req.grid.y) + "," + std::to_string(req.grid.z) + ") block (" +
+                          std::to_string(req.block.x) + "," + std::to_string(req.block.y) + "," +
+                          std::to_string(req.block.z) + ")");
             launched = true;
             cu::check(api_, api_.EventRecord(stop_, stream_), "cuEventRecord");
 
             // Watch the launch: done, failed, or out of time. Live mode streams complete events.
             const auto launch_t0 = Clock::now();
             auto last_progress = launch_t0;
-            std::vector<uint64_t> scan_pos(layout.stripes, 0); // live: per stripe, the first slot not read yet
+            std::vector<uint64_t> scan_pos(layout.stripes,
+                                           0); // live: per stripe, the first slot not read yet
             uint64_t seen = 0;
             const bool live = traced && req.live && req.trace_buffer == TraceBuffer::Mapped && progress;
             for (;;) {
@@ -412,13 +452,16 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 res.buffers[i].name = req.buffers[i].name;
                 res.buffers[i].bytes.resize(req.buffers[i].bytes.size());
                 if (!res.buffers[i].bytes.empty())
-                    cu::check(api_, api_.MemcpyDtoH(res.buffers[i].bytes.data(), buffers[i], res.buffers[i].bytes.size()),
-                              "cuMemcpyDtoH", "buffer " + req.buffers[i].name);
+                    cu::check(
+                        api_,
+                        api_.MemcpyDtoH(res.buffers[i].bytes.data(), buffers[i], res.buffers[i].bytes.size()),
+                        "cuMemcpyDtoH", "buffer " + req.buffers[i].name);
             }
         }
         if (traced) {
             std::vector<uint8_t> cursor_area(layout.cursor_bytes());
-            cu::check(api_, api_.MemcpyDtoH(cursor_area.data(), trace_.cursors, cursor_area.size()), "cuMemcpyDtoH", "trace cursors");
+            cu::check(api_, api_.MemcpyDtoH(cursor_area.data(), trace_.cursors, cursor_area.size()),
+                      "cuMemcpyDtoH", "trace cursors");
             const std::vector<uint64_t> cursors = trace::read_cursors(cursor_area.data(), layout);
             const trace::CursorTotals totals = trace::cursor_totals(cursors, layout);
             res.cursor = totals.attempted;
@@ -439,14 +482,16 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                         if (used)
                             cu::check(api_,
                                       api_.MemcpyDtoH(res.events.data() + at,
-                                                      trace_.events + layout.stripe_first_slot(s) * sizeof(trace::Event),
+                                                      trace_.events +
+                                                          layout.stripe_first_slot(s) * sizeof(trace::Event),
                                                       used * sizeof(trace::Event)),
                                       "cuMemcpyDtoH", "trace buffer");
                         at += used;
                     }
                 }
                 if (req.warp_count)
-                    cu::check(api_, api_.MemcpyDtoH(res.warps.data(), trace_.warps, req.warp_count * 4), "cuMemcpyDtoH", "warp table");
+                    cu::check(api_, api_.MemcpyDtoH(res.warps.data(), trace_.warps, req.warp_count * 4),
+                              "cuMemcpyDtoH", "warp table");
             }
         }
     } catch (const cu::Error& e) {

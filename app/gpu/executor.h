@@ -12,7 +12,7 @@
 namespace synclab::gpu {
 
 class Executor {
-public:
+  public:
     Executor() = default;
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;
@@ -26,7 +26,7 @@ public:
     // After a Timeout or Fault the context cannot be trusted: the worker must exit.
     bool must_exit() const { return must_exit_; }
 
-private:
+  private:
     struct DeviceAlloc {
         cu::DevicePtr ptr = 0;
         size_t bytes = 0;
@@ -36,9 +36,9 @@ private:
         size_t event_bytes = 0, warp_bytes = 0;
         size_t cursor_bytes = 0;
         cu::DevicePtr events = 0, warps = 0, cursors = 0; // device addresses (mapped: of the host memory)
-        void* host_events = nullptr;                     // mapped mode: the host side
+        void* host_events = nullptr;                      // mapped mode: the host side
         void* host_warps = nullptr;
-        void* staging = nullptr;                         // device mode: pinned host copy for a hang
+        void* staging = nullptr; // device mode: pinned host copy for a hang
         size_t staging_bytes = 0;
     };
 
@@ -47,7 +47,8 @@ private:
     void release_trace();
     // Complete events (both halves written) of the mapped buffer, each stripe up to its cursor (all
     // of it: `cursors` null).
-    std::vector<trace::Event> mapped_events(const trace::TraceBufferLayout& layout, const std::vector<uint64_t>* cursors) const;
+    std::vector<trace::Event> mapped_events(const trace::TraceBufferLayout& layout,
+                                            const std::vector<uint64_t>* cursors) const;
     // A hung kernel: read what it wrote so far (mapped: directly; device: a copy on a second stream).
     void snapshot(RunResult& result, const trace::TraceBufferLayout& layout, uint64_t warp_count);
 

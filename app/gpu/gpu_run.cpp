@@ -8,8 +8,8 @@
 namespace synclab::gpu {
 
 std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
-                                            const std::vector<trace::Event>& events, const std::vector<uint32_t>& warps,
-                                            bool finished) {
+                                            const std::vector<trace::Event>& events,
+                                            const std::vector<uint32_t>& warps, bool finished) {
     const uint64_t warps_per_block = (block.count() + 31) / 32;
     std::vector<trace::ThreadInfo> threads = trace::thread_layout(grid, block);
     // The last event of each thread says where it stopped (events of one thread are in program order).
@@ -51,17 +51,21 @@ namespace {
 
 trace::RunStatus run_status(ResultStatus s) {
     switch (s) {
-    case ResultStatus::Ok: return trace::RunStatus::Ok;
-    case ResultStatus::Timeout: return trace::RunStatus::Timeout;
-    default: return trace::RunStatus::Error;
+    case ResultStatus::Ok:
+        return trace::RunStatus::Ok;
+    case ResultStatus::Timeout:
+        return trace::RunStatus::Timeout;
+    default:
+        return trace::RunStatus::Error;
     }
 }
 
 } // namespace
 
-LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text, const std::string& kernel,
-                     const sim::LaunchConfig& config, const std::vector<sim::Buffer>& buffers,
-                     const std::vector<sim::KernelArg>& args, const LaunchOptions& options) {
+LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
+                     const std::string& kernel, const sim::LaunchConfig& config,
+                     const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
+                     const LaunchOptions& options) {
     LaunchOutcome out;
     const Hello& hello = worker.start();
     const ptx::Function* fn = module.find_entry(kernel);
@@ -75,7 +79,8 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     meta.grid = config.grid;
     meta.block = config.block;
     meta.dynamic_shared_bytes = config.dynamic_shared_bytes;
-    for (const sim::Buffer& b : buffers) out.buffers.push_back(b);
+    for (const sim::Buffer& b : buffers)
+        out.buffers.push_back(b);
     auto fail = [&](std::string why) {
         out.status = trace::RunStatus::Error;
         out.message = std::move(why);
@@ -101,13 +106,14 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     req.grid = config.grid;
     req.block = config.block;
     req.dynamic_shared_bytes = config.dynamic_shared_bytes;
-    for (const sim::Buffer& b : buffers) req.buffers.push_back({b.name, b.bytes});
+    for (const sim::Buffer& b : buffers)
+        req.buffers.push_back({b.name, b.bytes});
     for (size_t i = 0; i < args.size(); ++i) {
         ArgSpec a;
         if (args[i].kind == sim::KernelArg::Kind::Buffer) {
             if (args[i].buffer >= buffers.size())
-                return fail("argument " + std::to_string(i) + " names buffer " + std::to_string(args[i].buffer) + " of " +
-                            std::to_string(buffers.size()));
+                return fail("argument " + std::to_string(i) + " names buffer " +
+                            std::to_string(args[i].buffer) + " of " + std::to_string(buffers.size()));
             a.kind = ArgSpec::Kind::Buffer;
             a.buffer = args[i].buffer;
         } else {
@@ -118,7 +124,8 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         req.args.push_back(a);
     }
     const uint64_t warp_count = ptx::trace_warp_count(config.grid, config.block);
-    const trace::TraceBufferLayout layout = trace::TraceBufferLayout::for_capacity(options.event_capacity, options.stripes);
+    const trace::TraceBufferLayout layout =
+        trace::TraceBufferLayout::for_capacity(options.event_capacity, options.stripes);
     if (options.traced) {
         req.args.push_back({ArgSpec::Kind::TraceEvents, 0, 8, 0});
         req.args.push_back({ArgSpec::Kind::TraceCursor, 0, 8, 0});
@@ -142,7 +149,8 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.worker_ms = r.wall_ms;
     out.partial_trace = r.partial;
     if (r.buffers.size() == buffers.size()) {
-        for (size_t i = 0; i < buffers.size(); ++i) out.buffers[i].bytes = std::move(r.buffers[i].bytes);
+        for (size_t i = 0; i < buffers.size(); ++i)
+            out.buffers[i].bytes = std::move(r.buffers[i].bytes);
     }
     meta.elapsed_ms = r.kernel_ms.empty() ? 0 : r.kernel_ms.back();
     if (options.traced) {
@@ -150,10 +158,12 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.dropped_events = r.cursor_known ? r.dropped : 0;
         out.trace.sites.reserve(fn->code.size());
         for (size_t i = 0; i < fn->code.size(); ++i)
-            out.trace.sites.push_back({fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
+            out.trace.sites.push_back(
+                {fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
         // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
         if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
-            out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps, out.status == trace::RunStatus::Ok);
+            out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps,
+                                             out.status == trace::RunStatus::Ok);
         out.trace.events = std::move(r.events);
         trace::merge_by_time(out.trace.events);
         meta.dropped_events = out.dropped_events;
@@ -162,7 +172,8 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     if (out.status == trace::RunStatus::Timeout && options.traced) {
         const std::string diagnosis = diagnose_hang(out.trace);
         if (!diagnosis.empty() && !out.trace.events.empty()) out.message += "; " + diagnosis;
-        if (out.dropped_events) out.message += " (the trace buffer overflowed: the picture may miss the latest events)";
+        if (out.dropped_events)
+            out.message += " (the trace buffer overflowed: the picture may miss the latest events)";
     }
     meta.status_message = out.message;
     return out;

@@ -23,41 +23,42 @@ struct LaunchOptions {
     TraceBuffer buffer = TraceBuffer::Device; // traced runs: where events go (Mapped: readable live)
     double timeout_s = 5;                     // per launch; then the kernel is stopped with its worker
     double grace_s = 20;                      // extra time for the worker's JIT and copies
-    uint64_t event_capacity = 1u << 22;       // trace slots (32 bytes each), at least; rounded up to whole stripes
+    uint64_t event_capacity = 1u << 22; // trace slots (32 bytes each), at least; rounded up to whole stripes
     uint32_t stripes = trace::kDefaultStripes; // cursors the slots are spread over (trace/trace_buffer.h)
-    uint32_t launches = 1;                    // launches of the same inputs (timing)
-    bool return_events = true;                // false: only count them (benchmark)
-    bool warp_aggregated = true;              // see ptx::InstrumentOptions
-    bool live = false;                        // stream events while the kernel runs (needs Mapped)
+    uint32_t launches = 1;                     // launches of the same inputs (timing)
+    bool return_events = true;                 // false: only count them (benchmark)
+    bool warp_aggregated = true;               // see ptx::InstrumentOptions
+    bool live = false;                         // stream events while the kernel runs (needs Mapped)
     std::function<void(const Progress&)> on_progress;
 };
 
 struct LaunchOutcome {
     trace::RunStatus status = trace::RunStatus::Ok;
-    std::string message;                  // what went wrong; for a timeout, the diagnosis
-    std::vector<float> kernel_ms;         // per completed launch
-    std::vector<sim::Buffer> buffers;     // after the (last) launch; the inputs where it did not finish
-    trace::Trace trace;                   // traced: threads, sites, events and meta; untraced: meta only
-    uint64_t events_attempted = 0;        // traced: the cursors added up (written + dropped)
+    std::string message;              // what went wrong; for a timeout, the diagnosis
+    std::vector<float> kernel_ms;     // per completed launch
+    std::vector<sim::Buffer> buffers; // after the (last) launch; the inputs where it did not finish
+    trace::Trace trace;               // traced: threads, sites, events and meta; untraced: meta only
+    uint64_t events_attempted = 0;    // traced: the cursors added up (written + dropped)
     uint64_t dropped_events = 0;
-    bool partial_trace = false;           // the events were read from a kernel that had not finished
+    bool partial_trace = false; // the events were read from a kernel that had not finished
     std::string jit_log;
-    double worker_ms = 0;                 // the request inside the worker (JIT, copies, launches)
+    double worker_ms = 0; // the request inside the worker (JIT, copies, launches)
 };
 
 // Runs one request on `worker`. Never throws for problems of the kernel (status Error / Timeout
 // with a message); throws Unavailable when the GPU cannot be used at all, and
 // ptx::InstrumentError when a traced run's PTX cannot be instrumented.
-LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text, const std::string& kernel,
-                     const sim::LaunchConfig& config, const std::vector<sim::Buffer>& buffers,
-                     const std::vector<sim::KernelArg>& args, const LaunchOptions& options);
+LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
+                     const std::string& kernel, const sim::LaunchConfig& config,
+                     const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
+                     const LaunchOptions& options);
 
 // The thread table of a GPU trace: block, thread, warp, lane, SM (from the warp table) and how each
 // thread ended (from its last event: exit, waiting at a barrier, still running, or never started).
 // `finished`: the kernel completed, so every thread exited.
 std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
-                                            const std::vector<trace::Event>& events, const std::vector<uint32_t>& warps,
-                                            bool finished);
+                                            const std::vector<trace::Event>& events,
+                                            const std::vector<uint32_t>& warps, bool finished);
 
 // The diagnosis of a hung kernel from its (partial) trace: which threads wait at which barrier line,
 // which exited, which never started; "" when the trace says nothing.

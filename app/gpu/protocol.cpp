@@ -10,14 +10,20 @@
 
 namespace synclab::gpu {
 
-const char* to_string(TraceBuffer buffer) { return buffer == TraceBuffer::Mapped ? "mapped" : "device"; }
+const char* to_string(TraceBuffer buffer) {
+    return buffer == TraceBuffer::Mapped ? "mapped" : "device";
+}
 
 const char* to_string(ResultStatus status) {
     switch (status) {
-    case ResultStatus::Ok: return "ok";
-    case ResultStatus::Timeout: return "timeout";
-    case ResultStatus::Fault: return "fault";
-    case ResultStatus::Error: return "error";
+    case ResultStatus::Ok:
+        return "ok";
+    case ResultStatus::Timeout:
+        return "timeout";
+    case ResultStatus::Fault:
+        return "fault";
+    case ResultStatus::Error:
+        return "error";
     }
     return "?";
 }
@@ -28,9 +34,8 @@ namespace {
 constexpr uint64_t kMaxPayload = 64ull << 30;
 
 class Writer {
-public:
-    template <class T>
-    void pod(const T& v) {
+  public:
+    template <class T> void pod(const T& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         bytes_.append(reinterpret_cast<const char*>(&v), sizeof(T));
     }
@@ -38,8 +43,7 @@ public:
         pod<uint64_t>(s.size());
         bytes_.append(s);
     }
-    template <class T>
-    void vec(const std::vector<T>& v) {
+    template <class T> void vec(const std::vector<T>& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         pod<uint64_t>(v.size());
         bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
@@ -58,15 +62,14 @@ public:
     }
     std::string take() { return std::move(bytes_); }
 
-private:
+  private:
     std::string bytes_;
 };
 
 class Reader {
-public:
+  public:
     explicit Reader(const std::string& s) : p_(s.data()), end_(s.data() + s.size()) {}
-    template <class T>
-    T pod() {
+    template <class T> T pod() {
         static_assert(std::is_trivially_copyable_v<T>);
         need(sizeof(T));
         T v;
@@ -74,8 +77,7 @@ public:
         p_ += sizeof(T);
         return v;
     }
-    template <class T>
-    void pod(T& v) { v = pod<T>(); }
+    template <class T> void pod(T& v) { v = pod<T>(); }
     std::string str() {
         const uint64_t n = pod<uint64_t>();
         need(n);
@@ -84,10 +86,10 @@ public:
         return s;
     }
     void str(std::string& s) { s = str(); }
-    template <class T>
-    void vec(std::vector<T>& v) {
+    template <class T> void vec(std::vector<T>& v) {
         const uint64_t n = pod<uint64_t>();
-        if (n > uint64_t(end_ - p_) / sizeof(T)) throw ProtocolError("truncated message (vector of " + std::to_string(n) + ")");
+        if (n > uint64_t(end_ - p_) / sizeof(T))
+            throw ProtocolError("truncated message (vector of " + std::to_string(n) + ")");
         v.resize(n);
         if (n) std::memcpy(v.data(), p_, n * sizeof(T));
         p_ += n * sizeof(T);
@@ -107,10 +109,11 @@ public:
         }
     }
     void done() const {
-        if (p_ != end_) throw ProtocolError("message has " + std::to_string(end_ - p_) + " unexpected trailing bytes");
+        if (p_ != end_)
+            throw ProtocolError("message has " + std::to_string(end_ - p_) + " unexpected trailing bytes");
     }
 
-private:
+  private:
     void need(uint64_t n) const {
         if (n > uint64_t(end_ - p_)) throw ProtocolError("truncated message");
     }
@@ -121,8 +124,7 @@ private:
 // One field list per message, walked by both directions: a Writer reads the fields (Msg const), a
 // Reader fills them, so encode and decode cannot drift apart. Hello's version is not in its list:
 // it is read and checked first, because a worker of another version may lay out the rest otherwise.
-template <class Stream, class Msg>
-void hello_fields(Stream& s, Msg& m) {
+template <class Stream, class Msg> void hello_fields(Stream& s, Msg& m) {
     s.pod(m.state);
     s.str(m.message);
     s.str(m.device);
@@ -134,8 +136,7 @@ void hello_fields(Stream& s, Msg& m) {
     s.pod(m.can_map_host_memory);
 }
 
-template <class Stream, class Msg>
-void request_fields(Stream& s, Msg& m) {
+template <class Stream, class Msg> void request_fields(Stream& s, Msg& m) {
     s.str(m.ptx);
     s.str(m.kernel);
     s.dim(m.grid);
@@ -155,8 +156,7 @@ void request_fields(Stream& s, Msg& m) {
     s.pod(m.live);
 }
 
-template <class Stream, class Msg>
-void result_fields(Stream& s, Msg& m) {
+template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.pod(m.status);
     s.str(m.message);
     s.str(m.jit_log);
@@ -171,8 +171,7 @@ void result_fields(Stream& s, Msg& m) {
     s.pod(m.wall_ms);
 }
 
-template <class Stream, class Msg>
-void progress_fields(Stream& s, Msg& m) {
+template <class Stream, class Msg> void progress_fields(Stream& s, Msg& m) {
     s.pod(m.elapsed_ms);
     s.pod(m.events_seen);
     s.vec(m.events);
@@ -191,8 +190,9 @@ void decode(const std::string& payload, Hello& m) {
     Reader r(payload);
     r.pod(m.version);
     if (m.version != kProtocolVersion)
-        throw ProtocolError("the GPU worker speaks protocol version " + std::to_string(m.version) + ", expected " +
-                            std::to_string(kProtocolVersion) + " (a worker from another build?)");
+        throw ProtocolError("the GPU worker speaks protocol version " + std::to_string(m.version) +
+                            ", expected " + std::to_string(kProtocolVersion) +
+                            " (a worker from another build?)");
     hello_fields(r, m);
     r.done();
 }
@@ -246,7 +246,8 @@ void write_all(int fd, const char* p, size_t n) {
         const ssize_t k = socket ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
         if (k < 0) {
             if (errno == EINTR) continue;
-            throw ProtocolError(std::string("the other side of the GPU worker's pipe has gone (") + std::strerror(errno) + ")");
+            throw ProtocolError(std::string("the other side of the GPU worker's pipe has gone (") +
+                                std::strerror(errno) + ")");
         }
         p += k;
         n -= static_cast<size_t>(k);
@@ -258,17 +259,20 @@ ReadStatus read_all(int fd, char* p, size_t n, std::chrono::steady_clock::time_p
     size_t got = 0;
     while (got < n) {
         if (deadline != std::chrono::steady_clock::time_point::max()) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return ReadStatus::Timeout;
             pollfd pfd{fd, POLLIN, 0};
             const int r = poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
-            if (r < 0 && errno != EINTR) throw ProtocolError(std::string("poll failed: ") + std::strerror(errno));
+            if (r < 0 && errno != EINTR)
+                throw ProtocolError(std::string("poll failed: ") + std::strerror(errno));
             if (r <= 0) continue;
         }
         const ssize_t k = read(fd, p + got, n - got);
         if (k < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;
-            throw ProtocolError(std::string("reading from the GPU worker's pipe failed: ") + std::strerror(errno));
+            throw ProtocolError(std::string("reading from the GPU worker's pipe failed: ") +
+                                std::strerror(errno));
         }
         if (k == 0) {
             if (first && got == 0) return ReadStatus::Eof;
@@ -293,7 +297,8 @@ void write_message(int fd, MessageType type, const std::string& payload) {
     write_all(fd, payload.data(), payload.size());
 }
 
-ReadStatus read_message(int fd, MessageType& type, std::string& payload, std::chrono::steady_clock::time_point deadline) {
+ReadStatus read_message(int fd, MessageType& type, std::string& payload,
+                        std::chrono::steady_clock::time_point deadline) {
     char header[16];
     const ReadStatus s = read_all(fd, header, sizeof header, deadline, true);
     if (s != ReadStatus::Ok) return s;
@@ -303,7 +308,8 @@ ReadStatus read_message(int fd, MessageType& type, std::string& payload, std::ch
     std::memcpy(&t, header + 4, 4);
     std::memcpy(&size, header + 8, 8);
     if (magic != kMagic) throw ProtocolError("the GPU worker sent something that is not a SyncLab message");
-    if (size > kMaxPayload) throw ProtocolError("the GPU worker announced a message of " + std::to_string(size) + " bytes");
+    if (size > kMaxPayload)
+        throw ProtocolError("the GPU worker announced a message of " + std::to_string(size) + " bytes");
     type = static_cast<MessageType>(t);
     payload.resize(size);
     const ReadStatus b = read_all(fd, payload.data(), size, deadline, false);

@@ -25,7 +25,7 @@
 namespace synclab::gpu {
 
 constexpr uint32_t kProtocolVersion = 2; // 2: striped trace buffers
-constexpr uint32_t kMagic = 0x57474c53; // "SLGW" in memory order
+constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
 
@@ -39,8 +39,8 @@ enum class WorkerState : uint8_t {
 struct Hello {
     uint32_t version = kProtocolVersion;
     WorkerState state = WorkerState::Ready;
-    std::string message;     // why it is not Ready
-    std::string device;      // "NVIDIA H200"
+    std::string message; // why it is not Ready
+    std::string device;  // "NVIDIA H200"
     uint32_t sm_count = 0;
     uint32_t cc_major = 0, cc_minor = 0;
     uint32_t driver_version = 0; // e.g. 13000
@@ -82,12 +82,12 @@ struct RunRequest {
     RunMode mode = RunMode::Untraced;
     TraceBuffer trace_buffer = TraceBuffer::Device;
     trace::TraceBufferLayout trace_layout; // stripes and slots (32 bytes) per stripe
-    uint64_t warp_count = 0;     // entries of the warp table
-    double timeout_s = 5;        // per launch
-    uint32_t launches = 1;       // the same inputs, launched this many times (timing); outputs of the last
+    uint64_t warp_count = 0;               // entries of the warp table
+    double timeout_s = 5;                  // per launch
+    uint32_t launches = 1; // the same inputs, launched this many times (timing); outputs of the last
     bool return_buffers = true;
     bool return_events = true;
-    bool live = false;           // send Progress with new events while the kernel runs (mapped buffer)
+    bool live = false; // send Progress with new events while the kernel runs (mapped buffer)
 };
 
 enum class ResultStatus : uint8_t {
@@ -101,27 +101,27 @@ const char* to_string(ResultStatus status);
 struct RunResult {
     ResultStatus status = ResultStatus::Ok;
     std::string message;
-    std::string jit_log;            // ptxas' info/error log of the module load
-    std::vector<float> kernel_ms;   // one per completed launch (CUDA events around the launch)
+    std::string jit_log;          // ptxas' info/error log of the module load
+    std::vector<float> kernel_ms; // one per completed launch (CUDA events around the launch)
     std::vector<NamedBuffer> buffers;
-    uint64_t cursor = 0;            // events attempted by the last launch (written + dropped): the
-                                    // stripes' cursors added up
-    uint64_t dropped = 0;           // of them, past their stripe's capacity (never written)
-    bool cursor_known = false;      // false: a hung kernel's cursors could not be read
-    bool partial = false;           // events read while the kernel was still running (or faulted)
+    uint64_t cursor = 0;       // events attempted by the last launch (written + dropped): the
+                               // stripes' cursors added up
+    uint64_t dropped = 0;      // of them, past their stripe's capacity (never written)
+    bool cursor_known = false; // false: a hung kernel's cursors could not be read
+    bool partial = false;      // events read while the kernel was still running (or faulted)
     std::vector<trace::Event> events;
-    std::vector<uint32_t> warps;    // smid + 1 per warp, 0: not started (or unknown)
-    double wall_ms = 0;             // the whole request inside the worker
+    std::vector<uint32_t> warps; // smid + 1 per warp, 0: not started (or unknown)
+    double wall_ms = 0;          // the whole request inside the worker
 };
 
 struct Progress {
     double elapsed_ms = 0;
-    uint64_t events_seen = 0;       // complete events found in the buffer so far
+    uint64_t events_seen = 0;         // complete events found in the buffer so far
     std::vector<trace::Event> events; // the ones new since the last Progress
 };
 
 class ProtocolError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -140,7 +140,8 @@ void write_message(int fd, MessageType type, const std::string& payload);
 
 enum class ReadStatus : uint8_t { Ok, Eof, Timeout };
 // Reads one message, waiting at most until `deadline` (time_point::max(): no limit).
-ReadStatus read_message(int fd, MessageType& type, std::string& payload,
-                        std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+ReadStatus
+read_message(int fd, MessageType& type, std::string& payload,
+             std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 } // namespace synclab::gpu

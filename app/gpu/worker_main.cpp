@@ -52,15 +52,16 @@ int serve() {
             std::string payload;
             if (read_message(in, type, payload) == ReadStatus::Eof) return 0;
             if (type == MessageType::Quit) return 0;
-            if (type != MessageType::Run) throw ProtocolError("unexpected message type " + std::to_string(static_cast<uint32_t>(type)));
+            if (type != MessageType::Run)
+                throw ProtocolError("unexpected message type " + std::to_string(static_cast<uint32_t>(type)));
             RunRequest request;
             decode(payload, request);
             if (stall) {
-                for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::hours(1));
             }
-            const RunResult result = executor.run(request, [&](const Progress& p) {
-                write_message(out, MessageType::Progress, encode(p));
-            });
+            const RunResult result = executor.run(
+                request, [&](const Progress& p) { write_message(out, MessageType::Progress, encode(p)); });
             write_message(out, MessageType::Result, encode(result));
             if (executor.must_exit()) {
                 // A hung or failed kernel leaves the context unusable; tearing it down may take the
@@ -82,8 +83,9 @@ int info() {
         std::cout << h.message << "\n";
         return 3;
     }
-    std::cout << h.device << ": " << h.sm_count << " SMs, compute capability " << h.cc_major << "." << h.cc_minor << ", "
-              << (h.memory_bytes >> 20) << " MiB, driver API " << h.driver_version / 1000 << "." << (h.driver_version % 1000) / 10
+    std::cout << h.device << ": " << h.sm_count << " SMs, compute capability " << h.cc_major << "."
+              << h.cc_minor << ", " << (h.memory_bytes >> 20) << " MiB, driver API "
+              << h.driver_version / 1000 << "." << (h.driver_version % 1000) / 10
               << (h.can_map_host_memory ? ", can map host memory" : "") << "\n";
     return 0;
 }

@@ -10,7 +10,8 @@
 namespace synclab::ptx {
 
 InstrumentError::InstrumentError(std::string source_name, uint32_t line, const std::string& what)
-    : std::runtime_error(source_name + ":" + std::to_string(line) + ": cannot instrument for tracing: " + what),
+    : std::runtime_error(source_name + ":" + std::to_string(line) +
+                         ": cannot instrument for tracing: " + what),
       line_(line) {}
 
 uint64_t trace_warp_count(const trace::Dim3& grid, const trace::Dim3& block) {
@@ -42,23 +43,32 @@ uint32_t event_word(uint32_t site, trace::EventKind kind, uint8_t flags) {
 
 trace::Scope access_scope(MemScope scope, bool atomic) {
     switch (scope) {
-    case MemScope::Cta: return trace::Scope::Block;
-    case MemScope::Sys: return trace::Scope::System;
-    case MemScope::None: return atomic ? trace::Scope::Device : trace::Scope::None;
-    default: return trace::Scope::Device;
+    case MemScope::Cta:
+        return trace::Scope::Block;
+    case MemScope::Sys:
+        return trace::Scope::System;
+    case MemScope::None:
+        return atomic ? trace::Scope::Device : trace::Scope::None;
+    default:
+        return trace::Scope::Device;
     }
 }
 
 bool is_ordered(MemOrder order) {
-    return order == MemOrder::Acquire || order == MemOrder::Release || order == MemOrder::AcqRel || order == MemOrder::Sc;
+    return order == MemOrder::Acquire || order == MemOrder::Release || order == MemOrder::AcqRel ||
+           order == MemOrder::Sc;
 }
 
-uint32_t type_bits(Type type) { return type == Type::Pred ? 1 : type_size(type) * 8; }
+uint32_t type_bits(Type type) {
+    return type == Type::Pred ? 1 : type_size(type) * 8;
+}
 
 std::string trim(std::string_view s) {
     size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
     return std::string(s.substr(b, e - b));
 }
 
@@ -92,14 +102,15 @@ struct AddressText {
 };
 
 class Rewriter {
-public:
-    Rewriter(std::string_view text, const Module& module, const Function& fn, const InstrumentOptions& options,
-             std::string source_name)
+  public:
+    Rewriter(std::string_view text, const Module& module, const Function& fn,
+             const InstrumentOptions& options, std::string source_name)
         : text_(text), module_(module), fn_(fn), options_(options), source_(std::move(source_name)) {
         line_starts_.push_back(0);
         for (size_t i = 0; i < text_.size(); ++i)
             if (text_[i] == '\n') line_starts_.push_back(i + 1);
-        for (uint32_t slot = 0; slot < fn_.registers.size(); ++slot) registers_[fn_.registers[slot].name] = slot;
+        for (uint32_t slot = 0; slot < fn_.registers.size(); ++slot)
+            registers_[fn_.registers[slot].name] = slot;
     }
 
     InstrumentedKernel run() {
@@ -111,16 +122,19 @@ public:
         out.own_params = static_cast<uint32_t>(fn_.params.size());
         rewrite_header();
         std::map<uint32_t, uint32_t> per_line;
-        for (const Instruction& in : fn_.code) ++per_line[in.ptx_line];
+        for (const Instruction& in : fn_.code)
+            ++per_line[in.ptx_line];
         for (uint32_t i = 0; i < fn_.code.size(); ++i) {
             const Instruction& in = fn_.code[i];
             if (!records(in)) continue;
             if (per_line[in.ptx_line] > 1)
-                fail(in.ptx_line, "several instructions on one line ('" + fn_.text[i] + "'); put each on its own line");
+                fail(in.ptx_line,
+                     "several instructions on one line ('" + fn_.text[i] + "'); put each on its own line");
             instrument(i, out.points);
         }
         if (needs_never_label_) add_never_block();
-        std::stable_sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
+        std::stable_sort(edits_.begin(), edits_.end(),
+                         [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
         std::string result;
         result.reserve(text_.size() * 3);
         size_t pos = 0;
@@ -134,13 +148,15 @@ public:
         return out;
     }
 
-private:
+  private:
     struct Edit {
         size_t offset;
         std::string text;
     };
 
-    [[noreturn]] void fail(uint32_t line, const std::string& what) const { throw InstrumentError(source_, line, what); }
+    [[noreturn]] void fail(uint32_t line, const std::string& what) const {
+        throw InstrumentError(source_, line, what);
+    }
 
     size_t line_start(uint32_t line) const {
         if (line == 0 || line > line_starts_.size()) fail(line, "the PTX line map does not match the text");
@@ -252,7 +268,8 @@ private:
         p.push_back(std::string("mov.u32 ") + kPhase + ", 0");
         p.push_back(std::string("mov.u32 ") + kLaneLt + ", %lanemask_lt");
         std::string prologue = "\n";
-        for (const std::string& s : p) prologue += s.starts_with("//") ? "\t" + s + "\n" : "\t" + s + ";\n";
+        for (const std::string& s : p)
+            prologue += s.starts_with("//") ? "\t" + s + "\n" : "\t" + s + ";\n";
         prologue += "\t// SyncLab trace recording (end of prologue)\n";
         edits_.push_back({brace + 1, prologue});
     }
@@ -287,7 +304,8 @@ private:
         if (split != std::string::npos) {
             std::string off = trim(inner.substr(split));
             if (off.starts_with("+")) off = trim(off.substr(1));
-            if (!parse_integer(off, a.offset)) fail(fn_.code[i].ptx_line, "cannot read the offset in '[" + inner + "]'");
+            if (!parse_integer(off, a.offset))
+                fail(fn_.code[i].ptx_line, "cannot read the offset in '[" + inner + "]'");
         }
         if (base.empty()) fail(fn_.code[i].ptx_line, "empty address in '" + t + "'");
         if (base[0] == '%') {
@@ -319,7 +337,8 @@ private:
         generic = in.space == Space::Generic;
         switch (a.base) {
         case AddressText::Base::Immediate:
-            c.push_back(std::string("mov.u64 ") + kAddr + ", " + std::to_string(static_cast<uint64_t>(a.offset)));
+            c.push_back(std::string("mov.u64 ") + kAddr + ", " +
+                        std::to_string(static_cast<uint64_t>(a.offset)));
             break;
         case AddressText::Base::Symbol:
             if (in.space == Space::Shared || (!is_module_global(a.name) && in.space == Space::Generic)) {
@@ -426,7 +445,8 @@ private:
             w = "%sl_r12";
         }
         c.push_back("@%sl_p0 st.global.v2.u64 [%sl_d5], {%sl_d6, " + addr + "}");
-        c.push_back("@%sl_p0 st.global.v4.b32 [%sl_d5+16], {" + value + ", " + std::string(kThread) + ", %sl_r11, " + w + "}");
+        c.push_back("@%sl_p0 st.global.v4.b32 [%sl_d5+16], {" + value + ", " + std::string(kThread) +
+                    ", %sl_r11, " + w + "}");
     }
 
     // --- one instruction -------------------------------------------------------------------------
@@ -446,7 +466,8 @@ private:
                   const Guard& guard = {}) {
         std::string s = "\t// " + comment + "\n";
         if (!guard.open.empty()) s += "\t" + guard.open + ";\n";
-        for (const std::string& line : code) s += "\t" + line + ";\n";
+        for (const std::string& line : code)
+            s += "\t" + line + ";\n";
         if (!guard.close.empty()) s += guard.close + ":\n";
         edits_.push_back({offset, s});
     }
@@ -458,7 +479,8 @@ private:
         // The instruction must start its line (a label on the same line would skip "before" code).
         {
             const size_t nl = text_.find('\n', before);
-            const std::string line = trim(text_.substr(before, nl == std::string_view::npos ? std::string_view::npos : nl - before));
+            const std::string line = trim(
+                text_.substr(before, nl == std::string_view::npos ? std::string_view::npos : nl - before));
             if (!line.empty() && line[0] != '@' && !std::isalpha(static_cast<unsigned char>(line[0])))
                 fail(in.ptx_line, "the instruction does not start its line ('" + line + "')");
         }
@@ -470,8 +492,8 @@ private:
         case Op::Red: {
             const bool atomic = in.op == Op::Atom || in.op == Op::Red;
             const bool load = in.op == Op::Ld;
-            const trace::EventKind kind = load ? trace::EventKind::Load
-                                          : in.op == Op::St ? trace::EventKind::Store
+            const trace::EventKind kind = load                ? trace::EventKind::Load
+                                          : in.op == Op::St   ? trace::EventKind::Store
                                           : in.op == Op::Atom ? trace::EventKind::Atomic
                                                               : trace::EventKind::Reduction;
             const uint32_t elem = type_size(in.type);
@@ -480,22 +502,27 @@ private:
             const trace::Scope scope = access_scope(in.scope, atomic);
             const bool ordered = is_ordered(in.order);
             const bool sign_extend = load && is_signed(in.type) && elem < 8;
-            const trace::Space fixed_space = in.space == Space::Shared ? trace::Space::Shared : trace::Space::Global;
+            const trace::Space fixed_space =
+                in.space == Space::Shared ? trace::Space::Shared : trace::Space::Global;
 
             std::vector<std::string> pre;
             bool generic = false;
             emit_address(pre, i, generic);
-            const uint32_t w_fixed = event_word(i, kind, trace::make_flags(fixed_space, elem, volatile_like, scope, ordered));
+            const uint32_t w_fixed =
+                event_word(i, kind, trace::make_flags(fixed_space, elem, volatile_like, scope, ordered));
             std::string word = std::to_string(w_fixed);
             if (generic) {
-                const uint32_t w_shared = event_word(i, kind, trace::make_flags(trace::Space::Shared, elem, volatile_like, scope, ordered));
-                const uint32_t w_global = event_word(i, kind, trace::make_flags(trace::Space::Global, elem, volatile_like, scope, ordered));
+                const uint32_t w_shared = event_word(
+                    i, kind, trace::make_flags(trace::Space::Shared, elem, volatile_like, scope, ordered));
+                const uint32_t w_global = event_word(
+                    i, kind, trace::make_flags(trace::Space::Global, elem, volatile_like, scope, ordered));
                 pre.push_back(std::string("selp.b32 ") + kWord + ", " + std::to_string(w_shared) + ", " +
                               std::to_string(w_global) + ", " + kIsShared);
                 word = kWord;
             }
             // Atomics may overwrite operand b (d and b the same register): read it before.
-            if (atomic) emit_value(pre, kValue, in.op == Op::Atom ? in.ops[2] : in.ops[1], in.ptx_line, false);
+            if (atomic)
+                emit_value(pre, kValue, in.op == Op::Atom ? in.ops[2] : in.ops[1], in.ptx_line, false);
             add_code(before, pre, "SyncLab trace: address of " + tag);
 
             std::vector<std::string> post;
@@ -531,7 +558,8 @@ private:
             // a hung kernel's partial trace must show who waits where.
             std::vector<std::string> pre;
             emit_barrier_id(pre, in);
-            emit_event(pre, kAddr, kPhase, std::to_string(event_word(i, trace::EventKind::BarrierArrive, flags)), false);
+            emit_event(pre, kAddr, kPhase,
+                       std::to_string(event_word(i, trace::EventKind::BarrierArrive, flags)), false);
             pre.push_back(std::string("@") + kNever + " bra " + kNeverLabel);
             add_code(before, pre, "SyncLab trace: barrier arrive, " + tag, guard_for(in));
             needs_never_label_ = true;
@@ -539,7 +567,8 @@ private:
             std::vector<std::string> post;
             if (!arrive_only) {
                 emit_barrier_id(post, in);
-                emit_event(post, kAddr, kPhase, std::to_string(event_word(i, trace::EventKind::BarrierLeave, flags)), false);
+                emit_event(post, kAddr, kPhase,
+                           std::to_string(event_word(i, trace::EventKind::BarrierLeave, flags)), false);
                 points.push_back({i, trace::EventKind::BarrierLeave, 1, false});
             }
             post.push_back(std::string("add.u32 ") + kPhase + ", " + kPhase + ", 1");
@@ -547,8 +576,10 @@ private:
             break;
         }
         case Op::Membar: {
-            const uint8_t flags = trace::make_flags(trace::Space::Other, 1, false, access_scope(in.scope, true), true);
-            std::vector<std::string> post = {std::string("mov.u64 ") + kAddr + ", 0", std::string("mov.u32 ") + kValue + ", 0"};
+            const uint8_t flags =
+                trace::make_flags(trace::Space::Other, 1, false, access_scope(in.scope, true), true);
+            std::vector<std::string> post = {std::string("mov.u64 ") + kAddr + ", 0",
+                                             std::string("mov.u32 ") + kValue + ", 0"};
             emit_event(post, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::Fence, flags)));
             add_code(after, post, "SyncLab trace: fence, " + tag, guard_for(in));
             points.push_back({i, trace::EventKind::Fence, 1, false});
@@ -557,7 +588,8 @@ private:
         case Op::Ret:
         case Op::Exit: {
             const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
-            std::vector<std::string> pre = {std::string("mov.u64 ") + kAddr + ", 0", std::string("mov.u32 ") + kValue + ", 0"};
+            std::vector<std::string> pre = {std::string("mov.u64 ") + kAddr + ", 0",
+                                            std::string("mov.u32 ") + kValue + ", 0"};
             emit_event(pre, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::Exit, flags)));
             add_code(before, pre, "SyncLab trace: exit, " + tag, guard_for(in));
             points.push_back({i, trace::EventKind::Exit, 1, true});
@@ -585,8 +617,9 @@ private:
             }
             if (text_[k] == '{') ++depth;
             if (text_[k] == '}' && --depth == 0) {
-                edits_.push_back({k, std::string("\t// SyncLab trace: never reached (ends the blocks before barriers)\n") + kNeverLabel +
-                                         ":\n\ttrap;\n"});
+                edits_.push_back(
+                    {k, std::string("\t// SyncLab trace: never reached (ends the blocks before barriers)\n") +
+                            kNeverLabel + ":\n\ttrap;\n"});
                 return;
             }
         }
@@ -597,20 +630,24 @@ private:
         const Operand& id = in.ops[0];
         if (id.kind == Operand::Kind::Reg) {
             const Register& r = reg(id.reg, in.ptx_line);
-            if (type_bits(r.type) == 64) c.push_back(std::string("mov.b64 ") + kAddr + ", " + r.name);
-            else c.push_back(std::string("cvt.u64.u32 ") + kAddr + ", " + r.name);
+            if (type_bits(r.type) == 64)
+                c.push_back(std::string("mov.b64 ") + kAddr + ", " + r.name);
+            else
+                c.push_back(std::string("cvt.u64.u32 ") + kAddr + ", " + r.name);
         } else {
-            c.push_back(std::string("mov.u64 ") + kAddr + ", " + std::to_string(id.kind == Operand::Kind::Imm ? id.imm : 0));
+            c.push_back(std::string("mov.u64 ") + kAddr + ", " +
+                        std::to_string(id.kind == Operand::Kind::Imm ? id.imm : 0));
         }
     }
 
-    void emit_elements(std::vector<std::string>& c, const Instruction& in, uint32_t count, uint32_t elem, bool load,
-                       bool sign_extend, bool atomic, const std::string& word) const {
+    void emit_elements(std::vector<std::string>& c, const Instruction& in, uint32_t count, uint32_t elem,
+                       bool load, bool sign_extend, bool atomic, const std::string& word) const {
         const Operand& data = load ? in.ops[0] : in.ops[1];
         for (uint32_t e = 0; e < count; ++e) {
             std::string addr = kAddr;
             if (e > 0) {
-                c.push_back(std::string("add.s64 %sl_d8, ") + kAddr + ", " + std::to_string(uint64_t(e) * elem));
+                c.push_back(std::string("add.s64 %sl_d8, ") + kAddr + ", " +
+                            std::to_string(uint64_t(e) * elem));
                 addr = "%sl_d8";
             }
             if (!atomic) {
@@ -644,7 +681,8 @@ InstrumentedKernel instrument_kernel(std::string_view text, const Module& module
                                      const InstrumentOptions& options, const std::string& source_name) {
     if (!trace::is_power_of_two(options.stripes) || options.stripes > trace::kMaxStripes)
         throw std::invalid_argument("instrument_kernel: stripes must be a power of two from 1 to " +
-                                    std::to_string(trace::kMaxStripes) + ", not " + std::to_string(options.stripes));
+                                    std::to_string(trace::kMaxStripes) + ", not " +
+                                    std::to_string(options.stripes));
     const Function& fn = module.require_entry(kernel, source_name);
     if (fn.text.size() != fn.code.size())
         throw InstrumentError(source_name, fn.decl_line, "the parsed kernel has no instruction text");

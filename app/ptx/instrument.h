@@ -40,19 +40,20 @@
 namespace synclab::ptx {
 
 // The four .u64 parameters appended to the kernel, in this order, after its own.
-constexpr const char* kTraceParamEvents = "__synclab_trace_events";     // trace::Event[stripes * capacity], zeroed
-constexpr const char* kTraceParamCursor = "__synclab_trace_cursor";     // the stripes' cursors (u64 each, every
-                                                                        // trace::kCursorStride bytes), zeroed
+constexpr const char* kTraceParamEvents =
+    "__synclab_trace_events"; // trace::Event[stripes * capacity], zeroed
+constexpr const char* kTraceParamCursor = "__synclab_trace_cursor"; // the stripes' cursors (u64 each, every
+                                                                    // trace::kCursorStride bytes), zeroed
 constexpr const char* kTraceParamCapacity = "__synclab_trace_capacity"; // scalar: slots per stripe
 constexpr const char* kTraceParamWarps = "__synclab_trace_warps";       // u32[warp_count], zeroed: smid + 1
 constexpr uint32_t kTraceParamCount = 4;
 
 class InstrumentError : public std::runtime_error {
-public:
+  public:
     InstrumentError(std::string source_name, uint32_t line, const std::string& what);
     uint32_t line() const { return line_; }
 
-private:
+  private:
     uint32_t line_;
 };
 
@@ -66,16 +67,16 @@ struct InstrumentOptions {
 };
 
 struct RecordingPoint {
-    uint32_t site = 0;            // instruction index in Function::code
+    uint32_t site = 0; // instruction index in Function::code
     trace::EventKind kind = trace::EventKind::Load;
-    uint32_t events = 1;          // events per execution (vector accesses: one per element)
-    bool before = false;          // recorded before the instruction (barrier arrive, exit)
+    uint32_t events = 1; // events per execution (vector accesses: one per element)
+    bool before = false; // recorded before the instruction (barrier arrive, exit)
 };
 
 struct InstrumentedKernel {
-    std::string ptx;              // the whole module, with `kernel` rewritten
+    std::string ptx; // the whole module, with `kernel` rewritten
     std::string kernel;
-    uint32_t own_params = 0;      // the kernel's parameters; the kTraceParamCount trace ones follow
+    uint32_t own_params = 0;            // the kernel's parameters; the kTraceParamCount trace ones follow
     std::vector<RecordingPoint> points; // in code order
 };
 
@@ -83,7 +84,8 @@ struct InstrumentedKernel {
 // InstrumentError (naming the PTX line) for PTX it cannot instrument, e.g. two instructions on one
 // line or a kernel of more than 65535 instructions.
 InstrumentedKernel instrument_kernel(std::string_view text, const Module& module, const std::string& kernel,
-                                     const InstrumentOptions& options = {}, const std::string& source_name = "<ptx>");
+                                     const InstrumentOptions& options = {},
+                                     const std::string& source_name = "<ptx>");
 
 // Warps in a launch, as the warp table counts them (each block rounded up to whole warps).
 uint64_t trace_warp_count(const trace::Dim3& grid, const trace::Dim3& block);

@@ -8,59 +8,112 @@ namespace synclab::ptx {
 // PTX spelling of the opcode (WarpSync is written bar.warp.sync in PTX).
 const char* to_string(Op op) {
     switch (op) {
-    case Op::Mov: return "mov";
-    case Op::Shf: return "shf";
-    case Op::Bfind: return "bfind";
-    case Op::Cvt: return "cvt";
-    case Op::Cvta: return "cvta";
-    case Op::Ld: return "ld";
-    case Op::St: return "st";
-    case Op::Selp: return "selp";
-    case Op::Add: return "add";
-    case Op::Sub: return "sub";
-    case Op::Mul: return "mul";
-    case Op::Mad: return "mad";
-    case Op::Fma: return "fma";
-    case Op::Div: return "div";
-    case Op::Rem: return "rem";
-    case Op::Abs: return "abs";
-    case Op::Neg: return "neg";
-    case Op::Min: return "min";
-    case Op::Max: return "max";
-    case Op::Sqrt: return "sqrt";
-    case Op::Rsqrt: return "rsqrt";
-    case Op::Rcp: return "rcp";
-    case Op::Ex2: return "ex2";
-    case Op::Lg2: return "lg2";
-    case Op::Sin: return "sin";
-    case Op::Cos: return "cos";
-    case Op::Copysign: return "copysign";
-    case Op::And: return "and";
-    case Op::Or: return "or";
-    case Op::Xor: return "xor";
-    case Op::Not: return "not";
-    case Op::Shl: return "shl";
-    case Op::Shr: return "shr";
-    case Op::Popc: return "popc";
-    case Op::Clz: return "clz";
-    case Op::Brev: return "brev";
-    case Op::Bfe: return "bfe";
-    case Op::Bfi: return "bfi";
-    case Op::Prmt: return "prmt";
-    case Op::Setp: return "setp";
-    case Op::Atom: return "atom";
-    case Op::Red: return "red";
-    case Op::Membar: return "membar";
-    case Op::Bar: return "bar";
-    case Op::WarpSync: return "bar.warp.sync";
-    case Op::Vote: return "vote";
-    case Op::Shfl: return "shfl";
-    case Op::Activemask: return "activemask";
-    case Op::Bra: return "bra";
-    case Op::Ret: return "ret";
-    case Op::Exit: return "exit";
-    case Op::Trap: return "trap";
-    case Op::Nanosleep: return "nanosleep";
+    case Op::Mov:
+        return "mov";
+    case Op::Shf:
+        return "shf";
+    case Op::Bfind:
+        return "bfind";
+    case Op::Cvt:
+        return "cvt";
+    case Op::Cvta:
+        return "cvta";
+    case Op::Ld:
+        return "ld";
+    case Op::St:
+        return "st";
+    case Op::Selp:
+        return "selp";
+    case Op::Add:
+        return "add";
+    case Op::Sub:
+        return "sub";
+    case Op::Mul:
+        return "mul";
+    case Op::Mad:
+        return "mad";
+    case Op::Fma:
+        return "fma";
+    case Op::Div:
+        return "div";
+    case Op::Rem:
+        return "rem";
+    case Op::Abs:
+        return "abs";
+    case Op::Neg:
+        return "neg";
+    case Op::Min:
+        return "min";
+    case Op::Max:
+        return "max";
+    case Op::Sqrt:
+        return "sqrt";
+    case Op::Rsqrt:
+        return "rsqrt";
+    case Op::Rcp:
+        return "rcp";
+    case Op::Ex2:
+        return "ex2";
+    case Op::Lg2:
+        return "lg2";
+    case Op::Sin:
+        return "sin";
+    case Op::Cos:
+        return "cos";
+    case Op::Copysign:
+        return "copysign";
+    case Op::And:
+        return "and";
+    case Op::Or:
+        return "or";
+    case Op::Xor:
+        return "xor";
+    case Op::Not:
+        return "not";
+    case Op::Shl:
+        return "shl";
+    case Op::Shr:
+        return "shr";
+    case Op::Popc:
+        return "popc";
+    case Op::Clz:
+        return "clz";
+    case Op::Brev:
+        return "brev";
+    case Op::Bfe:
+        return "bfe";
+    case Op::Bfi:
+        return "bfi";
+    case Op::Prmt:
+        return "prmt";
+    case Op::Setp:
+        return "setp";
+    case Op::Atom:
+        return "atom";
+    case Op::Red:
+        return "red";
+    case Op::Membar:
+        return "membar";
+    case Op::Bar:
+        return "bar";
+    case Op::WarpSync:
+        return "bar.warp.sync";
+    case Op::Vote:
+        return "vote";
+    case Op::Shfl:
+        return "shfl";
+    case Op::Activemask:
+        return "activemask";
+    case Op::Bra:
+        return "bra";
+    case Op::Ret:
+        return "ret";
+    case Op::Exit:
+        return "exit";
+    case Op::Trap:
+        return "trap";
+    case Op::Nanosleep:
+        return "nanosleep";
     }
     return "?";
 }
@@ -68,46 +121,68 @@ const char* to_string(Op op) {
 // PTX type suffix without the dot ("u32"); None is "none".
 const char* to_string(Type type) {
     switch (type) {
-    case Type::None: return "none";
-    case Type::Pred: return "pred";
-    case Type::B8: return "b8";
-    case Type::B16: return "b16";
-    case Type::B32: return "b32";
-    case Type::B64: return "b64";
-    case Type::U8: return "u8";
-    case Type::U16: return "u16";
-    case Type::U32: return "u32";
-    case Type::U64: return "u64";
-    case Type::S8: return "s8";
-    case Type::S16: return "s16";
-    case Type::S32: return "s32";
-    case Type::S64: return "s64";
-    case Type::F16: return "f16";
-    case Type::F32: return "f32";
-    case Type::F64: return "f64";
+    case Type::None:
+        return "none";
+    case Type::Pred:
+        return "pred";
+    case Type::B8:
+        return "b8";
+    case Type::B16:
+        return "b16";
+    case Type::B32:
+        return "b32";
+    case Type::B64:
+        return "b64";
+    case Type::U8:
+        return "u8";
+    case Type::U16:
+        return "u16";
+    case Type::U32:
+        return "u32";
+    case Type::U64:
+        return "u64";
+    case Type::S8:
+        return "s8";
+    case Type::S16:
+        return "s16";
+    case Type::S32:
+        return "s32";
+    case Type::S64:
+        return "s64";
+    case Type::F16:
+        return "f16";
+    case Type::F32:
+        return "f32";
+    case Type::F64:
+        return "f64";
     }
     return "?";
 }
 
 uint32_t type_size(Type type) {
     switch (type) {
-    case Type::None: return 0;
+    case Type::None:
+        return 0;
     case Type::Pred:
     case Type::B8:
     case Type::U8:
-    case Type::S8: return 1;
+    case Type::S8:
+        return 1;
     case Type::B16:
     case Type::U16:
     case Type::S16:
-    case Type::F16: return 2;
+    case Type::F16:
+        return 2;
     case Type::B32:
     case Type::U32:
     case Type::S32:
-    case Type::F32: return 4;
+    case Type::F32:
+        return 4;
     case Type::B64:
     case Type::U64:
     case Type::S64:
-    case Type::F64: return 8;
+    case Type::F64:
+        return 8;
     }
     return 0;
 }
@@ -116,17 +191,25 @@ bool is_signed(Type type) {
     return type == Type::S8 || type == Type::S16 || type == Type::S32 || type == Type::S64;
 }
 
-bool is_float(Type type) { return type == Type::F16 || type == Type::F32 || type == Type::F64; }
+bool is_float(Type type) {
+    return type == Type::F16 || type == Type::F32 || type == Type::F64;
+}
 
 // PTX state-space name without the dot; Generic is "generic".
 const char* to_string(Space space) {
     switch (space) {
-    case Space::Generic: return "generic";
-    case Space::Global: return "global";
-    case Space::Shared: return "shared";
-    case Space::Local: return "local";
-    case Space::Param: return "param";
-    case Space::Const: return "const";
+    case Space::Generic:
+        return "generic";
+    case Space::Global:
+        return "global";
+    case Space::Shared:
+        return "shared";
+    case Space::Local:
+        return "local";
+    case Space::Param:
+        return "param";
+    case Space::Const:
+        return "const";
     }
     return "?";
 }
@@ -134,34 +217,62 @@ const char* to_string(Space space) {
 // PTX spelling, with the '%' ("%tid.x").
 const char* to_string(SpecialReg reg) {
     switch (reg) {
-    case SpecialReg::TidX: return "%tid.x";
-    case SpecialReg::TidY: return "%tid.y";
-    case SpecialReg::TidZ: return "%tid.z";
-    case SpecialReg::NtidX: return "%ntid.x";
-    case SpecialReg::NtidY: return "%ntid.y";
-    case SpecialReg::NtidZ: return "%ntid.z";
-    case SpecialReg::CtaidX: return "%ctaid.x";
-    case SpecialReg::CtaidY: return "%ctaid.y";
-    case SpecialReg::CtaidZ: return "%ctaid.z";
-    case SpecialReg::NctaidX: return "%nctaid.x";
-    case SpecialReg::NctaidY: return "%nctaid.y";
-    case SpecialReg::NctaidZ: return "%nctaid.z";
-    case SpecialReg::LaneId: return "%laneid";
-    case SpecialReg::WarpId: return "%warpid";
-    case SpecialReg::NWarpId: return "%nwarpid";
-    case SpecialReg::SmId: return "%smid";
-    case SpecialReg::NSmId: return "%nsmid";
-    case SpecialReg::GridId: return "%gridid";
-    case SpecialReg::Clock: return "%clock";
-    case SpecialReg::Clock64: return "%clock64";
-    case SpecialReg::GlobalTimer: return "%globaltimer";
-    case SpecialReg::GlobalTimerLo: return "%globaltimer_lo";
-    case SpecialReg::LanemaskEq: return "%lanemask_eq";
-    case SpecialReg::LanemaskLt: return "%lanemask_lt";
-    case SpecialReg::LanemaskLe: return "%lanemask_le";
-    case SpecialReg::LanemaskGt: return "%lanemask_gt";
-    case SpecialReg::LanemaskGe: return "%lanemask_ge";
-    case SpecialReg::DynamicSmemSize: return "%dynamic_smem_size";
+    case SpecialReg::TidX:
+        return "%tid.x";
+    case SpecialReg::TidY:
+        return "%tid.y";
+    case SpecialReg::TidZ:
+        return "%tid.z";
+    case SpecialReg::NtidX:
+        return "%ntid.x";
+    case SpecialReg::NtidY:
+        return "%ntid.y";
+    case SpecialReg::NtidZ:
+        return "%ntid.z";
+    case SpecialReg::CtaidX:
+        return "%ctaid.x";
+    case SpecialReg::CtaidY:
+        return "%ctaid.y";
+    case SpecialReg::CtaidZ:
+        return "%ctaid.z";
+    case SpecialReg::NctaidX:
+        return "%nctaid.x";
+    case SpecialReg::NctaidY:
+        return "%nctaid.y";
+    case SpecialReg::NctaidZ:
+        return "%nctaid.z";
+    case SpecialReg::LaneId:
+        return "%laneid";
+    case SpecialReg::WarpId:
+        return "%warpid";
+    case SpecialReg::NWarpId:
+        return "%nwarpid";
+    case SpecialReg::SmId:
+        return "%smid";
+    case SpecialReg::NSmId:
+        return "%nsmid";
+    case SpecialReg::GridId:
+        return "%gridid";
+    case SpecialReg::Clock:
+        return "%clock";
+    case SpecialReg::Clock64:
+        return "%clock64";
+    case SpecialReg::GlobalTimer:
+        return "%globaltimer";
+    case SpecialReg::GlobalTimerLo:
+        return "%globaltimer_lo";
+    case SpecialReg::LanemaskEq:
+        return "%lanemask_eq";
+    case SpecialReg::LanemaskLt:
+        return "%lanemask_lt";
+    case SpecialReg::LanemaskLe:
+        return "%lanemask_le";
+    case SpecialReg::LanemaskGt:
+        return "%lanemask_gt";
+    case SpecialReg::LanemaskGe:
+        return "%lanemask_ge";
+    case SpecialReg::DynamicSmemSize:
+        return "%dynamic_smem_size";
     }
     return "?";
 }
@@ -177,12 +288,14 @@ const Function* Module::find_entry(const std::string& name) const {
 const Function& Module::require_entry(const std::string& name, const std::string& source_name) const {
     if (const Function* entry = find_entry(name)) return *entry;
     std::string kernels;
-    for (const std::string& entry_name : entry_names()) kernels += (kernels.empty() ? "" : ", ") + entry_name;
+    for (const std::string& entry_name : entry_names())
+        kernels += (kernels.empty() ? "" : ", ") + entry_name;
     if (kernels.empty()) kernels = "none";
     for (const Function& function : functions) {
         if (function.name == name) {
-            throw ParseError(source_name, function.decl_line, "",
-                             "'" + name + "' is a device function (.func), not a kernel (.entry); kernels: " + kernels);
+            throw ParseError(
+                source_name, function.decl_line, "",
+                "'" + name + "' is a device function (.func), not a kernel (.entry); kernels: " + kernels);
         }
     }
     throw ParseError(source_name, 0, "", "no kernel named '" + name + "'; kernels: " + kernels);

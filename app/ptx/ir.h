@@ -27,32 +27,86 @@ namespace synclab::ptx {
 
 enum class Op : uint8_t {
     // data movement and conversion
-    Mov, Cvt, Cvta, Ld, St, Selp,
+    Mov,
+    Cvt,
+    Cvta,
+    Ld,
+    St,
+    Selp,
     // integer and floating-point arithmetic (type decides int vs float semantics)
-    Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max,
-    Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Copysign,
+    Add,
+    Sub,
+    Mul,
+    Mad,
+    Fma,
+    Div,
+    Rem,
+    Abs,
+    Neg,
+    Min,
+    Max,
+    Sqrt,
+    Rsqrt,
+    Rcp,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
+    Copysign,
     // bit manipulation
-    And, Or, Xor, Not, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt,
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Popc,
+    Clz,
+    Brev,
+    Bfe,
+    Bfi,
+    Prmt,
     Shf,   // funnel shift: shf.{l,r}.{wrap,clamp}.b32 d, a, b, c (mod::kShiftRight, mod::kClamp)
     Bfind, // most significant non-sign bit: bfind[.shiftamt].{u32,u64,s32,s64} d, a
     // comparison
     Setp,
     // memory ordering and atomics
-    Atom, Red, Membar,
+    Atom,
+    Red,
+    Membar,
     // synchronisation
-    Bar, WarpSync, Vote, Shfl, Activemask,
+    Bar,
+    WarpSync,
+    Vote,
+    Shfl,
+    Activemask,
     // control flow
-    Bra, Ret, Exit, Trap, Nanosleep,
+    Bra,
+    Ret,
+    Exit,
+    Trap,
+    Nanosleep,
 };
 const char* to_string(Op op);
 
 enum class Type : uint8_t {
     None,
     Pred,
-    B8, B16, B32, B64,
-    U8, U16, U32, U64,
-    S8, S16, S32, S64,
-    F16, F32, F64,
+    B8,
+    B16,
+    B32,
+    B64,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    F32,
+    F64,
 };
 const char* to_string(Type type);
 uint32_t type_size(Type type); // bytes (Pred: 1, None: 0)
@@ -62,7 +116,27 @@ bool is_float(Type type);      // F*
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
 const char* to_string(Space space);
 
-enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class Cmp : uint8_t {
+    None,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Lo,
+    Ls,
+    Hi,
+    Hs,
+    Equ,
+    Neu,
+    Ltu,
+    Leu,
+    Gtu,
+    Geu,
+    Num,
+    Nan
+};
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
@@ -72,30 +146,53 @@ enum class MemScope : uint8_t { None, Cta, Cluster, Gpu, Sys };
 
 // Modifier bits in Instruction::mods.
 namespace mod {
-constexpr uint16_t kLo = 1u << 0;     // mul.lo / mad.lo (default for integer mul)
-constexpr uint16_t kHi = 1u << 1;     // mul.hi / mad.hi
-constexpr uint16_t kWide = 1u << 2;   // mul.wide / mad.wide: d is twice the width of Instruction::type
-constexpr uint16_t kSat = 1u << 3;    // .sat (integer add/sub, float clamp to [0,1])
-constexpr uint16_t kFtz = 1u << 4;    // flush denormals (ignored by the simulator)
-constexpr uint16_t kUni = 1u << 5;    // bra.uni
-constexpr uint16_t kToSpace = 1u << 6; // cvta.to.SPACE (generic -> space); else space -> generic
-constexpr uint16_t kAligned = 1u << 7; // bar.sync, barrier.sync.aligned (all lanes of a warp together)
-constexpr uint16_t kArrive = 1u << 8;  // bar.arrive (no wait)
-constexpr uint16_t kRoundInt = 1u << 9; // cvt.rni/.rzi/.rmi/.rpi (float -> float rounding to integer)
-constexpr uint16_t kCc = 1u << 10;     // .cc / addc: unsupported, kept to report
+constexpr uint16_t kLo = 1u << 0;          // mul.lo / mad.lo (default for integer mul)
+constexpr uint16_t kHi = 1u << 1;          // mul.hi / mad.hi
+constexpr uint16_t kWide = 1u << 2;        // mul.wide / mad.wide: d is twice the width of Instruction::type
+constexpr uint16_t kSat = 1u << 3;         // .sat (integer add/sub, float clamp to [0,1])
+constexpr uint16_t kFtz = 1u << 4;         // flush denormals (ignored by the simulator)
+constexpr uint16_t kUni = 1u << 5;         // bra.uni
+constexpr uint16_t kToSpace = 1u << 6;     // cvta.to.SPACE (generic -> space); else space -> generic
+constexpr uint16_t kAligned = 1u << 7;     // bar.sync, barrier.sync.aligned (all lanes of a warp together)
+constexpr uint16_t kArrive = 1u << 8;      // bar.arrive (no wait)
+constexpr uint16_t kRoundInt = 1u << 9;    // cvt.rni/.rzi/.rmi/.rpi (float -> float rounding to integer)
+constexpr uint16_t kCc = 1u << 10;         // .cc / addc: unsupported, kept to report
 constexpr uint16_t kShiftRight = 1u << 11; // shf.r (else shf.l)
-constexpr uint16_t kClamp = 1u << 12;  // shf.clamp (else .wrap)
-constexpr uint16_t kShiftAmt = 1u << 13; // bfind.shiftamt
+constexpr uint16_t kClamp = 1u << 12;      // shf.clamp (else .wrap)
+constexpr uint16_t kShiftAmt = 1u << 13;   // bfind.shiftamt
 } // namespace mod
 
 // Rounding requested on cvt/arith (.rn .rz .rm .rp and the integer variants .rni ...).
 enum class Rounding : uint8_t { Default, Nearest, Zero, Down, Up };
 
 enum class SpecialReg : uint8_t {
-    TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
-    CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-    LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
-    Clock, Clock64, GlobalTimer, GlobalTimerLo, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+    TidX,
+    TidY,
+    TidZ,
+    NtidX,
+    NtidY,
+    NtidZ,
+    CtaidX,
+    CtaidY,
+    CtaidZ,
+    NctaidX,
+    NctaidY,
+    NctaidZ,
+    LaneId,
+    WarpId,
+    NWarpId,
+    SmId,
+    NSmId,
+    GridId,
+    Clock,
+    Clock64,
+    GlobalTimer,
+    GlobalTimerLo,
+    LanemaskEq,
+    LanemaskLt,
+    LanemaskLe,
+    LanemaskGt,
+    LanemaskGe,
     DynamicSmemSize,
 };
 const char* to_string(SpecialReg reg);
@@ -114,21 +211,21 @@ struct Operand {
     static constexpr uint32_t kNoSymbol = 0xffffffffu;
 
     Kind kind = Kind::None;
-    bool negate = false;            // "!%p" for predicate sources
+    bool negate = false; // "!%p" for predicate sources
     uint8_t vec_count = 0;
     SpecialReg special = SpecialReg::TidX;
     uint32_t reg = kNoReg;
-    uint32_t symbol = kNoSymbol;    // Module::globals index (Address and Symbol kinds)
-    uint64_t imm = 0;               // immediate value, or the address offset
+    uint32_t symbol = kNoSymbol; // Module::globals index (Address and Symbol kinds)
+    uint64_t imm = 0;            // immediate value, or the address offset
     uint32_t vec[4] = {kNoReg, kNoReg, kNoReg, kNoReg};
 };
 
 struct Instruction {
     Op op = Op::Mov;
-    Type type = Type::None;   // the instruction's type (cvt: destination; setp: compared type)
-    Type type2 = Type::None;  // cvt: source type; other ops: None
+    Type type = Type::None;       // the instruction's type (cvt: destination; setp: compared type)
+    Type type2 = Type::None;      // cvt: source type; other ops: None
     Space space = Space::Generic; // ld/st/atom/red: state space; cvta: the non-generic space
-    uint8_t vector = 1;       // ld/st .v2 / .v4 element count
+    uint8_t vector = 1;           // ld/st .v2 / .v4 element count
     Cmp cmp = Cmp::None;
     BoolOp bool_op = BoolOp::None;
     AtomOp atom_op = AtomOp::None;
@@ -137,7 +234,7 @@ struct Instruction {
     MemOrder order = MemOrder::Weak;
     MemScope scope = MemScope::None;
     Rounding rounding = Rounding::Default;
-    uint16_t mods = 0;        // mod:: bits
+    uint16_t mods = 0;                // mod:: bits
     uint32_t guard = Operand::kNoReg; // guard predicate slot ("@%p" / "@!%p"), or kNoReg
     bool guard_negated = false;
     uint8_t operand_count = 0;
@@ -180,16 +277,16 @@ struct Function {
     uint32_t param_bytes = 0;
     std::vector<Register> registers; // slot i = registers[i]
     std::vector<Instruction> code;
-    std::vector<std::string> text;   // text[i] = instruction i as written (one line, no trailing ';')
-    uint32_t shared_static_bytes = 0; // static .shared variables laid out from offset 0
+    std::vector<std::string> text;      // text[i] = instruction i as written (one line, no trailing ';')
+    uint32_t shared_static_bytes = 0;   // static .shared variables laid out from offset 0
     uint32_t shared_dynamic_offset = 0; // where `extern .shared` arrays start (aligned end of static)
-    uint32_t local_bytes = 0;         // per-thread .local frame (__local_depot)
-    uint32_t decl_line = 0;           // PTX line of the .entry / .func
+    uint32_t local_bytes = 0;           // per-thread .local frame (__local_depot)
+    uint32_t decl_line = 0;             // PTX line of the .entry / .func
 };
 
 struct Module {
-    std::string version;      // ".version 9.0" -> "9.0"
-    std::string target;       // ".target sm_75" -> "sm_75"
+    std::string version; // ".version 9.0" -> "9.0"
+    std::string target;  // ".target sm_75" -> "sm_75"
     uint32_t address_size = 64;
     std::vector<std::string> files; // files[0] = "" (unknown); .file N "x" -> files[N] = "x"
     std::vector<GlobalVar> globals;

@@ -13,16 +13,44 @@ namespace {
 bool is_ident_start(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_hex_digit(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_ident_char(char c) {
+    return is_ident_start(c) || is_digit(c);
+}
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 bool is_punct(char c) {
     switch (c) {
-    case ',': case ';': case ':': case '{': case '}': case '[': case ']': case '(': case ')':
-    case '<': case '>': case '+': case '-': case '!': case '@': case '|': case '=':
+    case ',':
+    case ';':
+    case ':':
+    case '{':
+    case '}':
+    case '[':
+    case ']':
+    case '(':
+    case ')':
+    case '<':
+    case '>':
+    case '+':
+    case '-':
+    case '!':
+    case '@':
+    case '|':
+    case '=':
     // only inside skipped .section blocks (DWARF label arithmetic), never in accepted code
-    case '*': case '/': case '~': case '&': case '^': case '?':
+    case '*':
+    case '/':
+    case '~':
+    case '&':
+    case '^':
+    case '?':
         return true;
     default:
         return false;
@@ -30,7 +58,7 @@ bool is_punct(char c) {
 }
 
 class Lexer {
-public:
+  public:
     Lexer(std::string_view text, const std::string& source_name) : text_(text), source_name_(source_name) {}
 
     std::vector<Token> run() {
@@ -46,7 +74,8 @@ public:
                 continue;
             }
             if (c == '/' && peek(1) == '/') {
-                while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+                while (pos_ < text_.size() && text_[pos_] != '\n')
+                    ++pos_;
                 space = true;
                 continue;
             }
@@ -91,7 +120,7 @@ public:
         return tokens;
     }
 
-private:
+  private:
     char peek(size_t ahead) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
 
     // Identifier characters; words (not directives) also take '.' so that an opcode and its
@@ -146,10 +175,10 @@ private:
         }
     }
 
-    template <typename Pred>
-    size_t scan_while(Pred pred) {
+    template <typename Pred> size_t scan_while(Pred pred) {
         const size_t start = pos_;
-        while (pos_ < text_.size() && pred(text_[pos_])) ++pos_;
+        while (pos_ < text_.size() && pred(text_[pos_]))
+            ++pos_;
         return pos_ - start;
     }
 
@@ -230,12 +259,18 @@ private:
 
 const char* to_string(TokenKind kind) {
     switch (kind) {
-    case TokenKind::Word: return "word";
-    case TokenKind::Directive: return "directive";
-    case TokenKind::Number: return "number";
-    case TokenKind::String: return "string";
-    case TokenKind::Punct: return "punctuation";
-    case TokenKind::End: return "end of input";
+    case TokenKind::Word:
+        return "word";
+    case TokenKind::Directive:
+        return "directive";
+    case TokenKind::Number:
+        return "number";
+    case TokenKind::String:
+        return "string";
+    case TokenKind::Punct:
+        return "punctuation";
+    case TokenKind::End:
+        return "end of input";
     }
     return "?";
 }

@@ -61,11 +61,10 @@ std::string format_error(const std::string& source_name, uint32_t line, const st
 } // namespace
 
 // what() = "<source>:<line>: <what>", followed by "\n    <instruction>" when there is one.
-ParseError::ParseError(std::string source_name, uint32_t line, std::string instruction, const std::string& what)
+ParseError::ParseError(std::string source_name, uint32_t line, std::string instruction,
+                       const std::string& what)
     : std::runtime_error(format_error(source_name, line, instruction, what)),
-      source_name_(std::move(source_name)),
-      line_(line),
-      instruction_(std::move(instruction)) {}
+      source_name_(std::move(source_name)), line_(line), instruction_(std::move(instruction)) {}
 
 namespace {
 
@@ -73,14 +72,14 @@ namespace {
 // [SECTION] Tables: types, spaces, scopes, special registers, opcodes
 // =================================================================================================
 
-constexpr uint32_t kMaxInstructions = 65535;     // per function (the simulator keeps 16-bit pcs)
-constexpr uint32_t kMaxRegisters = 1u << 18;     // per function; guards against `%r<999999999>`
-constexpr uint64_t kMaxBytes = 1ull << 30;       // any variable, parameter list or memory layout
-constexpr uint64_t kMaxInitBytes = 16ull << 20;  // initialised module variables
-constexpr uint32_t kMaxFileIndex = 65535;        // .file / .loc file numbers
-constexpr size_t kMaxOperands = 8;               // more than any accepted instruction has
-constexpr size_t kMaxModifiers = 12;             // dotted parts of one opcode
-constexpr int kMaxInitDepth = 8;                 // nesting of `{ }` in an initialiser
+constexpr uint32_t kMaxInstructions = 65535;    // per function (the simulator keeps 16-bit pcs)
+constexpr uint32_t kMaxRegisters = 1u << 18;    // per function; guards against `%r<999999999>`
+constexpr uint64_t kMaxBytes = 1ull << 30;      // any variable, parameter list or memory layout
+constexpr uint64_t kMaxInitBytes = 16ull << 20; // initialised module variables
+constexpr uint32_t kMaxFileIndex = 65535;       // .file / .loc file numbers
+constexpr size_t kMaxOperands = 8;              // more than any accepted instruction has
+constexpr size_t kMaxModifiers = 12;            // dotted parts of one opcode
+constexpr int kMaxInitDepth = 8;                // nesting of `{ }` in an initialiser
 
 std::optional<Type> type_from_name(std::string_view name) {
     static constexpr std::pair<std::string_view, Type> kTypes[] = {
@@ -98,15 +97,21 @@ std::optional<Type> type_from_name(std::string_view name) {
 // PTX types that exist but that the simulator does not model; named in error messages.
 bool is_unsupported_type_name(std::string_view name) {
     static constexpr std::string_view kNames[] = {
-        "f16x2", "bf16", "bf16x2", "b128", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2", "e2m1",
-        "e2m3", "e3m2", "ue8m0", "b1", "s4", "u4", "s16x2", "u16x2", "e2m1x2", "e2m3x2", "e3m2x2",
+        "f16x2", "bf16",  "bf16x2", "b128", "tf32", "e4m3",  "e5m2",  "e4m3x2", "e5m2x2", "e2m1",   "e2m3",
+        "e3m2",  "ue8m0", "b1",     "s4",   "u4",   "s16x2", "u16x2", "e2m1x2", "e2m3x2", "e3m2x2",
     };
     return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
-bool is_int(Type t) { return t != Type::None && t != Type::Pred && !is_float(t); }
-bool is_bits(Type t) { return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64; }
-bool is_unsigned(Type t) { return t == Type::U8 || t == Type::U16 || t == Type::U32 || t == Type::U64; }
+bool is_int(Type t) {
+    return t != Type::None && t != Type::Pred && !is_float(t);
+}
+bool is_bits(Type t) {
+    return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64;
+}
+bool is_unsigned(Type t) {
+    return t == Type::U8 || t == Type::U16 || t == Type::U32 || t == Type::U64;
+}
 
 std::optional<Space> space_from_name(std::string_view name) {
     if (name == "global") return Space::Global;
@@ -165,9 +170,23 @@ std::optional<SpecialReg> special_from_name(std::string_view name) {
 // Reserved PTX special-register names that the simulator does not provide.
 bool is_unsupported_special(std::string_view name) {
     static constexpr std::string_view kPrefixes[] = {
-        "%tid", "%ntid", "%ctaid", "%nctaid", "%envreg", "%pm", "%clock", "%cluster", "%nclusterid",
-        "%is_explicit_cluster", "%total_smem_size", "%aggr_smem_size", "%reserved_smem", "%lanemask",
-        "%globaltimer", "%current_graph_exec", "%dynamic_smem",
+        "%tid",
+        "%ntid",
+        "%ctaid",
+        "%nctaid",
+        "%envreg",
+        "%pm",
+        "%clock",
+        "%cluster",
+        "%nclusterid",
+        "%is_explicit_cluster",
+        "%total_smem_size",
+        "%aggr_smem_size",
+        "%reserved_smem",
+        "%lanemask",
+        "%globaltimer",
+        "%current_graph_exec",
+        "%dynamic_smem",
     };
     for (std::string_view prefix : kPrefixes) {
         if (name.substr(0, prefix.size()) == prefix) return true;
@@ -178,18 +197,68 @@ bool is_unsupported_special(std::string_view name) {
 // Real PTX opcodes outside SyncLab's subset: "unsupported" rather than "unknown" in messages.
 bool is_known_unsupported_opcode(std::string_view base) {
     static constexpr std::string_view kOpcodes[] = {
-        "addc", "subc", "madc", "mul24", "mad24", "sad", "fns", "dp4a", "dp2a", "testp",
-        "slct", "set", "cnot", "lop3", "ldu", "prefetch", "prefetchu", "isspacep", "tex",
-        "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mbarrier", "cp", "redux",
-        "match", "elect", "griddepcontrol", "wmma", "mma", "ldmatrix", "stmatrix", "movmatrix",
-        "wgmma", "tcgen05", "applypriority", "discard", "createpolicy", "getctarank", "multimem",
-        "brx", "brkpt", "pmevent", "setmaxnreg", "alloca", "stackrestore", "stacksave", "tanh",
-        "clusterlaunchcontrol", "szext", "bmsk",
+        "addc",
+        "subc",
+        "madc",
+        "mul24",
+        "mad24",
+        "sad",
+        "fns",
+        "dp4a",
+        "dp2a",
+        "testp",
+        "slct",
+        "set",
+        "cnot",
+        "lop3",
+        "ldu",
+        "prefetch",
+        "prefetchu",
+        "isspacep",
+        "tex",
+        "tld4",
+        "txq",
+        "suld",
+        "sust",
+        "sured",
+        "suq",
+        "istypep",
+        "mbarrier",
+        "cp",
+        "redux",
+        "match",
+        "elect",
+        "griddepcontrol",
+        "wmma",
+        "mma",
+        "ldmatrix",
+        "stmatrix",
+        "movmatrix",
+        "wgmma",
+        "tcgen05",
+        "applypriority",
+        "discard",
+        "createpolicy",
+        "getctarank",
+        "multimem",
+        "brx",
+        "brkpt",
+        "pmevent",
+        "setmaxnreg",
+        "alloca",
+        "stackrestore",
+        "stacksave",
+        "tanh",
+        "clusterlaunchcontrol",
+        "szext",
+        "bmsk",
     };
     return std::find(std::begin(kOpcodes), std::end(kOpcodes), base) != std::end(kOpcodes);
 }
 
-uint64_t align_up(uint64_t value, uint64_t align) { return align <= 1 ? value : (value + align - 1) / align * align; }
+uint64_t align_up(uint64_t value, uint64_t align) {
+    return align <= 1 ? value : (value + align - 1) / align * align;
+}
 
 // =================================================================================================
 // [SECTION] Literals
@@ -267,7 +336,8 @@ double literal_as_double(const Literal& lit) {
         const double v = std::bit_cast<double>(lit.bits);
         return lit.negative ? -v : v;
     }
-    case Literal::Kind::Decimal: return lit.value;
+    case Literal::Kind::Decimal:
+        return lit.value;
     case Literal::Kind::Int:
         return lit.negative ? -static_cast<double>(lit.bits) : static_cast<double>(lit.bits);
     }
@@ -289,8 +359,9 @@ std::optional<uint64_t> encode_literal(const Literal& lit, Type type, std::strin
         return std::bit_cast<uint64_t>(literal_as_double(lit));
     }
     if (lit.kind == K::Decimal) {
-        *error = type == Type::F16 ? "decimal literals are not supported for .f16 (write the bits as hex)"
-                                   : std::string("floating-point literal used with integer type .") + to_string(type);
+        *error = type == Type::F16
+                     ? "decimal literals are not supported for .f16 (write the bits as hex)"
+                     : std::string("floating-point literal used with integer type .") + to_string(type);
         return std::nullopt;
     }
     if (lit.kind == K::F32Bits || lit.kind == K::F64Bits) {
@@ -315,8 +386,7 @@ struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
-template <typename V>
-using NameMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+template <typename V> using NameMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
 // What a name refers to.
 struct Symbol {
@@ -328,7 +398,7 @@ struct Symbol {
 
 // Function-scope names with nested blocks: an inner block may shadow, the same block may not redeclare.
 class Scope {
-public:
+  public:
     uint32_t depth() const { return static_cast<uint32_t>(marks_.size()); }
     void push() { marks_.push_back(undo_.size()); }
     void pop() {
@@ -359,7 +429,7 @@ public:
         return true;
     }
 
-private:
+  private:
     struct Binding {
         Symbol symbol;
         uint32_t depth = 0;
@@ -421,8 +491,8 @@ struct FunctionState {
     uint64_t param_bytes = 0;
     uint64_t return_param_bytes = 0;
     uint64_t call_param_bytes = 0;
-    SourcePos loc;                                                 // current .loc (outermost)
-    std::unordered_map<LocKey, SourcePos, LocKeyHash> loc_outer;   // .loc -> its outermost location
+    SourcePos loc;                                               // current .loc (outermost)
+    std::unordered_map<LocKey, SourcePos, LocKeyHash> loc_outer; // .loc -> its outermost location
 };
 
 struct Range {
@@ -442,7 +512,7 @@ struct Stmt {
 
 // The dotted parts of an opcode; handlers take the ones they understand, leftovers are errors.
 class Modifiers {
-public:
+  public:
     explicit Modifiers(std::string_view opcode) {
         size_t start = 0;
         bool first = true;
@@ -491,7 +561,7 @@ public:
         return std::nullopt;
     }
 
-private:
+  private:
     std::string_view base_;
     std::array<std::string_view, kMaxModifiers> parts_{};
     std::array<bool, kMaxModifiers> used_{};
@@ -501,11 +571,20 @@ private:
 
 // An operand as parsed, before the instruction decides whether its form is acceptable in a slot.
 struct Parsed {
-    enum class Form : uint8_t { Reg, Imm, Special, GlobalSym, SpaceSym, Vector, Address, Sink } form = Form::Reg;
+    enum class Form : uint8_t {
+        Reg,
+        Imm,
+        Special,
+        GlobalSym,
+        SpaceSym,
+        Vector,
+        Address,
+        Sink
+    } form = Form::Reg;
     Operand op;
-    bool pred = false;          // Reg of type .pred
+    bool pred = false;                // Reg of type .pred
     Space sym_space = Space::Generic; // GlobalSym / SpaceSym / symbol-based Address: the symbol's space
-    std::optional<SharedRef> shared; // pending shared-window offset (instr/slot filled on use)
+    std::optional<SharedRef> shared;  // pending shared-window offset (instr/slot filled on use)
 };
 
 // =================================================================================================
@@ -513,13 +592,13 @@ struct Parsed {
 // =================================================================================================
 
 class Parser {
-public:
+  public:
     Parser(std::string_view text, const std::string& source_name)
         : text_(text), source_name_(source_name), tokens_(tokenize(text, source_name)) {}
 
     Module run();
 
-private:
+  private:
     // --- cursor ---
     const Token& peek(size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
     const Token& take() {
@@ -651,16 +730,21 @@ void Parser::expect_punct(char c, const char* context) {
 }
 
 const Token& Parser::expect_word(const char* context) {
-    if (peek().kind != TokenKind::Word) fail_at(peek(), std::string("expected ") + context + ", found " + describe(peek()));
+    if (peek().kind != TokenKind::Word)
+        fail_at(peek(), std::string("expected ") + context + ", found " + describe(peek()));
     return take();
 }
 
 uint64_t Parser::expect_uint(const char* context, uint64_t max) {
     const Token& token = peek();
-    if (token.kind != TokenKind::Number) fail_at(token, std::string("expected ") + context + ", found " + describe(token));
+    if (token.kind != TokenKind::Number)
+        fail_at(token, std::string("expected ") + context + ", found " + describe(token));
     auto value = parse_int_magnitude(token.text);
-    if (!value) fail_at(token, std::string("malformed integer '") + std::string(token.text) + "' for " + context);
-    if (*value > max) fail_at(token, std::string(context) + " " + std::string(token.text) + " is too large (at most " + std::to_string(max) + ")");
+    if (!value)
+        fail_at(token, std::string("malformed integer '") + std::string(token.text) + "' for " + context);
+    if (*value > max)
+        fail_at(token, std::string(context) + " " + std::string(token.text) + " is too large (at most " +
+                           std::to_string(max) + ")");
     take();
     return *value;
 }
@@ -676,7 +760,8 @@ std::string Parser::describe(const Token& token) {
 void Parser::fail(uint32_t line, const std::string& what) const {
     if (stmt_ != nullptr) {
         const std::string& text = stmt_->text;
-        throw ParseError(source_name_, stmt_->line, text.size() > 200 ? text.substr(0, 200) + " ..." : text, what);
+        throw ParseError(source_name_, stmt_->line, text.size() > 200 ? text.substr(0, 200) + " ..." : text,
+                         what);
     }
     throw ParseError(source_name_, line, line_text(line), what);
 }
@@ -726,7 +811,8 @@ std::string Parser::join_tokens(size_t begin, size_t end) const {
 
 Module Parser::run() {
     module_.files.assign(1, std::string());
-    while (peek().kind != TokenKind::End) parse_module_statement();
+    while (peek().kind != TokenKind::End)
+        parse_module_statement();
     // Every source_file index used by an instruction has an entry (possibly "" when no .file named it).
     if (module_.files.size() <= max_source_file_) module_.files.resize(max_source_file_ + 1);
     return std::move(module_);
@@ -740,7 +826,8 @@ void Parser::parse_module_statement() {
     }
     if (token.kind != TokenKind::Directive) {
         if (token.kind == TokenKind::Word) {
-            fail_at(token, "unexpected '" + std::string(token.text) + "' at module scope (instructions must be inside a function body)");
+            fail_at(token, "unexpected '" + std::string(token.text) +
+                               "' at module scope (instructions must be inside a function body)");
         }
         fail_at(token, "unexpected " + describe(token) + " at module scope");
     }
@@ -748,12 +835,14 @@ void Parser::parse_module_statement() {
     if (name == ".version") {
         take();
         const Token& v = peek();
-        if (v.kind != TokenKind::Number) fail_at(v, "expected a version number after .version, found " + describe(v));
+        if (v.kind != TokenKind::Number)
+            fail_at(v, "expected a version number after .version, found " + describe(v));
         module_.version = std::string(take().text);
     } else if (name == ".target") {
         take();
         module_.target = std::string(expect_word("a target architecture after .target").text);
-        while (accept_punct(',')) expect_word("a target option after ','"); // e.g. "debug", "texmode_*"
+        while (accept_punct(','))
+            expect_word("a target option after ','"); // e.g. "debug", "texmode_*"
     } else if (name == ".address_size") {
         take();
         const uint64_t size = expect_uint("the address size", 64);
@@ -767,13 +856,13 @@ void Parser::parse_module_statement() {
         parse_pragma();
     } else if (name == ".loc") {
         parse_loc(nullptr);
-    } else if (name == ".visible" || name == ".weak" || name == ".extern" || name == ".common" || name == ".entry" ||
-               name == ".func" || name == ".global" || name == ".const" || name == ".shared" || name == ".shared::cta" ||
-               name == ".local") {
+    } else if (name == ".visible" || name == ".weak" || name == ".extern" || name == ".common" ||
+               name == ".entry" || name == ".func" || name == ".global" || name == ".const" ||
+               name == ".shared" || name == ".shared::cta" || name == ".local") {
         parse_linkage_declaration();
-    } else if (name == ".maxntid" || name == ".reqntid" || name == ".minnctapersm" || name == ".maxnctapersm" ||
-               name == ".maxnreg" || name == ".noreturn" || name == ".explicitcluster" ||
-               name == ".reqnctapercluster" || name == ".maxclusterrank") {
+    } else if (name == ".maxntid" || name == ".reqntid" || name == ".minnctapersm" ||
+               name == ".maxnctapersm" || name == ".maxnreg" || name == ".noreturn" ||
+               name == ".explicitcluster" || name == ".reqnctapercluster" || name == ".maxclusterrank") {
         fail_at(token, "performance directive '" + std::string(name) + "' outside a function declaration");
     } else {
         fail_at(token, "unknown or unsupported directive '" + std::string(name) + "'");
@@ -785,9 +874,11 @@ void Parser::parse_file_directive() {
     const Token& directive = take();
     const uint64_t index = expect_uint("a file number after .file", kMaxFileIndex);
     const Token& name = peek();
-    if (name.kind != TokenKind::String) fail_at(name, "expected a quoted file name after '.file " + std::to_string(index) + "'");
+    if (name.kind != TokenKind::String)
+        fail_at(name, "expected a quoted file name after '.file " + std::to_string(index) + "'");
     take();
-    while (accept_punct(',')) expect_uint("a .file timestamp or size", std::numeric_limits<uint64_t>::max());
+    while (accept_punct(','))
+        expect_uint("a .file timestamp or size", std::numeric_limits<uint64_t>::max());
     if (index == 0) fail_at(directive, ".file number 0 is reserved (file numbers start at 1)");
     if (module_.files.size() <= index) module_.files.resize(index + 1);
     // The name as written between the quotes (PTX file names carry no escapes worth decoding).
@@ -798,9 +889,11 @@ void Parser::parse_file_directive() {
 void Parser::skip_section() {
     const Token& directive = take();
     const Token& name = peek();
-    if (name.kind != TokenKind::Directive && name.kind != TokenKind::Word) fail_at(name, "expected a section name after .section");
+    if (name.kind != TokenKind::Directive && name.kind != TokenKind::Word)
+        fail_at(name, "expected a section name after .section");
     take();
-    if (!peek().is_punct('{')) fail_at(peek(), "expected '{' after '.section " + std::string(name.text) + "'");
+    if (!peek().is_punct('{'))
+        fail_at(peek(), "expected '{' after '.section " + std::string(name.text) + "'");
     take();
     int depth = 1;
     while (depth > 0) {
@@ -828,7 +921,8 @@ void Parser::parse_linkage_declaration() {
         const Token& token = peek();
         if (token.is_directive(".extern")) {
             is_extern = true;
-        } else if (!token.is_directive(".visible") && !token.is_directive(".weak") && !token.is_directive(".common")) {
+        } else if (!token.is_directive(".visible") && !token.is_directive(".weak") &&
+                   !token.is_directive(".common")) {
             break;
         }
         take();
@@ -875,7 +969,8 @@ Parser::VarDecl Parser::parse_var_decl(const Token& space_token, bool allow_init
             // `.attribute(.managed)` (__managed__): the variable is still ordinary global memory here.
             expect_punct('(', "after .attribute");
             while (!peek().is_punct(')')) {
-                if (!peek().is_directive(".managed")) fail_at(peek(), "unsupported variable attribute " + describe(peek()));
+                if (!peek().is_directive(".managed"))
+                    fail_at(peek(), "unsupported variable attribute " + describe(peek()));
                 take();
                 accept_punct(',');
             }
@@ -904,9 +999,11 @@ Parser::VarDecl Parser::parse_var_decl(const Token& space_token, bool allow_init
             decl.unsized = true;
         } else {
             const uint64_t dim = expect_uint("an array size", kMaxBytes);
-            if (dim != 0 && count > kMaxBytes / dim) fail_at(name, "variable '" + std::string(name.text) + "' is too large");
+            if (dim != 0 && count > kMaxBytes / dim)
+                fail_at(name, "variable '" + std::string(name.text) + "' is too large");
             count *= dim;
-            if (count * elem_size > kMaxBytes) fail_at(name, "variable '" + std::string(name.text) + "' is too large");
+            if (count * elem_size > kMaxBytes)
+                fail_at(name, "variable '" + std::string(name.text) + "' is too large");
         }
         expect_punct(']', "after the array size");
         first_dim = false;
@@ -915,7 +1012,8 @@ Parser::VarDecl Parser::parse_var_decl(const Token& space_token, bool allow_init
         if (!allow_init) fail_at(name, "variables in this state space cannot have an initialiser");
         decl.has_init = true;
         const uint64_t capacity = decl.unsized ? kMaxInitBytes : count * elem_size;
-        if (capacity > kMaxInitBytes) fail_at(name, "initialised variable '" + std::string(name.text) + "' is too large");
+        if (capacity > kMaxInitBytes)
+            fail_at(name, "initialised variable '" + std::string(name.text) + "' is too large");
         parse_initializer(decl, decl.type, type_size(decl.type), capacity, 0);
         if (decl.unsized) {
             count = (decl.init.size() + elem_size - 1) / elem_size;
@@ -930,7 +1028,8 @@ Parser::VarDecl Parser::parse_var_decl(const Token& space_token, bool allow_init
 }
 
 // `= scalar` or `= {a, b, {c, d}}`; elements are little-endian, missing trailing ones are zero.
-void Parser::parse_initializer(VarDecl& decl, Type elem_type, uint32_t elem_size, uint64_t capacity, int depth) {
+void Parser::parse_initializer(VarDecl& decl, Type elem_type, uint32_t elem_size, uint64_t capacity,
+                               int depth) {
     if (!accept_punct('{')) {
         parse_init_scalar(decl, elem_type, elem_size, capacity);
         return;
@@ -954,7 +1053,8 @@ void Parser::parse_init_scalar(VarDecl& decl, Type elem_type, uint32_t elem_size
     }
     const bool negative = accept_punct('-');
     const Token& number = peek();
-    if (number.kind != TokenKind::Number) fail_at(number, "expected a number in the initialiser, found " + describe(number));
+    if (number.kind != TokenKind::Number)
+        fail_at(number, "expected a number in the initialiser, found " + describe(number));
     take();
     auto lit = parse_literal(number.text, negative);
     if (!lit) fail_at(number, "malformed number '" + std::string(number.text) + "'");
@@ -964,25 +1064,30 @@ void Parser::parse_init_scalar(VarDecl& decl, Type elem_type, uint32_t elem_size
     if (decl.init.size() + elem_size > capacity) {
         fail_at(number, "too many initialisers for '" + std::string(decl.name) + "'");
     }
-    for (uint32_t i = 0; i < elem_size; ++i) decl.init.push_back(static_cast<uint8_t>(*bits >> (8 * i)));
+    for (uint32_t i = 0; i < elem_size; ++i)
+        decl.init.push_back(static_cast<uint8_t>(*bits >> (8 * i)));
 }
 
 void Parser::parse_module_variable(const Token& space_token, bool is_extern) {
     const bool shared = space_token.text.starts_with(".shared");
     VarDecl decl = parse_var_decl(space_token, !shared);
     if (shared) {
-        if (decl.unsized && !is_extern) fail_at(space_token, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
+        if (decl.unsized && !is_extern)
+            fail_at(space_token, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
         SharedVar var{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized};
-        declare_module_name(space_token, decl.name,
-                            Symbol{Symbol::Kind::Shared, true, static_cast<uint32_t>(module_shared_.size()), 0});
+        declare_module_name(
+            space_token, decl.name,
+            Symbol{Symbol::Kind::Shared, true, static_cast<uint32_t>(module_shared_.size()), 0});
         module_shared_.push_back(std::move(var));
         return;
     }
     if (is_extern) {
-        fail_at(space_token, ".extern " + std::string(space_token.text) + " variable '" + std::string(decl.name) +
+        fail_at(space_token, ".extern " + std::string(space_token.text) + " variable '" +
+                                 std::string(decl.name) +
                                  "' is not supported (it has no definition in this module)");
     }
-    if (decl.unsized) fail_at(space_token, "array '" + std::string(decl.name) + "[]' needs a size or an initialiser");
+    if (decl.unsized)
+        fail_at(space_token, "array '" + std::string(decl.name) + "[]' needs a size or an initialiser");
     GlobalVar var;
     var.name = std::string(decl.name);
     var.space = space_token.is_directive(".const") ? Space::Const : Space::Global;
@@ -1004,7 +1109,8 @@ void Parser::parse_function(const Token& kind_token, bool is_extern) {
     st.fn.decl_line = kind_token.line;
     st.names.push(); // parameter scope
     if (!st.fn.is_entry && peek().is_punct('(')) parse_param_list(st, true);
-    const Token& name = expect_word(st.fn.is_entry ? "a kernel name after .entry" : "a function name after .func");
+    const Token& name =
+        expect_word(st.fn.is_entry ? "a kernel name after .entry" : "a function name after .func");
     st.fn.name = std::string(name.text);
     if (peek().is_punct('(')) parse_param_list(st, false);
     st.fn.param_bytes = static_cast<uint32_t>(st.param_bytes);
@@ -1012,7 +1118,8 @@ void Parser::parse_function(const Token& kind_token, bool is_extern) {
     if (accept_punct(';')) {
         // A prototype (e.g. `.extern .func vprintf(...)`): nothing to run. Its name is known so that a
         // later definition or a call names it; calls themselves are rejected where they appear.
-        if (!module_names_.contains(name.text)) declare_module_name(name, name.text, Symbol{Symbol::Kind::Function, true, 0, 0});
+        if (!module_names_.contains(name.text))
+            declare_module_name(name, name.text, Symbol{Symbol::Kind::Function, true, 0, 0});
         return;
     }
     if (is_extern) fail_at(name, ".extern function '" + st.fn.name + "' must not have a body");
@@ -1023,8 +1130,10 @@ void Parser::parse_function(const Token& kind_token, bool is_extern) {
     for (const Function& f : module_.functions) {
         if (f.name == st.fn.name) fail_at(name, "function '" + st.fn.name + "' is defined twice");
     }
-    if (existing == module_names_.end()) declare_module_name(name, name.text, Symbol{Symbol::Kind::Function, true, 0, 0});
-    if (!peek().is_punct('{')) fail_at(peek(), "expected '{' to start the body of '" + st.fn.name + "', found " + describe(peek()));
+    if (existing == module_names_.end())
+        declare_module_name(name, name.text, Symbol{Symbol::Kind::Function, true, 0, 0});
+    if (!peek().is_punct('{'))
+        fail_at(peek(), "expected '{' to start the body of '" + st.fn.name + "', found " + describe(peek()));
     parse_body(st);
     finish_function(st);
     module_.functions.push_back(std::move(st.fn));
@@ -1043,7 +1152,8 @@ void Parser::parse_param_list(FunctionState& st, bool is_return) {
             const Token& type_token = peek();
             if (type_token.kind != TokenKind::Directive) fail_at(type_token, "expected a type after .reg");
             auto type = type_from_name(type_token.text.substr(1));
-            if (!type) fail_at(type_token, "unsupported register type '" + std::string(type_token.text) + "'");
+            if (!type)
+                fail_at(type_token, "unsupported register type '" + std::string(type_token.text) + "'");
             take();
             const Token& reg = expect_word("a register name");
             const uint32_t slot = static_cast<uint32_t>(st.fn.registers.size());
@@ -1051,7 +1161,8 @@ void Parser::parse_param_list(FunctionState& st, bool is_return) {
             declare_local_name(st, reg, reg.text, Symbol{Symbol::Kind::Register, false, slot, 0});
             continue;
         }
-        if (!kind.is_directive(".param")) fail_at(kind, "expected .param in the parameter list, found " + describe(kind));
+        if (!kind.is_directive(".param"))
+            fail_at(kind, "expected .param in the parameter list, found " + describe(kind));
         take();
         Param param;
         bool after_ptr = false;
@@ -1075,7 +1186,8 @@ void Parser::parse_param_list(FunctionState& st, bool is_return) {
                 fail_at(token, "unexpected '" + std::string(token.text) + "' in a parameter declaration");
             }
         }
-        if (param.type == Type::None || param.type == Type::Pred) fail_at(peek(), "missing or invalid parameter type");
+        if (param.type == Type::None || param.type == Type::Pred)
+            fail_at(peek(), "missing or invalid parameter type");
         const Token& name = expect_word("a parameter name");
         param.name = std::string(name.text);
         uint64_t count = 1;
@@ -1119,8 +1231,10 @@ void Parser::parse_performance_directives() {
     }
 }
 
-void Parser::declare_local_name(FunctionState& st, const Token& at, std::string_view name, const Symbol& symbol) {
-    if (!st.names.declare(name, symbol)) fail_at(at, "'" + std::string(name) + "' is already declared in this scope");
+void Parser::declare_local_name(FunctionState& st, const Token& at, std::string_view name,
+                                const Symbol& symbol) {
+    if (!st.names.declare(name, symbol))
+        fail_at(at, "'" + std::string(name) + "' is already declared in this scope");
 }
 
 void Parser::parse_body(FunctionState& st) {
@@ -1163,13 +1277,16 @@ void Parser::parse_body(FunctionState& st) {
             } else if (d == ".extern") {
                 take();
                 const Token& space = peek();
-                if (!space.is_directive(".shared")) fail_at(space, "only .extern .shared is supported inside a function");
+                if (!space.is_directive(".shared"))
+                    fail_at(space, "only .extern .shared is supported inside a function");
                 take();
                 parse_function_variable(st, space, true);
             } else if (d == ".global" || d == ".const") {
-                fail_at(token, "function-scope " + std::string(d) + " variables are not supported (declare them at module scope)");
+                fail_at(token, "function-scope " + std::string(d) +
+                                   " variables are not supported (declare them at module scope)");
             } else {
-                fail_at(token, "unexpected directive '" + std::string(d) + "' inside function '" + st.fn.name + "'");
+                fail_at(token,
+                        "unexpected directive '" + std::string(d) + "' inside function '" + st.fn.name + "'");
             }
             continue;
         }
@@ -1200,7 +1317,8 @@ void Parser::parse_reg_decl(FunctionState& st) {
     if (type_token.is_directive(".v2") || type_token.is_directive(".v4")) {
         fail_at(type_token, "vector registers (.reg .v2/.v4) are not supported");
     }
-    if (type_token.kind != TokenKind::Directive) fail_at(type_token, "expected a type after .reg, found " + describe(type_token));
+    if (type_token.kind != TokenKind::Directive)
+        fail_at(type_token, "expected a type after .reg, found " + describe(type_token));
     auto type = type_from_name(type_token.text.substr(1));
     if (!type) fail_at(type_token, "unsupported register type '" + std::string(type_token.text) + "'");
     take();
@@ -1209,7 +1327,8 @@ void Parser::parse_reg_decl(FunctionState& st) {
         if (accept_punct('<')) {
             const uint64_t count = expect_uint("a register count", kMaxRegisters);
             expect_punct('>', "after the register count");
-            if (st.fn.registers.size() + count > kMaxRegisters) fail_at(directive, "too many registers in one function");
+            if (st.fn.registers.size() + count > kMaxRegisters)
+                fail_at(directive, "too many registers in one function");
             std::string reg_name(name.text);
             const size_t prefix = reg_name.size();
             for (uint64_t i = 0; i < count; ++i) {
@@ -1220,7 +1339,8 @@ void Parser::parse_reg_decl(FunctionState& st) {
                 st.fn.registers.push_back(Register{reg_name, *type});
             }
         } else {
-            if (st.fn.registers.size() + 1 > kMaxRegisters) fail_at(directive, "too many registers in one function");
+            if (st.fn.registers.size() + 1 > kMaxRegisters)
+                fail_at(directive, "too many registers in one function");
             const uint32_t slot = static_cast<uint32_t>(st.fn.registers.size());
             declare_local_name(st, name, name.text, Symbol{Symbol::Kind::Register, false, slot, 0});
             st.fn.registers.push_back(Register{std::string(name.text), *type});
@@ -1236,10 +1356,12 @@ void Parser::parse_function_variable(FunctionState& st, const Token& space_token
     VarDecl decl = parse_var_decl(space_token, false);
     const Token name_token{TokenKind::Word, false, decl.line, decl.name};
     if (space_token.text.starts_with(".shared")) {
-        if (decl.unsized && !is_extern) fail_at(at, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
+        if (decl.unsized && !is_extern)
+            fail_at(at, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
         declare_local_name(st, name_token, decl.name,
                            Symbol{Symbol::Kind::Shared, false, static_cast<uint32_t>(st.shared.size()), 0});
-        st.shared.push_back(SharedVar{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized});
+        st.shared.push_back(
+            SharedVar{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized});
         return;
     }
     if (decl.unsized) fail_at(at, "array '" + std::string(decl.name) + "[]' needs a size");
@@ -1263,8 +1385,10 @@ void Parser::parse_loc(FunctionState* st) {
     take();
     LocKey key;
     key.file = static_cast<uint32_t>(expect_uint("a file number after .loc", kMaxFileIndex));
-    key.line = static_cast<uint32_t>(expect_uint("a line number in .loc", std::numeric_limits<uint32_t>::max()));
-    key.column = static_cast<uint32_t>(expect_uint("a column number in .loc", std::numeric_limits<uint32_t>::max()));
+    key.line =
+        static_cast<uint32_t>(expect_uint("a line number in .loc", std::numeric_limits<uint32_t>::max()));
+    key.column =
+        static_cast<uint32_t>(expect_uint("a column number in .loc", std::numeric_limits<uint32_t>::max()));
     std::optional<LocKey> inlined_at;
     while (accept_punct(',')) {
         const Token& word = expect_word("function_name or inlined_at in .loc");
@@ -1274,8 +1398,10 @@ void Parser::parse_loc(FunctionState* st) {
         } else if (word.text == "inlined_at") {
             LocKey at;
             at.file = static_cast<uint32_t>(expect_uint("a file number after inlined_at", kMaxFileIndex));
-            at.line = static_cast<uint32_t>(expect_uint("a line number after inlined_at", std::numeric_limits<uint32_t>::max()));
-            at.column = static_cast<uint32_t>(expect_uint("a column number after inlined_at", std::numeric_limits<uint32_t>::max()));
+            at.line = static_cast<uint32_t>(
+                expect_uint("a line number after inlined_at", std::numeric_limits<uint32_t>::max()));
+            at.column = static_cast<uint32_t>(
+                expect_uint("a column number after inlined_at", std::numeric_limits<uint32_t>::max()));
             inlined_at = at;
         } else {
             fail_at(word, "unexpected '" + std::string(word.text) + "' in .loc");
@@ -1308,12 +1434,14 @@ void Parser::parse_instruction(FunctionState& st) {
     const uint32_t line = peek().line;
     // The statement runs to the next ';' (operands may span lines, e.g. a call's argument list).
     size_t end = begin;
-    while (end < tokens_.size() && !tokens_[end].is_punct(';') && tokens_[end].kind != TokenKind::End) ++end;
+    while (end < tokens_.size() && !tokens_[end].is_punct(';') && tokens_[end].kind != TokenKind::End)
+        ++end;
     Stmt stmt;
     stmt.line = line;
     stmt.text = join_tokens(begin, end);
     stmt_ = &stmt;
-    if (end >= tokens_.size() || tokens_[end].kind == TokenKind::End) fail(line, "missing ';' at the end of the instruction");
+    if (end >= tokens_.size() || tokens_[end].kind == TokenKind::End)
+        fail(line, "missing ';' at the end of the instruction");
 
     Instruction inst;
     inst.ptx_line = line;
@@ -1363,7 +1491,8 @@ void Parser::parse_instruction(FunctionState& st) {
     }
 
     if (st.fn.code.size() >= kMaxInstructions) {
-        fail(line, "function '" + st.fn.name + "' has more than " + std::to_string(kMaxInstructions) + " instructions");
+        fail(line, "function '" + st.fn.name + "' has more than " + std::to_string(kMaxInstructions) +
+                       " instructions");
     }
     Modifiers mods(stmt.opcode);
     if (mods.overflow()) fail(line, "too many modifiers on '" + std::string(mods.base()) + "'");
@@ -1378,7 +1507,9 @@ void Parser::parse_instruction(FunctionState& st) {
 // [SECTION] Operands
 // =================================================================================================
 
-void Parser::fail_here(const std::string& what) const { fail(stmt_ != nullptr ? stmt_->line : 0, what); }
+void Parser::fail_here(const std::string& what) const {
+    fail(stmt_ != nullptr ? stmt_->line : 0, what);
+}
 
 // A single word: register, special register, variable, parameter, or '_'.
 Parsed Parser::parse_name_operand(const Token& token) {
@@ -1398,7 +1529,8 @@ Parsed Parser::parse_name_operand(const Token& token) {
     }
     const Symbol* symbol = lookup(token.text);
     if (symbol == nullptr) {
-        if (token.text.starts_with("%") && is_unsupported_special(token.text)) fail(token.line, "unsupported special register '" + name + "'");
+        if (token.text.starts_with("%") && is_unsupported_special(token.text))
+            fail(token.line, "unsupported special register '" + name + "'");
         if (token.text.starts_with("%")) fail(token.line, "register '" + name + "' is not declared");
         fail(token.line, "unknown name '" + name + "' (not a register, variable or parameter)");
     }
@@ -1440,9 +1572,11 @@ Parsed Parser::parse_operand(Range r, Type imm_type) {
     if (first.is_punct('[')) return parse_address(r);
     if (first.is_punct('{')) return parse_vector(r);
     if (first.is_punct('!')) {
-        if (r.size() != 2 || tokens_[r.begin + 1].kind != TokenKind::Word) fail(first.line, "malformed operand '" + operand_text(r) + "'");
+        if (r.size() != 2 || tokens_[r.begin + 1].kind != TokenKind::Word)
+            fail(first.line, "malformed operand '" + operand_text(r) + "'");
         Parsed p = parse_name_operand(tokens_[r.begin + 1]);
-        if (p.form != Parsed::Form::Reg || !p.pred) fail(first.line, "'!' applies only to predicate registers: '" + operand_text(r) + "'");
+        if (p.form != Parsed::Form::Reg || !p.pred)
+            fail(first.line, "'!' applies only to predicate registers: '" + operand_text(r) + "'");
         p.op.negate = true;
         return p;
     }
@@ -1452,7 +1586,8 @@ Parsed Parser::parse_operand(Range r, Type imm_type) {
     }
     const bool negative = first.is_punct('-');
     const size_t number_index = r.begin + (negative ? 1 : 0);
-    if (number_index < r.end && tokens_[number_index].kind == TokenKind::Number && number_index + 1 == r.end) {
+    if (number_index < r.end && tokens_[number_index].kind == TokenKind::Number &&
+        number_index + 1 == r.end) {
         const Token& number = tokens_[number_index];
         auto lit = parse_literal(number.text, negative);
         if (!lit) fail(number.line, "malformed number '" + operand_text(r) + "'");
@@ -1521,7 +1656,8 @@ Parsed Parser::parse_address(Range r) {
             negative = !negative;
             ++i;
         }
-        if (i + 1 != close || tokens_[i].kind != TokenKind::Number) fail(line, "malformed address '" + text + "'");
+        if (i + 1 != close || tokens_[i].kind != TokenKind::Number)
+            fail(line, "malformed address '" + text + "'");
         auto magnitude = parse_int_magnitude(tokens_[i].text);
         if (!magnitude) fail(line, "malformed address offset in '" + text + "'");
         has_offset = true;
@@ -1543,7 +1679,8 @@ Parsed Parser::parse_vector(Range r) {
     size_t i = r.begin + 1;
     const size_t close = r.end - 1;
     while (true) {
-        if (i >= close || tokens_[i].kind != TokenKind::Word) fail(line, "malformed vector operand '" + text + "'");
+        if (i >= close || tokens_[i].kind != TokenKind::Word)
+            fail(line, "malformed vector operand '" + text + "'");
         if (p.op.vec_count == 4) fail(line, "vector operand has more than 4 elements: '" + text + "'");
         Parsed element = parse_name_operand(tokens_[i]);
         if (element.form == Parsed::Form::Sink) {
@@ -1558,7 +1695,8 @@ Parsed Parser::parse_vector(Range r) {
         if (!tokens_[i].is_punct(',')) fail(line, "malformed vector operand '" + text + "'");
         ++i;
     }
-    if (p.op.vec_count != 2 && p.op.vec_count != 4) fail(line, "vector operand must have 2 or 4 elements: '" + text + "'");
+    if (p.op.vec_count != 2 && p.op.vec_count != 4)
+        fail(line, "vector operand must have 2 or 4 elements: '" + text + "'");
     return p;
 }
 
@@ -1586,15 +1724,16 @@ void Parser::expect_operands(size_t min, size_t max) const {
     if (n >= min && n <= max) return;
     std::string expected = std::to_string(min);
     if (max != min) expected += max == min + 1 ? " or " + std::to_string(max) : " to " + std::to_string(max);
-    fail(stmt_->line, "'" + std::string(stmt_->opcode) + "' expects " + expected + " operand" + (max == 1 ? "" : "s") +
-                          ", got " + std::to_string(n));
+    fail(stmt_->line, "'" + std::string(stmt_->opcode) + "' expects " + expected + " operand" +
+                          (max == 1 ? "" : "s") + ", got " + std::to_string(n));
 }
 
 // "%r1|%p1" -> (%r1, %p1); "%r1" -> (%r1, none)
 std::pair<Range, std::optional<Range>> Parser::split_bar(Range r) const {
     for (size_t i = r.begin; i < r.end; ++i) {
         if (tokens_[i].is_punct('|')) {
-            if (i == r.begin || i + 1 == r.end) fail(stmt_->line, "malformed operand '" + operand_text(r) + "'");
+            if (i == r.begin || i + 1 == r.end)
+                fail(stmt_->line, "malformed operand '" + operand_text(r) + "'");
             return {Range{r.begin, i}, Range{i + 1, r.end}};
         }
     }
@@ -1609,9 +1748,11 @@ void Parser::dest(Instruction& inst, uint8_t slot, size_t index, bool allow_vect
         return;
     }
     if (p.form != Parsed::Form::Reg) {
-        fail_here(std::string("destination must be a register") + (allow_vector ? " or a vector" : "") + ", got '" + operand_text(r) + "'");
+        fail_here(std::string("destination must be a register") + (allow_vector ? " or a vector" : "") +
+                  ", got '" + operand_text(r) + "'");
     }
-    if (p.pred) fail_here("destination '" + operand_text(r) + "' is a predicate register; expected a data register");
+    if (p.pred)
+        fail_here("destination '" + operand_text(r) + "' is a predicate register; expected a data register");
     use(inst, slot, p);
 }
 
@@ -1635,7 +1776,8 @@ void Parser::src(Instruction& inst, uint8_t slot, size_t index, Type imm_type, b
     case Parsed::Form::Reg:
         if (p.pred) fail_here("predicate register '" + operand_text(r) + "' used as a data operand");
         break;
-    case Parsed::Form::Imm: break;
+    case Parsed::Form::Imm:
+        break;
     case Parsed::Form::Vector:
         if (!allow_vector) fail_here("unexpected vector operand '" + operand_text(r) + "'");
         break;
@@ -1655,14 +1797,17 @@ void Parser::src(Instruction& inst, uint8_t slot, size_t index, Type imm_type, b
 void Parser::pred_src(Instruction& inst, uint8_t slot, size_t index, bool allow_negate) {
     const Range r = stmt_->operands[index];
     Parsed p = parse_operand(r, Type::Pred);
-    if (p.form != Parsed::Form::Reg || !p.pred) fail_here("expected a predicate register, got '" + operand_text(r) + "'");
-    if (p.op.negate && !allow_negate) fail_here("'!' negation is not allowed here: '" + operand_text(r) + "'");
+    if (p.form != Parsed::Form::Reg || !p.pred)
+        fail_here("expected a predicate register, got '" + operand_text(r) + "'");
+    if (p.op.negate && !allow_negate)
+        fail_here("'!' negation is not allowed here: '" + operand_text(r) + "'");
     use(inst, slot, p);
 }
 
 void Parser::address(Instruction& inst, uint8_t slot, size_t index) {
     const Range r = stmt_->operands[index];
-    if (!tokens_[r.begin].is_punct('[')) fail(stmt_->line, "expected an address '[...]', got '" + operand_text(r) + "'");
+    if (!tokens_[r.begin].is_punct('['))
+        fail(stmt_->line, "expected an address '[...]', got '" + operand_text(r) + "'");
     Parsed p = parse_address(r);
     use(inst, slot, p);
     check_address_space(inst, slot, r);
@@ -1678,19 +1823,29 @@ void Parser::check_address_space(const Instruction& inst, uint8_t slot, Range r)
     if (symbol == nullptr || symbol->kind == Symbol::Kind::Register) return;
     Space sym_space = Space::Global;
     switch (symbol->kind) {
-    case Symbol::Kind::Global: sym_space = module_.globals[op.symbol].space; break;
-    case Symbol::Kind::Shared: sym_space = Space::Shared; break;
-    case Symbol::Kind::Local: sym_space = Space::Local; break;
-    case Symbol::Kind::Param: sym_space = Space::Param; break;
-    default: break;
+    case Symbol::Kind::Global:
+        sym_space = module_.globals[op.symbol].space;
+        break;
+    case Symbol::Kind::Shared:
+        sym_space = Space::Shared;
+        break;
+    case Symbol::Kind::Local:
+        sym_space = Space::Local;
+        break;
+    case Symbol::Kind::Param:
+        sym_space = Space::Param;
+        break;
+    default:
+        break;
     }
-    const bool ok = inst.space == sym_space ||
-                    (inst.space == Space::Generic && (sym_space == Space::Global || sym_space == Space::Const));
+    const bool ok = inst.space == sym_space || (inst.space == Space::Generic &&
+                                                (sym_space == Space::Global || sym_space == Space::Const));
     if (!ok) {
-        fail(stmt_->line, "'" + std::string(base.text) + "' is a ." + to_string(sym_space) + " variable but '" +
-                              std::string(stmt_->opcode) + "' accesses " +
-                              (inst.space == Space::Generic ? std::string("generic memory (convert it with cvta first)")
-                                                            : "." + std::string(to_string(inst.space))));
+        fail(stmt_->line,
+             "'" + std::string(base.text) + "' is a ." + to_string(sym_space) + " variable but '" +
+                 std::string(stmt_->opcode) + "' accesses " +
+                 (inst.space == Space::Generic ? std::string("generic memory (convert it with cvta first)")
+                                               : "." + std::string(to_string(inst.space))));
     }
 }
 
@@ -1706,7 +1861,8 @@ Type Parser::take_type(Modifiers& mods, bool required) {
             return *type;
         }
         if (is_unsupported_type_name(mods.part(i))) {
-            fail(stmt_->line, "unsupported type '." + std::string(mods.part(i)) + "' in '" + std::string(stmt_->opcode) + "'");
+            fail(stmt_->line, "unsupported type '." + std::string(mods.part(i)) + "' in '" +
+                                  std::string(stmt_->opcode) + "'");
         }
     }
     if (required) fail(stmt_->line, "missing type in '" + std::string(stmt_->opcode) + "'");
@@ -1747,7 +1903,8 @@ bool Parser::take_cache_hints(Modifiers& mods, HintKind kind) {
         const std::string_view part = mods.part(i);
         bool cache_op = false;
         if (kind == HintKind::Load) {
-            cache_op = part == "ca" || part == "cg" || part == "cs" || part == "lu" || part == "cv" || part == "nc";
+            cache_op =
+                part == "ca" || part == "cg" || part == "cs" || part == "lu" || part == "cv" || part == "nc";
         } else if (kind == HintKind::Store) {
             cache_op = part == "wb" || part == "cg" || part == "cs" || part == "wt";
         }
@@ -1762,12 +1919,14 @@ bool Parser::take_cache_hints(Modifiers& mods, HintKind kind) {
 void Parser::check_leftovers(const Modifiers& mods) const {
     if (auto part = mods.first_unused()) {
         if (is_unsupported_type_name(*part)) {
-            fail(stmt_->line, "unsupported type '." + std::string(*part) + "' in '" + std::string(stmt_->opcode) + "'");
+            fail(stmt_->line,
+                 "unsupported type '." + std::string(*part) + "' in '" + std::string(stmt_->opcode) + "'");
         }
         if (type_from_name(*part)) {
             fail(stmt_->line, "more than one type in '" + std::string(stmt_->opcode) + "'");
         }
-        fail(stmt_->line, "unsupported modifier '." + std::string(*part) + "' in '" + std::string(stmt_->opcode) + "'");
+        fail(stmt_->line,
+             "unsupported modifier '." + std::string(*part) + "' in '" + std::string(stmt_->opcode) + "'");
     }
 }
 
@@ -1786,15 +1945,15 @@ void Parser::decode(Instruction& inst, Modifiers& mods) {
         decode_ld_st(inst, mods, false);
     } else if (base == "selp") {
         decode_selp(inst, mods);
-    } else if (base == "add" || base == "sub" || base == "mul" || base == "mad" || base == "fma" || base == "div" ||
-               base == "rem" || base == "abs" || base == "neg" || base == "min" || base == "max" || base == "sqrt" ||
-               base == "rsqrt" || base == "rcp" || base == "ex2" || base == "lg2" || base == "sin" || base == "cos" ||
-               base == "copysign") {
+    } else if (base == "add" || base == "sub" || base == "mul" || base == "mad" || base == "fma" ||
+               base == "div" || base == "rem" || base == "abs" || base == "neg" || base == "min" ||
+               base == "max" || base == "sqrt" || base == "rsqrt" || base == "rcp" || base == "ex2" ||
+               base == "lg2" || base == "sin" || base == "cos" || base == "copysign") {
         decode_arith(inst, mods);
     } else if (base == "and" || base == "or" || base == "xor" || base == "not") {
         decode_logic(inst, mods);
-    } else if (base == "shl" || base == "shr" || base == "popc" || base == "clz" || base == "brev" || base == "bfe" ||
-               base == "bfi" || base == "prmt" || base == "shf" || base == "bfind") {
+    } else if (base == "shl" || base == "shr" || base == "popc" || base == "clz" || base == "brev" ||
+               base == "bfe" || base == "bfi" || base == "prmt" || base == "shf" || base == "bfind") {
         decode_bits(inst, mods);
     } else if (base == "setp") {
         decode_setp(inst, mods);
@@ -1827,10 +1986,12 @@ void Parser::decode(Instruction& inst, Modifiers& mods) {
 void Parser::check_vector_operand(const Instruction& inst, uint8_t slot) const {
     const Operand& op = inst.ops[slot];
     if (inst.vector == 1 && op.kind == Operand::Kind::Vector) {
-        fail(stmt_->line, "vector operand needs .v" + std::to_string(op.vec_count) + " on '" + std::string(stmt_->opcode) + "'");
+        fail(stmt_->line, "vector operand needs .v" + std::to_string(op.vec_count) + " on '" +
+                              std::string(stmt_->opcode) + "'");
     }
     if (inst.vector > 1 && (op.kind != Operand::Kind::Vector || op.vec_count != inst.vector)) {
-        fail(stmt_->line, "'" + std::string(stmt_->opcode) + "' needs a vector operand of " + std::to_string(inst.vector) + " registers");
+        fail(stmt_->line, "'" + std::string(stmt_->opcode) + "' needs a vector operand of " +
+                              std::to_string(inst.vector) + " registers");
     }
 }
 
@@ -1865,9 +2026,12 @@ void Parser::decode_mov(Instruction& inst, Modifiers& mods) {
     case Parsed::Form::Special:
     case Parsed::Form::GlobalSym:
     case Parsed::Form::SpaceSym:
-    case Parsed::Form::Vector: break;
-    case Parsed::Form::Address: fail_here("mov cannot read memory ('" + operand_text(r) + "'); use ld");
-    case Parsed::Form::Sink: fail_here("'_' is not allowed here");
+    case Parsed::Form::Vector:
+        break;
+    case Parsed::Form::Address:
+        fail_here("mov cannot read memory ('" + operand_text(r) + "'); use ld");
+    case Parsed::Form::Sink:
+        fail_here("'_' is not allowed here");
     }
     if (p.form == Parsed::Form::Vector && inst.ops[0].kind == Operand::Kind::Vector) {
         fail_here("mov cannot have vector operands on both sides");
@@ -1879,10 +2043,16 @@ void Parser::decode_mov(Instruction& inst, Modifiers& mods) {
 void Parser::decode_cvt(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Cvt;
     static constexpr std::pair<std::string_view, Rounding> kRound[] = {
-        {"rn", Rounding::Nearest}, {"rz", Rounding::Zero}, {"rm", Rounding::Down}, {"rp", Rounding::Up},
+        {"rn", Rounding::Nearest},
+        {"rz", Rounding::Zero},
+        {"rm", Rounding::Down},
+        {"rp", Rounding::Up},
     };
     static constexpr std::pair<std::string_view, Rounding> kRoundInt[] = {
-        {"rni", Rounding::Nearest}, {"rzi", Rounding::Zero}, {"rmi", Rounding::Down}, {"rpi", Rounding::Up},
+        {"rni", Rounding::Nearest},
+        {"rzi", Rounding::Zero},
+        {"rmi", Rounding::Down},
+        {"rpi", Rounding::Up},
     };
     for (const auto& [name, rounding] : kRound) {
         if (mods.take(name)) {
@@ -1902,7 +2072,8 @@ void Parser::decode_cvt(Instruction& inst, Modifiers& mods) {
     inst.type = take_type(mods);
     inst.type2 = take_type(mods, false);
     if (inst.type2 == Type::None) fail(stmt_->line, "cvt needs a destination and a source type");
-    if (inst.type == Type::Pred || inst.type2 == Type::Pred) fail(stmt_->line, "cvt does not convert predicates");
+    if (inst.type == Type::Pred || inst.type2 == Type::Pred)
+        fail(stmt_->line, "cvt does not convert predicates");
     expect_operands(2, 2);
     dest(inst, 0, 0);
     src(inst, 1, 1, inst.type2);
@@ -1922,9 +2093,11 @@ void Parser::decode_cvta(Instruction& inst, Modifiers& mods) {
     const Range r = stmt_->operands[1];
     Parsed p = parse_operand(r, inst.type);
     if (p.form == Parsed::Form::GlobalSym || p.form == Parsed::Form::SpaceSym) {
-        if ((inst.mods & mod::kToSpace) != 0) fail_here("cvta.to takes a generic address, not the variable '" + operand_text(r) + "'");
+        if ((inst.mods & mod::kToSpace) != 0)
+            fail_here("cvta.to takes a generic address, not the variable '" + operand_text(r) + "'");
         if (p.sym_space != inst.space) {
-            fail_here("'" + operand_text(r) + "' is a ." + to_string(p.sym_space) + " variable, not ." + to_string(inst.space));
+            fail_here("'" + operand_text(r) + "' is a ." + to_string(p.sym_space) + " variable, not ." +
+                      to_string(inst.space));
         }
     } else if (p.form != Parsed::Form::Reg && p.form != Parsed::Form::Imm) {
         fail_here("cvta needs a register, immediate or variable, got '" + operand_text(r) + "'");
@@ -1940,7 +2113,8 @@ void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {
     inst.op = load ? Op::Ld : Op::St;
     const char* name = load ? "ld" : "st";
     if (mods.has("mmio")) fail(stmt_->line, std::string(name) + ".mmio is not supported");
-    if (mods.has("async") || mods.has("bulk")) fail(stmt_->line, std::string("unsupported instruction '") + name + ".async'");
+    if (mods.has("async") || mods.has("bulk"))
+        fail(stmt_->line, std::string("unsupported instruction '") + name + ".async'");
     int orders = 0;
     if (mods.take("weak")) {
         inst.order = MemOrder::Weak;
@@ -1960,12 +2134,19 @@ void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {
     }
     if (orders > 1) fail(stmt_->line, std::string("more than one memory-order qualifier on ") + name);
     if (mods.has(load ? "release" : "acquire") || mods.has("acq_rel") || mods.has("sc")) {
-        fail(stmt_->line, std::string("invalid memory order for ") + name + " (" + (load ? "ld takes .relaxed or .acquire" : "st takes .relaxed or .release") + ")");
+        fail(stmt_->line, std::string("invalid memory order for ") + name + " (" +
+                              (load ? "ld takes .relaxed or .acquire" : "st takes .relaxed or .release") +
+                              ")");
     }
     if (auto scope = take_scope(mods)) inst.scope = *scope;
-    const bool strong = inst.order == MemOrder::Relaxed || inst.order == MemOrder::Acquire || inst.order == MemOrder::Release;
-    if (strong && inst.scope == MemScope::None) fail(stmt_->line, std::string(name) + " with a memory order needs a scope (.cta, .cluster, .gpu or .sys)");
-    if (!strong && inst.scope != MemScope::None) fail(stmt_->line, std::string("a scope on ") + name + " needs .relaxed or ." + (load ? "acquire" : "release"));
+    const bool strong =
+        inst.order == MemOrder::Relaxed || inst.order == MemOrder::Acquire || inst.order == MemOrder::Release;
+    if (strong && inst.scope == MemScope::None)
+        fail(stmt_->line,
+             std::string(name) + " with a memory order needs a scope (.cta, .cluster, .gpu or .sys)");
+    if (!strong && inst.scope != MemScope::None)
+        fail(stmt_->line,
+             std::string("a scope on ") + name + " needs .relaxed or ." + (load ? "acquire" : "release"));
     if (auto space = take_space(mods)) inst.space = *space;
     const bool policy = take_cache_hints(mods, load ? HintKind::Load : HintKind::Store);
     if (mods.take("v2")) inst.vector = 2;
@@ -2011,12 +2192,12 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
     struct Spec {
         std::string_view name;
         Op op;
-        uint8_t operands;   // including d
+        uint8_t operands; // including d
         bool int_ok, float_ok;
-        bool rounding;      // float .rn/.rz/.rm/.rp
-        bool approx;        // .approx / .full accepted (no effect on the simulated result)
-        bool sat;           // .sat
-        bool lohi;          // integer .lo/.hi/.wide
+        bool rounding; // float .rn/.rz/.rm/.rp
+        bool approx;   // .approx / .full accepted (no effect on the simulated result)
+        bool sat;      // .sat
+        bool lohi;     // integer .lo/.hi/.wide
     };
     static constexpr Spec kSpecs[] = {
         {"add", Op::Add, 3, true, true, true, false, true, false},
@@ -2049,16 +2230,22 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
     inst.type = take_type(mods);
     if (inst.type == Type::Pred) fail(stmt_->line, opname + " does not take .pred");
     const bool fp = is_float(inst.type);
-    if (fp && !spec->float_ok) fail(stmt_->line, opname + " needs an integer type, not ." + to_string(inst.type));
-    if (!fp && !spec->int_ok) fail(stmt_->line, opname + " needs a floating-point type, not ." + to_string(inst.type));
+    if (fp && !spec->float_ok)
+        fail(stmt_->line, opname + " needs an integer type, not ." + to_string(inst.type));
+    if (!fp && !spec->int_ok)
+        fail(stmt_->line, opname + " needs a floating-point type, not ." + to_string(inst.type));
     if (fp) {
         static constexpr std::pair<std::string_view, Rounding> kRound[] = {
-            {"rn", Rounding::Nearest}, {"rz", Rounding::Zero}, {"rm", Rounding::Down}, {"rp", Rounding::Up},
+            {"rn", Rounding::Nearest},
+            {"rz", Rounding::Zero},
+            {"rm", Rounding::Down},
+            {"rp", Rounding::Up},
         };
         if (spec->rounding) {
             for (const auto& [name, rounding] : kRound) {
                 if (mods.take(name)) {
-                    if (inst.rounding != Rounding::Default) fail(stmt_->line, "two rounding modifiers on " + opname);
+                    if (inst.rounding != Rounding::Default)
+                        fail(stmt_->line, "two rounding modifiers on " + opname);
                     inst.rounding = rounding;
                 }
             }
@@ -2092,7 +2279,8 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
     }
     expect_operands(spec->operands, spec->operands);
     dest(inst, 0, 0);
-    for (uint8_t i = 1; i < spec->operands; ++i) src(inst, i, i, inst.type);
+    for (uint8_t i = 1; i < spec->operands; ++i)
+        src(inst, i, i, inst.type);
 }
 
 // and/or/xor/not on .pred or .b16/.b32/.b64.
@@ -2101,16 +2289,19 @@ void Parser::decode_logic(Instruction& inst, Modifiers& mods) {
     inst.op = base == "and" ? Op::And : base == "or" ? Op::Or : base == "xor" ? Op::Xor : Op::Not;
     inst.type = take_type(mods);
     if (inst.type != Type::Pred && !is_bits(inst.type)) {
-        fail(stmt_->line, std::string(base) + " needs .pred, .b16, .b32 or .b64, not ." + to_string(inst.type));
+        fail(stmt_->line,
+             std::string(base) + " needs .pred, .b16, .b32 or .b64, not ." + to_string(inst.type));
     }
     const size_t n = inst.op == Op::Not ? 2 : 3;
     expect_operands(n, n);
     if (inst.type == Type::Pred) {
         pred_dest(inst, 0, stmt_->operands[0]);
-        for (uint8_t i = 1; i < n; ++i) pred_src(inst, i, i, false);
+        for (uint8_t i = 1; i < n; ++i)
+            pred_src(inst, i, i, false);
     } else {
         dest(inst, 0, 0);
-        for (uint8_t i = 1; i < n; ++i) src(inst, i, i, inst.type);
+        for (uint8_t i = 1; i < n; ++i)
+            src(inst, i, i, inst.type);
     }
 }
 
@@ -2121,10 +2312,14 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
     if (base == "shf") {
         // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: shift the 64-bit pair {b:a} by c, keep 32 bits.
         inst.op = Op::Shf;
-        if (mods.take("r")) inst.mods |= mod::kShiftRight;
-        else if (!mods.take("l")) fail(stmt_->line, "shf needs .l or .r");
-        if (mods.take("clamp")) inst.mods |= mod::kClamp;
-        else if (!mods.take("wrap")) fail(stmt_->line, "shf needs .wrap or .clamp");
+        if (mods.take("r"))
+            inst.mods |= mod::kShiftRight;
+        else if (!mods.take("l"))
+            fail(stmt_->line, "shf needs .l or .r");
+        if (mods.take("clamp"))
+            inst.mods |= mod::kClamp;
+        else if (!mods.take("wrap"))
+            fail(stmt_->line, "shf needs .wrap or .clamp");
     } else if (base == "bfind" && mods.take("shiftamt")) {
         inst.mods |= mod::kShiftAmt;
     }
@@ -2149,10 +2344,12 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         need(t == Type::B32, ".b32");
         expect_operands(4, 4);
         dest(inst, 0, 0);
-        for (uint8_t i = 1; i < 4; ++i) src(inst, i, i, Type::B32);
+        for (uint8_t i = 1; i < 4; ++i)
+            src(inst, i, i, Type::B32);
     } else if (base == "bfind") {
         inst.op = Op::Bfind;
-        need(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64, ".u32, .u64, .s32 or .s64");
+        need(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64,
+             ".u32, .u64, .s32 or .s64");
         expect_operands(2, 2);
         dest(inst, 0, 0);
         src(inst, 1, 1, t);
@@ -2164,14 +2361,16 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         src(inst, 1, 1, t);
     } else if (base == "bfe") {
         inst.op = Op::Bfe;
-        need(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64, ".u32, .u64, .s32 or .s64");
+        need(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64,
+             ".u32, .u64, .s32 or .s64");
         expect_operands(4, 4);
         dest(inst, 0, 0);
         src(inst, 1, 1, t);
         src(inst, 2, 2, Type::U32);
         src(inst, 3, 3, Type::U32);
     } else if (base == "bfi") {
-        // bfi.b f, a, b, c, d: ops[0]=f ops[1]=a (inserted bits) ops[2]=b (base) ops[3]=c (pos) ops[4]=d (len)
+        // bfi.b f, a, b, c, d: ops[0]=f ops[1]=a (inserted bits) ops[2]=b (base) ops[3]=c (pos) ops[4]=d
+        // (len)
         inst.op = Op::Bfi;
         need(b, ".b32 or .b64");
         expect_operands(5, 5);
@@ -2184,11 +2383,14 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         inst.op = Op::Prmt;
         need(t == Type::B32, ".b32");
         for (std::string_view mode : {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) {
-            if (mods.has(mode)) fail(stmt_->line, "prmt mode '." + std::string(mode) + "' is not supported (only the default mode)");
+            if (mods.has(mode))
+                fail(stmt_->line,
+                     "prmt mode '." + std::string(mode) + "' is not supported (only the default mode)");
         }
         expect_operands(4, 4);
         dest(inst, 0, 0);
-        for (uint8_t i = 1; i < 4; ++i) src(inst, i, i, Type::B32);
+        for (uint8_t i = 1; i < 4; ++i)
+            src(inst, i, i, Type::B32);
     }
 }
 
@@ -2217,11 +2419,15 @@ void Parser::decode_setp(Instruction& inst, Modifiers& mods) {
     if (mods.take("xor")) inst.bool_op = BoolOp::Xor;
     if (mods.take("ftz")) inst.mods |= mod::kFtz;
     inst.type = take_type(mods);
-    if (inst.type == Type::Pred || inst.type == Type::None) fail(stmt_->line, "setp compares data types, not .pred");
+    if (inst.type == Type::Pred || inst.type == Type::None)
+        fail(stmt_->line, "setp compares data types, not .pred");
     const bool unordered = inst.cmp >= Cmp::Equ;
-    if (unordered && !is_float(inst.type)) fail(stmt_->line, "unordered comparisons need a floating-point type");
-    const bool unsigned_cmp = inst.cmp == Cmp::Lo || inst.cmp == Cmp::Ls || inst.cmp == Cmp::Hi || inst.cmp == Cmp::Hs;
-    if (unsigned_cmp && is_float(inst.type)) fail(stmt_->line, "unsigned comparisons (.lo .ls .hi .hs) need an integer type");
+    if (unordered && !is_float(inst.type))
+        fail(stmt_->line, "unordered comparisons need a floating-point type");
+    const bool unsigned_cmp =
+        inst.cmp == Cmp::Lo || inst.cmp == Cmp::Ls || inst.cmp == Cmp::Hi || inst.cmp == Cmp::Hs;
+    if (unsigned_cmp && is_float(inst.type))
+        fail(stmt_->line, "unsigned comparisons (.lo .ls .hi .hs) need an integer type");
     if (is_bits(inst.type) && inst.cmp != Cmp::Eq && inst.cmp != Cmp::Ne) {
         fail(stmt_->line, "bit types (.b*) only compare with .eq or .ne");
     }
@@ -2241,10 +2447,11 @@ void Parser::decode_setp(Instruction& inst, Modifiers& mods) {
 void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
     inst.op = red ? Op::Red : Op::Atom;
     const std::string name = red ? "red" : "atom";
-    if (mods.has("v2") || mods.has("v4") || mods.has("v8")) fail(stmt_->line, "vector " + name + " is not supported");
+    if (mods.has("v2") || mods.has("v4") || mods.has("v8"))
+        fail(stmt_->line, "vector " + name + " is not supported");
     static constexpr std::pair<std::string_view, AtomOp> kOps[] = {
-        {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},   {"inc", AtomOp::Inc},
-        {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or},     {"xor", AtomOp::Xor},
+        {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+        {"dec", AtomOp::Dec},   {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
         {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas},
     };
     for (const auto& [op_name, op] : kOps) {
@@ -2255,7 +2462,8 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
     }
     if (inst.atom_op == AtomOp::None) fail(stmt_->line, name + " needs an operation (.add, .cas, ...)");
     if (red && (inst.atom_op == AtomOp::Exch || inst.atom_op == AtomOp::Cas)) {
-        fail(stmt_->line, "red has no ." + std::string(inst.atom_op == AtomOp::Exch ? "exch" : "cas") + " (use atom)");
+        fail(stmt_->line,
+             "red has no ." + std::string(inst.atom_op == AtomOp::Exch ? "exch" : "cas") + " (use atom)");
     }
     static constexpr std::pair<std::string_view, MemOrder> kOrders[] = {
         {"relaxed", MemOrder::Relaxed}, {"acquire", MemOrder::Acquire}, {"release", MemOrder::Release},
@@ -2270,12 +2478,14 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
         }
     }
     if (orders > 1) fail(stmt_->line, "more than one memory-order qualifier on " + name);
-    if (red && (inst.order == MemOrder::Acquire || inst.order == MemOrder::AcqRel || inst.order == MemOrder::Sc)) {
+    if (red &&
+        (inst.order == MemOrder::Acquire || inst.order == MemOrder::AcqRel || inst.order == MemOrder::Sc)) {
         fail(stmt_->line, "red takes .relaxed or .release only");
     }
     inst.scope = take_scope(mods).value_or(MemScope::Gpu);
     if (auto space = take_space(mods)) {
-        if (*space != Space::Global && *space != Space::Shared) fail(stmt_->line, name + " works on .global, .shared or generic memory");
+        if (*space != Space::Global && *space != Space::Shared)
+            fail(stmt_->line, name + " works on .global, .shared or generic memory");
         inst.space = *space;
     }
     const bool policy = take_cache_hints(mods, HintKind::Atomic);
@@ -2285,7 +2495,8 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
     const uint32_t size = type_size(t);
     switch (inst.atom_op) {
     case AtomOp::Add:
-        if (!(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64 || t == Type::F32 || t == Type::F64)) {
+        if (!(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64 || t == Type::F32 ||
+              t == Type::F64)) {
             fail(stmt_->line, name + ".add needs .u32, .s32, .u64, .s64, .f32 or .f64");
         }
         break;
@@ -2295,18 +2506,21 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
         break;
     case AtomOp::Min:
     case AtomOp::Max:
-        if (!(is_unsigned(t) || is_signed(t)) || size < 4) fail(stmt_->line, name + ".min/.max need .u32, .s32, .u64 or .s64");
+        if (!(is_unsigned(t) || is_signed(t)) || size < 4)
+            fail(stmt_->line, name + ".min/.max need .u32, .s32, .u64 or .s64");
         break;
     case AtomOp::And:
     case AtomOp::Or:
     case AtomOp::Xor:
     case AtomOp::Exch:
-        if (!is_int(t) || size < 4) fail(stmt_->line, name + " bitwise and exchange operations need a 32- or 64-bit .b type");
+        if (!is_int(t) || size < 4)
+            fail(stmt_->line, name + " bitwise and exchange operations need a 32- or 64-bit .b type");
         break;
     case AtomOp::Cas:
         if (!is_int(t) || size < 2) fail(stmt_->line, "atom.cas needs .b16, .b32 or .b64");
         break;
-    case AtomOp::None: break;
+    case AtomOp::None:
+        break;
     }
     const size_t extra = policy ? 1 : 0;
     if (red) {
@@ -2331,7 +2545,9 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
 void Parser::decode_fence(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Membar;
     const std::string base(mods.base());
-    if (mods.has("proxy")) fail(stmt_->line, "unsupported instruction '" + std::string(stmt_->opcode) + "' (proxy fences are not supported)");
+    if (mods.has("proxy"))
+        fail(stmt_->line,
+             "unsupported instruction '" + std::string(stmt_->opcode) + "' (proxy fences are not supported)");
     if (base == "membar") {
         inst.order = MemOrder::Sc;
         if (mods.take("cta")) {
@@ -2377,7 +2593,10 @@ void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
         return;
     }
     inst.op = Op::Bar;
-    if (mods.has("red")) fail(stmt_->line, "unsupported instruction '" + std::string(stmt_->opcode) + "' (barrier reductions such as __syncthreads_count/_and/_or are not supported)");
+    if (mods.has("red"))
+        fail(stmt_->line,
+             "unsupported instruction '" + std::string(stmt_->opcode) +
+                 "' (barrier reductions such as __syncthreads_count/_and/_or are not supported)");
     if (mods.has("cluster")) fail(stmt_->line, "cluster barriers are not supported");
     mods.take("cta");
     if (mods.take("arrive")) {
@@ -2400,14 +2619,21 @@ void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
 void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Vote;
     require_sync(mods, "vote");
-    if (mods.take("all")) inst.vote = VoteMode::All;
-    else if (mods.take("any")) inst.vote = VoteMode::Any;
-    else if (mods.take("uni")) inst.vote = VoteMode::Uni;
-    else if (mods.take("ballot")) inst.vote = VoteMode::Ballot;
-    else fail(stmt_->line, "vote.sync needs .all, .any, .uni or .ballot");
+    if (mods.take("all"))
+        inst.vote = VoteMode::All;
+    else if (mods.take("any"))
+        inst.vote = VoteMode::Any;
+    else if (mods.take("uni"))
+        inst.vote = VoteMode::Uni;
+    else if (mods.take("ballot"))
+        inst.vote = VoteMode::Ballot;
+    else
+        fail(stmt_->line, "vote.sync needs .all, .any, .uni or .ballot");
     inst.type = take_type(mods);
-    if (inst.vote == VoteMode::Ballot && inst.type != Type::B32) fail(stmt_->line, "vote.sync.ballot needs .b32");
-    if (inst.vote != VoteMode::Ballot && inst.type != Type::Pred) fail(stmt_->line, "vote.sync.all/.any/.uni need .pred");
+    if (inst.vote == VoteMode::Ballot && inst.type != Type::B32)
+        fail(stmt_->line, "vote.sync.ballot needs .b32");
+    if (inst.vote != VoteMode::Ballot && inst.type != Type::Pred)
+        fail(stmt_->line, "vote.sync.all/.any/.uni need .pred");
     expect_operands(3, 3);
     if (inst.vote == VoteMode::Ballot) {
         dest(inst, 0, 0);
@@ -2422,18 +2648,24 @@ void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
 void Parser::decode_shfl(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Shfl;
     require_sync(mods, "shfl");
-    if (mods.take("up")) inst.shfl = ShflMode::Up;
-    else if (mods.take("down")) inst.shfl = ShflMode::Down;
-    else if (mods.take("bfly")) inst.shfl = ShflMode::Bfly;
-    else if (mods.take("idx")) inst.shfl = ShflMode::Idx;
-    else fail(stmt_->line, "shfl.sync needs .up, .down, .bfly or .idx");
+    if (mods.take("up"))
+        inst.shfl = ShflMode::Up;
+    else if (mods.take("down"))
+        inst.shfl = ShflMode::Down;
+    else if (mods.take("bfly"))
+        inst.shfl = ShflMode::Bfly;
+    else if (mods.take("idx"))
+        inst.shfl = ShflMode::Idx;
+    else
+        fail(stmt_->line, "shfl.sync needs .up, .down, .bfly or .idx");
     inst.type = take_type(mods);
     if (inst.type != Type::B32) fail(stmt_->line, "shfl.sync needs .b32");
     expect_operands(5, 5);
     auto [d, p] = split_bar(stmt_->operands[0]);
     {
         Parsed parsed = parse_operand(d, Type::B32);
-        if (parsed.form != Parsed::Form::Reg || parsed.pred) fail_here("destination must be a data register, got '" + operand_text(d) + "'");
+        if (parsed.form != Parsed::Form::Reg || parsed.pred)
+            fail_here("destination must be a data register, got '" + operand_text(d) + "'");
         use(inst, 0, parsed);
     }
     if (p) pred_dest(inst, 1, *p);
@@ -2459,9 +2691,11 @@ void Parser::decode_control(Instruction& inst, Modifiers& mods) {
         const Range r = stmt_->operands[0];
         const Token& label = tokens_[r.begin];
         if (r.size() != 1 || label.kind != TokenKind::Word || label.text.starts_with("%")) {
-            fail(stmt_->line, "bra needs a label, got '" + operand_text(r) + "' (indirect branches are not supported)");
+            fail(stmt_->line,
+                 "bra needs a label, got '" + operand_text(r) + "' (indirect branches are not supported)");
         }
-        fn_->label_refs.push_back(LabelRef{static_cast<uint32_t>(fn_->fn.code.size()), label.text, stmt_->line});
+        fn_->label_refs.push_back(
+            LabelRef{static_cast<uint32_t>(fn_->fn.code.size()), label.text, stmt_->line});
     } else if (base == "ret" || base == "exit" || base == "trap") {
         inst.op = base == "ret" ? Op::Ret : base == "exit" ? Op::Exit : Op::Trap;
         if (inst.op != Op::Trap && mods.take("uni")) inst.mods |= mod::kUni;
@@ -2489,7 +2723,8 @@ void Parser::finish_function(FunctionState& st) {
     for (const LabelRef& ref : st.label_refs) {
         auto it = st.labels.find(ref.name);
         if (it == st.labels.end()) {
-            throw ParseError(source_name_, ref.line, fn.text[ref.instr], "unknown label '" + std::string(ref.name) + "'");
+            throw ParseError(source_name_, ref.line, fn.text[ref.instr],
+                             "unknown label '" + std::string(ref.name) + "'");
         }
         if (it->second >= fn.code.size()) {
             throw ParseError(source_name_, st.label_line[ref.name], line_text(st.label_line[ref.name]),
@@ -2513,18 +2748,22 @@ void Parser::finish_function(FunctionState& st) {
         }
         offset = align_up(cursor, var.align);
         cursor = offset + var.size;
-        if (cursor > kMaxBytes) throw ParseError(source_name_, fn.decl_line, "", "shared memory of '" + fn.name + "' is too large");
+        if (cursor > kMaxBytes)
+            throw ParseError(source_name_, fn.decl_line, "",
+                             "shared memory of '" + fn.name + "' is too large");
     };
     for (size_t i = 0; i < module_shared_.size(); ++i) {
         if (module_used[i]) place(module_shared_[i], module_offset[i]);
     }
-    for (size_t i = 0; i < st.shared.size(); ++i) place(st.shared[i], local_offset[i]);
+    for (size_t i = 0; i < st.shared.size(); ++i)
+        place(st.shared[i], local_offset[i]);
     fn.shared_static_bytes = static_cast<uint32_t>(cursor);
     fn.shared_dynamic_offset = static_cast<uint32_t>(align_up(cursor, dynamic_align));
     for (const SharedRef& ref : st.shared_refs) {
         const SharedVar& var = ref.module_scope ? module_shared_[ref.index] : st.shared[ref.index];
-        const uint64_t base = var.is_extern ? fn.shared_dynamic_offset
-                                            : (ref.module_scope ? module_offset[ref.index] : local_offset[ref.index]);
+        const uint64_t base = var.is_extern
+                                  ? fn.shared_dynamic_offset
+                                  : (ref.module_scope ? module_offset[ref.index] : local_offset[ref.index]);
         fn.code[ref.instr].ops[ref.slot].imm += base;
     }
     fn.local_bytes = static_cast<uint32_t>(st.local_bytes);

@@ -12,13 +12,13 @@
 namespace synclab::ptx {
 
 class ParseError : public std::runtime_error {
-public:
+  public:
     ParseError(std::string source_name, uint32_t line, std::string instruction, const std::string& what);
     const std::string& source_name() const { return source_name_; }
-    uint32_t line() const { return line_; }                 // 1-based PTX line
+    uint32_t line() const { return line_; }                         // 1-based PTX line
     const std::string& instruction() const { return instruction_; } // offending text ("" if none)
 
-private:
+  private:
     std::string source_name_;
     uint32_t line_;
     std::string instruction_;

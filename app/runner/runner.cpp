@@ -71,8 +71,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
             break;
         }
         const scenario::Inputs inputs = job.make_inputs(options.seed + r);
-        gpu::LaunchOutcome o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers,
-                                           inputs.args, base);
+        gpu::LaunchOutcome o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch,
+                                           inputs.buffers, inputs.args, base);
         u.ran = true;
         ++u.reps;
         if (r == 0) untraced_meta = o.trace.meta;
@@ -83,7 +83,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
                                          : "");
             break;
         }
-        for (float ms : o.kernel_ms) times.push_back(ms);
+        for (float ms : o.kernel_ms)
+            times.push_back(ms);
         scenario::CheckResult check;
         if (job.check) check = job.check(inputs, o.buffers);
         u.wrong_outputs += check.wrong;
@@ -106,11 +107,14 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         traced.buffer = options.gpu.live ? gpu::TraceBuffer::Mapped : gpu::TraceBuffer::Device;
         traced.live = options.gpu.live;
         if (options.gpu.live && options.gpu.on_events)
-            traced.on_progress = [&](const gpu::Progress& p) { options.gpu.on_events(p.events, p.events_seen, p.elapsed_ms); };
+            traced.on_progress = [&](const gpu::Progress& p) {
+                options.gpu.on_events(p.events, p.events_seen, p.elapsed_ms);
+            };
         const scenario::Inputs inputs = job.make_inputs(options.seed);
         gpu::LaunchOutcome o;
         try {
-            o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers, inputs.args, traced);
+            o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers,
+                            inputs.args, traced);
         } catch (const ptx::InstrumentError& e) {
             o.status = trace::RunStatus::Error;
             o.message = e.what();
@@ -171,7 +175,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     summary.reps_with_wrong_outputs = head.reps_with_wrong_outputs;
     summary.check_summary = head.check_summary;
     summary.kernel_ms = head.kernel_ms;
-    summary.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    summary.elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return summary;
 }
 
@@ -194,8 +199,7 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
         sim_options.schedule = options.schedule;
         sim_options.seed = options.seed + r;
         sim_options.cancel = options.cancel;
-        if (options.progress)
-            sim_options.progress = [&, r](double f) { options.progress((r + f) / reps); };
+        if (options.progress) sim_options.progress = [&, r](double f) { options.progress((r + f) / reps); };
 
         trace::Trace trace;
         const sim::Result result =
@@ -224,7 +228,8 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
         summary.dropped_events += trace.meta.dropped_events;
         summary.device = trace.meta.device;
 
-        const bool interesting = check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;
+        const bool interesting =
+            check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;
         if (r == 0 || (interesting && !kept_interesting)) {
             summary.trace = std::move(trace);
             summary.check_summary = check.summary;
@@ -300,7 +305,8 @@ VerdictCheck check_expectation(const scenario::Expectation& expect, const RunSum
         if (has(k)) fail("unexpected '" + k + "' finding");
     if (expect.always_correct && summary.wrong_outputs > 0)
         fail(std::to_string(summary.wrong_outputs) + " wrong outputs, expected none");
-    if (expect.wrong_outputs_possible && schedule_can_expose_wrong_outputs && summary.reps_with_wrong_outputs == 0)
+    if (expect.wrong_outputs_possible && schedule_can_expose_wrong_outputs &&
+        summary.reps_with_wrong_outputs == 0)
         fail("no wrong outputs in " + std::to_string(summary.reps_run) + " repetitions, expected some");
     return v;
 }

@@ -24,13 +24,13 @@ namespace synclab::runner {
 
 // GPU backend settings (RunOptions::gpu).
 struct GpuOptions {
-    bool untraced = true;          // run `reps` untraced launches (outputs checked, kernel times)
-    bool traced = true;            // and one traced launch (events, findings); --untraced: false
-    bool live = false;             // traced launch writes to mapped host memory, streamed as it runs
-    double timeout_s = 5;          // per launch; a kernel still running then is stopped
-    double grace_s = 20;           // a worker silent for timeout + grace (JIT, copies) is killed
+    bool untraced = true;               // run `reps` untraced launches (outputs checked, kernel times)
+    bool traced = true;                 // and one traced launch (events, findings); --untraced: false
+    bool live = false;                  // traced launch writes to mapped host memory, streamed as it runs
+    double timeout_s = 5;               // per launch; a kernel still running then is stopped
+    double grace_s = 20;                // a worker silent for timeout + grace (JIT, copies) is killed
     uint64_t event_capacity = 1u << 22; // trace slots (32 bytes each); overflow is counted
-    std::string worker;            // the synclab-gpu executable ("" = find it, gpu/client.h)
+    std::string worker;                 // the synclab-gpu executable ("" = find it, gpu/client.h)
     // Live mode: called from the runner's thread with the events that appeared since the last call.
     std::function<void(const std::vector<trace::Event>& events, uint64_t seen, double elapsed_ms)> on_events;
 };
@@ -38,12 +38,12 @@ struct GpuOptions {
 struct RunOptions {
     std::string backend = "sim";
     sim::Schedule schedule = sim::Schedule::Random;
-    uint64_t seed = 1;   // repetition r uses seed + r
+    uint64_t seed = 1; // repetition r uses seed + r
     uint32_t reps = 1;
     sim::Options limits; // budgets (schedule, seed, cancel and progress are set from the fields here)
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all repetitions
-    GpuOptions gpu;      // backend "gpu" only
+    GpuOptions gpu;                                // backend "gpu" only
 };
 
 // One side of a GPU run (RunSummary::gpu_untraced / gpu_traced).
@@ -51,42 +51,42 @@ struct GpuSide {
     bool ran = false;
     trace::RunStatus status = trace::RunStatus::Ok;
     std::string message;
-    uint32_t reps = 0;                // launches checked
-    uint64_t wrong_outputs = 0;       // summed over reps
+    uint32_t reps = 0;          // launches checked
+    uint64_t wrong_outputs = 0; // summed over reps
     uint64_t checked_outputs = 0;
     uint32_t reps_with_wrong_outputs = 0;
-    std::string check_summary;        // of the first rep with wrong outputs, else of the first
-    double kernel_ms = 0;             // median over reps (CUDA events around each launch)
+    std::string check_summary; // of the first rep with wrong outputs, else of the first
+    double kernel_ms = 0;      // median over reps (CUDA events around each launch)
     double kernel_ms_min = 0, kernel_ms_max = 0;
-    uint64_t events = 0;              // traced side: events recorded
-    uint64_t dropped_events = 0;      // traced side: events the full buffer could not take
-    bool partial_trace = false;       // traced side: read from a kernel that did not finish
-    std::string trace_buffer;         // traced side: "device" | "mapped"
+    uint64_t events = 0;         // traced side: events recorded
+    uint64_t dropped_events = 0; // traced side: events the full buffer could not take
+    bool partial_trace = false;  // traced side: read from a kernel that did not finish
+    std::string trace_buffer;    // traced side: "device" | "mapped"
 };
 
 struct RunSummary {
-    trace::Trace trace;                      // the kept repetition: the first with wrong outputs or
-                                             // findings, else the first
-    std::vector<analysis::Finding> findings; // merged over repetitions (counts added)
+    trace::Trace trace;                             // the kept repetition: the first with wrong outputs or
+                                                    // findings, else the first
+    std::vector<analysis::Finding> findings;        // merged over repetitions (counts added)
     trace::RunStatus status = trace::RunStatus::Ok; // first non-ok status, else ok
     std::string message;
     uint32_t reps_run = 0;
-    uint64_t wrong_outputs = 0;              // summed over repetitions
+    uint64_t wrong_outputs = 0; // summed over repetitions
     uint64_t checked_outputs = 0;
     uint32_t reps_with_wrong_outputs = 0;
-    uint64_t events = 0;                     // summed over repetitions
+    uint64_t events = 0; // summed over repetitions
     uint64_t thread_instructions = 0;
     uint64_t warp_instructions = 0;
     double elapsed_ms = 0;
-    std::string check_summary;               // of the kept repetition
-    std::vector<sim::Buffer> final_buffers;  // of the kept repetition
+    std::string check_summary;              // of the kept repetition
+    std::vector<sim::Buffer> final_buffers; // of the kept repetition
     // Backend "gpu": status / message / wrong_outputs / checked_outputs / reps_with_wrong_outputs
     // above are the untraced side's (the hardware's own outcome; the traced side's where only it
     // ran, and a non-ok status of either side wins); trace, findings and events are the traced
     // side's. kernel_ms: the untraced median (else the traced launch's).
-    std::string device;                      // "NVIDIA H200" / "SyncLab simulator"
+    std::string device; // "NVIDIA H200" / "SyncLab simulator"
     double kernel_ms = 0;
-    bool traced = true;                      // a trace (and findings) exists
+    bool traced = true; // a trace (and findings) exists
     uint64_t dropped_events = 0;
     GpuSide gpu_untraced, gpu_traced;
 };
@@ -97,7 +97,9 @@ struct KernelJob {
     std::string kernel;
     sim::LaunchConfig launch;
     std::function<scenario::Inputs(uint64_t seed)> make_inputs;
-    std::function<scenario::CheckResult(const scenario::Inputs& before, const std::vector<sim::Buffer>& after)> check;
+    std::function<scenario::CheckResult(const scenario::Inputs& before,
+                                        const std::vector<sim::Buffer>& after)>
+        check;
     // Copied into the trace's metadata.
     std::string scenario_id, variant_id, source_name, source_text, ptx_text;
 };

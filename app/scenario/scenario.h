@@ -15,7 +15,8 @@ namespace synclab::scenario {
 
 // What a variant must show, checked by the verdict tests and shown as badges in the app.
 struct Expectation {
-    std::vector<std::string> must_find;     // finding kinds: "race", "barrier_divergence", "lost_update", "deadlock"
+    std::vector<std::string>
+        must_find; // finding kinds: "race", "barrier_divergence", "lost_update", "deadlock"
     std::vector<std::string> must_not_find; // kinds that must not appear
     bool wrong_outputs_possible = false;    // wrong outputs expected under random/adversarial schedules
     bool always_correct = false;            // 0 wrong outputs under every schedule and seed
@@ -31,10 +32,10 @@ struct LessonText {
 };
 
 struct Variant {
-    std::string id;      // CLI contract, e.g. "missing_barrier"
-    std::string kernel;  // PTX entry name, e.g. "stencil_missing_barrier"
+    std::string id;     // CLI contract, e.g. "missing_barrier"
+    std::string kernel; // PTX entry name, e.g. "stencil_missing_barrier"
     Expectation expect;
-    LessonText en, zh;   // per-variant notes (title + shows/look_at; predict/fix where they differ)
+    LessonText en, zh; // per-variant notes (title + shows/look_at; predict/fix where they differ)
 };
 
 // Concrete inputs for one run: buffers and the kernel arguments that refer to them.
@@ -54,7 +55,7 @@ struct Scenario {
     std::string topic;       // "barriers", "warps", "fences", "atomics"
     std::string source_file; // "stencil.cu" (also "stencil.ptx" embedded)
     sim::LaunchConfig launch;
-    LessonText en, zh;       // the lesson as a whole
+    LessonText en, zh; // the lesson as a whole
     std::vector<Variant> variants;
     // Builds the inputs for a run; the same seed gives the same inputs.
     std::function<Inputs(uint64_t seed)> make_inputs;

@@ -21,16 +21,23 @@ __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
 
 template <class T> inline T as(uint64_t bits) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(static_cast<uint32_t>(bits));
-    else if constexpr (std::is_same_v<T, double>) return std::bit_cast<double>(bits);
-    else return static_cast<T>(bits);
+    if constexpr (std::is_same_v<T, float>)
+        return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    else if constexpr (std::is_same_v<T, double>)
+        return std::bit_cast<double>(bits);
+    else
+        return static_cast<T>(bits);
 }
 
 template <class T> inline uint64_t bits(T value) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<uint32_t>(value);
-    else if constexpr (std::is_same_v<T, double>) return std::bit_cast<uint64_t>(value);
-    else if constexpr (std::is_same_v<T, bool>) return value ? 1 : 0;
-    else return static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(value));
+    if constexpr (std::is_same_v<T, float>)
+        return std::bit_cast<uint32_t>(value);
+    else if constexpr (std::is_same_v<T, double>)
+        return std::bit_cast<uint64_t>(value);
+    else if constexpr (std::is_same_v<T, bool>)
+        return value ? 1 : 0;
+    else
+        return static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(value));
 }
 
 // Calls f(std::type_identity<T>{}) with the C++ type of a PTX type. Returns false for types this
@@ -38,21 +45,48 @@ template <class T> inline uint64_t bits(T value) {
 template <class F> inline bool visit_int(ptx::Type type, F&& f) {
     using ptx::Type;
     switch (type) {
-    case Type::S8: f(std::type_identity<int8_t>{}); return true;
-    case Type::S16: f(std::type_identity<int16_t>{}); return true;
-    case Type::S32: f(std::type_identity<int32_t>{}); return true;
-    case Type::S64: f(std::type_identity<int64_t>{}); return true;
-    case Type::U8: case Type::B8: f(std::type_identity<uint8_t>{}); return true;
-    case Type::U16: case Type::B16: f(std::type_identity<uint16_t>{}); return true;
-    case Type::U32: case Type::B32: f(std::type_identity<uint32_t>{}); return true;
-    case Type::U64: case Type::B64: f(std::type_identity<uint64_t>{}); return true;
-    default: return false;
+    case Type::S8:
+        f(std::type_identity<int8_t>{});
+        return true;
+    case Type::S16:
+        f(std::type_identity<int16_t>{});
+        return true;
+    case Type::S32:
+        f(std::type_identity<int32_t>{});
+        return true;
+    case Type::S64:
+        f(std::type_identity<int64_t>{});
+        return true;
+    case Type::U8:
+    case Type::B8:
+        f(std::type_identity<uint8_t>{});
+        return true;
+    case Type::U16:
+    case Type::B16:
+        f(std::type_identity<uint16_t>{});
+        return true;
+    case Type::U32:
+    case Type::B32:
+        f(std::type_identity<uint32_t>{});
+        return true;
+    case Type::U64:
+    case Type::B64:
+        f(std::type_identity<uint64_t>{});
+        return true;
+    default:
+        return false;
     }
 }
 
 template <class F> inline bool visit_float(ptx::Type type, F&& f) {
-    if (type == ptx::Type::F32) { f(std::type_identity<float>{}); return true; }
-    if (type == ptx::Type::F64) { f(std::type_identity<double>{}); return true; }
+    if (type == ptx::Type::F32) {
+        f(std::type_identity<float>{});
+        return true;
+    }
+    if (type == ptx::Type::F64) {
+        f(std::type_identity<double>{});
+        return true;
+    }
     return false;
 }
 
@@ -60,11 +94,13 @@ template <class F> inline bool visit_number(ptx::Type type, F&& f) {
     return visit_int(type, f) || visit_float(type, f);
 }
 
-template <class T> using Wide = std::conditional_t<
+template <class T>
+using Wide = std::conditional_t<
     sizeof(T) == 1, std::conditional_t<std::is_signed_v<T>, int16_t, uint16_t>,
-    std::conditional_t<sizeof(T) == 2, std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>,
-                       std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>,
-                                          std::conditional_t<std::is_signed_v<T>, Int128, UInt128>>>>;
+    std::conditional_t<
+        sizeof(T) == 2, std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>,
+        std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>,
+                           std::conditional_t<std::is_signed_v<T>, Int128, UInt128>>>>;
 
 template <class T> inline T mul_hi(T a, T b) {
     using W = Wide<T>;
@@ -109,8 +145,10 @@ template <class T> inline T shift_left(T a, uint32_t n) {
 }
 template <class T> inline T shift_right(T a, uint32_t n) {
     if (n >= 8 * sizeof(T)) {
-        if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
-        else return T(0);
+        if constexpr (std::is_signed_v<T>)
+            return a < 0 ? T(-1) : T(0);
+        else
+            return T(0);
     }
     return static_cast<T>(a >> n);
 }
@@ -132,56 +170,90 @@ template <class T> inline bool compare(ptx::Cmp cmp, T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         const bool unordered = std::isnan(a) || std::isnan(b);
         switch (cmp) {
-        case Cmp::Eq: return !unordered && a == b;
-        case Cmp::Ne: return !unordered && a != b;
-        case Cmp::Lt: return !unordered && a < b;
-        case Cmp::Le: return !unordered && a <= b;
-        case Cmp::Gt: return !unordered && a > b;
-        case Cmp::Ge: return !unordered && a >= b;
-        case Cmp::Equ: return unordered || a == b;
-        case Cmp::Neu: return unordered || a != b;
-        case Cmp::Ltu: return unordered || a < b;
-        case Cmp::Leu: return unordered || a <= b;
-        case Cmp::Gtu: return unordered || a > b;
-        case Cmp::Geu: return unordered || a >= b;
-        case Cmp::Num: return !unordered;
-        case Cmp::Nan: return unordered;
-        default: return false;
+        case Cmp::Eq:
+            return !unordered && a == b;
+        case Cmp::Ne:
+            return !unordered && a != b;
+        case Cmp::Lt:
+            return !unordered && a < b;
+        case Cmp::Le:
+            return !unordered && a <= b;
+        case Cmp::Gt:
+            return !unordered && a > b;
+        case Cmp::Ge:
+            return !unordered && a >= b;
+        case Cmp::Equ:
+            return unordered || a == b;
+        case Cmp::Neu:
+            return unordered || a != b;
+        case Cmp::Ltu:
+            return unordered || a < b;
+        case Cmp::Leu:
+            return unordered || a <= b;
+        case Cmp::Gtu:
+            return unordered || a > b;
+        case Cmp::Geu:
+            return unordered || a >= b;
+        case Cmp::Num:
+            return !unordered;
+        case Cmp::Nan:
+            return unordered;
+        default:
+            return false;
         }
     } else {
         using U = std::make_unsigned_t<T>;
         switch (cmp) {
-        case Cmp::Eq: return a == b;
-        case Cmp::Ne: return a != b;
-        case Cmp::Lt: return a < b;
-        case Cmp::Le: return a <= b;
-        case Cmp::Gt: return a > b;
-        case Cmp::Ge: return a >= b;
-        case Cmp::Lo: return static_cast<U>(a) < static_cast<U>(b);
-        case Cmp::Ls: return static_cast<U>(a) <= static_cast<U>(b);
-        case Cmp::Hi: return static_cast<U>(a) > static_cast<U>(b);
-        case Cmp::Hs: return static_cast<U>(a) >= static_cast<U>(b);
-        default: return false;
+        case Cmp::Eq:
+            return a == b;
+        case Cmp::Ne:
+            return a != b;
+        case Cmp::Lt:
+            return a < b;
+        case Cmp::Le:
+            return a <= b;
+        case Cmp::Gt:
+            return a > b;
+        case Cmp::Ge:
+            return a >= b;
+        case Cmp::Lo:
+            return static_cast<U>(a) < static_cast<U>(b);
+        case Cmp::Ls:
+            return static_cast<U>(a) <= static_cast<U>(b);
+        case Cmp::Hi:
+            return static_cast<U>(a) > static_cast<U>(b);
+        case Cmp::Hs:
+            return static_cast<U>(a) >= static_cast<U>(b);
+        default:
+            return false;
         }
     }
 }
 
 inline bool combine(ptx::BoolOp op, bool a, bool c) {
     switch (op) {
-    case ptx::BoolOp::And: return a && c;
-    case ptx::BoolOp::Or: return a || c;
-    case ptx::BoolOp::Xor: return a != c;
-    default: return a;
+    case ptx::BoolOp::And:
+        return a && c;
+    case ptx::BoolOp::Or:
+        return a || c;
+    case ptx::BoolOp::Xor:
+        return a != c;
+    default:
+        return a;
     }
 }
 
 // Rounds a float to an integral value as cvt's .rni/.rzi/.rmi/.rpi ask.
 template <class T> inline T round_integral(T v, ptx::Rounding r) {
     switch (r) {
-    case ptx::Rounding::Zero: return std::trunc(v);
-    case ptx::Rounding::Down: return std::floor(v);
-    case ptx::Rounding::Up: return std::ceil(v);
-    default: return std::nearbyint(v); // round half to even in the default FP environment
+    case ptx::Rounding::Zero:
+        return std::trunc(v);
+    case ptx::Rounding::Down:
+        return std::floor(v);
+    case ptx::Rounding::Up:
+        return std::ceil(v);
+    default:
+        return std::nearbyint(v); // round half to even in the default FP environment
     }
 }
 

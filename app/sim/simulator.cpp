@@ -30,18 +30,25 @@ namespace synclab::sim {
 
 const char* to_string(Schedule schedule) {
     switch (schedule) {
-    case Schedule::RoundRobin: return "rr";
-    case Schedule::Random: return "random";
-    case Schedule::Adversarial: return "adversarial";
+    case Schedule::RoundRobin:
+        return "rr";
+    case Schedule::Random:
+        return "random";
+    case Schedule::Adversarial:
+        return "adversarial";
     }
     return "?";
 }
 
 bool parse_schedule(const std::string& text, Schedule& out) {
-    if (text == "rr") out = Schedule::RoundRobin;
-    else if (text == "random") out = Schedule::Random;
-    else if (text == "adversarial") out = Schedule::Adversarial;
-    else return false;
+    if (text == "rr")
+        out = Schedule::RoundRobin;
+    else if (text == "random")
+        out = Schedule::Random;
+    else if (text == "adversarial")
+        out = Schedule::Adversarial;
+    else
+        return false;
     return true;
 }
 
@@ -82,16 +89,20 @@ struct BudgetExceeded {
 // `fallback` for instructions that name none.
 trace::Scope trace_scope(ptx::MemScope scope, trace::Scope fallback) {
     switch (scope) {
-    case ptx::MemScope::None: return fallback;
-    case ptx::MemScope::Cta: return trace::Scope::Block;
-    case ptx::MemScope::Sys: return trace::Scope::System;
-    default: return trace::Scope::Device;
+    case ptx::MemScope::None:
+        return fallback;
+    case ptx::MemScope::Cta:
+        return trace::Scope::Block;
+    case ptx::MemScope::Sys:
+        return trace::Scope::System;
+    default:
+        return trace::Scope::Device;
     }
 }
 
 bool is_ordered(ptx::MemOrder order) {
-    return order == ptx::MemOrder::Acquire || order == ptx::MemOrder::Release || order == ptx::MemOrder::AcqRel ||
-           order == ptx::MemOrder::Sc;
+    return order == ptx::MemOrder::Acquire || order == ptx::MemOrder::Release ||
+           order == ptx::MemOrder::AcqRel || order == ptx::MemOrder::Sc;
 }
 
 std::string hex(uint64_t v) {
@@ -105,7 +116,7 @@ std::string hex(uint64_t v) {
 enum class LaneState : uint8_t { Ready, AtBarrier, WarpWait, Exited, Absent };
 
 struct Warp {
-    uint32_t index = 0;       // warp index inside its block
+    uint32_t index = 0;        // warp index inside its block
     uint32_t first_thread = 0; // thread_in_block of lane 0
     uint32_t present_mask = 0; // lanes that exist (the last warp of a block may be partial)
     uint32_t ready_mask = 0;   // lanes that can run now
@@ -115,18 +126,18 @@ struct Warp {
     uint32_t upc = 0;
     uint32_t pc[kWarpSize] = {};
     LaneState state[kWarpSize] = {};
-    uint32_t warp_wait_pc[kWarpSize] = {}; // instruction a WarpWait lane waits at
+    uint32_t warp_wait_pc[kWarpSize] = {};   // instruction a WarpWait lane waits at
     uint32_t warp_wait_mask[kWarpSize] = {}; // its member mask
-    uint64_t* regs = nullptr; // [slot][lane]
+    uint64_t* regs = nullptr;                // [slot][lane]
     uint32_t adversarial_skips = 0;
-    bool victim = false;      // adversarial: this warp gets held back at shared-memory accesses
+    bool victim = false; // adversarial: this warp gets held back at shared-memory accesses
     struct Block* block = nullptr;
 };
 
 struct BarrierState {
-    uint32_t arrived = 0;     // threads counted in the current phase (arrive and sync)
-    uint32_t expected = 0;    // explicit thread count of bar.sync a, b (0: all non-exited threads)
-    uint32_t phase = 0;       // completed phases so far
+    uint32_t arrived = 0;          // threads counted in the current phase (arrive and sync)
+    uint32_t expected = 0;         // explicit thread count of bar.sync a, b (0: all non-exited threads)
+    uint32_t phase = 0;            // completed phases so far
     std::vector<uint32_t> waiting; // thread_in_block of threads blocked in bar.sync
 };
 
@@ -144,7 +155,7 @@ struct Block {
 };
 
 class Run {
-public:
+  public:
     Run(const ptx::Module& module, const ptx::Function& fn, const LaunchConfig& launch,
         std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
         trace::Trace* trace)
@@ -153,7 +164,7 @@ public:
 
     Result execute();
 
-private:
+  private:
     // set-up
     void set_up();
     void build_params();
@@ -243,7 +254,8 @@ void Run::set_up() {
     if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
         throw KernelFault{"launch: grid and block dimensions must all be at least 1"};
     if (b.count() > 1024)
-        throw KernelFault{"launch: " + std::to_string(b.count()) + " threads per block; CUDA allows at most 1024"};
+        throw KernelFault{"launch: " + std::to_string(b.count()) +
+                          " threads per block; CUDA allows at most 1024"};
     if (b.z > 64) throw KernelFault{"launch: block z dimension is at most 64"};
     if (g.y > 65535 || g.z > 65535) throw KernelFault{"launch: grid y and z dimensions are at most 65535"};
     const uint64_t total = g.count() * b.count();
@@ -255,7 +267,8 @@ void Run::set_up() {
     block_count_ = static_cast<uint32_t>(g.count());
     slots_ = static_cast<uint32_t>(fn_.registers.size());
     // Dynamic shared memory starts after the static variables (at their aligned end).
-    shared_bytes_ = std::max(fn_.shared_dynamic_offset, fn_.shared_static_bytes) + launch_.dynamic_shared_bytes;
+    shared_bytes_ =
+        std::max(fn_.shared_dynamic_offset, fn_.shared_static_bytes) + launch_.dynamic_shared_bytes;
     if (shared_bytes_ > 228 * 1024)
         throw KernelFault{"launch: " + std::to_string(shared_bytes_) +
                           " bytes of shared memory per block; the largest GPUs allow 227 KB"};
@@ -264,7 +277,8 @@ void Run::set_up() {
     const uint64_t resident = std::min<uint64_t>(options_.max_resident_blocks, block_count_);
     if (per_block * resident > options_.max_memory_bytes)
         throw BudgetExceeded{"simulated state needs " + std::to_string(per_block * resident) +
-                             " bytes, over the memory budget of " + std::to_string(options_.max_memory_bytes)};
+                             " bytes, over the memory budget of " +
+                             std::to_string(options_.max_memory_bytes)};
     build_params();
     allocate_globals();
     thread_end_.assign(size_t(block_count_) * threads_per_block_, trace::ThreadEnd::NotStarted);
@@ -275,23 +289,25 @@ void Run::set_up() {
 
 void Run::build_params() {
     if (args_.size() != fn_.params.size())
-        throw KernelFault{"kernel " + fn_.name + " takes " + std::to_string(fn_.params.size()) + " parameters, " +
-                          std::to_string(args_.size()) + " given"};
+        throw KernelFault{"kernel " + fn_.name + " takes " + std::to_string(fn_.params.size()) +
+                          " parameters, " + std::to_string(args_.size()) + " given"};
     buffer_address_.resize(buffers_.size());
     for (size_t i = 0; i < buffers_.size(); ++i)
-        buffer_address_[i] = global_.add(buffers_[i].name.empty() ? "buffer " + std::to_string(i) : buffers_[i].name,
-                                         buffers_[i].bytes.data(), buffers_[i].bytes.size());
+        buffer_address_[i] =
+            global_.add(buffers_[i].name.empty() ? "buffer " + std::to_string(i) : buffers_[i].name,
+                        buffers_[i].bytes.data(), buffers_[i].bytes.size());
     params_.assign(fn_.param_bytes, 0);
     for (size_t i = 0; i < args_.size(); ++i) {
         const ptx::Param& p = fn_.params[i];
         uint64_t value = args_[i].bits;
         if (args_[i].kind == KernelArg::Kind::Buffer) {
             if (args_[i].buffer >= buffers_.size())
-                throw KernelFault{"argument " + std::to_string(i) + " names buffer " + std::to_string(args_[i].buffer) +
-                                  ", but only " + std::to_string(buffers_.size()) + " exist"};
+                throw KernelFault{"argument " + std::to_string(i) + " names buffer " +
+                                  std::to_string(args_[i].buffer) + ", but only " +
+                                  std::to_string(buffers_.size()) + " exist"};
             if (p.size != 8)
-                throw KernelFault{"argument " + std::to_string(i) + " (" + p.name + ") is a " + std::to_string(p.size) +
-                                  "-byte parameter, but a buffer pointer was given"};
+                throw KernelFault{"argument " + std::to_string(i) + " (" + p.name + ") is a " +
+                                  std::to_string(p.size) + "-byte parameter, but a buffer pointer was given"};
             value = buffer_address_[args_[i].buffer];
         }
         if (p.size != 1 && p.size != 2 && p.size != 4 && p.size != 8)
@@ -310,7 +326,8 @@ void Run::allocate_globals() {
         const ptx::GlobalVar& v = module_.globals[i];
         global_vars_[i].assign(std::max<uint32_t>(v.size, 1), 0);
         std::copy_n(v.init.begin(), std::min<size_t>(v.init.size(), v.size), global_vars_[i].begin());
-        symbol_address_[i] = global_.add(v.name, global_vars_[i].data(), v.size, v.space == ptx::Space::Const);
+        symbol_address_[i] =
+            global_.add(v.name, global_vars_[i].data(), v.size, v.space == ptx::Space::Const);
     }
 }
 
@@ -322,17 +339,20 @@ void Run::start_trace() {
     t.sites.clear();
     t.sites.reserve(fn_.code.size());
     for (size_t i = 0; i < fn_.code.size(); ++i)
-        t.sites.push_back({fn_.code[i].ptx_line, fn_.code[i].source_line, i < fn_.text.size() ? fn_.text[i] : ""});
+        t.sites.push_back(
+            {fn_.code[i].ptx_line, fn_.code[i].source_line, i < fn_.text.size() ? fn_.text[i] : ""});
     // Reserve room for one event per event-producing instruction per thread (loops may need more):
     // untouched reserved pages cost nothing, while regrowing a large vector copies and re-faults it.
     uint64_t sites_with_events = 1; // exit
     for (const Instruction& in : fn_.code)
-        if (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Membar)
+        if (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red ||
+            in.op == Op::Membar)
             sites_with_events += in.vector;
         else if (in.op == Op::Bar)
             sites_with_events += 2;
     if (recording_)
-        t.events.reserve(std::min<uint64_t>(options_.max_events, sites_with_events * launch_.grid.count() * launch_.block.count()));
+        t.events.reserve(std::min<uint64_t>(options_.max_events, sites_with_events * launch_.grid.count() *
+                                                                     launch_.block.count()));
     t.meta.kernel = fn_.name;
     t.meta.backend = "sim";
     t.meta.device = "SyncLab simulator";
@@ -370,23 +390,27 @@ void Run::admit_blocks() {
             warp.ready_mask = warp.present_mask;
             warp.uniform = true;
             warp.upc = 0;
-            for (uint32_t l = 0; l < kWarpSize; ++l) warp.state[l] = l < lanes ? LaneState::Ready : LaneState::Absent;
+            for (uint32_t l = 0; l < kWarpSize; ++l)
+                warp.state[l] = l < lanes ? LaneState::Ready : LaneState::Absent;
             warp.regs = b.regs.data() + size_t(w) * slots_ * kWarpSize;
             warp.block = &b;
             // Adversarial victims: a fixed, seed-dependent half of the warps.
             Rng pick{options_.seed ^ (uint64_t(b.linear) << 20) ^ w ^ 0xadull};
             warp.victim = (pick.next() & 1) != 0;
             const uint32_t base = b.linear * threads_per_block_ + warp.first_thread;
-            for (uint32_t l = 0; l < lanes; ++l) thread_end_[base + l] = trace::ThreadEnd::Running;
+            for (uint32_t l = 0; l < lanes; ++l)
+                thread_end_[base + l] = trace::ThreadEnd::Running;
         }
-        for (Warp& warp : b.warps) warps_.push_back(&warp);
+        for (Warp& warp : b.warps)
+            warps_.push_back(&warp);
         resident_.push_back(std::move(block));
     }
 }
 
 void Run::retire_block(size_t resident_index) {
     Block* b = resident_[resident_index].get();
-    warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [b](Warp* w) { return w->block == b; }), warps_.end());
+    warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [b](Warp* w) { return w->block == b; }),
+                 warps_.end());
     resident_.erase(resident_.begin() + static_cast<std::ptrdiff_t>(resident_index));
     ++blocks_done_;
     rr_cursor_ = warps_.empty() ? 0 : rr_cursor_ % warps_.size();
@@ -406,8 +430,9 @@ bool Run::wants_delay(Warp& warp) {
     uint32_t pc, mask;
     group_of(warp, pc, mask);
     const Instruction& in = fn_.code[pc];
-    const bool shared_access = (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) &&
-                               (in.space == ptx::Space::Shared || in.space == ptx::Space::Generic);
+    const bool shared_access =
+        (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) &&
+        (in.space == ptx::Space::Shared || in.space == ptx::Space::Generic);
     if (!shared_access) return false;
     ++warp.adversarial_skips;
     return true;
@@ -442,9 +467,12 @@ Warp* Run::pick_warp() {
 
 uint32_t Run::pick_quantum() {
     switch (options_.schedule) {
-    case Schedule::RoundRobin: return 1;
-    case Schedule::Random: return 1 + rng_.below(8);
-    case Schedule::Adversarial: return 1 + rng_.below(4);
+    case Schedule::RoundRobin:
+        return 1;
+    case Schedule::Random:
+        return 1 + rng_.below(8);
+    case Schedule::Adversarial:
+        return 1 + rng_.below(4);
     }
     return 1;
 }
@@ -464,7 +492,8 @@ Result Run::execute() {
                 break;
             }
             Block* block = warp->block;
-            for (uint32_t q = pick_quantum(); q > 0 && warp->ready_mask; --q) step(*warp);
+            for (uint32_t q = pick_quantum(); q > 0 && warp->ready_mask; --q)
+                step(*warp);
             if (block->live_threads == 0) {
                 for (size_t i = 0; i < resident_.size(); ++i)
                     if (resident_[i].get() == block) {
@@ -482,7 +511,8 @@ Result Run::execute() {
                     result.message = "cancelled";
                     break;
                 }
-                if (options_.progress) options_.progress(double(blocks_done_) / std::max<uint32_t>(block_count_, 1));
+                if (options_.progress)
+                    options_.progress(double(blocks_done_) / std::max<uint32_t>(block_count_, 1));
             }
         }
     } catch (const KernelFault& f) {
@@ -496,7 +526,8 @@ Result Run::execute() {
     result.thread_instructions = thread_instructions_;
     result.warp_instructions = warp_instructions_;
     result.dropped_events = dropped_;
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_trace(result, ms);
     return result;
 }
@@ -531,7 +562,8 @@ void Run::group_of(Warp& warp, uint32_t& pc, uint32_t& mask) {
 
 void Run::materialize(Warp& warp) {
     if (!warp.uniform) return;
-    for (uint32_t m = warp.ready_mask; m; m &= m - 1) warp.pc[std::countr_zero(m)] = warp.upc;
+    for (uint32_t m = warp.ready_mask; m; m &= m - 1)
+        warp.pc[std::countr_zero(m)] = warp.upc;
     warp.uniform = false;
 }
 
@@ -542,14 +574,16 @@ void Run::advance(Warp& warp, uint32_t mask, uint32_t next_pc) {
         return;
     }
     materialize(warp);
-    for (uint32_t m = mask; m; m &= m - 1) warp.pc[std::countr_zero(m)] = next_pc;
+    for (uint32_t m = mask; m; m &= m - 1)
+        warp.pc[std::countr_zero(m)] = next_pc;
 }
 
 void Run::step(Warp& warp) {
     uint32_t pc, group;
     group_of(warp, pc, group);
-    if (pc >= fn_.code.size()) fault(warp, static_cast<uint32_t>(std::countr_zero(group)), pc - 1,
-                                     "ran past the end of the kernel without ret/exit");
+    if (pc >= fn_.code.size())
+        fault(warp, static_cast<uint32_t>(std::countr_zero(group)), pc - 1,
+              "ran past the end of the kernel without ret/exit");
     const Instruction& in = fn_.code[pc];
     ++tick_;
     ++warp_instructions_;
@@ -569,8 +603,10 @@ void Run::step(Warp& warp) {
 
     switch (in.op) {
     case Op::Bra: {
-        if (mask == group) advance(warp, group, in.target);
-        else if (mask == 0) advance(warp, group, pc + 1);
+        if (mask == group)
+            advance(warp, group, in.target);
+        else if (mask == 0)
+            advance(warp, group, pc + 1);
         else {
             materialize(warp);
             for (uint32_t m = group; m; m &= m - 1) {
@@ -646,34 +682,62 @@ uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const 
     const Dim3& b = launch_.block;
     const Block& blk = *warp.block;
     switch (r) {
-    case SpecialReg::TidX: return t % b.x;
-    case SpecialReg::TidY: return (t / b.x) % b.y;
-    case SpecialReg::TidZ: return t / (b.x * b.y);
-    case SpecialReg::NtidX: return b.x;
-    case SpecialReg::NtidY: return b.y;
-    case SpecialReg::NtidZ: return b.z;
-    case SpecialReg::CtaidX: return blk.id.x;
-    case SpecialReg::CtaidY: return blk.id.y;
-    case SpecialReg::CtaidZ: return blk.id.z;
-    case SpecialReg::NctaidX: return launch_.grid.x;
-    case SpecialReg::NctaidY: return launch_.grid.y;
-    case SpecialReg::NctaidZ: return launch_.grid.z;
-    case SpecialReg::LaneId: return lane;
-    case SpecialReg::WarpId: return warp.index;
-    case SpecialReg::NWarpId: return warps_per_block_;
-    case SpecialReg::SmId: return blk.sm;
-    case SpecialReg::NSmId: return options_.sm_count;
-    case SpecialReg::GridId: return 1;
-    case SpecialReg::Clock: return static_cast<uint32_t>(tick_);
-    case SpecialReg::Clock64: return tick_;
-    case SpecialReg::GlobalTimer: return tick_ * 32; // the H200's %globaltimer advances in 32 ns steps
-    case SpecialReg::GlobalTimerLo: return static_cast<uint32_t>(tick_ * 32);
-    case SpecialReg::LanemaskEq: return 1u << lane;
-    case SpecialReg::LanemaskLt: return (1u << lane) - 1;
-    case SpecialReg::LanemaskLe: return lane == 31 ? 0xffffffffu : (1u << (lane + 1)) - 1;
-    case SpecialReg::LanemaskGt: return lane == 31 ? 0u : ~((1u << (lane + 1)) - 1);
-    case SpecialReg::LanemaskGe: return ~((1u << lane) - 1);
-    case SpecialReg::DynamicSmemSize: return launch_.dynamic_shared_bytes;
+    case SpecialReg::TidX:
+        return t % b.x;
+    case SpecialReg::TidY:
+        return (t / b.x) % b.y;
+    case SpecialReg::TidZ:
+        return t / (b.x * b.y);
+    case SpecialReg::NtidX:
+        return b.x;
+    case SpecialReg::NtidY:
+        return b.y;
+    case SpecialReg::NtidZ:
+        return b.z;
+    case SpecialReg::CtaidX:
+        return blk.id.x;
+    case SpecialReg::CtaidY:
+        return blk.id.y;
+    case SpecialReg::CtaidZ:
+        return blk.id.z;
+    case SpecialReg::NctaidX:
+        return launch_.grid.x;
+    case SpecialReg::NctaidY:
+        return launch_.grid.y;
+    case SpecialReg::NctaidZ:
+        return launch_.grid.z;
+    case SpecialReg::LaneId:
+        return lane;
+    case SpecialReg::WarpId:
+        return warp.index;
+    case SpecialReg::NWarpId:
+        return warps_per_block_;
+    case SpecialReg::SmId:
+        return blk.sm;
+    case SpecialReg::NSmId:
+        return options_.sm_count;
+    case SpecialReg::GridId:
+        return 1;
+    case SpecialReg::Clock:
+        return static_cast<uint32_t>(tick_);
+    case SpecialReg::Clock64:
+        return tick_;
+    case SpecialReg::GlobalTimer:
+        return tick_ * 32; // the H200's %globaltimer advances in 32 ns steps
+    case SpecialReg::GlobalTimerLo:
+        return static_cast<uint32_t>(tick_ * 32);
+    case SpecialReg::LanemaskEq:
+        return 1u << lane;
+    case SpecialReg::LanemaskLt:
+        return (1u << lane) - 1;
+    case SpecialReg::LanemaskLe:
+        return lane == 31 ? 0xffffffffu : (1u << (lane + 1)) - 1;
+    case SpecialReg::LanemaskGt:
+        return lane == 31 ? 0u : ~((1u << (lane + 1)) - 1);
+    case SpecialReg::LanemaskGe:
+        return ~((1u << lane) - 1);
+    case SpecialReg::DynamicSmemSize:
+        return launch_.dynamic_shared_bytes;
     }
     return 0;
 }
@@ -684,10 +748,14 @@ uint64_t Run::read(const Warp& warp, const Operand& op, uint32_t lane) const {
         const uint64_t v = warp.regs[size_t(op.reg) * kWarpSize + lane];
         return op.negate ? (~v & 1) : v;
     }
-    case Operand::Kind::Imm: return op.imm;
-    case Operand::Kind::Special: return special(warp, op.special, lane);
-    case Operand::Kind::Symbol: return symbol_address_[op.symbol];
-    default: return 0;
+    case Operand::Kind::Imm:
+        return op.imm;
+    case Operand::Kind::Special:
+        return special(warp, op.special, lane);
+    case Operand::Kind::Symbol:
+        return symbol_address_[op.symbol];
+    default:
+        return 0;
     }
 }
 
@@ -698,11 +766,14 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
     const Operand& C = in.ops[3];
     uint64_t* d = D.kind == Operand::Kind::Reg ? reg(warp, D.reg) : nullptr;
     auto lanes = [mask](auto&& f) {
-        for (uint32_t m = mask; m; m &= m - 1) f(static_cast<uint32_t>(std::countr_zero(m)));
+        for (uint32_t m = mask; m; m &= m - 1)
+            f(static_cast<uint32_t>(std::countr_zero(m)));
     };
     auto unsupported = [&]() {
-        fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), static_cast<uint32_t>(&in - fn_.code.data()),
-              std::string("the simulator does not support ") + ptx::to_string(in.op) + "." + ptx::to_string(in.type));
+        fault(warp, static_cast<uint32_t>(std::countr_zero(mask)),
+              static_cast<uint32_t>(&in - fn_.code.data()),
+              std::string("the simulator does not support ") + ptx::to_string(in.op) + "." +
+                  ptx::to_string(in.type));
     };
     if (in.op == Op::Mov && (D.kind == Operand::Kind::Vector || A.kind == Operand::Kind::Vector)) {
         // mov.b64 {lo, hi}, x splits a value into equal parts, low part first; mov.b64 x, {lo, hi} joins.
@@ -713,11 +784,13 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
             if (D.kind == Operand::Kind::Vector) {
                 const uint64_t v = read(warp, A, l);
                 for (uint32_t i = 0; i < vec.vec_count; ++i)
-                    if (vec.vec[i] != Operand::kNoReg) reg(warp, vec.vec[i])[l] = (v >> (i * bits)) & part_mask;
+                    if (vec.vec[i] != Operand::kNoReg)
+                        reg(warp, vec.vec[i])[l] = (v >> (i * bits)) & part_mask;
             } else {
                 uint64_t v = 0;
                 for (uint32_t i = 0; i < vec.vec_count; ++i)
-                    if (vec.vec[i] != Operand::kNoReg) v |= (reg(warp, vec.vec[i])[l] & part_mask) << (i * bits);
+                    if (vec.vec[i] != Operand::kNoReg)
+                        v |= (reg(warp, vec.vec[i])[l] & part_mask) << (i * bits);
                 d[l] = v;
             }
         });
@@ -738,7 +811,7 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
         return;
     case Op::Cvta: {
         const bool to = (in.mods & ptx::mod::kToSpace) != 0;
-        const uint64_t window = in.space == ptx::Space::Shared ? kSharedWindow
+        const uint64_t window = in.space == ptx::Space::Shared  ? kSharedWindow
                                 : in.space == ptx::Space::Local ? kLocalWindow
                                                                 : 0;
         // Shared and local addresses live in fixed windows of the generic space; global ones are
@@ -759,7 +832,8 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
         const bool has_c = in.bool_op != ptx::BoolOp::None;
         const bool ok = alu::visit_number(in.type, [&]<class T>(std::type_identity<T>) {
             lanes([&](uint32_t l) {
-                const bool r = alu::compare<T>(in.cmp, alu::as<T>(read(warp, a, l)), alu::as<T>(read(warp, b, l)));
+                const bool r =
+                    alu::compare<T>(in.cmp, alu::as<T>(read(warp, a, l)), alu::as<T>(read(warp, b, l)));
                 const bool cv = has_c ? (read(warp, c, l) & 1) != 0 : false;
                 if (p) p[l] = alu::combine(in.bool_op, r, cv);
                 if (q) q[l] = alu::combine(in.bool_op, !r, cv);
@@ -773,11 +847,15 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
     case Op::Xor:
     case Op::Not: {
         const Op op = in.op;
-        const uint64_t width_mask = in.type == Type::Pred ? 1 : (type_size(in.type) >= 8 ? ~0ull : (1ull << (8 * type_size(in.type))) - 1);
+        const uint64_t width_mask =
+            in.type == Type::Pred
+                ? 1
+                : (type_size(in.type) >= 8 ? ~0ull : (1ull << (8 * type_size(in.type))) - 1);
         lanes([&](uint32_t l) {
             const uint64_t a = read(warp, A, l);
             uint64_t r;
-            if (op == Op::Not) r = ~a;
+            if (op == Op::Not)
+                r = ~a;
             else {
                 const uint64_t b = read(warp, B, l);
                 r = op == Op::And ? (a & b) : op == Op::Or ? (a | b) : (a ^ b);
@@ -797,32 +875,71 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
             using alu::as;
             using alu::bits;
             switch (in.op) {
-            case Op::Add: lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) + as<T>(read(warp, B, l))); }); break;
-            case Op::Sub: lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) - as<T>(read(warp, B, l))); }); break;
-            case Op::Mul: lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) * as<T>(read(warp, B, l))); }); break;
-            case Op::Div: lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) / as<T>(read(warp, B, l))); }); break;
+            case Op::Add:
+                lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) + as<T>(read(warp, B, l))); });
+                break;
+            case Op::Sub:
+                lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) - as<T>(read(warp, B, l))); });
+                break;
+            case Op::Mul:
+                lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) * as<T>(read(warp, B, l))); });
+                break;
+            case Op::Div:
+                lanes([&](uint32_t l) { d[l] = bits<T>(as<T>(read(warp, A, l)) / as<T>(read(warp, B, l))); });
+                break;
             case Op::Fma:
             case Op::Mad:
                 lanes([&](uint32_t l) {
-                    d[l] = bits<T>(std::fma(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)), as<T>(read(warp, C, l))));
+                    d[l] = bits<T>(
+                        std::fma(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)), as<T>(read(warp, C, l))));
                 });
                 break;
-            case Op::Abs: lanes([&](uint32_t l) { d[l] = bits<T>(std::fabs(as<T>(read(warp, A, l)))); }); break;
-            case Op::Neg: lanes([&](uint32_t l) { d[l] = bits<T>(-as<T>(read(warp, A, l))); }); break;
-            case Op::Min: lanes([&](uint32_t l) { d[l] = bits<T>(alu::fmin_ptx(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); }); break;
-            case Op::Max: lanes([&](uint32_t l) { d[l] = bits<T>(alu::fmax_ptx(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); }); break;
-            case Op::Sqrt: lanes([&](uint32_t l) { d[l] = bits<T>(std::sqrt(as<T>(read(warp, A, l)))); }); break;
-            case Op::Rsqrt: lanes([&](uint32_t l) { d[l] = bits<T>(T(1) / std::sqrt(as<T>(read(warp, A, l)))); }); break;
-            case Op::Rcp: lanes([&](uint32_t l) { d[l] = bits<T>(T(1) / as<T>(read(warp, A, l))); }); break;
-            case Op::Ex2: lanes([&](uint32_t l) { d[l] = bits<T>(std::exp2(as<T>(read(warp, A, l)))); }); break;
-            case Op::Lg2: lanes([&](uint32_t l) { d[l] = bits<T>(std::log2(as<T>(read(warp, A, l)))); }); break;
-            case Op::Sin: lanes([&](uint32_t l) { d[l] = bits<T>(std::sin(as<T>(read(warp, A, l)))); }); break;
-            case Op::Cos: lanes([&](uint32_t l) { d[l] = bits<T>(std::cos(as<T>(read(warp, A, l)))); }); break;
+            case Op::Abs:
+                lanes([&](uint32_t l) { d[l] = bits<T>(std::fabs(as<T>(read(warp, A, l)))); });
+                break;
+            case Op::Neg:
+                lanes([&](uint32_t l) { d[l] = bits<T>(-as<T>(read(warp, A, l))); });
+                break;
+            case Op::Min:
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(alu::fmin_ptx(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+                });
+                break;
+            case Op::Max:
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(alu::fmax_ptx(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+                });
+                break;
+            case Op::Sqrt:
+                lanes([&](uint32_t l) { d[l] = bits<T>(std::sqrt(as<T>(read(warp, A, l)))); });
+                break;
+            case Op::Rsqrt:
+                lanes([&](uint32_t l) { d[l] = bits<T>(T(1) / std::sqrt(as<T>(read(warp, A, l)))); });
+                break;
+            case Op::Rcp:
+                lanes([&](uint32_t l) { d[l] = bits<T>(T(1) / as<T>(read(warp, A, l))); });
+                break;
+            case Op::Ex2:
+                lanes([&](uint32_t l) { d[l] = bits<T>(std::exp2(as<T>(read(warp, A, l)))); });
+                break;
+            case Op::Lg2:
+                lanes([&](uint32_t l) { d[l] = bits<T>(std::log2(as<T>(read(warp, A, l)))); });
+                break;
+            case Op::Sin:
+                lanes([&](uint32_t l) { d[l] = bits<T>(std::sin(as<T>(read(warp, A, l)))); });
+                break;
+            case Op::Cos:
+                lanes([&](uint32_t l) { d[l] = bits<T>(std::cos(as<T>(read(warp, A, l)))); });
+                break;
             case Op::Copysign:
                 // copysign.f32 d, a, b: magnitude of b with the sign of a.
-                lanes([&](uint32_t l) { d[l] = bits<T>(std::copysign(as<T>(read(warp, B, l)), as<T>(read(warp, A, l)))); });
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(std::copysign(as<T>(read(warp, B, l)), as<T>(read(warp, A, l))));
+                });
                 break;
-            default: ok = false; break;
+            default:
+                ok = false;
+                break;
             }
             if (ok && (mods & ptx::mod::kSat))
                 lanes([&](uint32_t l) {
@@ -843,24 +960,43 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
         const bool sat = (mods & ptx::mod::kSat) != 0;
         switch (in.op) {
         case Op::Add:
-            if (sat) lanes([&](uint32_t l) { d[l] = bits<T>(alu::sat_add(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); });
-            else lanes([&](uint32_t l) { d[l] = bits<T>(static_cast<T>(as<T>(read(warp, A, l)) + as<T>(read(warp, B, l)))); });
+            if (sat)
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(alu::sat_add(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+                });
+            else
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(static_cast<T>(as<T>(read(warp, A, l)) + as<T>(read(warp, B, l))));
+                });
             break;
         case Op::Sub:
-            if (sat) lanes([&](uint32_t l) { d[l] = bits<T>(alu::sat_sub(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); });
-            else lanes([&](uint32_t l) { d[l] = bits<T>(static_cast<T>(as<T>(read(warp, A, l)) - as<T>(read(warp, B, l)))); });
+            if (sat)
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(alu::sat_sub(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+                });
+            else
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(static_cast<T>(as<T>(read(warp, A, l)) - as<T>(read(warp, B, l))));
+                });
             break;
         case Op::Mul:
             if (wide) {
                 if constexpr (sizeof(T) <= 4)
-                    lanes([&](uint32_t l) { d[l] = bits<W>(static_cast<W>(static_cast<W>(as<T>(read(warp, A, l))) * static_cast<W>(as<T>(read(warp, B, l))))); });
-                else ok = false;
+                    lanes([&](uint32_t l) {
+                        d[l] = bits<W>(static_cast<W>(static_cast<W>(as<T>(read(warp, A, l))) *
+                                                      static_cast<W>(as<T>(read(warp, B, l)))));
+                    });
+                else
+                    ok = false;
             } else if (hi) {
-                lanes([&](uint32_t l) { d[l] = bits<T>(alu::mul_hi(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); });
+                lanes([&](uint32_t l) {
+                    d[l] = bits<T>(alu::mul_hi(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+                });
             } else {
                 lanes([&](uint32_t l) {
                     using U = std::make_unsigned_t<T>;
-                    d[l] = bits<U>(static_cast<U>(static_cast<U>(as<T>(read(warp, A, l))) * static_cast<U>(as<T>(read(warp, B, l)))));
+                    d[l] = bits<U>(static_cast<U>(static_cast<U>(as<T>(read(warp, A, l))) *
+                                                  static_cast<U>(as<T>(read(warp, B, l)))));
                 });
             }
             break;
@@ -868,76 +1004,123 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t mask) {
             if (wide) {
                 if constexpr (sizeof(T) <= 4)
                     lanes([&](uint32_t l) {
-                        const W p = static_cast<W>(static_cast<W>(as<T>(read(warp, A, l))) * static_cast<W>(as<T>(read(warp, B, l))));
+                        const W p = static_cast<W>(static_cast<W>(as<T>(read(warp, A, l))) *
+                                                   static_cast<W>(as<T>(read(warp, B, l))));
                         d[l] = bits<W>(static_cast<W>(p + as<W>(read(warp, C, l))));
                     });
-                else ok = false;
+                else
+                    ok = false;
             } else if (hi) {
                 lanes([&](uint32_t l) {
-                    d[l] = bits<T>(static_cast<T>(alu::mul_hi(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))) + as<T>(read(warp, C, l))));
+                    d[l] =
+                        bits<T>(static_cast<T>(alu::mul_hi(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))) +
+                                               as<T>(read(warp, C, l))));
                 });
             } else {
                 lanes([&](uint32_t l) {
                     using U = std::make_unsigned_t<T>;
-                    d[l] = bits<U>(static_cast<U>(static_cast<U>(as<T>(read(warp, A, l))) * static_cast<U>(as<T>(read(warp, B, l))) +
+                    d[l] = bits<U>(static_cast<U>(static_cast<U>(as<T>(read(warp, A, l))) *
+                                                      static_cast<U>(as<T>(read(warp, B, l))) +
                                                   static_cast<U>(as<T>(read(warp, C, l)))));
                 });
             }
             break;
-        case Op::Div: lanes([&](uint32_t l) { d[l] = bits<T>(alu::int_div(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); }); break;
-        case Op::Rem: lanes([&](uint32_t l) { d[l] = bits<T>(alu::int_rem(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); }); break;
-        case Op::Abs:
-            lanes([&](uint32_t l) { const T a = as<T>(read(warp, A, l)); d[l] = bits<T>(static_cast<T>(a < 0 ? -a : a)); });
+        case Op::Div:
+            lanes([&](uint32_t l) {
+                d[l] = bits<T>(alu::int_div(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+            });
             break;
-        case Op::Neg: lanes([&](uint32_t l) { d[l] = bits<T>(static_cast<T>(-as<T>(read(warp, A, l)))); }); break;
-        case Op::Min: lanes([&](uint32_t l) { d[l] = bits<T>(std::min(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); }); break;
-        case Op::Max: lanes([&](uint32_t l) { d[l] = bits<T>(std::max(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)))); }); break;
+        case Op::Rem:
+            lanes([&](uint32_t l) {
+                d[l] = bits<T>(alu::int_rem(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+            });
+            break;
+        case Op::Abs:
+            lanes([&](uint32_t l) {
+                const T a = as<T>(read(warp, A, l));
+                d[l] = bits<T>(static_cast<T>(a < 0 ? -a : a));
+            });
+            break;
+        case Op::Neg:
+            lanes([&](uint32_t l) { d[l] = bits<T>(static_cast<T>(-as<T>(read(warp, A, l)))); });
+            break;
+        case Op::Min:
+            lanes([&](uint32_t l) {
+                d[l] = bits<T>(std::min(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+            });
+            break;
+        case Op::Max:
+            lanes([&](uint32_t l) {
+                d[l] = bits<T>(std::max(as<T>(read(warp, A, l)), as<T>(read(warp, B, l))));
+            });
+            break;
         case Op::Shl:
-            lanes([&](uint32_t l) { d[l] = bits<T>(alu::shift_left(as<T>(read(warp, A, l)), static_cast<uint32_t>(read(warp, B, l)))); });
+            lanes([&](uint32_t l) {
+                d[l] = bits<T>(
+                    alu::shift_left(as<T>(read(warp, A, l)), static_cast<uint32_t>(read(warp, B, l))));
+            });
             break;
         case Op::Shr:
-            lanes([&](uint32_t l) { d[l] = bits<T>(alu::shift_right(as<T>(read(warp, A, l)), static_cast<uint32_t>(read(warp, B, l)))); });
+            lanes([&](uint32_t l) {
+                d[l] = bits<T>(
+                    alu::shift_right(as<T>(read(warp, A, l)), static_cast<uint32_t>(read(warp, B, l))));
+            });
             break;
         case Op::Popc:
-            lanes([&](uint32_t l) { d[l] = static_cast<uint64_t>(std::popcount(static_cast<std::make_unsigned_t<T>>(as<T>(read(warp, A, l))))); });
+            lanes([&](uint32_t l) {
+                d[l] = static_cast<uint64_t>(
+                    std::popcount(static_cast<std::make_unsigned_t<T>>(as<T>(read(warp, A, l)))));
+            });
             break;
         case Op::Clz:
-            lanes([&](uint32_t l) { d[l] = static_cast<uint64_t>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(as<T>(read(warp, A, l))))); });
+            lanes([&](uint32_t l) {
+                d[l] = static_cast<uint64_t>(
+                    std::countl_zero(static_cast<std::make_unsigned_t<T>>(as<T>(read(warp, A, l)))));
+            });
             break;
         case Op::Brev:
             lanes([&](uint32_t l) {
                 const uint64_t a = read(warp, A, l);
-                d[l] = sizeof(T) == 8 ? (uint64_t(alu::bit_reverse32(uint32_t(a))) << 32) | alu::bit_reverse32(uint32_t(a >> 32))
+                d[l] = sizeof(T) == 8 ? (uint64_t(alu::bit_reverse32(uint32_t(a))) << 32) |
+                                            alu::bit_reverse32(uint32_t(a >> 32))
                                       : alu::bit_reverse32(uint32_t(a));
             });
             break;
         case Op::Bfe:
             lanes([&](uint32_t l) {
-                d[l] = bits<T>(alu::bit_field_extract(as<T>(read(warp, A, l)), uint32_t(read(warp, B, l)), uint32_t(read(warp, C, l))));
+                d[l] = bits<T>(alu::bit_field_extract(as<T>(read(warp, A, l)), uint32_t(read(warp, B, l)),
+                                                      uint32_t(read(warp, C, l))));
             });
             break;
         case Op::Bfi:
             // bfi d, f, b, pos, len: insert the low bits of f into b.
             lanes([&](uint32_t l) {
-                d[l] = bits<T>(alu::bit_field_insert(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)), uint32_t(read(warp, C, l)),
+                d[l] = bits<T>(alu::bit_field_insert(as<T>(read(warp, A, l)), as<T>(read(warp, B, l)),
+                                                     uint32_t(read(warp, C, l)),
                                                      uint32_t(read(warp, in.ops[4], l))));
             });
             break;
         case Op::Shf:
             lanes([&](uint32_t l) {
-                d[l] = alu::funnel_shift(uint32_t(read(warp, A, l)), uint32_t(read(warp, B, l)), uint32_t(read(warp, C, l)),
-                                         (mods & ptx::mod::kShiftRight) != 0, (mods & ptx::mod::kClamp) != 0);
+                d[l] = alu::funnel_shift(uint32_t(read(warp, A, l)), uint32_t(read(warp, B, l)),
+                                         uint32_t(read(warp, C, l)), (mods & ptx::mod::kShiftRight) != 0,
+                                         (mods & ptx::mod::kClamp) != 0);
             });
             break;
         case Op::Bfind:
-            lanes([&](uint32_t l) { d[l] = alu::find_msb(as<T>(read(warp, A, l)), (mods & ptx::mod::kShiftAmt) != 0); });
+            lanes([&](uint32_t l) {
+                d[l] = alu::find_msb(as<T>(read(warp, A, l)), (mods & ptx::mod::kShiftAmt) != 0);
+            });
             break;
         case Op::Prmt:
             lanes([&](uint32_t l) {
-                d[l] = alu::byte_permute(uint32_t(read(warp, A, l)), uint32_t(read(warp, B, l)), uint32_t(read(warp, C, l)));
+                d[l] = alu::byte_permute(uint32_t(read(warp, A, l)), uint32_t(read(warp, B, l)),
+                                         uint32_t(read(warp, C, l)));
             });
             break;
-        default: ok = false; break;
+        default:
+            ok = false;
+            break;
         }
     });
     if (!ok) unsupported();
@@ -950,7 +1133,8 @@ void Run::execute_cvt(Warp& warp, const Instruction& in, uint32_t mask) {
     const bool round_int = (in.mods & ptx::mod::kRoundInt) != 0;
     bool handled = false;
     auto lanes = [mask](auto&& f) {
-        for (uint32_t m = mask; m; m &= m - 1) f(static_cast<uint32_t>(std::countr_zero(m)));
+        for (uint32_t m = mask; m; m &= m - 1)
+            f(static_cast<uint32_t>(std::countr_zero(m)));
     };
     alu::visit_number(in.type, [&]<class D>(std::type_identity<D>) {
         alu::visit_number(in.type2, [&]<class S>(std::type_identity<S>) {
@@ -974,8 +1158,10 @@ void Run::execute_cvt(Warp& warp, const Instruction& in, uint32_t mask) {
         });
     });
     if (!handled)
-        fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), static_cast<uint32_t>(&in - fn_.code.data()),
-              std::string("the simulator does not support cvt.") + ptx::to_string(in.type) + "." + ptx::to_string(in.type2));
+        fault(warp, static_cast<uint32_t>(std::countr_zero(mask)),
+              static_cast<uint32_t>(&in - fn_.code.data()),
+              std::string("the simulator does not support cvt.") + ptx::to_string(in.type) + "." +
+                  ptx::to_string(in.type2));
 }
 
 // [SECTION] Instructions: memory and atomics =========================================================
@@ -1004,15 +1190,19 @@ uint8_t* Run::resolve(Warp& warp, const Instruction& in, uint32_t pc, uint32_t l
         }
     }
     if (size > 1 && address % size != 0)
-        fault(warp, lane, pc, "misaligned " + std::to_string(size) + "-byte access at " + to_string(s) + " address " + hex(address));
+        fault(warp, lane, pc,
+              "misaligned " + std::to_string(size) + "-byte access at " + to_string(s) + " address " +
+                  hex(address));
     trace_address = address;
     switch (s) {
     case ptx::Space::Global:
     case ptx::Space::Const: {
         space = trace::Space::Global;
         Allocation* a = global_.find(address, size);
-        if (!a) fault(warp, lane, pc, std::string("out-of-bounds ") + (write ? "write" : "read") + " of " + std::to_string(size) +
-                                          " bytes at global address " + hex(address) + " (" + global_.describe(address) + ")");
+        if (!a)
+            fault(warp, lane, pc,
+                  std::string("out-of-bounds ") + (write ? "write" : "read") + " of " + std::to_string(size) +
+                      " bytes at global address " + hex(address) + " (" + global_.describe(address) + ")");
         if (write && a->read_only) fault(warp, lane, pc, "write to read-only " + a->name);
         return a->data + (address - a->base);
     }
@@ -1020,15 +1210,18 @@ uint8_t* Run::resolve(Warp& warp, const Instruction& in, uint32_t pc, uint32_t l
         space = trace::Space::Shared;
         Block& b = *warp.block;
         if (address + size > b.shared.size())
-            fault(warp, lane, pc, std::string("out-of-bounds ") + (write ? "write" : "read") + " at shared offset " + hex(address) +
-                                      " (the block has " + std::to_string(b.shared.size()) + " bytes of shared memory)");
+            fault(warp, lane, pc,
+                  std::string("out-of-bounds ") + (write ? "write" : "read") + " at shared offset " +
+                      hex(address) + " (the block has " + std::to_string(b.shared.size()) +
+                      " bytes of shared memory)");
         return b.shared.data() + address;
     }
     case ptx::Space::Local: {
         space = trace::Space::Local;
         if (address + size > fn_.local_bytes)
-            fault(warp, lane, pc, "out-of-bounds local access at offset " + hex(address) + " (frame of " +
-                                      std::to_string(fn_.local_bytes) + " bytes)");
+            fault(warp, lane, pc,
+                  "out-of-bounds local access at offset " + hex(address) + " (frame of " +
+                      std::to_string(fn_.local_bytes) + " bytes)");
         return warp.block->local.data() + size_t(warp.first_thread + lane) * fn_.local_bytes + address;
     }
     case ptx::Space::Param: {
@@ -1038,7 +1231,8 @@ uint8_t* Run::resolve(Warp& warp, const Instruction& in, uint32_t pc, uint32_t l
             fault(warp, lane, pc, "read past the kernel parameters at offset " + hex(address));
         return params_.data() + address;
     }
-    default: break;
+    default:
+        break;
     }
     fault(warp, lane, pc, "unsupported state space");
 }
@@ -1057,7 +1251,9 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint64_t base = address_of(warp, addr, l);
         if (count > 1 && base % (uint64_t(elem) * count) != 0)
-            fault(warp, l, pc, "misaligned " + std::to_string(elem * count) + "-byte vector access at address " + hex(base));
+            fault(warp, l, pc,
+                  "misaligned " + std::to_string(elem * count) + "-byte vector access at address " +
+                      hex(base));
         for (uint32_t e = 0; e < count; ++e) {
             trace::Space space;
             uint64_t taddr;
@@ -1066,11 +1262,15 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
             uint64_t value;
             if (is_load) {
                 value = load_bytes(p, elem);
-                if (sign_extend) value = static_cast<uint64_t>(elem == 1 ? int64_t(int8_t(value)) : elem == 2 ? int64_t(int16_t(value))
-                                                                                                             : int64_t(int32_t(value)));
+                if (sign_extend)
+                    value = static_cast<uint64_t>(elem == 1   ? int64_t(int8_t(value))
+                                                  : elem == 2 ? int64_t(int16_t(value))
+                                                              : int64_t(int32_t(value)));
                 if (slot != Operand::kNoReg) reg(warp, slot)[l] = value;
             } else {
-                value = data.kind == Operand::Kind::Vector ? (slot == Operand::kNoReg ? 0 : reg(warp, slot)[l]) : read(warp, data, l);
+                value = data.kind == Operand::Kind::Vector
+                            ? (slot == Operand::kNoReg ? 0 : reg(warp, slot)[l])
+                            : read(warp, data, l);
                 store_bytes(p, elem, value);
             }
             if (recording_ && (space == trace::Space::Global || space == trace::Space::Shared))
@@ -1104,34 +1304,54 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
             const T v = alu::as<T>(b);
             T r = old;
             switch (in.atom_op) {
-            case ptx::AtomOp::Add: r = static_cast<T>(old + v); break;
-            case ptx::AtomOp::Min: r = std::min(old, v); break;
-            case ptx::AtomOp::Max: r = std::max(old, v); break;
-            case ptx::AtomOp::Exch: r = v; break;
-            case ptx::AtomOp::Cas: r = (old == v) ? alu::as<T>(read(warp, C, l)) : old; break;
+            case ptx::AtomOp::Add:
+                r = static_cast<T>(old + v);
+                break;
+            case ptx::AtomOp::Min:
+                r = std::min(old, v);
+                break;
+            case ptx::AtomOp::Max:
+                r = std::max(old, v);
+                break;
+            case ptx::AtomOp::Exch:
+                r = v;
+                break;
+            case ptx::AtomOp::Cas:
+                r = (old == v) ? alu::as<T>(read(warp, C, l)) : old;
+                break;
             case ptx::AtomOp::Inc:
-                if constexpr (std::is_integral_v<T>) r = (old >= v) ? T(0) : static_cast<T>(old + 1);
-                else ok = false;
+                if constexpr (std::is_integral_v<T>)
+                    r = (old >= v) ? T(0) : static_cast<T>(old + 1);
+                else
+                    ok = false;
                 break;
             case ptx::AtomOp::Dec:
-                if constexpr (std::is_integral_v<T>) r = (old == 0 || old > v) ? v : static_cast<T>(old - 1);
-                else ok = false;
+                if constexpr (std::is_integral_v<T>)
+                    r = (old == 0 || old > v) ? v : static_cast<T>(old - 1);
+                else
+                    ok = false;
                 break;
             case ptx::AtomOp::And:
             case ptx::AtomOp::Or:
             case ptx::AtomOp::Xor:
                 if constexpr (std::is_integral_v<T>) {
-                    r = in.atom_op == ptx::AtomOp::And ? T(old & v) : in.atom_op == ptx::AtomOp::Or ? T(old | v) : T(old ^ v);
+                    r = in.atom_op == ptx::AtomOp::And  ? T(old & v)
+                        : in.atom_op == ptx::AtomOp::Or ? T(old | v)
+                                                        : T(old ^ v);
                 } else {
                     ok = false;
                 }
                 break;
-            default: ok = false; break;
+            default:
+                ok = false;
+                break;
             }
             result = alu::bits<T>(r);
         };
         if (!alu::visit_number(in.type, apply) || !ok)
-            fault(warp, l, pc, std::string("the simulator does not support this atomic operation on .") + ptx::to_string(in.type));
+            fault(warp, l, pc,
+                  std::string("the simulator does not support this atomic operation on .") +
+                      ptx::to_string(in.type));
         store_bytes(p, size, result);
         if (d) d[l] = old_bits;
         if (recording_)
@@ -1149,16 +1369,20 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint64_t id = read(warp, in.ops[0], l);
-        if (id >= kMaxBarriers) fault(warp, l, pc, "barrier id " + std::to_string(id) + " is out of range (0-15)");
+        if (id >= kMaxBarriers)
+            fault(warp, l, pc, "barrier id " + std::to_string(id) + " is out of range (0-15)");
         BarrierState& bar = block.bars[id];
         if (in.ops[1].kind != Operand::Kind::None) {
             const uint64_t count = read(warp, in.ops[1], l);
             if (count == 0 || count > block.thread_count)
-                fault(warp, l, pc, "barrier thread count " + std::to_string(count) + " is not between 1 and the block size");
+                fault(warp, l, pc,
+                      "barrier thread count " + std::to_string(count) +
+                          " is not between 1 and the block size");
             bar.expected = static_cast<uint32_t>(count);
         }
         if (recording_)
-            emit(EventKind::BarrierArrive, warp, l, pc, id, bar.phase, trace::make_flags(trace::Space::Other, 4));
+            emit(EventKind::BarrierArrive, warp, l, pc, id, bar.phase,
+                 trace::make_flags(trace::Space::Other, 4));
         ++bar.arrived;
         if (!arrive_only) {
             materialize(warp);
@@ -1189,7 +1413,9 @@ void Run::check_barrier(Block& block, uint32_t id) {
         w.state[l] = LaneState::Ready;
         w.ready_mask |= 1u << l;
         w.uniform = false;
-        if (recording_) emit(EventKind::BarrierLeave, w, l, w.pc[l] - 1, id, bar.phase, trace::make_flags(trace::Space::Other, 4));
+        if (recording_)
+            emit(EventKind::BarrierLeave, w, l, w.pc[l] - 1, id, bar.phase,
+                 trace::make_flags(trace::Space::Other, 4));
     }
     bar.waiting.clear();
     bar.arrived = 0;
@@ -1226,12 +1452,14 @@ bool Run::execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc
     const uint32_t first = static_cast<uint32_t>(std::countr_zero(mask));
     const uint32_t members = static_cast<uint32_t>(read(warp, member_op, first)) & warp.present_mask;
     if ((members & (1u << first)) == 0)
-        fault(warp, first, pc, "lane " + std::to_string(first) + " executes " + ptx::to_string(in.op) +
-                                   " but is not in its member mask " + hex(members));
+        fault(warp, first, pc,
+              "lane " + std::to_string(first) + " executes " + ptx::to_string(in.op) +
+                  " but is not in its member mask " + hex(members));
     // Lanes already waiting at this instruction join this group.
     uint32_t joined = mask;
     for (uint32_t l = 0; l < kWarpSize; ++l)
-        if (warp.state[l] == LaneState::WarpWait && (in.op == Op::WarpSync || warp.warp_wait_pc[l] == pc)) joined |= 1u << l;
+        if (warp.state[l] == LaneState::WarpWait && (in.op == Op::WarpSync || warp.warp_wait_pc[l] == pc))
+            joined |= 1u << l;
     const uint32_t needed = members & ~warp.exited_mask;
     if ((joined & needed) != needed) {
         materialize(warp);
@@ -1257,15 +1485,24 @@ bool Run::execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc
         for (uint32_t m = joined; m; m &= m - 1) {
             const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
             switch (in.vote) {
-            case ptx::VoteMode::All: d[l] = (ballot & joined) == joined; break;
-            case ptx::VoteMode::Any: d[l] = ballot != 0; break;
-            case ptx::VoteMode::Uni: d[l] = ballot == 0 || (ballot & joined) == joined; break;
-            default: d[l] = ballot; break;
+            case ptx::VoteMode::All:
+                d[l] = (ballot & joined) == joined;
+                break;
+            case ptx::VoteMode::Any:
+                d[l] = ballot != 0;
+                break;
+            case ptx::VoteMode::Uni:
+                d[l] = ballot == 0 || (ballot & joined) == joined;
+                break;
+            default:
+                d[l] = ballot;
+                break;
             }
         }
     } else if (in.op == Op::Shfl) {
         uint64_t src[kWarpSize];
-        for (uint32_t l = 0; l < kWarpSize; ++l) src[l] = ((joined >> l) & 1) ? read(warp, in.ops[2], l) : 0;
+        for (uint32_t l = 0; l < kWarpSize; ++l)
+            src[l] = ((joined >> l) & 1) ? read(warp, in.ops[2], l) : 0;
         uint64_t* d = reg(warp, in.ops[0].reg);
         uint64_t* p = in.ops[1].kind == Operand::Kind::Reg ? reg(warp, in.ops[1].reg) : nullptr;
         for (uint32_t m = joined; m; m &= m - 1) {
@@ -1279,10 +1516,22 @@ bool Run::execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc
             uint32_t j = l;
             bool valid = true;
             switch (in.shfl) {
-            case ptx::ShflMode::Up: j = l - b; valid = int32_t(j) >= int32_t(max_lane); break;
-            case ptx::ShflMode::Down: j = l + b; valid = j <= max_lane; break;
-            case ptx::ShflMode::Bfly: j = l ^ b; valid = j <= max_lane; break;
-            default: j = min_lane | (b & ~seg_mask); valid = j <= max_lane; break;
+            case ptx::ShflMode::Up:
+                j = l - b;
+                valid = int32_t(j) >= int32_t(max_lane);
+                break;
+            case ptx::ShflMode::Down:
+                j = l + b;
+                valid = j <= max_lane;
+                break;
+            case ptx::ShflMode::Bfly:
+                j = l ^ b;
+                valid = j <= max_lane;
+                break;
+            default:
+                j = min_lane | (b & ~seg_mask);
+                valid = j <= max_lane;
+                break;
             }
             if (!valid || j >= kWarpSize || !((joined >> j) & 1)) j = l, valid = false;
             d[l] = src[j];
@@ -1341,9 +1590,10 @@ std::string Run::where(const Warp& warp, uint32_t lane, uint32_t pc) const {
     const uint32_t t = warp.first_thread + lane;
     const Dim3& bd = launch_.block;
     std::ostringstream os;
-    os << "block (" << b.id.x << "," << b.id.y << "," << b.id.z << ") thread (" << t % bd.x << "," << (t / bd.x) % bd.y
-       << "," << t / (bd.x * bd.y) << ")";
-    if (pc < fn_.code.size()) os << " at '" << (pc < fn_.text.size() ? fn_.text[pc] : "") << "' (" << line_of(pc) << ")";
+    os << "block (" << b.id.x << "," << b.id.y << "," << b.id.z << ") thread (" << t % bd.x << ","
+       << (t / bd.x) % bd.y << "," << t / (bd.x * bd.y) << ")";
+    if (pc < fn_.code.size())
+        os << " at '" << (pc < fn_.text.size() ? fn_.text[pc] : "") << "' (" << line_of(pc) << ")";
     return os.str();
 }
 
@@ -1369,7 +1619,8 @@ std::string Run::deadlock_report() const {
                 if (w.state[l] == LaneState::Exited) ++exited;
                 if (w.state[l] != LaneState::AtBarrier && w.state[l] != LaneState::WarpWait) continue;
                 const uint32_t site = w.state[l] == LaneState::AtBarrier ? w.pc[l] - 1 : w.warp_wait_pc[l];
-                auto it = std::find_if(by_site.begin(), by_site.end(), [&](auto& p) { return p.first == site; });
+                auto it =
+                    std::find_if(by_site.begin(), by_site.end(), [&](auto& p) { return p.first == site; });
                 if (it == by_site.end()) by_site.push_back({site, {}}), it = by_site.end() - 1;
                 it->second.push_back(w.first_thread + l);
             }
@@ -1377,7 +1628,8 @@ std::string Run::deadlock_report() const {
         for (auto& [site, threads] : by_site) {
             os << " threads " << threads.front();
             if (threads.size() > 1) os << "-" << threads.back() << " (" << threads.size() << ")";
-            os << " wait at '" << (site < fn_.text.size() ? fn_.text[site] : "?") << "' (" << line_of(site) << ");";
+            os << " wait at '" << (site < fn_.text.size() ? fn_.text[site] : "?") << "' (" << line_of(site)
+               << ");";
         }
         if (exited) os << " " << exited << " threads exited;";
     }
@@ -1406,12 +1658,14 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
                 }
             }
     // A launch rejected before it started has no threads (its thread table stays empty).
-    t.threads = thread_end_.empty() ? std::vector<trace::ThreadInfo>{} : trace::thread_layout(launch_.grid, launch_.block);
+    t.threads = thread_end_.empty() ? std::vector<trace::ThreadInfo>{}
+                                    : trace::thread_layout(launch_.grid, launch_.block);
     for (size_t g = 0; g < thread_end_.size(); ++g) {
         trace::ThreadInfo& ti = t.threads[g];
         ti.sm = static_cast<uint16_t>(ti.block % std::max<uint32_t>(options_.sm_count, 1));
         ti.end = thread_end_[g];
-        ti.end_site = std::min<uint32_t>(thread_end_site_[g], t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1));
+        ti.end_site = std::min<uint32_t>(thread_end_site_[g],
+                                         t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1));
     }
     t.meta.status = result.status;
     t.meta.status_message = result.message;
@@ -1431,8 +1685,10 @@ Result simulate(const ptx::Module& module, const std::string& kernel, const Laun
         Result r;
         r.status = trace::RunStatus::Error;
         std::string names;
-        for (const std::string& n : module.entry_names()) names += (names.empty() ? "" : ", ") + n;
-        r.message = "no kernel named '" + kernel + "' in the module (kernels: " + (names.empty() ? "none" : names) + ")";
+        for (const std::string& n : module.entry_names())
+            names += (names.empty() ? "" : ", ") + n;
+        r.message = "no kernel named '" + kernel +
+                    "' in the module (kernels: " + (names.empty() ? "none" : names) + ")";
         if (trace_out) {
             trace_out->meta.status = r.status;
             trace_out->meta.status_message = r.message;

@@ -46,8 +46,8 @@ struct Buffer {
 struct KernelArg {
     enum class Kind : uint8_t { Buffer, Scalar };
     Kind kind = Kind::Scalar;
-    uint32_t buffer = 0;     // Buffer: index into the buffers vector
-    uint64_t bits = 0;       // Scalar: value bits (f32 as its 32 bits)
+    uint32_t buffer = 0; // Buffer: index into the buffers vector
+    uint64_t bits = 0;   // Scalar: value bits (f32 as its 32 bits)
     static KernelArg pointer(uint32_t buffer_index) { return {Kind::Buffer, buffer_index, 0}; }
     static KernelArg scalar(uint64_t value_bits) { return {Kind::Scalar, 0, value_bits}; }
 };
@@ -56,21 +56,21 @@ struct Options {
     Schedule schedule = Schedule::RoundRobin;
     uint64_t seed = 1;
     bool record_trace = true;
-    uint32_t sm_count = 8;               // reported by %nsmid; blocks are placed on SM block % sm_count
-    uint32_t max_resident_blocks = 16;   // blocks simulated at once (others start as blocks finish)
-    uint64_t max_steps = 200'000'000;    // thread-instructions; past it: status Budget
-    uint64_t max_threads = 1u << 22;     // grid x block; past it: status Budget before running
-    uint64_t max_memory_bytes = 1ull << 31; // registers + shared + local of the resident blocks
-    uint64_t max_events = 50'000'000;    // past it, further events are dropped and counted
+    uint32_t sm_count = 8;                     // reported by %nsmid; blocks are placed on SM block % sm_count
+    uint32_t max_resident_blocks = 16;         // blocks simulated at once (others start as blocks finish)
+    uint64_t max_steps = 200'000'000;          // thread-instructions; past it: status Budget
+    uint64_t max_threads = 1u << 22;           // grid x block; past it: status Budget before running
+    uint64_t max_memory_bytes = 1ull << 31;    // registers + shared + local of the resident blocks
+    uint64_t max_events = 50'000'000;          // past it, further events are dropped and counted
     const std::atomic<bool>* cancel = nullptr; // set to true to stop the run (status Cancelled)
     std::function<void(double fraction)> progress; // called now and then with blocks done / blocks
 };
 
 struct Result {
     trace::RunStatus status = trace::RunStatus::Ok;
-    std::string message;               // what went wrong, with thread, instruction and PTX/CUDA line
-    uint64_t thread_instructions = 0;  // instructions executed, counted per thread
-    uint64_t warp_instructions = 0;    // instructions issued, counted per warp group
+    std::string message;              // what went wrong, with thread, instruction and PTX/CUDA line
+    uint64_t thread_instructions = 0; // instructions executed, counted per thread
+    uint64_t warp_instructions = 0;   // instructions issued, counted per warp group
     uint64_t dropped_events = 0;
 };
 

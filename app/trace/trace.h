@@ -34,13 +34,13 @@ const char* to_string(Scope scope);
 
 // Bit layout of Event::flags.
 namespace flag {
-constexpr uint8_t kSpaceMask = 0x03;     // Space
-constexpr uint8_t kSizeShift = 2;        // log2(access size in bytes), 2 bits: 1, 2, 4, 8
+constexpr uint8_t kSpaceMask = 0x03; // Space
+constexpr uint8_t kSizeShift = 2;    // log2(access size in bytes), 2 bits: 1, 2, 4, 8
 constexpr uint8_t kSizeMask = 0x0c;
-constexpr uint8_t kVolatile = 0x10;      // ld.volatile / st.volatile, or .relaxed/.acquire/.release
-constexpr uint8_t kScopeShift = 5;       // Scope, 2 bits
+constexpr uint8_t kVolatile = 0x10; // ld.volatile / st.volatile, or .relaxed/.acquire/.release
+constexpr uint8_t kScopeShift = 5;  // Scope, 2 bits
 constexpr uint8_t kScopeMask = 0x60;
-constexpr uint8_t kOrdered = 0x80;       // acquire / release / acq_rel / sc semantics on the access
+constexpr uint8_t kOrdered = 0x80; // acquire / release / acq_rel / sc semantics on the access
 } // namespace flag
 
 // One fixed-size record. Keep it 32 bytes: the GPU instrumentation writes the same layout.
@@ -54,7 +54,7 @@ struct Event {
     uint32_t clock = 0;   // GPU: low 32 bits of %clock64 (order inside one SM); simulator: 0
     uint16_t site = 0;    // instruction index in the kernel (index into Trace::sites)
     EventKind kind = EventKind::Load;
-    uint8_t flags = 0;    // see namespace flag
+    uint8_t flags = 0; // see namespace flag
 
     Space space() const { return static_cast<Space>(flags & flag::kSpaceMask); }
     uint32_t size() const { return 1u << ((flags & flag::kSizeMask) >> flag::kSizeShift); }
@@ -74,11 +74,11 @@ uint8_t make_flags(Space space, uint32_t size_bytes, bool is_volatile = false, S
 
 // How a thread ended its run.
 enum class ThreadEnd : uint8_t {
-    Exited = 0,         // ran to ret/exit
-    AtBarrier = 1,      // still waiting at a barrier when the run stopped (deadlock, timeout)
-    Running = 2,        // still runnable when the run stopped (budget, error, cancel)
-    Faulted = 3,        // this thread's instruction caused the error
-    NotStarted = 4,     // its block never became resident (run stopped early)
+    Exited = 0,     // ran to ret/exit
+    AtBarrier = 1,  // still waiting at a barrier when the run stopped (deadlock, timeout)
+    Running = 2,    // still runnable when the run stopped (budget, error, cancel)
+    Faulted = 3,    // this thread's instruction caused the error
+    NotStarted = 4, // its block never became resident (run stopped early)
 };
 const char* to_string(ThreadEnd end);
 
@@ -117,13 +117,13 @@ struct Dim3 {
 std::vector<ThreadInfo> thread_layout(const Dim3& grid, const Dim3& block);
 
 struct RunMeta {
-    std::string scenario;     // catalog id, or "" for a user's kernel
+    std::string scenario; // catalog id, or "" for a user's kernel
     std::string variant;
-    std::string kernel;       // PTX entry name
-    std::string backend;      // "sim" | "gpu"
-    std::string device;       // "SyncLab simulator" or the GPU's name
+    std::string kernel;  // PTX entry name
+    std::string backend; // "sim" | "gpu"
+    std::string device;  // "SyncLab simulator" or the GPU's name
     uint32_t sm_count = 0;
-    std::string schedule;     // "rr" | "random" | "adversarial" (simulator)
+    std::string schedule; // "rr" | "random" | "adversarial" (simulator)
     uint64_t seed = 0;
     std::string memory_model; // "sc" (simulator), "hardware" (GPU)
     Dim3 grid, block;
@@ -136,9 +136,9 @@ struct RunMeta {
     uint64_t dropped_events = 0; // events the runner could not record (full buffer)
     uint64_t wrong_outputs = 0;
     uint64_t checked_outputs = 0;
-    std::string source_name;  // e.g. "stencil.cu"
-    std::string source_text;  // the CUDA source (may be empty)
-    std::string ptx_text;     // the PTX that ran (may be empty)
+    std::string source_name; // e.g. "stencil.cu"
+    std::string source_text; // the CUDA source (may be empty)
+    std::string ptx_text;    // the PTX that ran (may be empty)
 };
 
 struct Trace {
@@ -148,7 +148,9 @@ struct Trace {
     std::vector<Event> events;
 
     // CUDA source line of an event's site (0 if unknown).
-    uint32_t source_line(const Event& e) const { return e.site < sites.size() ? sites[e.site].source_line : 0; }
+    uint32_t source_line(const Event& e) const {
+        return e.site < sites.size() ? sites[e.site].source_line : 0;
+    }
 };
 
 } // namespace synclab::trace

@@ -26,8 +26,8 @@
 
 namespace synclab::trace {
 
-constexpr uint32_t kCursorStride = 256;   // bytes from one stripe's cursor to the next
-constexpr uint32_t kDefaultStripes = 64;  // enough to take the atomics off one address; a power of two
+constexpr uint32_t kCursorStride = 256;  // bytes from one stripe's cursor to the next
+constexpr uint32_t kDefaultStripes = 64; // enough to take the atomics off one address; a power of two
 constexpr uint32_t kMaxStripes = 1024;
 
 struct TraceBufferLayout {
@@ -48,13 +48,16 @@ struct TraceBufferLayout {
     }
 };
 
-inline bool is_power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+inline bool is_power_of_two(uint32_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
 
 // The stripes' cursors, read from a host copy of the cursor area.
 inline std::vector<uint64_t> read_cursors(const void* cursor_area, const TraceBufferLayout& layout) {
     std::vector<uint64_t> cursors(layout.stripes);
     for (uint32_t s = 0; s < layout.stripes; ++s)
-        std::memcpy(&cursors[s], static_cast<const char*>(cursor_area) + uint64_t(s) * kCursorStride, sizeof(uint64_t));
+        std::memcpy(&cursors[s], static_cast<const char*>(cursor_area) + uint64_t(s) * kCursorStride,
+                    sizeof(uint64_t));
     return cursors;
 }
 
@@ -74,10 +77,13 @@ inline CursorTotals cursor_totals(const std::vector<uint64_t>& cursors, const Tr
     return t;
 }
 
-inline bool is_complete_event(const Event& e) { return e.time != 0 && static_cast<uint8_t>(e.kind) != 0; }
+inline bool is_complete_event(const Event& e) {
+    return e.time != 0 && static_cast<uint8_t>(e.kind) != 0;
+}
 
 // Appends the complete events among slots [from, to) of one stripe of a host copy of the buffer.
-inline void append_complete_events(const Event* stripe_base, uint64_t from, uint64_t to, std::vector<Event>& out) {
+inline void append_complete_events(const Event* stripe_base, uint64_t from, uint64_t to,
+                                   std::vector<Event>& out) {
     for (uint64_t i = from; i < to; ++i) {
         Event e;
         std::memcpy(&e, stripe_base + i, sizeof e);
@@ -91,7 +97,8 @@ inline std::vector<Event> complete_events(const Event* buffer, const TraceBuffer
                                           const std::vector<uint64_t>* cursors) {
     std::vector<Event> out;
     for (uint32_t s = 0; s < layout.stripes; ++s) {
-        const uint64_t used = cursors ? std::min((*cursors)[s], layout.stripe_capacity) : layout.stripe_capacity;
+        const uint64_t used =
+            cursors ? std::min((*cursors)[s], layout.stripe_capacity) : layout.stripe_capacity;
         append_complete_events(buffer + layout.stripe_first_slot(s), 0, used, out);
     }
     return out;
@@ -100,7 +107,8 @@ inline std::vector<Event> complete_events(const Event* buffer, const TraceBuffer
 // Stripes hold each thread's events in program order but interleave threads by stripe: merged by
 // time (stable, so one thread's events with equal timer values keep their order).
 inline void merge_by_time(std::vector<Event>& events) {
-    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+    std::stable_sort(events.begin(), events.end(),
+                     [](const Event& a, const Event& b) { return a.time < b.time; });
 }
 
 } // namespace synclab::trace

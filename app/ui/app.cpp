@@ -583,7 +583,8 @@ void App::draw_timeline_header(const RunRecord& record, bool short_label) {
     if (record.provisional) {
         // Live: the kernel is still running; findings and outputs come with the final record.
         ImGui::TextColored(colour(theme::kDivergence), "live: %s events, %s, kernel still running",
-                           count_short(record.live_events_seen).c_str(), ms_text(record.live_elapsed_ms).c_str());
+                           count_short(record.live_events_seen).c_str(),
+                           ms_text(record.live_elapsed_ms).c_str());
         return;
     }
     draw_record_summary(record);
@@ -896,7 +897,8 @@ void App::start_run(bool both) {
     if (!state_.scenario || !state_.variant) return;
     // While the probe is still out a GPU run simply starts: it waits for the shared worker the probe
     // holds and then runs, or comes back saying why it could not (RunRecord::gpu_unavailable).
-    if (state_.controls.backend == "gpu" && !state_.gpu.probing && !state_.gpu.available) fall_back_to_simulator();
+    if (state_.controls.backend == "gpu" && !state_.gpu.probing && !state_.gpu.available)
+        fall_back_to_simulator();
     std::vector<RunJob> jobs;
     if (both) {
         // Left: the reference (the first variant that is always correct; not always the first:
@@ -956,7 +958,8 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
     const std::string key = variant_key(r.scenario_id, r.variant_id);
     state_.status = r.label + ": " + record_summary(r);
     if (const std::string sides = gpu_sides_text(r); !sides.empty()) state_.status += " \u00b7 " + sides;
-    if (!r.gpu_unavailable.empty()) state_.status = "GPU unavailable: " + r.gpu_unavailable + " (use the simulator)";
+    if (!r.gpu_unavailable.empty())
+        state_.status = "GPU unavailable: " + r.gpu_unavailable + " (use the simulator)";
     if (!fallback_note_.empty() && slot != RunSlot::Loaded) {
         state_.status = fallback_note_ + " \u00b7 " + state_.status;
         if (slot != RunSlot::CompareLeft) fallback_note_.clear();

@@ -20,10 +20,10 @@ enum class Language : uint8_t { En, Zh };
 struct RunRecord {
     std::string scenario_id; // "" for a loaded trace without a scenario
     std::string variant_id;
-    std::string label;       // e.g. "stencil / missing_barrier  (random, seed 3)" or a file name
+    std::string label; // e.g. "stencil / missing_barrier  (random, seed 3)" or a file name
     runner::RunOptions options;
     runner::RunSummary summary; // trace + findings + outputs
-    uint64_t serial = 0;     // increases with every new record (views cache per serial)
+    uint64_t serial = 0;        // increases with every new record (views cache per serial)
     // A live GPU run still going: the partial trace so far (no findings, no outputs yet), shown on
     // the timeline until the final record replaces it. Never a lesson's result or a badge.
     bool provisional = false;
@@ -40,9 +40,9 @@ enum class Badge : uint8_t { NotRun, AsExpected, Unexpected, Failed };
 // The visible time range and vertical scroll of a timeline. Compare mode gives both timelines the
 // same camera, which is what synchronises zoom and pan.
 struct TimelineCamera {
-    double t0 = 0, t1 = 1;      // visible time range (trace time units)
-    float scroll_y = 0;         // pixels scrolled down
-    bool fit_requested = true;  // fit to the whole trace on the next frame
+    double t0 = 0, t1 = 1;     // visible time range (trace time units)
+    float scroll_y = 0;        // pixels scrolled down
+    bool fit_requested = true; // fit to the whole trace on the next frame
     // A range to zoom to on the next frame (e.g. a clicked finding); ignored when t1 <= t0.
     double focus_t0 = 0, focus_t1 = 0;
 };
@@ -57,14 +57,14 @@ struct Selection {
 
 // Things views ask the App to do; the App clears them after acting.
 struct Requests {
-    bool run = false;               // run the selected variant with `controls`
-    bool cancel = false;            // cancel the run in progress
-    bool run_both = false;          // compare mode: run the scenario's first (correct) variant and the selected one
-    int focus_finding = -1;         // zoom the timeline to this finding and highlight its lines
-    std::string open_trace;         // path of a .slt to open
-    std::string save_trace;         // path to save the current trace to
-    std::string export_chrome;      // path to write Chrome JSON to
-    std::string save_png;           // path to save a PNG of the window to
+    bool run = false;       // run the selected variant with `controls`
+    bool cancel = false;    // cancel the run in progress
+    bool run_both = false;  // compare mode: run the scenario's first (correct) variant and the selected one
+    int focus_finding = -1; // zoom the timeline to this finding and highlight its lines
+    std::string open_trace; // path of a .slt to open
+    std::string save_trace; // path to save the current trace to
+    std::string export_chrome; // path to write Chrome JSON to
+    std::string save_png;      // path to save a PNG of the window to
 };
 
 // Run controls (what the next run uses).
@@ -74,17 +74,17 @@ struct Controls {
     uint32_t reps = 1;
     std::string backend = "sim";
     // Backend "gpu" only (runner::GpuOptions).
-    bool gpu_traced = true;      // also one traced launch (events, findings); false: untraced only
-    bool gpu_live = false;       // the traced launch streams its events to the timeline as it runs
-    double gpu_timeout_s = 5;    // per launch; a kernel still running then is stopped (timeout)
+    bool gpu_traced = true;   // also one traced launch (events, findings); false: untraced only
+    bool gpu_live = false;    // the traced launch streams its events to the timeline as it runs
+    double gpu_timeout_s = 5; // per launch; a kernel still running then is stopped (timeout)
 };
 
 // Whether the GPU backend can be used here, as the start-up probe found (app.cpp).
 struct GpuStatus {
-    bool probing = true;     // the probe has not answered yet
+    bool probing = true; // the probe has not answered yet
     bool available = false;
-    std::string device;      // "NVIDIA H200"
-    std::string reason;      // why not: "no NVIDIA driver found (...)"
+    std::string device; // "NVIDIA H200"
+    std::string reason; // why not: "no NVIDIA driver found (...)"
 };
 
 // Progress of the run in flight (written by the App from the worker's atomics each frame).
@@ -100,12 +100,12 @@ struct AppState {
     const scenario::Scenario* scenario = nullptr;
     const scenario::Variant* variant = nullptr;
     Language language = Language::En;
-    bool cjk_font = false;          // a CJK font was found (else Chinese is disabled)
-    std::string cjk_hint;           // e.g. "install fonts-wqy-microhei for 简体中文"
-    bool presenter = false;         // large fonts, high contrast, no chrome, keyboard only
-    bool show_help = false;         // the keyboard help overlay
-    bool compare = false;           // two variants side by side
-    bool show_ptx = false;          // PTX beside the CUDA source
+    bool cjk_font = false;            // a CJK font was found (else Chinese is disabled)
+    std::string cjk_hint;             // e.g. "install fonts-wqy-microhei for 简体中文"
+    bool presenter = false;           // large fonts, high contrast, no chrome, keyboard only
+    bool show_help = false;           // the keyboard help overlay
+    bool compare = false;             // two variants side by side
+    bool show_ptx = false;            // PTX beside the CUDA source
     View focus_view = View::Timeline; // the view a script or key put in front
 
     Controls controls;
@@ -115,11 +115,11 @@ struct AppState {
     std::shared_ptr<const RunRecord> compare_left;  // compare mode: usually the correct variant
     std::shared_ptr<const RunRecord> compare_right; // compare mode: usually the broken one
     std::map<std::string, Badge> badges;            // "scenario/variant" -> last run's badge
-    std::string error;              // a readable error to show (e.g. a damaged .slt), "" = none
-    std::string status;             // one-line status ("saved trace to x.slt")
+    std::string error;  // a readable error to show (e.g. a damaged .slt), "" = none
+    std::string status; // one-line status ("saved trace to x.slt")
 
     Selection selection;
-    TimelineCamera camera;          // the main timeline (and both in compare mode)
+    TimelineCamera camera; // the main timeline (and both in compare mode)
     Requests requests;
 };
 

@@ -96,8 +96,9 @@ constexpr Labels kChinese = {
     .pick = "请在场景浏览器里选择一个场景和版本。",
     .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
     .on_gpu = "在 GPU 上",
-    .gpu_note = "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace 的结果："
-                "记录 trace 会让内核变慢，可能掩盖竞争。",
+    .gpu_note =
+        "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace 的结果："
+        "记录 trace 会让内核变慢，可能掩盖竞争。",
 };
 
 const Labels& words_for(Language language) {

@@ -39,16 +39,29 @@ inline bool is_cjk(unsigned c) {
 }
 inline bool no_break_before(unsigned c) {
     switch (c) {
-    case 0x3001: case 0x3002: case 0xFF0C: case 0xFF1A: case 0xFF1B: case 0xFF01: case 0xFF1F:
-    case 0xFF09: case 0x300D: case 0x300F: case 0x201D: case 0x2019: return true;
-    default: return false;
+    case 0x3001:
+    case 0x3002:
+    case 0xFF0C:
+    case 0xFF1A:
+    case 0xFF1B:
+    case 0xFF01:
+    case 0xFF1F:
+    case 0xFF09:
+    case 0x300D:
+    case 0x300F:
+    case 0x201D:
+    case 0x2019:
+        return true;
+    default:
+        return false;
     }
 }
 
 inline void wrapped(const char* text) {
     const char* end = text + std::strlen(text);
     bool any_cjk = false;
-    for (const char* p = text; p < end && !any_cjk; ++p) any_cjk = static_cast<unsigned char>(*p) >= 0xE2;
+    for (const char* p = text; p < end && !any_cjk; ++p)
+        any_cjk = static_cast<unsigned char>(*p) >= 0xE2;
     if (!any_cjk) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(text, end);
@@ -80,7 +93,8 @@ inline void wrapped(const char* text) {
         if (width + advance > max_width && last_break && last_break > line) {
             ImGui::TextUnformatted(line, last_break);
             line = last_break;
-            while (line < end && *line == ' ') ++line;
+            while (line < end && *line == ' ')
+                ++line;
             last_break = nullptr;
             width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, line, p).x;
         }

@@ -63,7 +63,8 @@ void RunController::launch(std::vector<RunJob> jobs, uint64_t batch) {
             };
             RunDone done;
             done.slot = job.slot;
-            const RunJob::Publish publish = [this, batch, slot = job.slot](std::shared_ptr<const RunRecord> r) {
+            const RunJob::Publish publish = [this, batch,
+                                             slot = job.slot](std::shared_ptr<const RunRecord> r) {
                 if (!r) return;
                 RunDone p;
                 p.slot = slot;
@@ -73,7 +74,8 @@ void RunController::launch(std::vector<RunJob> jobs, uint64_t batch) {
                 provisional_.emplace(batch, std::move(p)); // the newest wins: older ones were never shown
             };
             try {
-                done.record = job.live_work ? job.live_work(cancel_, progress, publish) : job.work(cancel_, progress);
+                done.record =
+                    job.live_work ? job.live_work(cancel_, progress, publish) : job.work(cancel_, progress);
             } catch (const std::exception& e) {
                 done.error = (job.error_prefix.empty() ? job.what : job.error_prefix) + ": " + e.what();
             }
@@ -126,7 +128,8 @@ std::string RunController::what() const {
 
 std::string run_label(const scenario::Scenario& scenario, const scenario::Variant& variant,
                       const Controls& controls) {
-    const std::string how = controls.backend == "gpu" ? std::string("GPU") : sim::to_string(controls.schedule);
+    const std::string how =
+        controls.backend == "gpu" ? std::string("GPU") : sim::to_string(controls.schedule);
     std::string seeds = controls.reps > 1 ? "seeds " + std::to_string(controls.seed) + "-" +
                                                 std::to_string(controls.seed + controls.reps - 1)
                                           : "seed " + std::to_string(controls.seed);
@@ -155,7 +158,8 @@ RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Var
     job.what = scenario.id + " / " + variant.id + (controls.backend == "gpu" ? " on the GPU" : "");
     const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
     const scenario::Variant* v = &variant;
-    job.live_work = [s, v, controls](const std::atomic<bool>& cancel, const std::function<void(double)>& progress,
+    job.live_work = [s, v, controls](const std::atomic<bool>& cancel,
+                                     const std::function<void(double)>& progress,
                                      const RunJob::Publish& provisional) {
         runner::RunOptions options = run_options(controls);
         options.cancel = &cancel;
@@ -163,8 +167,8 @@ RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Var
         std::unique_ptr<LiveTrace> live;
         if (options.backend == "gpu" && options.gpu.live && provisional) {
             live = std::make_unique<LiveTrace>(live_skeleton(*s, *v, controls));
-            options.gpu.on_events = [&live, &provisional](const std::vector<trace::Event>& events, uint64_t seen,
-                                                          double elapsed_ms) {
+            options.gpu.on_events = [&live, &provisional](const std::vector<trace::Event>& events,
+                                                          uint64_t seen, double elapsed_ms) {
                 if (auto record = live->add(events, seen, elapsed_ms)) provisional(std::move(record));
             };
         }

@@ -173,7 +173,8 @@ void RunPanel::draw_backend(AppState& state) {
                                                   theme::kUnavailable, size * 0.2f);
         ImGui::Dummy(ImVec2(size, line));
         ImGui::SameLine();
-        const std::string note = state.gpu.probing ? "GPU: " + gpu_.why_not : "GPU unavailable: " + gpu_.why_not;
+        const std::string note =
+            state.gpu.probing ? "GPU: " + gpu_.why_not : "GPU unavailable: " + gpu_.why_not;
         widgets::disabled_wrapped(note.c_str());
         const ImVec2 b = ImGui::GetItemRectMax();
         note_rect_ = ImVec4(p.x, p.y, b.x, b.y);

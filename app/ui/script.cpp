@@ -95,10 +95,11 @@ std::string ids_of_catalog() {
 ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ParsedArgs out;
     ScriptOptions& o = out.options;
-    const std::vector<std::string> flags = {"run", "compare", "presenter", "ptx", "keys", "quit", "untraced", "live"};
-    const std::vector<std::string> valued = {"scenario", "variant", "schedule",      "seed",   "reps",
-                                             "open",     "view",    "focus-finding", "lang",   "size",
-                                             "frames",   "timeout", "screenshot",    "layout", "settings",
+    const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
+                                            "keys", "quit",    "untraced",  "live"};
+    const std::vector<std::string> valued = {"scenario", "variant",    "schedule",      "seed",   "reps",
+                                             "open",     "view",       "focus-finding", "lang",   "size",
+                                             "frames",   "timeout",    "screenshot",    "layout", "settings",
                                              "backend",  "gpu-timeout"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
@@ -309,7 +310,8 @@ void Script::after_frame(App& app) {
                 break;
             }
             if (!state.gpu.available)
-                std::cerr << "synclab-app: GPU unavailable: " << state.gpu.reason << "; running on the simulator\n";
+                std::cerr << "synclab-app: GPU unavailable: " << state.gpu.reason
+                          << "; running on the simulator\n";
         }
         step_ = Step::Run;
         [[fallthrough]];
@@ -331,8 +333,7 @@ void Script::after_frame(App& app) {
         if (app.jobs_finished() > jobs_before_ && !app.busy()) {
             step_ = Step::WaitGpu;
             wait_start_ = std::chrono::steady_clock::now();
-        }
-        else
+        } else
             waited_too_long(app, "the file to open");
         break;
     case Step::WaitRun: {

@@ -359,8 +359,8 @@ std::string gpu_side_text(const runner::GpuSide& side, bool traced) {
     if (traced) {
         out += std::to_string(side.wrong_outputs) + " wrong";
     } else {
-        out += std::to_string(side.wrong_outputs) + " of " + std::to_string(side.checked_outputs) + " wrong in " +
-               std::to_string(side.reps) + (side.reps == 1 ? " launch" : " launches");
+        out += std::to_string(side.wrong_outputs) + " of " + std::to_string(side.checked_outputs) +
+               " wrong in " + std::to_string(side.reps) + (side.reps == 1 ? " launch" : " launches");
     }
     if (side.kernel_ms > 0) out += ", " + ms_text(side.kernel_ms);
     if (traced) {

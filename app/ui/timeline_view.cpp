@@ -830,8 +830,8 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const Event& e = trace.events[index];
         const bool memory = e.is_memory_access();
         if (memory) {
-            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind).c_str(), trace::to_string(e.space()), e.size(),
-                        e.is_volatile() ? ", volatile" : "");
+            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind).c_str(), trace::to_string(e.space()),
+                        e.size(), e.is_volatile() ? ", volatile" : "");
         } else {
             ImGui::TextUnformatted(kind_name(e.kind).c_str());
         }

@@ -16,8 +16,10 @@ using V = std::vector<uint32_t>;
 TEST(analysis_deadlock, FindingFromStatusAndThreadTable) {
     TraceBuilder b(1, 256);
     const uint16_t sync = b.site(12);
-    for (uint32_t t = 0; t < 128; ++t) b.end(t, ThreadEnd::AtBarrier, sync);
-    for (uint32_t t = 128; t < 256; ++t) b.end(t, ThreadEnd::Exited, 0);
+    for (uint32_t t = 0; t < 128; ++t)
+        b.end(t, ThreadEnd::AtBarrier, sync);
+    for (uint32_t t = 128; t < 256; ++t)
+        b.end(t, ThreadEnd::Exited, 0);
     b.status(trace::RunStatus::Deadlock);
     const auto found = find_deadlock(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
@@ -28,7 +30,8 @@ TEST(analysis_deadlock, FindingFromStatusAndThreadTable) {
     EXPECT_EQ(f.threads, (V{0}));
     EXPECT_EQ(f.count, 128u);
     EXPECT_EQ(f.block, 0u);
-    EXPECT_EQ(f.message, "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited");
+    EXPECT_EQ(f.message,
+              "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited");
 }
 
 // Verdict: blocks with the same picture are merged; lines sorted; every waiting thread counted.
@@ -50,8 +53,9 @@ TEST(analysis_deadlock, BlocksWithTheSamePictureMerged) {
     EXPECT_EQ(found[0].lines, (V{12, 15}));
     EXPECT_EQ(found[0].threads, (V{0, 32}));
     EXPECT_EQ(found[0].count, 192u);
-    EXPECT_EQ(found[0].message,
-              "run ended in deadlock: blocks 0-2: threads 0-31 wait at line 12, threads 32-63 wait at line 15");
+    EXPECT_EQ(
+        found[0].message,
+        "run ended in deadlock: blocks 0-2: threads 0-31 wait at line 12, threads 32-63 wait at line 15");
 }
 
 // Verdict: a timeout with nobody at a barrier still summarises where threads were running.
@@ -59,13 +63,15 @@ TEST(analysis_deadlock, TimeoutWithSpinningThreads) {
     TraceBuilder b(1, 32);
     const uint16_t spin = b.site(20);
     b.end(0, ThreadEnd::Running, spin);
-    for (uint32_t t = 1; t < 32; ++t) b.end(t, ThreadEnd::Exited, 0);
+    for (uint32_t t = 1; t < 32; ++t)
+        b.end(t, ThreadEnd::Exited, 0);
     b.status(trace::RunStatus::Timeout);
     const auto found = find_deadlock(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].lines, (V{20}));
     EXPECT_EQ(found[0].count, 1u);
-    EXPECT_EQ(found[0].message, "run timed out: block 0: thread 0 was still running at line 20, threads 1-31 exited");
+    EXPECT_EQ(found[0].message,
+              "run timed out: block 0: thread 0 was still running at line 20, threads 1-31 exited");
 }
 
 // Verdict: status Ok (or Budget) -> nothing, whatever the thread table says.

@@ -22,12 +22,15 @@ TEST(analysis_format, CompactForms) {
     EXPECT_EQ(format_thread_list({3, 1, 2, 2}), "1-3");
     EXPECT_EQ(format_thread_list({0, 5}), "0, 5");
     std::vector<uint32_t> ids;
-    for (uint32_t i = 0; i < 128; ++i) ids.push_back(i);
+    for (uint32_t i = 0; i < 128; ++i)
+        ids.push_back(i);
     ids.push_back(130);
-    for (uint32_t i = 200; i < 256; ++i) ids.push_back(i);
+    for (uint32_t i = 200; i < 256; ++i)
+        ids.push_back(i);
     EXPECT_EQ(format_thread_list(ids), "0-127, 130, 200-255");
     std::vector<uint32_t> odd;
-    for (uint32_t i = 1; i < 32; i += 2) odd.push_back(i);
+    for (uint32_t i = 1; i < 32; i += 2)
+        odd.push_back(i);
     EXPECT_EQ(format_thread_list(odd), "1, 3, ..., 31");
     EXPECT_EQ(format_thread_list({0, 2, 4, 5, 6, 7}), "0, 2, 4-7");
     EXPECT_EQ(format_thread_list({1, 3, 5, 7, 9, 10, 11}), "1, 3, ..., 7, 9-11");
@@ -50,15 +53,18 @@ TEST(analysis_names, ToString) {
 // a hang (0-31 wait at line 20, 32-63 spin at line 25): 1 deadlock + 2 divergence findings.
 TraceBuilder everything() {
     TraceBuilder b(1, 64);
-    const uint16_t w = b.site(5), r = b.site(6), ww = b.site(7), gl = b.site(9), gs = b.site(9), then_sync = b.site(12),
-                   else_sync = b.site(15), last_sync = b.site(20), spin = b.site(25);
+    const uint16_t w = b.site(5), r = b.site(6), ww = b.site(7), gl = b.site(9), gs = b.site(9),
+                   then_sync = b.site(12), else_sync = b.site(15), last_sync = b.site(20), spin = b.site(25);
     b.store(0, w, 0x0).load(1, r, 0x0).store(2, ww, 0x4).store(3, ww, 0x4);
     b.load(0, gl, 0x1000, 4, Space::Global).load(1, gl, 0x1000, 4, Space::Global);
     b.store(0, gs, 0x1000, 4, Space::Global).store(1, gs, 0x1000, 4, Space::Global);
-    for (uint32_t t = 0; t < 64; ++t) b.arrive(t, t < 32 ? then_sync : else_sync);
+    for (uint32_t t = 0; t < 64; ++t)
+        b.arrive(t, t < 32 ? then_sync : else_sync);
     b.release(0);
-    for (uint32_t t = 0; t < 32; ++t) b.arrive(t, last_sync).end(t, ThreadEnd::AtBarrier, last_sync);
-    for (uint32_t t = 32; t < 64; ++t) b.end(t, ThreadEnd::Running, spin);
+    for (uint32_t t = 0; t < 32; ++t)
+        b.arrive(t, last_sync).end(t, ThreadEnd::AtBarrier, last_sync);
+    for (uint32_t t = 32; t < 64; ++t)
+        b.end(t, ThreadEnd::Running, spin);
     b.status(trace::RunStatus::Timeout);
     return b;
 }
@@ -68,10 +74,14 @@ TEST(analysis_analyze, OrdersFindingsByKind) {
     const TraceBuilder b = everything();
     const auto found = analyze(b.trace());
     std::vector<FindingKind> kinds;
-    for (const Finding& f : found) kinds.push_back(f.kind);
-    const std::vector<FindingKind> expected{FindingKind::Deadlock,          FindingKind::BarrierDivergence,
-                                            FindingKind::BarrierDivergence, FindingKind::Race,
-                                            FindingKind::Race,              FindingKind::LostUpdate};
+    for (const Finding& f : found)
+        kinds.push_back(f.kind);
+    const std::vector<FindingKind> expected{FindingKind::Deadlock,
+                                            FindingKind::BarrierDivergence,
+                                            FindingKind::BarrierDivergence,
+                                            FindingKind::Race,
+                                            FindingKind::Race,
+                                            FindingKind::LostUpdate};
     EXPECT_EQ(kinds, expected) << dump(found);
 }
 
@@ -96,17 +106,19 @@ TEST(analysis_analyze, RespectsMaxFindingsPerKind) {
 TEST(analysis_analyze, LargeTraceScalesAndCountsRight) {
     constexpr uint32_t kBlocks = 64, kThreads = 256;
     TraceBuilder b(kBlocks, kThreads);
-    const uint16_t store_a = b.site(1), sync = b.site(2), load_a = b.site(3), store_b = b.site(4), load_b = b.site(5),
-                   add_c = b.site(6), load_c = b.site(7), load_g = b.site(8);
+    const uint16_t store_a = b.site(1), sync = b.site(2), load_a = b.site(3), store_b = b.site(4),
+                   load_b = b.site(5), add_c = b.site(6), load_c = b.site(7), load_g = b.site(8);
     b.mutable_trace().events.reserve(size_t(kBlocks) * kThreads * 10);
     auto each = [&](auto&& step) {
         for (uint32_t block = 0; block < kBlocks; ++block) {
-            for (uint32_t t = 0; t < kThreads; ++t) step(block, t, b.thread(block, t));
+            for (uint32_t t = 0; t < kThreads; ++t)
+                step(block, t, b.thread(block, t));
         }
     };
     const auto next = [](uint32_t t) { return (t + 1) % kThreads; };
     each([&](uint32_t, uint32_t t, uint32_t id) { b.store(id, store_a, 4 * t); });
-    for (uint32_t block = 0; block < kBlocks; ++block) b.barrier(block, sync);
+    for (uint32_t block = 0; block < kBlocks; ++block)
+        b.barrier(block, sync);
     each([&](uint32_t, uint32_t t, uint32_t id) { b.load(id, load_a, 4 * next(t)); });
     each([&](uint32_t, uint32_t t, uint32_t id) { b.store(id, store_b, 0x400 + 4 * t); });
     each([&](uint32_t, uint32_t t, uint32_t id) { b.load(id, load_b, 0x400 + 4 * next(t)); });
@@ -120,7 +132,8 @@ TEST(analysis_analyze, LargeTraceScalesAndCountsRight) {
 
     const auto start = std::chrono::steady_clock::now();
     const auto found = analyze(b.trace());
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::printf("analyze() over %zu events: %.1f ms\n", b.trace().events.size(), ms);
 
     ASSERT_EQ(found.size(), 2u) << dump(found);

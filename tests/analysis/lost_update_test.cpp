@@ -21,7 +21,8 @@ TEST(analysis_lost_updates, FoundWithOverlapCount) {
     const uint16_t load = b.site(9), store = b.site(9, 120);
     const uint32_t t0 = b.thread(0, 0), t1 = b.thread(0, 1), t2 = b.thread(1, 0), t3 = b.thread(1, 1);
     b.load(t0, load, kCounter, 4, Space::Global).load(t1, load, kCounter, 4, Space::Global);
-    b.store(t0, store, kCounter, 4, Space::Global).store(t1, store, kCounter, 4, Space::Global); // t0's update lost
+    b.store(t0, store, kCounter, 4, Space::Global)
+        .store(t1, store, kCounter, 4, Space::Global); // t0's update lost
     b.load(t2, load, kCounter, 4, Space::Global).store(t2, store, kCounter, 4, Space::Global);
     b.load(t3, load, kCounter, 4, Space::Global).store(t3, store, kCounter, 4, Space::Global);
     b.exit_all();
@@ -35,9 +36,10 @@ TEST(analysis_lost_updates, FoundWithOverlapCount) {
     EXPECT_EQ(f.count, 4u);
     EXPECT_EQ(f.address, kCounter);
     EXPECT_EQ(f.threads, (V{t1, t0}));
-    EXPECT_EQ(f.message, "lost update on global 0x1000: 4 threads read-modify-write it without an atomic (load "
-                         "line 9, store line 9); 1 of those 4 updates overlapped another thread's and were lost, e.g. "
-                         "block 0 thread 1 overwrote the update of block 0 thread 0");
+    EXPECT_EQ(f.message,
+              "lost update on global 0x1000: 4 threads read-modify-write it without an atomic (load "
+              "line 9, store line 9); 1 of those 4 updates overlapped another thread's and were lost, e.g. "
+              "block 0 thread 1 overwrote the update of block 0 thread 0");
 }
 
 // Verdict: RMWs of one counter that never overlap in this run are still unordered (different
@@ -45,23 +47,27 @@ TEST(analysis_lost_updates, FoundWithOverlapCount) {
 TEST(analysis_lost_updates, UnorderedButNotOverlappingStillReported) {
     TraceBuilder b(2, 1);
     const uint16_t load = b.site(9), store = b.site(10);
-    for (uint32_t t = 0; t < 2; ++t) b.load(t, load, kCounter, 4, Space::Global).store(t, store, kCounter, 4, Space::Global);
+    for (uint32_t t = 0; t < 2; ++t)
+        b.load(t, load, kCounter, 4, Space::Global).store(t, store, kCounter, 4, Space::Global);
     b.exit_all();
     const auto found = find_lost_updates(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].lines, (V{9, 10}));
     EXPECT_EQ(found[0].count, 2u);
-    EXPECT_EQ(found[0].message, "lost update on global 0x1000: 2 threads read-modify-write it without an atomic (load "
-                                "line 9, store line 10); none of those 2 updates overlapped in this run, but nothing "
-                                "orders them (e.g. block 0 thread 0 and block 1 thread 0)");
+    EXPECT_EQ(found[0].message,
+              "lost update on global 0x1000: 2 threads read-modify-write it without an atomic (load "
+              "line 9, store line 10); none of those 2 updates overlapped in this run, but nothing "
+              "orders them (e.g. block 0 thread 0 and block 1 thread 0)");
 }
 
 // Verdict: atomicAdd by every thread (and red.add) -> nothing.
 TEST(analysis_lost_updates, AtomicIncrementsNotFlagged) {
     TraceBuilder b(4, 32);
     const uint16_t add = b.site(9), red = b.site(10);
-    for (uint32_t t = 0; t < 128; ++t) b.atomic(t, add, kCounter, 4, Space::Global);
-    for (uint32_t t = 0; t < 128; ++t) b.reduction(t, red, kCounter, 4, Space::Global);
+    for (uint32_t t = 0; t < 128; ++t)
+        b.atomic(t, add, kCounter, 4, Space::Global);
+    for (uint32_t t = 0; t < 128; ++t)
+        b.reduction(t, red, kCounter, 4, Space::Global);
     b.exit_all();
     const auto found = find_lost_updates(b.trace());
     EXPECT_TRUE(found.empty()) << dump(found);
@@ -71,8 +77,10 @@ TEST(analysis_lost_updates, AtomicIncrementsNotFlagged) {
 TEST(analysis_lost_updates, LoadThenAtomicIsNoRmw) {
     TraceBuilder b(2, 1);
     const uint16_t load = b.site(8), add = b.site(9);
-    for (uint32_t t = 0; t < 2; ++t) b.load(t, load, kCounter, 4, Space::Global);
-    for (uint32_t t = 0; t < 2; ++t) b.atomic(t, add, kCounter, 4, Space::Global);
+    for (uint32_t t = 0; t < 2; ++t)
+        b.load(t, load, kCounter, 4, Space::Global);
+    for (uint32_t t = 0; t < 2; ++t)
+        b.atomic(t, add, kCounter, 4, Space::Global);
     b.exit_all();
     const auto found = find_lost_updates(b.trace());
     EXPECT_TRUE(found.empty()) << dump(found);
@@ -105,8 +113,10 @@ TEST(analysis_lost_updates, RmwOrderedByBarrierNotFlagged) {
 TEST(analysis_lost_updates, PrivateElementsNotFlagged) {
     TraceBuilder b(2, 32);
     const uint16_t load = b.site(9), store = b.site(9);
-    for (uint32_t t = 0; t < 64; ++t) b.load(t, load, 0x2000 + 4 * t, 4, Space::Global);
-    for (uint32_t t = 0; t < 64; ++t) b.store(t, store, 0x2000 + 4 * t, 4, Space::Global);
+    for (uint32_t t = 0; t < 64; ++t)
+        b.load(t, load, 0x2000 + 4 * t, 4, Space::Global);
+    for (uint32_t t = 0; t < 64; ++t)
+        b.store(t, store, 0x2000 + 4 * t, 4, Space::Global);
     b.exit_all();
     const auto found = find_lost_updates(b.trace());
     EXPECT_TRUE(found.empty()) << dump(found);
@@ -117,17 +127,20 @@ TEST(analysis_lost_updates, PrivateElementsNotFlagged) {
 TEST(analysis_lost_updates, SeveralAddressesAggregatePerSitePair) {
     TraceBuilder b(1, 32);
     const uint16_t load = b.site(14), store = b.site(14);
-    for (uint32_t t = 0; t < 32; ++t) b.load(t, load, 0x3000 + 4 * (t % 4), 4, Space::Global);
-    for (uint32_t t = 0; t < 32; ++t) b.store(t, store, 0x3000 + 4 * (t % 4), 4, Space::Global);
+    for (uint32_t t = 0; t < 32; ++t)
+        b.load(t, load, 0x3000 + 4 * (t % 4), 4, Space::Global);
+    for (uint32_t t = 0; t < 32; ++t)
+        b.store(t, store, 0x3000 + 4 * (t % 4), 4, Space::Global);
     b.exit_all();
     const auto found = find_lost_updates(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].count, 32u);
     EXPECT_EQ(found[0].address, 0x3000u);
-    EXPECT_EQ(found[0].message, "lost update on global 0x3000 and 3 other addresses: 32 threads read-modify-write "
-                                "them without an atomic (load line 14, store line 14); 28 of those 32 updates "
-                                "overlapped another thread's and were lost, e.g. block 0 thread 4 overwrote the update "
-                                "of block 0 thread 0");
+    EXPECT_EQ(found[0].message,
+              "lost update on global 0x3000 and 3 other addresses: 32 threads read-modify-write "
+              "them without an atomic (load line 14, store line 14); 28 of those 32 updates "
+              "overlapped another thread's and were lost, e.g. block 0 thread 4 overwrote the update "
+              "of block 0 thread 0");
 }
 
 } // namespace

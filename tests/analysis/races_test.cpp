@@ -45,8 +45,9 @@ TEST(analysis_races, WarReportsReaderFirst) {
     EXPECT_EQ(found[0].threads, (V{b.thread(1, 3), b.thread(1, 4)}));
     EXPECT_EQ(found[0].count, 1u);
     EXPECT_EQ(found[0].block, 1u);
-    EXPECT_EQ(found[0].message, "WAR hazard on __shared__ address 0x10 in block 1: thread 4 (line 8) overwrites a "
-                                "value thread 3 read (line 5) with no barrier between them");
+    EXPECT_EQ(found[0].message,
+              "WAR hazard on __shared__ address 0x10 in block 1: thread 4 (line 8) overwrites a "
+              "value thread 3 read (line 5) with no barrier between them");
 }
 
 // Verdict: two threads write one word at the same line -> one WAW, the line listed once.
@@ -67,7 +68,12 @@ TEST(analysis_races, WawAtOneLineListsTheLineOnce) {
 TEST(analysis_races, NoRaceAcrossBarrier) {
     TraceBuilder b(1, 4);
     const uint16_t write = b.site(3), sync = b.site(4), read = b.site(5), write2 = b.site(7);
-    b.store(0, write, 0x20).barrier(0, sync).load(1, read, 0x20).barrier(0, sync).store(2, write2, 0x20).exit_all();
+    b.store(0, write, 0x20)
+        .barrier(0, sync)
+        .load(1, read, 0x20)
+        .barrier(0, sync)
+        .store(2, write2, 0x20)
+        .exit_all();
     const auto found = find_shared_races(b.trace());
     EXPECT_TRUE(found.empty()) << dump(found);
 }
@@ -117,8 +123,8 @@ TEST(analysis_races, NoRaceBetweenAtomics) {
 TEST(analysis_races, AtomicAgainstPlainAccessRaces) {
     TraceBuilder b(1, 4);
     const uint16_t add = b.site(9), store = b.site(10), read = b.site(11), add2 = b.site(12);
-    b.atomic(0, add, 0x0).store(1, store, 0x0);  // WAW (9, 10)
-    b.load(2, read, 0x4).atomic(3, add2, 0x4);   // WAR (11, 12)
+    b.atomic(0, add, 0x0).store(1, store, 0x0); // WAW (9, 10)
+    b.load(2, read, 0x4).atomic(3, add2, 0x4);  // WAR (11, 12)
     b.exit_all();
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 2u) << dump(found);
@@ -135,8 +141,8 @@ TEST(analysis_races, AtomicAgainstPlainAccessRaces) {
 // a 2-byte write counts each 4-byte reader once, not once per byte.
 TEST(analysis_races, SubWordAndEightByteOverlaps) {
     TraceBuilder b(1, 16);
-    const uint16_t byte_write = b.site(1), word_read = b.site(2), wide_write = b.site(3), narrow_read = b.site(4),
-                   read5 = b.site(5), half_write = b.site(6);
+    const uint16_t byte_write = b.site(1), word_read = b.site(2), wide_write = b.site(3),
+                   narrow_read = b.site(4), read5 = b.site(5), half_write = b.site(6);
     b.store(0, byte_write, 0x10, 1).store(1, byte_write, 0x11, 1); // disjoint bytes: no race
     b.load(2, word_read, 0x10, 4);                                 // RAW with 0 and 1
     b.store(3, wide_write, 0x18, 8).load(4, narrow_read, 0x1c, 2); // RAW: 0x1c is inside 0x18..0x1f
@@ -167,8 +173,10 @@ TEST(analysis_races, ManyReadersAreCountedRight) {
     TraceBuilder b(1, 256);
     const uint16_t write = b.site(3), read = b.site(4), write2 = b.site(5);
     b.store(0, write, 0x0);
-    for (uint32_t t = 1; t < 256; ++t) b.load(t, read, 0x0);
-    for (uint32_t t = 1; t < 256; ++t) b.load(t, read, 0x0);
+    for (uint32_t t = 1; t < 256; ++t)
+        b.load(t, read, 0x0);
+    for (uint32_t t = 1; t < 256; ++t)
+        b.load(t, read, 0x0);
     b.load(0, read, 0x0); // the writer itself reading: no race
     b.store(0, write2, 0x0);
     b.exit_all();
@@ -182,8 +190,9 @@ TEST(analysis_races, ManyReadersAreCountedRight) {
     EXPECT_EQ(found[1].lines, (V{4, 5}));
     EXPECT_EQ(found[1].count, 255u);
     EXPECT_EQ(found[1].threads, (V{1, 0}));
-    EXPECT_EQ(found[1].message, "WAR hazard on __shared__ address 0x0 in block 0: thread 0 (line 5) overwrites a "
-                                "value thread 1 read (line 4) with no barrier between them (255 racing access pairs)");
+    EXPECT_EQ(found[1].message,
+              "WAR hazard on __shared__ address 0x0 in block 0: thread 0 (line 5) overwrites a "
+              "value thread 1 read (line 4) with no barrier between them (255 racing access pairs)");
 }
 
 // Verdict: thread 1 writes and exits; the others pass a barrier (complete without thread 1) and
@@ -211,7 +220,9 @@ TEST(analysis_races, PartialNamedBarrierDoesNotOrder) {
 TEST(analysis_races, GlobalAccessesIgnored) {
     TraceBuilder b(1, 4);
     const uint16_t write = b.site(3), read = b.site(4);
-    b.store(0, write, 0x1000, 4, trace::Space::Global).load(1, read, 0x1000, 4, trace::Space::Global).exit_all();
+    b.store(0, write, 0x1000, 4, trace::Space::Global)
+        .load(1, read, 0x1000, 4, trace::Space::Global)
+        .exit_all();
     const auto found = find_shared_races(b.trace());
     EXPECT_TRUE(found.empty()) << dump(found);
 }
@@ -224,8 +235,9 @@ TEST(analysis_races, PtxLineStandsInForAnUnknownSourceLine) {
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].lines, (V{40, 7}));
-    EXPECT_EQ(found[0].message, "RAW hazard on __shared__ address 0x4 in block 0: thread 1 (line 7) reads a value "
-                                "thread 0 wrote (PTX line 40) with no barrier between them");
+    EXPECT_EQ(found[0].message,
+              "RAW hazard on __shared__ address 0x4 in block 0: thread 1 (line 7) reads a value "
+              "thread 0 wrote (PTX line 40) with no barrier between them");
 }
 
 } // namespace

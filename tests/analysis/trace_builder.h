@@ -25,7 +25,7 @@ inline uint8_t flags_of(Space space, uint32_t size, bool is_volatile = false) {
 }
 
 class TraceBuilder {
-public:
+  public:
     TraceBuilder(uint32_t blocks, uint32_t threads_per_block) : per_block_(threads_per_block) {
         trace_.meta.grid = {blocks, 1, 1};
         trace_.meta.block = {threads_per_block, 1, 1};
@@ -42,7 +42,9 @@ public:
     }
 
     // Trace thread index of (block, thread_in_block).
-    uint32_t thread(uint32_t block, uint32_t thread_in_block) const { return block * per_block_ + thread_in_block; }
+    uint32_t thread(uint32_t block, uint32_t thread_in_block) const {
+        return block * per_block_ + thread_in_block;
+    }
 
     TraceBuilder& load(uint32_t thread, uint16_t site, uint64_t address, uint32_t size = 4,
                        Space space = Space::Shared, bool is_volatile = false) {
@@ -72,7 +74,8 @@ public:
     // Completes the current phase of barrier `id` in `block`: a leave for every thread that arrived.
     TraceBuilder& release(uint32_t block, uint32_t id = 0) {
         uint32_t& phase = phases_[{block, id}];
-        for (const auto& [t, site] : waiting_[{block, id}]) push(EventKind::BarrierLeave, t, site, id, phase, 0);
+        for (const auto& [t, site] : waiting_[{block, id}])
+            push(EventKind::BarrierLeave, t, site, id, phase, 0);
         waiting_[{block, id}].clear();
         ++phase;
         return *this;
@@ -112,12 +115,13 @@ public:
     uint32_t threads_per_block() const { return per_block_; }
     trace::Trace& mutable_trace() { return trace_; }
 
-private:
-    TraceBuilder& memory(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t size, Space space,
-                         bool is_volatile) {
+  private:
+    TraceBuilder& memory(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t size,
+                         Space space, bool is_volatile) {
         return push(kind, thread, site, address, 0, flags_of(space, size, is_volatile));
     }
-    TraceBuilder& push(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t value, uint8_t flags) {
+    TraceBuilder& push(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t value,
+                       uint8_t flags) {
         Event e;
         e.time = trace_.events.size();
         e.kind = kind;
@@ -132,8 +136,9 @@ private:
 
     trace::Trace trace_;
     uint32_t per_block_;
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> phases_;               // (block, id) -> current phase
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint16_t>>> waiting_; // (block, id) -> arrivals
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> phases_; // (block, id) -> current phase
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint16_t>>>
+        waiting_; // (block, id) -> arrivals
     std::map<uint32_t, bool> exited_;
 };
 
@@ -141,14 +146,15 @@ private:
 inline std::string dump(const std::vector<Finding>& findings) {
     std::string out = std::to_string(findings.size()) + " finding(s):";
     for (const Finding& f : findings) {
-        out += "\n  [" + std::string(to_string(f.kind)) + " " + to_string(f.hazard) + " count=" + std::to_string(f.count) +
-               "] " + f.message;
+        out += "\n  [" + std::string(to_string(f.kind)) + " " + to_string(f.hazard) +
+               " count=" + std::to_string(f.count) + "] " + f.message;
     }
     return out;
 }
 
 // The findings of one kind (and hazard, unless Hazard::None is asked for).
-inline std::vector<Finding> only(const std::vector<Finding>& findings, FindingKind kind, Hazard hazard = Hazard::None) {
+inline std::vector<Finding> only(const std::vector<Finding>& findings, FindingKind kind,
+                                 Hazard hazard = Hazard::None) {
     std::vector<Finding> out;
     for (const Finding& f : findings) {
         if (f.kind == kind && (hazard == Hazard::None || f.hazard == hazard)) out.push_back(f);

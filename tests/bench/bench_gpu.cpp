@@ -31,7 +31,9 @@ double median(std::vector<float> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-double min_of(const std::vector<float>& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
+double min_of(const std::vector<float>& v) {
+    return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+}
 
 struct Row {
     std::string kernel, mode;
@@ -50,8 +52,8 @@ void print_row(const Row& r) {
         std::snprintf(rate, sizeof rate, "%.2f G/s", r.events / (r.median_ms * 1e-3) / 1e9);
     }
     if (r.overhead > 0) std::snprintf(over, sizeof over, "%.2fx", r.overhead);
-    std::printf("%-26s %-28s %10.4f %10.4f %12s %12s %9s  %s\n", r.kernel.c_str(), r.mode.c_str(), r.median_ms, r.min_ms, ev, rate,
-                over, r.status.c_str());
+    std::printf("%-26s %-28s %10.4f %10.4f %12s %12s %9s  %s\n", r.kernel.c_str(), r.mode.c_str(),
+                r.median_ms, r.min_ms, ev, rate, over, r.status.c_str());
     std::fflush(stdout);
     g_rows.push_back(r);
 }
@@ -68,21 +70,24 @@ struct Bench {
     gpu::Worker& worker;
     uint32_t reps;
 
-    gpu::LaunchOutcome go(const ptx::Module& m, const std::string& ptx, const std::string& kernel, const sim::LaunchConfig& lc,
-                          const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args, gpu::LaunchOptions o) {
+    gpu::LaunchOutcome go(const ptx::Module& m, const std::string& ptx, const std::string& kernel,
+                          const sim::LaunchConfig& lc, const std::vector<sim::Buffer>& buffers,
+                          const std::vector<sim::KernelArg>& args, gpu::LaunchOptions o) {
         o.timeout_s = 10;
         o.grace_s = 60;
         return gpu::launch(worker, m, ptx, kernel, lc, buffers, args, o);
     }
 
     // untraced, then traced in each buffer mode; returns the untraced median.
-    void run_case(const std::string& label, const ptx::Module& m, const std::string& ptx, const std::string& kernel,
-                  const sim::LaunchConfig& lc, const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
+    void run_case(const std::string& label, const ptx::Module& m, const std::string& ptx,
+                  const std::string& kernel, const sim::LaunchConfig& lc,
+                  const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
                   uint64_t capacity) {
         gpu::LaunchOptions base;
         base.launches = reps;
         const gpu::LaunchOutcome u = go(m, ptx, kernel, lc, buffers, args, base);
-        Row ru{label, "untraced", median(u.kernel_ms), min_of(u.kernel_ms), 0, 0, 1.0, trace::to_string(u.status)};
+        Row ru{label, "untraced", median(u.kernel_ms),       min_of(u.kernel_ms), 0,
+               0,     1.0,        trace::to_string(u.status)};
         print_row(ru);
         struct Mode {
             const char* name;
@@ -108,8 +113,14 @@ struct Bench {
             o.event_capacity = capacity;
             o.return_events = false;
             const gpu::LaunchOutcome t = go(m, ptx, kernel, lc, buffers, args, o);
-            Row rt{label, mode.name, median(t.kernel_ms), min_of(t.kernel_ms), t.events_attempted, t.dropped_events,
-                   ru.median_ms > 0 ? median(t.kernel_ms) / ru.median_ms : 0, trace::to_string(t.status)};
+            Row rt{label,
+                   mode.name,
+                   median(t.kernel_ms),
+                   min_of(t.kernel_ms),
+                   t.events_attempted,
+                   t.dropped_events,
+                   ru.median_ms > 0 ? median(t.kernel_ms) / ru.median_ms : 0,
+                   trace::to_string(t.status)};
             if (t.status != trace::RunStatus::Ok) rt.status += ": " + t.message;
             if (t.dropped_events) rt.status += " (" + std::to_string(t.dropped_events) + " dropped)";
             print_row(rt);
@@ -122,23 +133,26 @@ struct Bench {
 int main(int argc, char** argv) {
     uint32_t reps = 30, blocks = 8448;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--reps") == 0) reps = static_cast<uint32_t>(std::max(1, std::atoi(argv[i + 1])));
-        else if (std::strcmp(argv[i], "--blocks") == 0) blocks = static_cast<uint32_t>(std::max(1, std::atoi(argv[i + 1])));
+        if (std::strcmp(argv[i], "--reps") == 0)
+            reps = static_cast<uint32_t>(std::max(1, std::atoi(argv[i + 1])));
+        else if (std::strcmp(argv[i], "--blocks") == 0)
+            blocks = static_cast<uint32_t>(std::max(1, std::atoi(argv[i + 1])));
     }
     gpu::Worker worker(gpu::find_worker(SYNCLAB_GPU_WORKER));
     try {
         const gpu::Hello& h = worker.start();
-        std::printf("device: %s, %u SMs, cc %u.%u, driver API %u\n", h.device.c_str(), h.sm_count, h.cc_major, h.cc_minor,
-                    h.driver_version);
+        std::printf("device: %s, %u SMs, cc %u.%u, driver API %u\n", h.device.c_str(), h.sm_count, h.cc_major,
+                    h.cc_minor, h.driver_version);
     } catch (const gpu::Unavailable& e) {
         std::printf("bench_gpu: skipped: %s\n", e.what());
         return 0;
     }
     Bench bench{worker, reps};
-    std::printf("kernel times: CUDA events around each launch; median and min over launches (traced per-thread and "
-                "mapped: a quarter as many)\n\n");
-    std::printf("%-26s %-28s %10s %10s %12s %12s %9s  %s\n", "kernel", "mode", "median ms", "min ms", "events", "events/s",
-                "overhead", "status");
+    std::printf(
+        "kernel times: CUDA events around each launch; median and min over launches (traced per-thread and "
+        "mapped: a quarter as many)\n\n");
+    std::printf("%-26s %-28s %10s %10s %12s %12s %9s  %s\n", "kernel", "mode", "median ms", "min ms",
+                "events", "events/s", "overhead", "status");
 
     const uint32_t threads = 256;
     const uint64_t n = uint64_t(blocks) * threads;
@@ -157,7 +171,8 @@ int main(int argc, char** argv) {
         v = static_cast<float>(1 + x % 9);
     }
     const std::vector<sim::Buffer> sbuf = {floats("g_in", in), floats("g_out", std::vector<float>(n, 0.0f))};
-    const std::vector<sim::KernelArg> sargs = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(n)};
+    const std::vector<sim::KernelArg> sargs = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1),
+                                               sim::KernelArg::scalar(n)};
     const std::string label = "stencil " + std::to_string(blocks) + "x256";
     bench.run_case(label, stm, stp, "stencil_correct", lc, sbuf, sargs, 12 * n);
     // The lesson's own launch (what the CLI and the app run): a few blocks, so launch latency, not
@@ -167,12 +182,14 @@ int main(int argc, char** argv) {
         const sim::LaunchConfig small{g, b, st.launch.dynamic_shared_bytes};
         const uint64_t sn = g.count() * b.count();
         std::vector<float> small_in(sn);
-        for (uint64_t i = 0; i < sn; ++i) small_in[i] = static_cast<float>(1 + i % 9);
+        for (uint64_t i = 0; i < sn; ++i)
+            small_in[i] = static_cast<float>(1 + i % 9);
         const std::vector<sim::Buffer> small_buf = {floats("g_in", small_in),
                                                     floats("g_out", std::vector<float>(sn, 0.0f))};
-        const std::vector<sim::KernelArg> small_args = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(sn)};
-        bench.run_case("stencil " + std::to_string(g.count()) + "x" + std::to_string(b.count()) + " (lesson)", stm, stp,
-                       "stencil_correct", small, small_buf, small_args, 12 * sn);
+        const std::vector<sim::KernelArg> small_args = {
+            sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(sn)};
+        bench.run_case("stencil " + std::to_string(g.count()) + "x" + std::to_string(b.count()) + " (lesson)",
+                       stm, stp, "stencil_correct", small, small_buf, small_args, 12 * sn);
     }
 
     // Correctness at scale, untraced and traced (outputs against the CPU reference; events per thread).
@@ -195,25 +212,32 @@ int main(int argc, char** argv) {
         o.event_capacity = 12 * n;
         const gpu::LaunchOutcome t = bench.go(stm, stp, "stencil_correct", lc, sbuf, sargs, o);
         std::vector<uint32_t> sms;
-        for (const trace::ThreadInfo& info : t.trace.threads) sms.push_back(info.sm);
+        for (const trace::ThreadInfo& info : t.trace.threads)
+            sms.push_back(info.sm);
         std::sort(sms.begin(), sms.end());
         sms.erase(std::unique(sms.begin(), sms.end()), sms.end());
-        std::printf("\ncheck stencil_correct: untraced %llu wrong of %llu; traced %llu wrong, %zu events (%.2f per thread), "
+        std::printf("\ncheck stencil_correct: untraced %llu wrong of %llu; traced %llu wrong, %zu events "
+                    "(%.2f per thread), "
                     "%llu dropped, threads on %zu SMs\n",
-                    (unsigned long long)wrong_outputs(u.buffers), (unsigned long long)n, (unsigned long long)wrong_outputs(t.buffers),
-                    t.trace.events.size(), double(t.trace.events.size()) / n, (unsigned long long)t.dropped_events, sms.size());
+                    (unsigned long long)wrong_outputs(u.buffers), (unsigned long long)n,
+                    (unsigned long long)wrong_outputs(t.buffers), t.trace.events.size(),
+                    double(t.trace.events.size()) / n, (unsigned long long)t.dropped_events, sms.size());
         // Always both: the missing barrier at scale, untraced and traced.
         gpu::LaunchOptions m;
         m.launches = 1;
         uint64_t wrong_u = 0;
-        for (uint32_t r = 0; r < 5; ++r) wrong_u += wrong_outputs(bench.go(stm, stp, "stencil_missing_barrier", lc, sbuf, sargs, m).buffers);
+        for (uint32_t r = 0; r < 5; ++r)
+            wrong_u +=
+                wrong_outputs(bench.go(stm, stp, "stencil_missing_barrier", lc, sbuf, sargs, m).buffers);
         m.traced = true;
         m.event_capacity = 12 * n;
-        const uint64_t wrong_t = wrong_outputs(bench.go(stm, stp, "stencil_missing_barrier", lc, sbuf, sargs, m).buffers);
-        std::printf("check stencil_missing_barrier: untraced %llu wrong of %llu over 5 launches (%.1f%%); traced %llu wrong of %llu "
+        const uint64_t wrong_t =
+            wrong_outputs(bench.go(stm, stp, "stencil_missing_barrier", lc, sbuf, sargs, m).buffers);
+        std::printf("check stencil_missing_barrier: untraced %llu wrong of %llu over 5 launches (%.1f%%); "
+                    "traced %llu wrong of %llu "
                     "(%.1f%%)\n\n",
-                    (unsigned long long)wrong_u, (unsigned long long)(5 * n), 100.0 * wrong_u / (5.0 * n), (unsigned long long)wrong_t,
-                    (unsigned long long)n, 100.0 * wrong_t / n);
+                    (unsigned long long)wrong_u, (unsigned long long)(5 * n), 100.0 * wrong_u / (5.0 * n),
+                    (unsigned long long)wrong_t, (unsigned long long)n, 100.0 * wrong_t / n);
     }
 
     // --- atomics: every thread adds 1 to one counter --------------------------------------------------
@@ -223,7 +247,8 @@ int main(int argc, char** argv) {
     sim::Buffer counter{"g_counter", std::vector<uint8_t>(4, 0)};
     const std::vector<sim::Buffer> lbuf = {counter};
     const std::vector<sim::KernelArg> largs = {sim::KernelArg::pointer(0)};
-    bench.run_case("atomic_add " + std::to_string(blocks) + "x256", lum, lup, "lost_update_atomic_add", lc, lbuf, largs, 3 * n);
+    bench.run_case("atomic_add " + std::to_string(blocks) + "x256", lum, lup, "lost_update_atomic_add", lc,
+                   lbuf, largs, 3 * n);
     {
         gpu::LaunchOptions o;
         const gpu::LaunchOutcome u = bench.go(lum, lup, "lost_update_atomic_add", lc, lbuf, largs, o);
@@ -231,14 +256,14 @@ int main(int argc, char** argv) {
         uint32_t a = 0, b = 0;
         if (!u.buffers.empty()) std::memcpy(&a, u.buffers[0].bytes.data(), 4);
         if (!p.buffers.empty()) std::memcpy(&b, p.buffers[0].bytes.data(), 4);
-        std::printf("\ncheck counters: atomic_add %u of %llu; plain_increment %u of %llu (lost updates)\n", a, (unsigned long long)n, b,
-                    (unsigned long long)n);
+        std::printf("\ncheck counters: atomic_add %u of %llu; plain_increment %u of %llu (lost updates)\n", a,
+                    (unsigned long long)n, b, (unsigned long long)n);
     }
 
     std::printf("\nsummary (medians):\n");
     for (const Row& r : g_rows)
         if (r.mode != "untraced")
-            std::printf("  %-26s %-28s overhead %7.2fx   capture %7.2f G events/s\n", r.kernel.c_str(), r.mode.c_str(), r.overhead,
-                        r.events ? r.events / (r.median_ms * 1e-3) / 1e9 : 0.0);
+            std::printf("  %-26s %-28s overhead %7.2fx   capture %7.2f G events/s\n", r.kernel.c_str(),
+                        r.mode.c_str(), r.overhead, r.events ? r.events / (r.median_ms * 1e-3) / 1e9 : 0.0);
     return 0;
 }

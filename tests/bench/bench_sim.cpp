@@ -39,7 +39,8 @@ void BM_Stencil(benchmark::State& state) {
     for (auto _ : state) {
         std::vector<sim::Buffer> buffers = inputs.buffers;
         // The scenario's buffers are sized for its own launch; grow them for 64 x 256 if needed.
-        for (sim::Buffer& b : buffers) b.bytes.resize(std::max<size_t>(b.bytes.size(), 64 * 256 * 4));
+        for (sim::Buffer& b : buffers)
+            b.bytes.resize(std::max<size_t>(b.bytes.size(), 64 * 256 * 4));
         trace::Trace t;
         std::vector<sim::KernelArg> args = inputs.args;
         for (sim::KernelArg& a : args)
@@ -71,7 +72,8 @@ void BM_Divergent(benchmark::State& state) {
         std::vector<sim::Buffer> buffers(1);
         buffers[0].bytes.resize(64 * 256 * 4);
         trace::Trace t;
-        const sim::Result r = sim::simulate(module, "divergent_loops", launch, buffers, {sim::KernelArg::pointer(0)}, o, &t);
+        const sim::Result r =
+            sim::simulate(module, "divergent_loops", launch, buffers, {sim::KernelArg::pointer(0)}, o, &t);
         if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
         ti += r.thread_instructions;
         wi += r.warp_instructions;

@@ -7,20 +7,24 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
-#include <set>
-#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
 using Output = synclab::testing::CommandOutput;
 
-Output run(const std::string& args) { return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args); }
+Output run(const std::string& args) {
+    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
+}
 
-std::string data(const std::string& name) { return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name; }
+std::string data(const std::string& name) {
+    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name;
+}
 
 std::string temp(const std::string& name) {
     const auto dir = std::filesystem::temp_directory_path() / ("synclab-cli-" + std::to_string(getpid()));
@@ -28,27 +32,32 @@ std::string temp(const std::string& name) {
     return (dir / name).string();
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 TEST(Cli, ListNamesEveryScenarioAndVariant) {
     const Output o = run("list --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
     std::set<std::string> ids;
-    for (const auto& s : j) ids.insert(s["id"].get<std::string>());
-    for (const char* id : {"stencil", "divergent_barrier", "loop_barrier", "lost_update"}) EXPECT_TRUE(ids.count(id)) << id;
+    for (const auto& s : j)
+        ids.insert(s["id"].get<std::string>());
+    for (const char* id : {"stencil", "divergent_barrier", "loop_barrier", "lost_update"})
+        EXPECT_TRUE(ids.count(id)) << id;
     const Output text = run("list");
     EXPECT_EQ(text.code, 0);
     EXPECT_TRUE(contains(text.out, "missing_barrier")) << text.out;
 }
 
 TEST(Cli, RunJsonHasTheContractFields) {
-    const Output o = run("run stencil --variant missing_barrier --schedule adversarial --seed 3 --reps 2 --json");
+    const Output o =
+        run("run stencil --variant missing_barrier --schedule adversarial --seed 3 --reps 2 --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
-    for (const char* field : {"scenario", "variant", "backend", "schedule", "seed", "memory_model", "reps", "status",
-                              "wrong_outputs", "checked_outputs", "reps_with_wrong_outputs", "findings", "events",
-                              "thread_instructions", "elapsed_ms"})
+    for (const char* field : {"scenario", "variant", "backend", "schedule", "seed", "memory_model", "reps",
+                              "status", "wrong_outputs", "checked_outputs", "reps_with_wrong_outputs",
+                              "findings", "events", "thread_instructions", "elapsed_ms"})
         EXPECT_TRUE(j.contains(field)) << "missing field " << field;
     EXPECT_EQ(j["scenario"], "stencil");
     EXPECT_EQ(j["variant"], "missing_barrier");
@@ -61,7 +70,8 @@ TEST(Cli, RunJsonHasTheContractFields) {
     EXPECT_GT(j["wrong_outputs"].get<uint64_t>(), 0u);
     ASSERT_FALSE(j["findings"].empty());
     const auto& f = j["findings"][0];
-    for (const char* field : {"kind", "hazard", "space", "lines", "threads", "count"}) EXPECT_TRUE(f.contains(field)) << field;
+    for (const char* field : {"kind", "hazard", "space", "lines", "threads", "count"})
+        EXPECT_TRUE(f.contains(field)) << field;
     EXPECT_EQ(f["kind"], "race");
     EXPECT_EQ(f["space"], "shared");
     EXPECT_EQ(f["lines"].size(), 2u);
@@ -97,18 +107,22 @@ TEST(Cli, UsageErrorsExitTwoAndSayWhatIsWrong) {
         {"run stencil --variant correct --seed 1 --seed 2", "given twice"},
         {"list extra", "takes no arguments"},
         {"export x.slt", "needs --chrome"},
-        {"check " + data("user_kernels.ptx") + " --kernel scale --grid 1 --block 32 --arg buf:f33:4 --arg 1 --arg 4",
+        {"check " + data("user_kernels.ptx") +
+             " --kernel scale --grid 1 --block 32 --arg buf:f33:4 --arg 1 --arg 4",
          "unknown element type 'f33'"},
-        {"check " + data("user_kernels.ptx") + " --kernel scale --grid 1 --block 32 --arg buf:f32:4", "takes 3 parameters"},
+        {"check " + data("user_kernels.ptx") + " --kernel scale --grid 1 --block 32 --arg buf:f32:4",
+         "takes 3 parameters"},
         {"check " + data("user_kernels.ptx") + " --kernel nope --grid 1 --block 32", "no kernel 'nope'"},
-        {"check " + data("user_kernels.ptx") + " --kernel scale --grid 1,0 --block 32 --arg buf:f32:4 --arg 1 --arg 4",
+        {"check " + data("user_kernels.ptx") +
+             " --kernel scale --grid 1,0 --block 32 --arg buf:f32:4 --arg 1 --arg 4",
          "--grid must be between 1"},
         {"check " + data("user_kernels.ptx") + " --kernel scale --block 32", "needs --grid"},
     };
     for (const Bad& b : bad) {
         const Output o = run(b.args);
         EXPECT_EQ(o.code, 2) << "synclab " << b.args << "\n" << o.out;
-        EXPECT_TRUE(contains(o.out, b.expect)) << "synclab " << b.args << "\nexpected: " << b.expect << "\ngot: " << o.out;
+        EXPECT_TRUE(contains(o.out, b.expect))
+            << "synclab " << b.args << "\nexpected: " << b.expect << "\ngot: " << o.out;
     }
 }
 
@@ -146,7 +160,8 @@ TEST(Cli, DamagedOrMissingInputsExitThree) {
     EXPECT_TRUE(contains(o.out, "not a SyncLab trace")) << o.out;
     // Unsupported or malformed PTX names the line.
     const std::string bad_ptx = temp("bad.ptx");
-    std::ofstream(bad_ptx) << ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n  ret;\n}\n";
+    std::ofstream(bad_ptx) << ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n  "
+                              "frobnicate.u32 %r1;\n  ret;\n}\n";
     o = run("check " + bad_ptx + " --kernel k --grid 1 --block 1");
     EXPECT_EQ(o.code, 3) << o.out;
     EXPECT_TRUE(contains(o.out, "bad.ptx:6")) << o.out;
@@ -156,7 +171,8 @@ TEST(Cli, DamagedOrMissingInputsExitThree) {
 }
 
 TEST(Cli, CheckFindsTheRaceInAKernelItHasNeverSeen) {
-    const std::string base = "check " + data("user_kernels.ptx") + " --grid 2 --block 128 --arg buf:i32:256:iota --arg buf:i32:256 --json";
+    const std::string base = "check " + data("user_kernels.ptx") +
+                             " --grid 2 --block 128 --arg buf:i32:256:iota --arg buf:i32:256 --json";
     Output o = run(base + " --kernel reverse_no_sync --schedule adversarial");
     ASSERT_EQ(o.code, 0) << o.out;
     auto j = nlohmann::json::parse(o.out);
@@ -170,8 +186,9 @@ TEST(Cli, CheckFindsTheRaceInAKernelItHasNeverSeen) {
 }
 
 TEST(Cli, CheckBindsScalarsAndDumpsBuffers) {
-    const Output o = run("check " + data("user_kernels.ptx") +
-                         " --kernel scale --grid 1 --block 32 --arg buf:f32:20:iota --arg 2.5 --arg 20 --dump arg0");
+    const Output o =
+        run("check " + data("user_kernels.ptx") +
+            " --kernel scale --grid 1 --block 32 --arg buf:f32:20:iota --arg 2.5 --arg 20 --dump arg0");
     ASSERT_EQ(o.code, 0) << o.out;
     EXPECT_TRUE(contains(o.out, "[0] 0 2.5 5 7.5 10 12.5 15 17.5")) << o.out;
     EXPECT_TRUE(contains(o.out, "[16] 40 42.5 45 47.5")) << o.out;
@@ -181,8 +198,10 @@ TEST(Cli, CheckCompilesCudaSourceWhenNvccExists) {
     if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no nvcc on this machine";
     // A file name with a space and a quote: nvcc is run without a shell, so it reaches nvcc intact.
     const std::string odd = temp("it's a kernel.cu");
-    std::filesystem::copy_file(data("user_kernels.cu"), odd, std::filesystem::copy_options::overwrite_existing);
-    const Output o = run("check \"" + odd + "\" --kernel reverse_no_sync --grid 1 --block 128 --arg buf:i32:128:random "
+    std::filesystem::copy_file(data("user_kernels.cu"), odd,
+                               std::filesystem::copy_options::overwrite_existing);
+    const Output o = run("check \"" + odd +
+                         "\" --kernel reverse_no_sync --grid 1 --block 128 --arg buf:i32:128:random "
                          "--arg buf:i32:128 --schedule adversarial --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);

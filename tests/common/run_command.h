@@ -20,7 +20,8 @@ inline CommandOutput run_command(const std::string& command) {
     if (!p) return o;
     std::array<char, 4096> buf;
     size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+        o.out.append(buf.data(), n);
     const int status = pclose(p);
     o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return o;

@@ -38,15 +38,21 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
-double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
 
 // [SECTION] The worker and the GPU check
 
 // The app finds its worker through gpu::find_worker("") ($SYNCLAB_GPU_WORKER first); point it at the
 // one built with these tests.
-void use_built_worker() { setenv("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER, 1); }
+void use_built_worker() {
+    setenv("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER, 1);
+}
 
 // gpu_test.cpp's check: "" when the worker has a device, else the worker's reason.
 std::string gpu_unavailable() {
@@ -64,11 +70,11 @@ std::string gpu_unavailable() {
 }
 
 // Skips the test unless the worker has a device; the reason is what the worker said.
-#define REQUIRE_GPU()                                                                              \
-    do {                                                                                           \
-        use_built_worker();                                                                        \
-        const std::string why = gpu_unavailable();                                                 \
-        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                  \
+#define REQUIRE_GPU()                                                                                        \
+    do {                                                                                                     \
+        use_built_worker();                                                                                  \
+        const std::string why = gpu_unavailable();                                                           \
+        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                            \
     } while (0)
 
 // Sets an environment variable for one scope, then puts back what was there.
@@ -79,8 +85,10 @@ class ScopedEnv {
         setenv(name, value.c_str(), 1);
     }
     ~ScopedEnv() {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
+        if (old_)
+            setenv(name_, old_->c_str(), 1);
+        else
+            unsetenv(name_);
     }
     ScopedEnv(const ScopedEnv&) = delete;
     ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -126,20 +134,21 @@ RunJob scenario_job(const char* scenario_id, const char* variant_id, const Contr
 
 // What the UI thread saw of a one-job batch: a live run's provisional records, then the final one.
 struct Seen {
-    std::vector<RunDone> provisional;   // before the final one, in order
+    std::vector<RunDone> provisional; // before the final one, in order
     std::optional<RunDone> final_done;
     size_t provisional_after_final = 0; // must stay 0: nothing partial replaces the final record
     Clock::time_point final_at{};
-    bool busy_after = true;             // RunController::busy() at the end
+    bool busy_after = true; // RunController::busy() at the end
 };
 
 // Polls like the app's frame loop until the final record arrived and the controller is idle, or
 // `limit_s` passed. `on_provisional` runs on this thread for each provisional record (a test may
 // press Cancel there).
-Seen poll_to_end(RunController& runs, double limit_s, const std::function<void(const RunDone&)>& on_provisional = {}) {
+Seen poll_to_end(RunController& runs, double limit_s,
+                 const std::function<void(const RunDone&)>& on_provisional = {}) {
     Seen seen;
-    const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                          std::chrono::duration<double>(limit_s));
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s));
     while (Clock::now() < deadline) {
         for (RunDone& d : runs.poll()) {
             if (!d.provisional) {
@@ -169,11 +178,14 @@ bool has_finding(const runner::RunSummary& s, analysis::FindingKind kind) {
 void print_run(const RunRecord& r) {
     const runner::RunSummary& s = r.summary;
     std::string kinds;
-    for (const std::string& k : runner::finding_kinds(s)) kinds += (kinds.empty() ? "" : ",") + k;
-    std::printf("%s: %s | untraced %s %llu/%llu wrong in %u launches | traced %s %llu events (%s) | findings %s | %s\n",
+    for (const std::string& k : runner::finding_kinds(s))
+        kinds += (kinds.empty() ? "" : ",") + k;
+    std::printf("%s: %s | untraced %s %llu/%llu wrong in %u launches | traced %s %llu events (%s) | findings "
+                "%s | %s\n",
                 r.label.c_str(), trace::to_string(s.status), trace::to_string(s.gpu_untraced.status),
-                (unsigned long long)s.gpu_untraced.wrong_outputs, (unsigned long long)s.gpu_untraced.checked_outputs,
-                s.gpu_untraced.reps, trace::to_string(s.gpu_traced.status), (unsigned long long)s.gpu_traced.events,
+                (unsigned long long)s.gpu_untraced.wrong_outputs,
+                (unsigned long long)s.gpu_untraced.checked_outputs, s.gpu_untraced.reps,
+                trace::to_string(s.gpu_traced.status), (unsigned long long)s.gpu_traced.events,
                 s.gpu_traced.trace_buffer.c_str(), kinds.empty() ? "-" : kinds.c_str(), s.message.c_str());
 }
 
@@ -276,7 +288,9 @@ TEST(AppGpu, LiveRunOfAHungKernelShowsEventsThenTheTimeout) {
     print_run(r);
     std::printf("live: %zu provisional records, the last with %zu events; final after %.1f s\n",
                 seen.provisional.size(),
-                seen.provisional.empty() ? size_t(0) : seen.provisional.back().record->summary.trace.events.size(), took);
+                seen.provisional.empty() ? size_t(0)
+                                         : seen.provisional.back().record->summary.trace.events.size(),
+                took);
 
     // While the traced kernel hung: partial traces, each newer than the one before.
     ASSERT_FALSE(seen.provisional.empty()) << "no provisional record while the kernel hung";

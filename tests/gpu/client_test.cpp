@@ -19,21 +19,25 @@
 namespace synclab {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Sets an environment variable for the scope of a test (workers inherit it).
 class ScopedEnv {
-public:
+  public:
     ScopedEnv(const char* name, const char* value) : name_(name) {
         if (const char* old = std::getenv(name)) old_ = old;
         setenv(name, value, 1);
     }
     ~ScopedEnv() {
-        if (old_.empty()) unsetenv(name_);
-        else setenv(name_, old_.c_str(), 1);
+        if (old_.empty())
+            unsetenv(name_);
+        else
+            setenv(name_, old_.c_str(), 1);
     }
 
-private:
+  private:
     const char* name_;
     std::string old_;
 };
@@ -137,13 +141,16 @@ TEST(GpuWorker, RunnerReportsNoDriverAsUnavailable) {
 
 using Output = synclab::testing::CommandOutput;
 
-Output run_cli(const std::string& args) { return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args); }
+Output run_cli(const std::string& args) {
+    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
+}
 
 TEST(GpuCli, NoDriverIsAnInputErrorThatOffersTheSimulator) {
     ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);
     ScopedEnv worker("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER);
-    for (const char* args : {"run stencil --variant correct --backend gpu", "run stencil --variant correct --backend gpu --untraced --json",
-                             "table --backend gpu"}) {
+    for (const char* args :
+         {"run stencil --variant correct --backend gpu",
+          "run stencil --variant correct --backend gpu --untraced --json", "table --backend gpu"}) {
         const Output o = run_cli(args);
         EXPECT_EQ(o.code, 3) << args << "\n" << o.out;
         EXPECT_TRUE(contains(o.out, "no NVIDIA driver found (")) << o.out;
@@ -201,7 +208,8 @@ TEST(GpuTrace, ThreadTableAndHangDiagnosisFromAPartialTrace) {
     t.meta.status = trace::RunStatus::Timeout;
     t.meta.grid = {2, 1, 1};
     t.meta.block = {64, 1, 1};
-    for (uint32_t i = 0; i < 8; ++i) t.sites.push_back({10 + i, 20 + i, "i" + std::to_string(i)});
+    for (uint32_t i = 0; i < 8; ++i)
+        t.sites.push_back({10 + i, 20 + i, "i" + std::to_string(i)});
     auto event = [](uint32_t thread, trace::EventKind kind, uint16_t site) {
         trace::Event e;
         e.time = 1000 + thread;
@@ -212,9 +220,12 @@ TEST(GpuTrace, ThreadTableAndHangDiagnosisFromAPartialTrace) {
     };
     for (uint32_t th = 0; th < 64; ++th) {
         t.events.push_back(event(th, trace::EventKind::Store, 1));
-        if (th < 32) t.events.push_back(event(th, trace::EventKind::BarrierArrive, 3));
-        else if (th == 40) t.events.push_back(event(th, trace::EventKind::Load, 5));
-        else t.events.push_back(event(th, trace::EventKind::Exit, 7));
+        if (th < 32)
+            t.events.push_back(event(th, trace::EventKind::BarrierArrive, 3));
+        else if (th == 40)
+            t.events.push_back(event(th, trace::EventKind::Load, 5));
+        else
+            t.events.push_back(event(th, trace::EventKind::Exit, 7));
     }
     // Block 1: warp 2 started (SM 4) but recorded nothing; warp 3 never started.
     const std::vector<uint32_t> warps = {3, 3, 5, 0};

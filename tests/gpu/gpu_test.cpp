@@ -23,13 +23,15 @@
 namespace synclab {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Skips the test unless the worker has a device; the reason is what the worker said.
-#define REQUIRE_GPU()                                                                              \
-    do {                                                                                           \
-        const std::string why = gpu_unavailable();                                                 \
-        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                  \
+#define REQUIRE_GPU()                                                                                        \
+    do {                                                                                                     \
+        const std::string why = gpu_unavailable();                                                           \
+        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                            \
     } while (0)
 
 std::string gpu_unavailable() {
@@ -71,7 +73,8 @@ bool hangs_traced_only(const std::string& scenario, const std::string& variant) 
 
 std::map<std::pair<uint16_t, trace::EventKind>, uint64_t> site_kind_counts(const trace::Trace& t) {
     std::map<std::pair<uint16_t, trace::EventKind>, uint64_t> m;
-    for (const trace::Event& e : t.events) ++m[{e.site, e.kind}];
+    for (const trace::Event& e : t.events)
+        ++m[{e.site, e.kind}];
     return m;
 }
 
@@ -90,7 +93,8 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
             const double took = seconds_since(t0);
             const runner::GpuSide& u = r.gpu_untraced;
             const runner::GpuSide& t = r.gpu_traced;
-            std::printf("%-40s untraced %-8s %6llu/%-6llu wrong, %.4f ms | traced %-8s %8llu events, %.4f ms | %.1f s\n",
+            std::printf("%-40s untraced %-8s %6llu/%-6llu wrong, %.4f ms | traced %-8s %8llu events, %.4f ms "
+                        "| %.1f s\n",
                         name.c_str(), trace::to_string(u.status), (unsigned long long)u.wrong_outputs,
                         (unsigned long long)u.checked_outputs, u.kernel_ms, trace::to_string(t.status),
                         (unsigned long long)t.events, t.kernel_ms, took);
@@ -105,7 +109,8 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
                 EXPECT_TRUE(t.partial_trace);
                 EXPECT_GT(t.events, 0u);
                 bool deadlock = false;
-                for (const analysis::Finding& f : r.findings) deadlock |= f.kind == analysis::FindingKind::Deadlock;
+                for (const analysis::Finding& f : r.findings)
+                    deadlock |= f.kind == analysis::FindingKind::Deadlock;
                 EXPECT_TRUE(deadlock);
                 // Both runs end within the timeout plus the time to read the partial trace and restart.
                 EXPECT_LT(took, 2 * kTimeout + 20) << "the hang took too long to end";
@@ -226,7 +231,8 @@ TEST(Gpu, OverflowIsCountedNotWritten) {
     runner::RunOptions so;
     so.schedule = sim::Schedule::RoundRobin;
     const runner::RunSummary sim_run = runner::run_scenario(s, *s.find_variant("correct"), so);
-    EXPECT_EQ(r.trace.events.size() + r.dropped_events, sim_run.trace.events.size()) << "written + dropped = attempted";
+    EXPECT_EQ(r.trace.events.size() + r.dropped_events, sim_run.trace.events.size())
+        << "written + dropped = attempted";
     EXPECT_EQ(r.trace.meta.dropped_events, r.dropped_events);
     EXPECT_EQ(r.gpu_traced.wrong_outputs, 0u); // the kernel itself is unharmed by the full buffer
 }
@@ -235,32 +241,37 @@ TEST(Gpu, MissingBarrierShowsOnTheHardwareUntraced) {
     REQUIRE_GPU();
     const scenario::Scenario& s = *scenario::find_scenario("stencil");
     const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("missing_barrier"), gpu_options(5));
-    std::printf("stencil/missing_barrier on the GPU: untraced %llu wrong of %llu (%u of %u launches); traced %llu wrong\n",
-                (unsigned long long)r.gpu_untraced.wrong_outputs, (unsigned long long)r.gpu_untraced.checked_outputs,
-                r.gpu_untraced.reps_with_wrong_outputs, r.gpu_untraced.reps, (unsigned long long)r.gpu_traced.wrong_outputs);
+    std::printf("stencil/missing_barrier on the GPU: untraced %llu wrong of %llu (%u of %u launches); traced "
+                "%llu wrong\n",
+                (unsigned long long)r.gpu_untraced.wrong_outputs,
+                (unsigned long long)r.gpu_untraced.checked_outputs, r.gpu_untraced.reps_with_wrong_outputs,
+                r.gpu_untraced.reps, (unsigned long long)r.gpu_traced.wrong_outputs);
     EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
-    EXPECT_GT(r.gpu_untraced.reps_with_wrong_outputs, 0u) << "ptxas hoists the neighbour loads above the store (GPU_FACTS.md)";
+    EXPECT_GT(r.gpu_untraced.reps_with_wrong_outputs, 0u)
+        << "ptxas hoists the neighbour loads above the store (GPU_FACTS.md)";
 }
 
 using Output = synclab::testing::CommandOutput;
 
 Output run_cli(const std::string& args) {
-    return synclab::testing::run_command("SYNCLAB_GPU_WORKER='" + std::string(SYNCLAB_GPU_WORKER) + "' " + SYNCLAB_CLI +
-                                         " " + args);
+    return synclab::testing::run_command("SYNCLAB_GPU_WORKER='" + std::string(SYNCLAB_GPU_WORKER) + "' " +
+                                         SYNCLAB_CLI + " " + args);
 }
 
 TEST(Gpu, CliRunAndCheckOnTheGpu) {
     REQUIRE_GPU();
     Output o = run_cli("run stencil --variant missing_barrier --backend gpu --reps 3 --json");
     ASSERT_EQ(o.code, 0) << o.out;
-    for (const char* field : {"\"device\"", "\"kernel_ms\"", "\"dropped_events\"", "\"traced\": true", "\"untraced\"", "\"gpu\""})
+    for (const char* field :
+         {"\"device\"", "\"kernel_ms\"", "\"dropped_events\"", "\"traced\": true", "\"untraced\"", "\"gpu\""})
         EXPECT_TRUE(contains(o.out, field)) << field << "\n" << o.out;
     o = run_cli("run divergent_barrier --variant loop_per_thread --backend gpu --timeout 2");
     EXPECT_EQ(o.code, 0) << o.out;
     EXPECT_TRUE(contains(o.out, "timeout")) << o.out;
     EXPECT_TRUE(contains(o.out, "wait at line")) << o.out;
     o = run_cli("check " + std::string(SYNCLAB_SOURCE_DIR) +
-                "/tests/cli/data/user_kernels.ptx --kernel reverse_no_sync --grid 2 --block 128 --arg buf:i32:256:iota "
+                "/tests/cli/data/user_kernels.ptx --kernel reverse_no_sync --grid 2 --block 128 --arg "
+                "buf:i32:256:iota "
                 "--arg buf:i32:256 --backend gpu");
     EXPECT_EQ(o.code, 0) << o.out;
     EXPECT_TRUE(contains(o.out, "backend gpu")) << o.out;

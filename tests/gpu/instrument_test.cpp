@@ -35,11 +35,14 @@ struct Case {
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (const scenario::Scenario& s : scenario::catalog())
-        for (const scenario::Variant& v : s.variants) cases.push_back({&s, &v});
+        for (const scenario::Variant& v : s.variants)
+            cases.push_back({&s, &v});
     return cases;
 }
 
-std::string ptx_name(const scenario::Scenario& s) { return s.source_file.substr(0, s.source_file.size() - 3) + ".ptx"; }
+std::string ptx_name(const scenario::Scenario& s) {
+    return s.source_file.substr(0, s.source_file.size() - 3) + ".ptx";
+}
 
 // The event kinds the simulator records at an instruction (ptx::Op), in the order it records them.
 std::vector<EventKind> expected_kinds(const ptx::Instruction& in) {
@@ -47,19 +50,24 @@ std::vector<EventKind> expected_kinds(const ptx::Instruction& in) {
     switch (in.op) {
     case Op::Ld:
     case Op::St:
-        if (in.space == ptx::Space::Global || in.space == ptx::Space::Shared || in.space == ptx::Space::Const ||
-            in.space == ptx::Space::Generic)
+        if (in.space == ptx::Space::Global || in.space == ptx::Space::Shared ||
+            in.space == ptx::Space::Const || in.space == ptx::Space::Generic)
             return {in.op == Op::Ld ? EventKind::Load : EventKind::Store};
         return {};
-    case Op::Atom: return {EventKind::Atomic};
-    case Op::Red: return {EventKind::Reduction};
+    case Op::Atom:
+        return {EventKind::Atomic};
+    case Op::Red:
+        return {EventKind::Reduction};
     case Op::Bar:
         if (in.mods & ptx::mod::kArrive) return {EventKind::BarrierArrive};
         return {EventKind::BarrierArrive, EventKind::BarrierLeave};
-    case Op::Membar: return {EventKind::Fence};
+    case Op::Membar:
+        return {EventKind::Fence};
     case Op::Ret:
-    case Op::Exit: return {EventKind::Exit};
-    default: return {};
+    case Op::Exit:
+        return {EventKind::Exit};
+    default:
+        return {};
     }
 }
 
@@ -76,17 +84,22 @@ TEST(Instrument, EveryScenarioKernelStillParsesAndRecordsEverySiteOnce) {
         ASSERT_EQ(after.params.size(), before.params.size() + ptx::kTraceParamCount);
         EXPECT_EQ(after.params[before.params.size()].name, ptx::kTraceParamEvents);
         EXPECT_EQ(after.params.back().name, ptx::kTraceParamWarps);
-        for (size_t i = 0; i < before.params.size(); ++i) EXPECT_EQ(after.params[i].offset, before.params[i].offset);
+        for (size_t i = 0; i < before.params.size(); ++i)
+            EXPECT_EQ(after.params[i].offset, before.params[i].offset);
         // The kernel's own instructions survive, in order (a subsequence of the rewritten code).
         size_t k = 0;
         for (const std::string& line : after.text)
             if (k < before.text.size() && line == before.text[k]) ++k;
-        EXPECT_EQ(k, before.text.size()) << "instruction " << k << " of the original is missing: " << before.text[std::min(k, before.text.size() - 1)];
+        EXPECT_EQ(k, before.text.size())
+            << "instruction " << k
+            << " of the original is missing: " << before.text[std::min(k, before.text.size() - 1)];
         // Recording points: exactly the sites and kinds the simulator records, each once.
         std::multiset<std::pair<uint32_t, EventKind>> want, got;
         for (uint32_t i = 0; i < before.code.size(); ++i)
-            for (EventKind kind : expected_kinds(before.code[i])) want.insert({i, kind});
-        for (const ptx::RecordingPoint& p : ik.points) got.insert({p.site, p.kind});
+            for (EventKind kind : expected_kinds(before.code[i]))
+                want.insert({i, kind});
+        for (const ptx::RecordingPoint& p : ik.points)
+            got.insert({p.site, p.kind});
         EXPECT_EQ(got, want);
         // Other kernels of the module are left as they were.
         for (const ptx::Function& f : module.functions)
@@ -99,14 +112,14 @@ TEST(Instrument, EveryScenarioKernelStillParsesAndRecordsEverySiteOnce) {
 // Runs the instrumented kernel in the simulator and decodes the events it wrote into its buffer.
 struct Recorded {
     sim::Result result;
-    uint64_t cursor = 0;                  // the stripes' cursors added up: events attempted
+    uint64_t cursor = 0; // the stripes' cursors added up: events attempted
     uint64_t dropped = 0;
-    std::vector<uint64_t> cursors;        // per stripe
-    std::vector<trace::Event> events;     // each stripe's slots [0, min(cursor, capacity)), stripe by stripe
-    std::vector<uint64_t> unwritten;      // per stripe: slots at or past its cursor that are not zero (must be 0)
-    std::vector<uint8_t> guard;           // bytes past the buffer (must stay zero)
+    std::vector<uint64_t> cursors;    // per stripe
+    std::vector<trace::Event> events; // each stripe's slots [0, min(cursor, capacity)), stripe by stripe
+    std::vector<uint64_t> unwritten;  // per stripe: slots at or past its cursor that are not zero (must be 0)
+    std::vector<uint8_t> guard;       // bytes past the buffer (must stay zero)
     std::vector<uint32_t> warps;
-    std::vector<sim::Buffer> outputs;     // the scenario's own buffers afterwards
+    std::vector<sim::Buffer> outputs; // the scenario's own buffers afterwards
 };
 
 // `capacity`: slots in all (rounded up to whole stripes).
@@ -117,7 +130,8 @@ Recorded run_instrumented(const Case& c, uint64_t capacity, uint64_t seed, bool 
     io.warp_aggregated = aggregated;
     io.stripes = stripes;
     const trace::TraceBufferLayout layout = trace::TraceBufferLayout::for_capacity(capacity, stripes);
-    const ptx::InstrumentedKernel ik = ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, io);
+    const ptx::InstrumentedKernel ik =
+        ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, io);
     const ptx::Module out = ptx::parse_module(ik.ptx, ptx_name(*c.scenario));
     scenario::Inputs inputs = c.scenario->make_inputs(seed);
     std::vector<sim::Buffer> buffers = inputs.buffers;
@@ -147,10 +161,12 @@ Recorded run_instrumented(const Case& c, uint64_t capacity, uint64_t seed, bool 
         const trace::Event* stripe = slots + layout.stripe_first_slot(s);
         r.events.insert(r.events.end(), stripe, stripe + used);
         uint64_t stray = 0;
-        for (uint64_t i = used; i < layout.stripe_capacity; ++i) stray += trace::is_complete_event(stripe[i]) ? 1 : 0;
+        for (uint64_t i = used; i < layout.stripe_capacity; ++i)
+            stray += trace::is_complete_event(stripe[i]) ? 1 : 0;
         r.unwritten.push_back(stray);
     }
-    r.guard.assign(buffers[own].bytes.begin() + static_cast<std::ptrdiff_t>(layout.event_bytes()), buffers[own].bytes.end());
+    r.guard.assign(buffers[own].bytes.begin() + static_cast<std::ptrdiff_t>(layout.event_bytes()),
+                   buffers[own].bytes.end());
     r.warps.resize(warps);
     std::memcpy(r.warps.data(), buffers[own + 2].bytes.data(), warps * 4);
     r.outputs.assign(buffers.begin(), buffers.begin() + own);
@@ -162,7 +178,8 @@ using Key = std::tuple<uint16_t, EventKind, uint64_t, uint32_t, uint8_t>; // sit
 std::map<uint32_t, std::vector<Key>> per_thread(const std::vector<trace::Event>& events, bool with_data) {
     std::map<uint32_t, std::vector<Key>> m;
     for (const trace::Event& e : events)
-        m[e.thread].push_back(with_data ? Key{e.site, e.kind, e.address, e.value, e.flags} : Key{e.site, e.kind, 0, 0, e.flags});
+        m[e.thread].push_back(with_data ? Key{e.site, e.kind, e.address, e.value, e.flags}
+                                        : Key{e.site, e.kind, 0, 0, e.flags});
     return m;
 }
 
@@ -179,7 +196,8 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
         ASSERT_EQ(rec.result.status, trace::RunStatus::Ok) << rec.result.message;
         ASSERT_EQ(rec.cursor, sim_run.trace.events.size());
         EXPECT_EQ(rec.dropped, 0u);
-        EXPECT_EQ(rec.unwritten, std::vector<uint64_t>(rec.unwritten.size(), 0)) << "an event past a stripe's cursor";
+        EXPECT_EQ(rec.unwritten, std::vector<uint64_t>(rec.unwritten.size(), 0))
+            << "an event past a stripe's cursor";
         // The same events per thread, in program order. Data (addresses, values, phases) must match
         // where the outcome does not depend on the interleaving: the variants that are always right.
         const bool with_data = c.variant->expect.always_correct;
@@ -197,7 +215,8 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
 }
 
 TEST(Instrument, PerThreadAtomicsAndOneCursorRecordTheSameEvents) {
-    const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
+    const Case c{scenario::find_scenario("stencil"),
+                 scenario::find_scenario("stencil")->find_variant("correct")};
     const Recorded a = run_instrumented(c, 1u << 20, 3, true);
     const Recorded b = run_instrumented(c, 1u << 20, 3, false);
     const Recorded one = run_instrumented(c, 1u << 20, 3, true, 1);
@@ -211,7 +230,8 @@ TEST(Instrument, PerThreadAtomicsAndOneCursorRecordTheSameEvents) {
 
 // Warp w of the launch writes only into stripe w % stripes (trace/trace_buffer.h).
 TEST(Instrument, EachWarpWritesIntoItsOwnStripe) {
-    const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
+    const Case c{scenario::find_scenario("stencil"),
+                 scenario::find_scenario("stencil")->find_variant("correct")};
     const uint32_t stripes = 8;
     const Recorded r = run_instrumented(c, 1u << 16, 2, true, stripes);
     ASSERT_EQ(r.result.status, trace::RunStatus::Ok) << r.result.message;
@@ -226,16 +246,19 @@ TEST(Instrument, EachWarpWritesIntoItsOwnStripe) {
         stripes_used += used > 0 ? 1 : 0;
         for (uint64_t i = 0; i < used; ++i, ++at) {
             const trace::Event& e = r.events[at];
-            const uint64_t warp = e.thread / threads_per_block * warps_per_block + e.thread % threads_per_block / 32;
+            const uint64_t warp =
+                e.thread / threads_per_block * warps_per_block + e.thread % threads_per_block / 32;
             ASSERT_EQ(warp % stripes, s) << "thread " << e.thread << " wrote into stripe " << s;
         }
     }
     EXPECT_EQ(at, r.events.size());
-    EXPECT_EQ(stripes_used, std::min<uint64_t>(stripes, ptx::trace_warp_count(c.scenario->launch.grid, block)));
+    EXPECT_EQ(stripes_used,
+              std::min<uint64_t>(stripes, ptx::trace_warp_count(c.scenario->launch.grid, block)));
 }
 
 TEST(Instrument, OverflowIsCountedAndNeverWrittenOutOfBounds) {
-    const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
+    const Case c{scenario::find_scenario("stencil"),
+                 scenario::find_scenario("stencil")->find_variant("correct")};
     for (const uint32_t stripes : {1u, 4u, trace::kDefaultStripes}) {
         SCOPED_TRACE("stripes " + std::to_string(stripes));
         const uint64_t capacity = 1024;
@@ -245,7 +268,8 @@ TEST(Instrument, OverflowIsCountedAndNeverWrittenOutOfBounds) {
         EXPECT_GT(r.dropped, 0u);
         // Attempted = written + dropped; every stripe holds min(cursor, capacity) complete events.
         uint64_t written = 0;
-        for (uint64_t cursor : r.cursors) written += std::min(cursor, per_stripe);
+        for (uint64_t cursor : r.cursors)
+            written += std::min(cursor, per_stripe);
         EXPECT_EQ(r.events.size(), written);
         EXPECT_EQ(r.cursor, written + r.dropped);
         if (stripes == 1) {
@@ -254,17 +278,20 @@ TEST(Instrument, OverflowIsCountedAndNeverWrittenOutOfBounds) {
         for (const trace::Event& e : r.events) {
             EXPECT_TRUE(trace::is_complete_event(e));
         }
-        EXPECT_EQ(r.unwritten, std::vector<uint64_t>(r.unwritten.size(), 0)) << "an event past a stripe's cursor";
+        EXPECT_EQ(r.unwritten, std::vector<uint64_t>(r.unwritten.size(), 0))
+            << "an event past a stripe's cursor";
         EXPECT_EQ(r.guard, std::vector<uint8_t>(r.guard.size(), 0)) << "a write past the buffer";
     }
 }
 
 TEST(Instrument, RefusesStripeCountsThatAreNotAPowerOfTwo) {
-    const Case c{scenario::find_scenario("stencil"), scenario::find_scenario("stencil")->find_variant("correct")};
+    const Case c{scenario::find_scenario("stencil"),
+                 scenario::find_scenario("stencil")->find_variant("correct")};
     ptx::InstrumentOptions io;
     for (const uint32_t bad : {0u, 3u, 2048u}) {
         io.stripes = bad;
-        EXPECT_THROW(ptx::instrument_kernel(c.scenario->ptx_source(), runner::scenario_module(*c.scenario), c.variant->kernel, io),
+        EXPECT_THROW(ptx::instrument_kernel(c.scenario->ptx_source(), runner::scenario_module(*c.scenario),
+                                            c.variant->kernel, io),
                      std::invalid_argument)
             << bad;
     }
@@ -336,7 +363,8 @@ TEST(Instrument, RefusesTwoInstructionsOnOneLine) {
     } catch (const ptx::InstrumentError& e) {
         EXPECT_EQ(e.line(), 8u);
         EXPECT_NE(std::string(e.what()).find("two.ptx:8:"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("several instructions on one line"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("several instructions on one line"), std::string::npos)
+            << e.what();
     }
 }
 
@@ -360,7 +388,8 @@ TEST(Instrument, InstrumentedKernelsAssembleWithPtxas) {
         const auto file = dir / (name + ".ptx");
         std::ofstream(file) << ptx;
         const std::string log = (dir / (name + ".log")).string();
-        const std::string cmd = "'" + ptxas + "' -arch=sm_90 '" + file.string() + "' -o /dev/null >'" + log + "' 2>&1";
+        const std::string cmd =
+            "'" + ptxas + "' -arch=sm_90 '" + file.string() + "' -o /dev/null >'" + log + "' 2>&1";
         const int rc = std::system(cmd.c_str());
         std::ifstream in(log);
         const std::string messages((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -369,12 +398,14 @@ TEST(Instrument, InstrumentedKernelsAssembleWithPtxas) {
     std::set<std::string> done;
     for (const Case& c : all_cases()) {
         const ptx::Module& module = runner::scenario_module(*c.scenario);
-        assemble(c.variant->kernel, ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel).ptx);
+        assemble(c.variant->kernel,
+                 ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel).ptx);
         ptx::InstrumentOptions per_thread;
         per_thread.warp_aggregated = false;
         if (done.insert(c.scenario->id).second)
-            assemble(c.variant->kernel + "_per_thread",
-                     ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, per_thread).ptx);
+            assemble(
+                c.variant->kernel + "_per_thread",
+                ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, per_thread).ptx);
     }
     const ptx::Module hand = ptx::parse_module(kHandWritten, "hand.ptx");
     assemble("hand", ptx::instrument_kernel(kHandWritten, hand, "generic_and_guarded").ptx);

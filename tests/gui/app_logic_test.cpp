@@ -362,8 +362,9 @@ TEST(GpuSides, UntracedBesideTraced) {
     t.reps = 1;
     t.kernel_ms = 0.74;
     t.events = 19'400'000;
-    EXPECT_EQ(gpu_sides_text(r),
-              "untraced: 15 of 16384 wrong in 5 launches, 0.013 ms \u00b7 traced: 0 wrong, 0.74 ms, 19.4 M events");
+    EXPECT_EQ(
+        gpu_sides_text(r),
+        "untraced: 15 of 16384 wrong in 5 launches, 0.013 ms \u00b7 traced: 0 wrong, 0.74 ms, 19.4 M events");
     t.status = trace::RunStatus::Timeout;
     t.events = 1200;
     t.partial_trace = true;
@@ -464,8 +465,10 @@ TEST(RunController, LiveRecordsArriveWhileRunningThenTheFinalReplacesThem) {
         const auto t0 = std::chrono::steady_clock::now();
         uint32_t next = 0;
         while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(900)) {
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (auto r = live.add(fake_events(next, next + 8, 1000 + next * 10), 2 * (next + 8), ms)) provisional(r);
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (auto r = live.add(fake_events(next, next + 8, 1000 + next * 10), 2 * (next + 8), ms))
+                provisional(r);
             next += 8;
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
@@ -480,7 +483,8 @@ TEST(RunController, LiveRecordsArriveWhileRunningThenTheFinalReplacesThem) {
     std::vector<RunDone> all;
     std::vector<std::chrono::steady_clock::time_point> provisional_at;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while ((all.empty() || all.back().provisional || runs.busy()) && std::chrono::steady_clock::now() < deadline) {
+    while ((all.empty() || all.back().provisional || runs.busy()) &&
+           std::chrono::steady_clock::now() < deadline) {
         for (RunDone& d : runs.poll()) {
             if (d.provisional) provisional_at.push_back(std::chrono::steady_clock::now());
             all.push_back(std::move(d));
@@ -495,12 +499,13 @@ TEST(RunController, LiveRecordsArriveWhileRunningThenTheFinalReplacesThem) {
     EXPECT_GE(n, 2u);
     EXPECT_LE(n, 5u);
     for (size_t i = 1; i < n; ++i) {
-        EXPECT_GE(provisional_at[i] - provisional_at[i - 1], RunController::kProvisionalInterval -
-                                                                 std::chrono::milliseconds(1));
+        EXPECT_GE(provisional_at[i] - provisional_at[i - 1],
+                  RunController::kProvisionalInterval - std::chrono::milliseconds(1));
         EXPECT_GT(all[i].record->serial, all[i - 1].record->serial);
         EXPECT_GT(all[i].record->summary.trace.events.size(), all[i - 1].record->summary.trace.events.size());
     }
-    for (size_t i = 0; i + 1 < all.size(); ++i) EXPECT_TRUE(all[i].provisional);
+    for (size_t i = 0; i + 1 < all.size(); ++i)
+        EXPECT_TRUE(all[i].provisional);
     // Nothing after the final one, however long the UI keeps polling.
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     EXPECT_TRUE(runs.poll().empty());
@@ -509,8 +514,8 @@ TEST(RunController, LiveRecordsArriveWhileRunningThenTheFinalReplacesThem) {
 // [SECTION] Scripted mode: GPU options
 
 TEST(ScriptArgs, GpuOptions) {
-    const ParsedArgs p = parse_app_args({"--scenario", "stencil", "--backend", "gpu", "--live", "--gpu-timeout", "2.5",
-                                         "--run"});
+    const ParsedArgs p = parse_app_args(
+        {"--scenario", "stencil", "--backend", "gpu", "--live", "--gpu-timeout", "2.5", "--run"});
     ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
     EXPECT_EQ(p.options.backend, "gpu");
     EXPECT_TRUE(p.options.live);

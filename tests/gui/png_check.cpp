@@ -13,8 +13,9 @@
 // RRGGBB. REGION: a name from the layout's "regions" (timeline, source, lesson, ...).
 // Exit 0 when every assertion holds; otherwise 1 with one line per failure saying what was expected,
 // what was found, and where. --skip-unless-cjk: exit 77 (ctest: skipped) when the layout says the
-// app found no Chinese font; --skip-if-gpu: exit 77 when it says a GPU is available. --expect compares a top-level field of the layout file (strings as
-// they are, other values as JSON text), or checks that it contains a text with KEY~=TEXT.
+// app found no Chinese font; --skip-if-gpu: exit 77 when it says a GPU is available. --expect compares a
+// top-level field of the layout file (strings as they are, other values as JSON text), or checks that it
+// contains a text with KEY~=TEXT.
 //
 // Index:
 //   [SECTION] Images and regions

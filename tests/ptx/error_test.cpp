@@ -15,14 +15,16 @@ constexpr uint32_t kInstrLine = kBodyLine + 1; // where expect_instruction_error
 
 TEST(ptx_errors, MessageFormatAndInstructionText) {
     try {
-        parse_module(wrap(std::string(kRegs) + "mov.u32 %r1, 1;\n\tfrobnicate.u32   %r1,\t%r2 ;\n"), "stencil.ptx");
+        parse_module(wrap(std::string(kRegs) + "mov.u32 %r1, 1;\n\tfrobnicate.u32   %r1,\t%r2 ;\n"),
+                     "stencil.ptx");
         FAIL() << "expected a ParseError";
     } catch (const ParseError& e) {
         EXPECT_EQ(e.source_name(), "stencil.ptx");
         EXPECT_EQ(e.line(), kBodyLine + 2);
         EXPECT_EQ(e.instruction(), "frobnicate.u32 %r1, %r2");
         EXPECT_EQ(std::string(e.what()),
-                  "stencil.ptx:" + std::to_string(kBodyLine + 2) + ": unknown instruction 'frobnicate'\n    frobnicate.u32 %r1, %r2");
+                  "stencil.ptx:" + std::to_string(kBodyLine + 2) +
+                      ": unknown instruction 'frobnicate'\n    frobnicate.u32 %r1, %r2");
     }
 }
 
@@ -33,10 +35,13 @@ TEST(ptx_errors, UnknownAndUnsupportedOpcodes) {
     expect_instruction_error("mul24.lo.s32 %r1, %r2, %r3", "unsupported instruction 'mul24'");
     expect_instruction_error("lop3.b32 %r1, %r2, %r3, %r4, 0x96", "unsupported instruction 'lop3'");
     expect_instruction_error("redux.sync.add.u32 %r1, %r2, -1", "unsupported instruction 'redux'");
-    expect_instruction_error("vote.ballot.b32 %r1, %p1", "unsupported instruction 'vote.ballot.b32' (vote without .sync");
+    expect_instruction_error("vote.ballot.b32 %r1, %p1",
+                             "unsupported instruction 'vote.ballot.b32' (vote without .sync");
     expect_instruction_error("vote.all.pred %p1, %p2", "use vote.sync");
-    expect_instruction_error("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync is not supported on sm_70+");
-    expect_instruction_error("fence.proxy.async", "unsupported instruction 'fence.proxy.async' (proxy fences");
+    expect_instruction_error("shfl.down.b32 %r1, %r2, 1, 31",
+                             "shfl without .sync is not supported on sm_70+");
+    expect_instruction_error("fence.proxy.async",
+                             "unsupported instruction 'fence.proxy.async' (proxy fences");
     expect_instruction_error("fence.proxy.alias", "proxy fences are not supported");
     expect_instruction_error("membar.proxy.alias", "proxy fences are not supported");
     expect_instruction_error("bar.red.or.pred %p2, 0, %p1", "barrier reductions");
@@ -56,13 +61,16 @@ TEST(ptx_errors, DeviceFunctionCall) {
         const std::string what = e.what();
         EXPECT_EQ(e.line(), 48u) << what; // the line of `call.uni (retval0),` in the sample
         EXPECT_NE(what.find("unsupported instruction 'call'"), std::string::npos) << what;
-        EXPECT_NE(what.find("(device function calls are not supported; inline the function)"), std::string::npos) << what;
+        EXPECT_NE(what.find("(device function calls are not supported; inline the function)"),
+                  std::string::npos)
+            << what;
         EXPECT_EQ(e.instruction().rfind("call.uni (retval0), _Z6helperi, ", 0), 0u) << e.instruction();
     }
 }
 
 TEST(ptx_errors, UnsupportedModifiersAndTypes) {
-    expect_instruction_error("ld.global.foo.u32 %r1, [%rd1]", "unsupported modifier '.foo' in 'ld.global.foo.u32'");
+    expect_instruction_error("ld.global.foo.u32 %r1, [%rd1]",
+                             "unsupported modifier '.foo' in 'ld.global.foo.u32'");
     expect_instruction_error("add.f16x2 %r1, %r2, %r3", "unsupported type '.f16x2'");
     expect_instruction_error("cvt.rn.bf16.f32 %rs1, %f1", "unsupported type '.bf16'");
     expect_instruction_error("min.NaN.f32 %f1, %f2, %f3", "unsupported modifier '.NaN'");
@@ -73,17 +81,20 @@ TEST(ptx_errors, UnsupportedModifiersAndTypes) {
     expect_instruction_error("ld.gpu.global.u32 %r1, [%rd1]", "a scope on ld needs .relaxed or .acquire");
     expect_instruction_error("ld.release.gpu.u32 %r1, [%rd1]", "invalid memory order for ld");
     expect_instruction_error("st.acquire.gpu.u32 [%rd1], %r1", "invalid memory order for st");
-    expect_instruction_error("ld.volatile.relaxed.gpu.u32 %r1, [%rd1]", "more than one memory-order qualifier");
+    expect_instruction_error("ld.volatile.relaxed.gpu.u32 %r1, [%rd1]",
+                             "more than one memory-order qualifier");
     expect_instruction_error("ld.shared::cluster.u32 %r1, [%r2]", ".shared::cluster) is not supported");
     expect_instruction_error("red.global.cas.b32 [%rd1], %r1", "red has no .cas");
-    expect_instruction_error("red.acquire.gpu.global.add.u32 [%rd1], %r1", "red takes .relaxed or .release only");
+    expect_instruction_error("red.acquire.gpu.global.add.u32 [%rd1], %r1",
+                             "red takes .relaxed or .release only");
     expect_instruction_error("atom.global.inc.s32 %r1, [%rd1], 1", "atom.inc/.dec need .u32");
     expect_instruction_error("atom.global.min.f32 %f1, [%rd1], %f2", "atom.min/.max need");
     expect_instruction_error("atom.local.add.u32 %r1, [%rd1], 1", "works on .global, .shared or generic");
     expect_instruction_error("atom.global.u32 %r1, [%rd1], 1", "atom needs an operation");
     expect_instruction_error("atom.global.v2.add.f32 %f1, [%rd1], %f2", "vector atom is not supported");
     expect_instruction_error("atom.global.add.noftz.f16 %rs1, [%rd1], %rs2", "half-precision atomics");
-    expect_instruction_error("setp.ltu.s32 %p1, %r1, %r2", "unordered comparisons need a floating-point type");
+    expect_instruction_error("setp.ltu.s32 %p1, %r1, %r2",
+                             "unordered comparisons need a floating-point type");
     expect_instruction_error("setp.lo.f32 %p1, %f1, %f2", "unsigned comparisons");
     expect_instruction_error("setp.lt.b32 %p1, %r1, %r2", "bit types (.b*) only compare with .eq or .ne");
     expect_instruction_error("setp.s32 %p1, %r1, %r2", "setp needs a comparison operator");
@@ -129,7 +140,8 @@ TEST(ptx_errors, MalformedOperands) {
     expect_instruction_error("and.pred %p1, !%p2, %p3", "'!' negation is not allowed here");
     expect_instruction_error("add.s32 %r1, %tid.x, 1", "special register '%tid.x' can only be read with mov");
     expect_instruction_error("add.s32 %r1, %r2, 1.5", "floating-point literal used with integer type .s32");
-    expect_instruction_error("add.u32 %r1, %r2, 0f3F800000", "floating-point literal used with integer type .u32");
+    expect_instruction_error("add.u32 %r1, %r2, 0f3F800000",
+                             "floating-point literal used with integer type .u32");
     expect_instruction_error("add.s64 %rd1, %rd2, 99999999999999999999", "malformed number");
     expect_instruction_error("setp.lt.s32 %r1, %r2, %r3", "expected a predicate register as destination");
     expect_instruction_error("setp.lt.s32 %p1|, %r2, %r3", "malformed operand");
@@ -157,14 +169,17 @@ TEST(ptx_errors, NamesAndDeclarations) {
     expect_instruction_error("mov.u64 %rd1, nowhere", "unknown name 'nowhere'");
     expect_instruction_error("@%r1 ret", "guard '%r1' is not a .pred register");
     expect_instruction_error("@%nope ret", "guard '%nope' is not a declared register");
-    expect_error(wrap(".reg .b32 %r<3>;\n.reg .b32 %r1;\n"), kBodyLine + 1, "'%r1' is already declared in this scope");
+    expect_error(wrap(".reg .b32 %r<3>;\n.reg .b32 %r1;\n"), kBodyLine + 1,
+                 "'%r1' is already declared in this scope");
     expect_error(wrap(".reg .v4 .f32 %v;\n"), kBodyLine, "vector registers (.reg .v2/.v4) are not supported");
     expect_error(wrap(".reg .b128 %q;\n"), kBodyLine, "unsupported register type '.b128'");
     expect_error(wrap(".reg .b32 %r<300000>;\n"), kBodyLine, "register count");
     expect_error(wrap(".reg .b32 %r<200000>;\n.reg .b32 %s<200000>;\n"), kBodyLine + 1, "too many registers");
-    expect_error(wrap("ret;\n$L__a:\nret;\n$L__a:\nret;\n"), kBodyLine + 3, "duplicate label '$L__a' (first defined on line 7)");
+    expect_error(wrap("ret;\n$L__a:\nret;\n$L__a:\nret;\n"), kBodyLine + 3,
+                 "duplicate label '$L__a' (first defined on line 7)");
     expect_error(wrap("ret;\nbra $L__nowhere;\n"), kBodyLine + 1, "unknown label '$L__nowhere'");
-    expect_error(wrap("bra $L__end;\n$L__end:\n"), kBodyLine + 1, "label '$L__end' is not followed by an instruction");
+    expect_error(wrap("bra $L__end;\n$L__end:\n"), kBodyLine + 1,
+                 "label '$L__end' is not followed by an instruction");
     expect_error(wrap(".reg .b32 %r<2>;\nmov.u32 %r1, k;\n"), kBodyLine + 1, "'k' is a function");
 }
 
@@ -173,10 +188,12 @@ TEST(ptx_errors, SymbolSpaces) {
                                ".global .u32 g;\n.shared .align 4 .b8 s[16];\n"
                                ".visible .entry k(.param .u32 p)\n{\n.reg .b32 %r<3>; .reg .b64 %rd<3>;\n";
     const uint32_t line = 9;
-    expect_error(header + "ld.shared.u32 %r1, [g];\n}\n", line, "'g' is a .global variable but 'ld.shared.u32' accesses .shared");
+    expect_error(header + "ld.shared.u32 %r1, [g];\n}\n", line,
+                 "'g' is a .global variable but 'ld.shared.u32' accesses .shared");
     expect_error(header + "ld.u32 %r1, [s];\n}\n", line, "convert it with cvta first");
     expect_error(header + "ld.global.u32 %r1, [p];\n}\n", line, "'p' is a .param variable");
-    expect_error(header + "add.u64 %rd1, g, 4;\n}\n", line, "variable 'g' can only be used in mov, cvta or an address");
+    expect_error(header + "add.u64 %rd1, g, 4;\n}\n", line,
+                 "variable 'g' can only be used in mov, cvta or an address");
     expect_error(header + "cvta.shared.u64 %rd1, g;\n}\n", line, "'g' is a .global variable, not .shared");
     expect_error(header + "cvta.to.global.u64 %rd1, g;\n}\n", line, "cvta.to takes a generic address");
 }
@@ -187,9 +204,11 @@ TEST(ptx_errors, ModuleLevel) {
     expect_error(h + "mov.u32 %r1, 1;\n", 4, "instructions must be inside a function body");
     expect_error(h + ".address_size 48\n", 4, ".address_size must be 32 or 64");
     expect_error(h + ".maxntid 128\n", 4, "outside a function declaration");
-    expect_error(h + ".extern .global .align 4 .u32 ext;\n", 4, "is not supported (it has no definition in this module)");
+    expect_error(h + ".extern .global .align 4 .u32 ext;\n", 4,
+                 "is not supported (it has no definition in this module)");
     expect_error(h + ".local .align 4 .b8 l[4];\n", 4, "module-scope .local variables are not supported");
-    expect_error(h + ".global .u64 tbl[2] = {g_a, g_b};\n", 4, "address initialisers ('g_a') are not supported");
+    expect_error(h + ".global .u64 tbl[2] = {g_a, g_b};\n", 4,
+                 "address initialisers ('g_a') are not supported");
     expect_error(h + ".global .u32 a[2] = {1, 2, 3};\n", 4, "too many initialisers for 'a'");
     expect_error(h + ".global .u32 a = 1.5;\n", 4, "floating-point literal used with integer type .u32");
     expect_error(h + ".global .u32 a;\n.global .u32 a;\n", 5, "'a' is already declared in this module");
@@ -208,25 +227,32 @@ TEST(ptx_errors, ModuleLevel) {
     expect_error(h + ".entry k()\nret;\n", 5, "expected '{' to start the body of 'k'");
     expect_error(h + ".entry k(.param .u32 a, .param .u32 a)\n{\nret;\n}\n", 4, "'a' is already declared");
     expect_error(h + ".entry k(.param .pred a)\n{\nret;\n}\n", 4, "missing or invalid parameter type");
-    expect_error(h + ".entry k()\n{\n.global .u32 x;\nret;\n}\n", 6, "function-scope .global variables are not supported");
-    expect_error(h + ".entry k()\n{\n.maxnreg 4\nret;\n}\n", 6, "unexpected directive '.maxnreg' inside function 'k'");
+    expect_error(h + ".entry k()\n{\n.global .u32 x;\nret;\n}\n", 6,
+                 "function-scope .global variables are not supported");
+    expect_error(h + ".entry k()\n{\n.maxnreg 4\nret;\n}\n", 6,
+                 "unexpected directive '.maxnreg' inside function 'k'");
     expect_error(h + ".entry k()\n{\n.shared .b8 s[];\nret;\n}\n", 6, "needs a size or .extern");
 }
 
 TEST(ptx_errors, MissingSemicolonAndTruncation) {
-    expect_error(wrap(std::string(kRegs) + "add.s32 %r1, %r2, 1\nret;\n"), kInstrLine, "malformed operand '1 ret'");
-    expect_error(std::string(kHeader) + std::string(kRegs) + "add.s32 %r1, %r2, 1", kInstrLine, "missing ';' at the end of the instruction");
-    expect_error(std::string(kHeader) + "ret;\n", 4, "missing '}' at the end of function 'k'"); // the .entry line
+    expect_error(wrap(std::string(kRegs) + "add.s32 %r1, %r2, 1\nret;\n"), kInstrLine,
+                 "malformed operand '1 ret'");
+    expect_error(std::string(kHeader) + std::string(kRegs) + "add.s32 %r1, %r2, 1", kInstrLine,
+                 "missing ';' at the end of the instruction");
+    expect_error(std::string(kHeader) + "ret;\n", 4,
+                 "missing '}' at the end of function 'k'"); // the .entry line
 }
 
 TEST(ptx_errors, TooManyInstructions) {
     std::string body(kRegs);
     body.reserve(body.size() + 70000 * 6);
-    for (int i = 0; i < 65536; ++i) body += "exit;\n";
+    for (int i = 0; i < 65536; ++i)
+        body += "exit;\n";
     expect_error(wrap(body), kBodyLine + 1 + 65535, "has more than 65535 instructions");
     // Exactly the limit is fine.
     std::string ok(kRegs);
-    for (int i = 0; i < 65535; ++i) ok += "exit;\n";
+    for (int i = 0; i < 65535; ++i)
+        ok += "exit;\n";
     EXPECT_EQ(test::parse(wrap(ok)).functions.at(0).code.size(), 65535u);
 }
 

@@ -9,7 +9,9 @@ using test::parse_body;
 using test::parse_one;
 using test::slot;
 
-bool has(const Instruction& inst, uint16_t bits) { return (inst.mods & bits) == bits; }
+bool has(const Instruction& inst, uint16_t bits) {
+    return (inst.mods & bits) == bits;
+}
 
 TEST(ptx_instructions, Mov) {
     Instruction i = parse_one("mov.u32 %r1, %r2");
@@ -117,12 +119,11 @@ TEST(ptx_instructions, Ld) {
     EXPECT_EQ(parse_one("ld.weak.global.u32 %r1, [%rd1]").order, MemOrder::Weak);
 
     // Cache operators and eviction hints are accepted and have no effect on the IR.
-    for (const char* text : {"ld.global.nc.f32 %f1, [%rd1]", "ld.global.ca.f32 %f1, [%rd1]",
-                             "ld.global.cg.f32 %f1, [%rd1]", "ld.global.cs.f32 %f1, [%rd1]",
-                             "ld.global.lu.f32 %f1, [%rd1]", "ld.global.cv.f32 %f1, [%rd1]",
-                             "ld.global.nc.L1::no_allocate.f32 %f1, [%rd1]",
-                             "ld.global.L1::evict_last.L2::256B.f32 %f1, [%rd1]",
-                             "ld.global.L2::cache_hint.f32 %f1, [%rd1], %rd2"}) {
+    for (const char* text :
+         {"ld.global.nc.f32 %f1, [%rd1]", "ld.global.ca.f32 %f1, [%rd1]", "ld.global.cg.f32 %f1, [%rd1]",
+          "ld.global.cs.f32 %f1, [%rd1]", "ld.global.lu.f32 %f1, [%rd1]", "ld.global.cv.f32 %f1, [%rd1]",
+          "ld.global.nc.L1::no_allocate.f32 %f1, [%rd1]", "ld.global.L1::evict_last.L2::256B.f32 %f1, [%rd1]",
+          "ld.global.L2::cache_hint.f32 %f1, [%rd1], %rd2"}) {
         SCOPED_TRACE(text);
         i = parse_one(text);
         EXPECT_EQ(i.space, Space::Global);
@@ -222,7 +223,8 @@ TEST(ptx_instructions, IntegerArithmetic) {
         EXPECT_EQ(i.mods, c.mods);
         EXPECT_EQ(i.rounding, Rounding::Default);
         EXPECT_EQ(i.operand_count, c.operands);
-        for (uint8_t k = 0; k < c.operands; ++k) EXPECT_NE(i.ops[k].kind, Operand::Kind::None) << k;
+        for (uint8_t k = 0; k < c.operands; ++k)
+            EXPECT_NE(i.ops[k].kind, Operand::Kind::None) << k;
     }
 }
 
@@ -368,7 +370,8 @@ TEST(ptx_instructions, Setp) {
         EXPECT_EQ(i.type, Type::F32);
         EXPECT_TRUE(has(i, mod::kFtz));
     }
-    const std::pair<const char*, BoolOp> bools[] = {{"and", BoolOp::And}, {"or", BoolOp::Or}, {"xor", BoolOp::Xor}};
+    const std::pair<const char*, BoolOp> bools[] = {
+        {"and", BoolOp::And}, {"or", BoolOp::Or}, {"xor", BoolOp::Xor}};
     for (const auto& [name, op] : bools) {
         SCOPED_TRACE(name);
         const Instruction i = parse_one(std::string("setp.ne.") + name + ".s64 %p1|%p2, %rd1, 0, %p3");
@@ -385,16 +388,18 @@ TEST(ptx_instructions, Setp) {
 
 TEST(ptx_instructions, Atom) {
     const std::pair<const char*, AtomOp> ops[] = {
-        {"add.u32", AtomOp::Add}, {"min.s32", AtomOp::Min}, {"max.u64", AtomOp::Max}, {"inc.u32", AtomOp::Inc},
-        {"dec.u32", AtomOp::Dec}, {"and.b32", AtomOp::And}, {"or.b64", AtomOp::Or},   {"xor.b32", AtomOp::Xor},
-        {"exch.b32", AtomOp::Exch}, {"add.f32", AtomOp::Add}, {"add.f64", AtomOp::Add}, {"add.u64", AtomOp::Add},
+        {"add.u32", AtomOp::Add}, {"min.s32", AtomOp::Min}, {"max.u64", AtomOp::Max},
+        {"inc.u32", AtomOp::Inc}, {"dec.u32", AtomOp::Dec}, {"and.b32", AtomOp::And},
+        {"or.b64", AtomOp::Or},   {"xor.b32", AtomOp::Xor}, {"exch.b32", AtomOp::Exch},
+        {"add.f32", AtomOp::Add}, {"add.f64", AtomOp::Add}, {"add.u64", AtomOp::Add},
     };
     for (const auto& [suffix, op] : ops) {
         SCOPED_TRACE(suffix);
         const bool wide = std::string(suffix).find("64") != std::string::npos;
         const bool fp = std::string(suffix).find(".f") != std::string::npos;
         const std::string dst = fp ? (wide ? "%fd1" : "%f1") : (wide ? "%rd1" : "%r1");
-        const Instruction i = parse_one(std::string("atom.global.") + suffix + " " + dst + ", [%rd2], " + (wide ? "%rd3" : "7"));
+        const Instruction i = parse_one(std::string("atom.global.") + suffix + " " + dst + ", [%rd2], " +
+                                        (wide ? "%rd3" : "7"));
         EXPECT_EQ(i.op, Op::Atom);
         EXPECT_EQ(i.atom_op, op);
         EXPECT_EQ(i.space, Space::Global);
@@ -469,10 +474,14 @@ TEST(ptx_instructions, MembarAndFence) {
         MemScope scope;
     };
     const Case cases[] = {
-        {"membar.cta", MemOrder::Sc, MemScope::Cta},         {"membar.gl", MemOrder::Sc, MemScope::Gpu},
-        {"membar.sys", MemOrder::Sc, MemScope::Sys},         {"fence.sc.cta", MemOrder::Sc, MemScope::Cta},
-        {"fence.sc.gpu", MemOrder::Sc, MemScope::Gpu},       {"fence.acq_rel.gpu", MemOrder::AcqRel, MemScope::Gpu},
-        {"fence.acq_rel.sys", MemOrder::AcqRel, MemScope::Sys}, {"fence.cluster", MemOrder::AcqRel, MemScope::Cluster},
+        {"membar.cta", MemOrder::Sc, MemScope::Cta},
+        {"membar.gl", MemOrder::Sc, MemScope::Gpu},
+        {"membar.sys", MemOrder::Sc, MemScope::Sys},
+        {"fence.sc.cta", MemOrder::Sc, MemScope::Cta},
+        {"fence.sc.gpu", MemOrder::Sc, MemScope::Gpu},
+        {"fence.acq_rel.gpu", MemOrder::AcqRel, MemScope::Gpu},
+        {"fence.acq_rel.sys", MemOrder::AcqRel, MemScope::Sys},
+        {"fence.cluster", MemOrder::AcqRel, MemScope::Cluster},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.text);
@@ -554,7 +563,8 @@ TEST(ptx_instructions, Shfl) {
         {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
     for (const auto& [name, mode] : modes) {
         SCOPED_TRACE(name);
-        const Instruction i = parse_one(std::string("shfl.sync.") + name + ".b32 %r8|%p1, %r4, %r6, %r5, %r7");
+        const Instruction i =
+            parse_one(std::string("shfl.sync.") + name + ".b32 %r8|%p1, %r4, %r6, %r5, %r7");
         EXPECT_EQ(i.op, Op::Shfl);
         EXPECT_EQ(i.shfl, mode);
         EXPECT_EQ(i.type, Type::B32);

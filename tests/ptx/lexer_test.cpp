@@ -33,32 +33,75 @@ constexpr TokenKind S = TokenKind::String;
 
 TEST(ptx_lexer, OpcodeWithModifiersIsOneWord) {
     expect_tokens("ld.global.L1::evict_last.v4.f32 {%f1, _}, [%rd5+-4];",
-                  {{W, "ld.global.L1::evict_last.v4.f32"}, {P, "{"}, {W, "%f1"}, {P, ","}, {W, "_"}, {P, "}"},
-                   {P, ","}, {P, "["}, {W, "%rd5"}, {P, "+"}, {P, "-"}, {N, "4"}, {P, "]"}, {P, ";"}});
+                  {{W, "ld.global.L1::evict_last.v4.f32"},
+                   {P, "{"},
+                   {W, "%f1"},
+                   {P, ","},
+                   {W, "_"},
+                   {P, "}"},
+                   {P, ","},
+                   {P, "["},
+                   {W, "%rd5"},
+                   {P, "+"},
+                   {P, "-"},
+                   {N, "4"},
+                   {P, "]"},
+                   {P, ";"}});
 }
 
 TEST(ptx_lexer, DirectivesRegisterRangesAndSpecialRegisters) {
-    expect_tokens(".reg .b32 %r<10>; mov.u32 %r1, %tid.x;",
-                  {{D, ".reg"}, {D, ".b32"}, {W, "%r"}, {P, "<"}, {N, "10"}, {P, ">"}, {P, ";"},
-                   {W, "mov.u32"}, {W, "%r1"}, {P, ","}, {W, "%tid.x"}, {P, ";"}});
+    expect_tokens(".reg .b32 %r<10>; mov.u32 %r1, %tid.x;", {{D, ".reg"},
+                                                             {D, ".b32"},
+                                                             {W, "%r"},
+                                                             {P, "<"},
+                                                             {N, "10"},
+                                                             {P, ">"},
+                                                             {P, ";"},
+                                                             {W, "mov.u32"},
+                                                             {W, "%r1"},
+                                                             {P, ","},
+                                                             {W, "%tid.x"},
+                                                             {P, ";"}});
 }
 
 TEST(ptx_lexer, GuardLabelAndSetpPair) {
-    expect_tokens("$L__BB0_2:\n@!%p1 bra $L__BB0_2; setp.lt.s32 %p1|%p2, %r1, 0;",
-                  {{W, "$L__BB0_2"}, {P, ":"}, {P, "@"}, {P, "!"}, {W, "%p1"}, {W, "bra"}, {W, "$L__BB0_2"},
-                   {P, ";"}, {W, "setp.lt.s32"}, {W, "%p1"}, {P, "|"}, {W, "%p2"}, {P, ","}, {W, "%r1"},
-                   {P, ","}, {N, "0"}, {P, ";"}});
+    expect_tokens("$L__BB0_2:\n@!%p1 bra $L__BB0_2; setp.lt.s32 %p1|%p2, %r1, 0;", {{W, "$L__BB0_2"},
+                                                                                    {P, ":"},
+                                                                                    {P, "@"},
+                                                                                    {P, "!"},
+                                                                                    {W, "%p1"},
+                                                                                    {W, "bra"},
+                                                                                    {W, "$L__BB0_2"},
+                                                                                    {P, ";"},
+                                                                                    {W, "setp.lt.s32"},
+                                                                                    {W, "%p1"},
+                                                                                    {P, "|"},
+                                                                                    {W, "%p2"},
+                                                                                    {P, ","},
+                                                                                    {W, "%r1"},
+                                                                                    {P, ","},
+                                                                                    {N, "0"},
+                                                                                    {P, ";"}});
 }
 
 TEST(ptx_lexer, NumberForms) {
     expect_tokens("42 0x1fU 0f3F800000 0d4000000000000000 9.0 1e-3 2.5E+4 0b101 017 4294967295U",
-                  {{N, "42"}, {N, "0x1fU"}, {N, "0f3F800000"}, {N, "0d4000000000000000"}, {N, "9.0"},
-                   {N, "1e-3"}, {N, "2.5E+4"}, {N, "0b101"}, {N, "017"}, {N, "4294967295U"}});
+                  {{N, "42"},
+                   {N, "0x1fU"},
+                   {N, "0f3F800000"},
+                   {N, "0d4000000000000000"},
+                   {N, "9.0"},
+                   {N, "1e-3"},
+                   {N, "2.5E+4"},
+                   {N, "0b101"},
+                   {N, "017"},
+                   {N, "4294967295U"}});
 }
 
 TEST(ptx_lexer, StringsKeepQuotes) {
-    expect_tokens(".file 1 \"dir/a b.cu\", 123, 456", {{D, ".file"}, {N, "1"}, {S, "\"dir/a b.cu\""}, {P, ","},
-                                                       {N, "123"}, {P, ","}, {N, "456"}});
+    expect_tokens(
+        ".file 1 \"dir/a b.cu\", 123, 456",
+        {{D, ".file"}, {N, "1"}, {S, "\"dir/a b.cu\""}, {P, ","}, {N, "123"}, {P, ","}, {N, "456"}});
 }
 
 TEST(ptx_lexer, CommentsAreDroppedAndMarkSpace) {

@@ -22,8 +22,8 @@ inline constexpr std::string_view kHeader =
 inline constexpr uint32_t kBodyLine = 6;
 
 // The standard registers most instruction tests use (declared on line kBodyLine).
-inline constexpr std::string_view kRegs =
-    ".reg .pred %p<5>; .reg .b16 %rs<5>; .reg .b32 %r<10>; .reg .f32 %f<10>; .reg .b64 %rd<10>; .reg .f64 %fd<5>;\n";
+inline constexpr std::string_view kRegs = ".reg .pred %p<5>; .reg .b16 %rs<5>; .reg .b32 %r<10>; .reg .f32 "
+                                          "%f<10>; .reg .b64 %rd<10>; .reg .f64 %fd<5>;\n";
 
 // A module with one kernel `k` whose body is `body` (starting on line kBodyLine).
 inline std::string wrap(std::string_view body) {
@@ -33,7 +33,9 @@ inline std::string wrap(std::string_view body) {
     return text;
 }
 
-inline Module parse(std::string_view text) { return parse_module(text, "test.ptx"); }
+inline Module parse(std::string_view text) {
+    return parse_module(text, "test.ptx");
+}
 
 // Parses kRegs + `instructions` and returns the kernel; instruction i is on line kBodyLine + 1 + i
 // when each instruction is on its own line.
@@ -60,7 +62,9 @@ inline uint32_t slot(const Function& fn, std::string_view name) {
     ADD_FAILURE() << "no register " << name;
     return Operand::kNoReg;
 }
-inline uint32_t slot(std::string_view name) { return slot(parse_body(""), name); }
+inline uint32_t slot(std::string_view name) {
+    return slot(parse_body(""), name);
+}
 
 inline std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -84,7 +88,8 @@ inline void expect_error(std::string_view text, uint32_t line, std::string_view 
         EXPECT_EQ(e.line(), line) << what;
         EXPECT_EQ(e.source_name(), "err.ptx");
         EXPECT_EQ(what.rfind("err.ptx:" + std::to_string(line) + ": ", 0), 0u) << what;
-        EXPECT_NE(what.find(needle), std::string::npos) << "message: " << what << "\nexpected to contain: " << needle;
+        EXPECT_NE(what.find(needle), std::string::npos)
+            << "message: " << what << "\nexpected to contain: " << needle;
     }
 }
 

@@ -14,11 +14,13 @@ using test::data_path;
 using test::read_file;
 
 const char* const kSamples[] = {
-    "shared_basic.ptx", "atomics.ptx", "warp_sync.ptx", "memory_sm90.ptx",
-    "module_vars.ptx", "hints_sm90.ptx", "bits.ptx",
+    "shared_basic.ptx", "atomics.ptx",    "warp_sync.ptx", "memory_sm90.ptx",
+    "module_vars.ptx",  "hints_sm90.ptx", "bits.ptx",
 };
 
-Module parse_sample(const char* name) { return parse_module(read_file(data_path(name)), name); }
+Module parse_sample(const char* name) {
+    return parse_module(read_file(data_path(name)), name);
+}
 
 // Internal consistency that the simulator relies on; returns "" when all holds.
 std::string check_consistency(const Module& m) {
@@ -30,7 +32,8 @@ std::string check_consistency(const Module& m) {
             const std::string where = fn.name + "[" + std::to_string(i) + "] " + fn.text[i] + ": ";
             if (inst.ptx_line <= last_line) return where + "ptx_line not increasing";
             last_line = inst.ptx_line;
-            if (inst.op == Op::Bra && inst.target >= fn.code.size()) return where + "branch target out of range";
+            if (inst.op == Op::Bra && inst.target >= fn.code.size())
+                return where + "branch target out of range";
             if (inst.guard != Operand::kNoReg &&
                 (inst.guard >= fn.registers.size() || fn.registers[inst.guard].type != Type::Pred)) {
                 return where + "bad guard";
@@ -40,23 +43,29 @@ std::string check_consistency(const Module& m) {
             if (inst.vector != 1 && inst.vector != 2 && inst.vector != 4) return where + "bad vector count";
             for (uint8_t k = 0; k < 6; ++k) {
                 const Operand& op = inst.ops[k];
-                if (k >= inst.operand_count && op.kind != Operand::Kind::None) return where + "operand beyond operand_count";
-                const bool reg_used = op.kind == Operand::Kind::Reg || (op.kind == Operand::Kind::Address && op.reg != Operand::kNoReg);
+                if (k >= inst.operand_count && op.kind != Operand::Kind::None)
+                    return where + "operand beyond operand_count";
+                const bool reg_used = op.kind == Operand::Kind::Reg ||
+                                      (op.kind == Operand::Kind::Address && op.reg != Operand::kNoReg);
                 if (reg_used && op.reg >= fn.registers.size()) return where + "register slot out of range";
-                const bool sym_used = op.kind == Operand::Kind::Symbol || (op.kind == Operand::Kind::Address && op.symbol != Operand::kNoSymbol);
+                const bool sym_used = op.kind == Operand::Kind::Symbol ||
+                                      (op.kind == Operand::Kind::Address && op.symbol != Operand::kNoSymbol);
                 if (sym_used && op.symbol >= m.globals.size()) return where + "symbol out of range";
                 if (op.kind == Operand::Kind::Vector) {
                     if (op.vec_count != 2 && op.vec_count != 4) return where + "bad vec_count";
                     for (uint8_t v = 0; v < op.vec_count; ++v) {
-                        if (op.vec[v] != Operand::kNoReg && op.vec[v] >= fn.registers.size()) return where + "vector slot out of range";
+                        if (op.vec[v] != Operand::kNoReg && op.vec[v] >= fn.registers.size())
+                            return where + "vector slot out of range";
                     }
                 }
             }
         }
-        if (fn.shared_dynamic_offset < fn.shared_static_bytes) return fn.name + ": dynamic shared overlaps static";
+        if (fn.shared_dynamic_offset < fn.shared_static_bytes)
+            return fn.name + ": dynamic shared overlaps static";
         uint32_t end = 0;
         for (const Param& p : fn.params) {
-            if (p.align == 0 || p.offset % p.align != 0 || p.offset < end) return fn.name + ": bad param layout";
+            if (p.align == 0 || p.offset % p.align != 0 || p.offset < end)
+                return fn.name + ": bad param layout";
             end = p.offset + p.size;
         }
         if (fn.param_bytes != end) return fn.name + ": param_bytes";
@@ -81,13 +90,13 @@ TEST(ptx_samples, EverySampleParsesConsistently) {
         for (const Function& fn : m.functions) {
             ASSERT_FALSE(fn.code.empty());
             EXPECT_EQ(fn.code.back().op, Op::Ret);
-            for (const Instruction& inst : fn.code) EXPECT_LE(inst.source_line, 60u); // CUDA lines, not header lines
+            for (const Instruction& inst : fn.code)
+                EXPECT_LE(inst.source_line, 60u); // CUDA lines, not header lines
         }
     }
 }
 
-template <typename Pred>
-size_t count_if(const Function& fn, Pred pred) {
+template <typename Pred> size_t count_if(const Function& fn, Pred pred) {
     return static_cast<size_t>(std::count_if(fn.code.begin(), fn.code.end(), pred));
 }
 
@@ -141,18 +150,26 @@ TEST(ptx_samples, Atomics) {
         EXPECT_LE(inst.source_line, 19u);
     }
     EXPECT_EQ(ops.size(), 10u); // add min max inc dec and or xor exch cas
-    EXPECT_EQ(count_if(used, [](const Instruction& i) { return i.op == Op::Atom && i.type == Type::F32; }), 1u);
-    EXPECT_EQ(count_if(used, [](const Instruction& i) {
-                  return i.op == Op::Atom && i.ops[1].symbol == Operand::kNoSymbol && i.ops[1].reg != Operand::kNoReg;
-              }),
+    EXPECT_EQ(count_if(used, [](const Instruction& i) { return i.op == Op::Atom && i.type == Type::F32; }),
+              1u);
+    EXPECT_EQ(count_if(used,
+                       [](const Instruction& i) {
+                           return i.op == Op::Atom && i.ops[1].symbol == Operand::kNoSymbol &&
+                                  i.ops[1].reg != Operand::kNoReg;
+                       }),
               19u); // 18 through pointer parameters + atomicAdd(&g_counter) through `mov.u64 %rd, g_counter`
     const Function& unused = *m.find_entry("atom_unused");
     EXPECT_EQ(unused.shared_static_bytes, 4u);
-    EXPECT_EQ(count_if(unused, [](const Instruction& i) { return i.op == Op::Atom && i.type == Type::F64; }), 1u);
-    EXPECT_EQ(count_if(unused, [](const Instruction& i) { return i.op == Op::Atom && i.space == Space::Shared; }), 1u);
-    EXPECT_EQ(count_if(unused, [](const Instruction& i) {
-                  return (i.op == Op::Ld || i.op == Op::St) && i.space == Space::Global && i.ops[i.op == Op::Ld ? 1 : 0].symbol == 3;
-              }),
+    EXPECT_EQ(count_if(unused, [](const Instruction& i) { return i.op == Op::Atom && i.type == Type::F64; }),
+              1u);
+    EXPECT_EQ(
+        count_if(unused, [](const Instruction& i) { return i.op == Op::Atom && i.space == Space::Shared; }),
+        1u);
+    EXPECT_EQ(count_if(unused,
+                       [](const Instruction& i) {
+                           return (i.op == Op::Ld || i.op == Op::St) && i.space == Space::Global &&
+                                  i.ops[i.op == Op::Ld ? 1 : 0].symbol == 3;
+                       }),
               2u); // g_ull += 1
 }
 
@@ -184,13 +201,17 @@ TEST(ptx_samples, WarpSync) {
     EXPECT_EQ(shfl.size(), 4u);
     EXPECT_EQ(votes, (std::set<VoteMode>{VoteMode::All, VoteMode::Any, VoteMode::Ballot}));
     EXPECT_EQ(count_if(warp, [](const Instruction& i) { return i.op == Op::Activemask; }), 1u);
-    EXPECT_EQ(count_if(warp, [](const Instruction& i) {
-                  return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Special && i.ops[1].special == SpecialReg::Clock64;
-              }),
+    EXPECT_EQ(count_if(warp,
+                       [](const Instruction& i) {
+                           return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Special &&
+                                  i.ops[1].special == SpecialReg::Clock64;
+                       }),
               1u);
-    EXPECT_EQ(count_if(warp, [](const Instruction& i) {
-                  return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Special && i.ops[1].special == SpecialReg::LaneId;
-              }),
+    EXPECT_EQ(count_if(warp,
+                       [](const Instruction& i) {
+                           return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Special &&
+                                  i.ops[1].special == SpecialReg::LaneId;
+                       }),
               1u);
 }
 
@@ -203,9 +224,11 @@ TEST(ptx_samples, MemorySm90) {
     EXPECT_EQ(count_if(vec, [](const Instruction& i) { return i.op == Op::Ld && i.vector == 4; }), 1u);
     EXPECT_EQ(count_if(vec, [](const Instruction& i) { return i.op == Op::St && i.vector == 2; }), 1u);
     // `mov.u32 %r9, dyn;` is the dynamic window's start.
-    EXPECT_EQ(count_if(vec, [](const Instruction& i) {
-                  return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Imm && i.ops[1].imm == 128u;
-              }),
+    EXPECT_EQ(count_if(vec,
+                       [](const Instruction& i) {
+                           return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Imm &&
+                                  i.ops[1].imm == 128u;
+                       }),
               1u);
 
     const Function& acqrel = *m.find_entry("acqrel");
@@ -228,12 +251,17 @@ TEST(ptx_samples, MemorySm90) {
 
     const Function& local = *m.find_entry("localarr");
     EXPECT_EQ(local.local_bytes, 64u);
-    EXPECT_EQ(count_if(local, [](const Instruction& i) { return i.op == Op::St && i.space == Space::Local; }), 4u);
+    EXPECT_EQ(count_if(local, [](const Instruction& i) { return i.op == Op::St && i.space == Space::Local; }),
+              4u);
 
     const Function& arith = *m.find_entry("arith");
-    EXPECT_GT(count_if(arith, [](const Instruction& i) { return i.op == Op::Fma && i.type == Type::F64; }), 0u);
-    EXPECT_EQ(count_if(arith, [](const Instruction& i) { return i.op == Op::Div && i.type == Type::F64; }), 1u);
-    EXPECT_EQ(count_if(arith, [](const Instruction& i) { return i.op == Op::Cvt && (i.mods & mod::kRoundInt); }), 8u);
+    EXPECT_GT(count_if(arith, [](const Instruction& i) { return i.op == Op::Fma && i.type == Type::F64; }),
+              0u);
+    EXPECT_EQ(count_if(arith, [](const Instruction& i) { return i.op == Op::Div && i.type == Type::F64; }),
+              1u);
+    EXPECT_EQ(
+        count_if(arith, [](const Instruction& i) { return i.op == Op::Cvt && (i.mods & mod::kRoundInt); }),
+        8u);
     EXPECT_EQ(count_if(arith, [](const Instruction& i) { return i.op == Op::Prmt; }), 1u);
 }
 
@@ -252,7 +280,9 @@ TEST(ptx_samples, ModuleVars) {
     const Function& divergent = *m.find_entry("divergent");
     EXPECT_EQ(divergent.shared_static_bytes, 0u);
     EXPECT_EQ(count_if(divergent, [](const Instruction& i) { return i.op == Op::Bar; }), 6u);
-    EXPECT_EQ(count_if(divergent, [](const Instruction& i) { return i.op == Op::Bra && i.guard != Operand::kNoReg; }), 11u);
+    EXPECT_EQ(count_if(divergent,
+                       [](const Instruction& i) { return i.op == Op::Bra && i.guard != Operand::kNoReg; }),
+              11u);
     ASSERT_EQ(m.globals.size(), 3u);
     EXPECT_EQ(m.globals[2].init.size(), 16u);
     EXPECT_EQ(m.globals[2].init[8], 255u);
@@ -261,12 +291,16 @@ TEST(ptx_samples, ModuleVars) {
 TEST(ptx_samples, HintsSm90) {
     const Module m = parse_sample("hints_sm90.ptx");
     const Function& fn = *m.find_entry("hints");
-    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Ld && i.space == Space::Global; }), 6u);
+    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Ld && i.space == Space::Global; }),
+              6u);
     EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Nanosleep; }), 1u);
     EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Trap; }), 1u);
-    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Atom && i.scope == MemScope::Cta; }), 1u);
-    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Atom && i.scope == MemScope::Sys; }), 1u);
-    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Atom && i.scope == MemScope::Gpu; }), 2u);
+    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Atom && i.scope == MemScope::Cta; }),
+              1u);
+    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Atom && i.scope == MemScope::Sys; }),
+              1u);
+    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Atom && i.scope == MemScope::Gpu; }),
+              2u);
 }
 
 TEST(ptx_samples, Bits) {
@@ -279,8 +313,16 @@ TEST(ptx_samples, Bits) {
     const std::vector<std::pair<uint16_t, uint64_t>> expected = {
         {mod::kAligned, 1}, {0, 2}, {mod::kAligned | mod::kArrive, 3}, {mod::kAligned, 4}};
     EXPECT_EQ(bars, expected);
-    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Mov && i.ops[0].kind == Operand::Kind::Vector; }), 2u);
-    EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Vector; }), 1u);
+    EXPECT_EQ(count_if(fn,
+                       [](const Instruction& i) {
+                           return i.op == Op::Mov && i.ops[0].kind == Operand::Kind::Vector;
+                       }),
+              2u);
+    EXPECT_EQ(count_if(fn,
+                       [](const Instruction& i) {
+                           return i.op == Op::Mov && i.ops[1].kind == Operand::Kind::Vector;
+                       }),
+              1u);
     EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Brev; }), 2u);
     EXPECT_EQ(count_if(fn, [](const Instruction& i) { return i.op == Op::Popc; }), 2u);
 }
@@ -304,13 +346,15 @@ TEST(ptx_samples, CorruptedInputNeverCrashes) {
             }
         };
         const size_t step = std::max<size_t>(1, original.size() / 150);
-        for (size_t cut = 0; cut < original.size(); cut += step) attempt(original.substr(0, cut));
+        for (size_t cut = 0; cut < original.size(); cut += step)
+            attempt(original.substr(0, cut));
         for (int round = 0; round < 300; ++round) {
             std::string text = original;
             const int flips = 1 + static_cast<int>(rng() % 3);
             for (int f = 0; f < flips; ++f) {
                 const size_t at = rng() % text.size();
-                text[at] = (rng() % 4 == 0) ? static_cast<char>(rng() % 256) : kBytes[rng() % (sizeof(kBytes) - 1)];
+                text[at] =
+                    (rng() % 4 == 0) ? static_cast<char>(rng() % 256) : kBytes[rng() % (sizeof(kBytes) - 1)];
             }
             attempt(text);
         }
@@ -322,11 +366,10 @@ TEST(ptx_samples, CorruptedInputNeverCrashes) {
 // A 5,000+ line kernel parses completely (its speed is measured by tests/bench/bench_sim.cpp, not here:
 // timed tests are noise on shared machines).
 TEST(ptx_samples, ParsesFiveThousandLines) {
-    std::string text =
-        ".version 9.0\n.target sm_75\n.address_size 64\n"
-        ".visible .entry big(.param .u64 big_param_0)\n{\n"
-        ".reg .pred %p<4>;\n.reg .f32 %f<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
-        "ld.param.u64 %rd1, [big_param_0];\n";
+    std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                       ".visible .entry big(.param .u64 big_param_0)\n{\n"
+                       ".reg .pred %p<4>;\n.reg .f32 %f<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                       "ld.param.u64 %rd1, [big_param_0];\n";
     const int kBlocks = 850;
     for (int i = 0; i < kBlocks; ++i) {
         const std::string n = std::to_string(i);

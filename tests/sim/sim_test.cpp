@@ -62,14 +62,14 @@ const Schedule kSchedules[] = {Schedule::RoundRobin, Schedule::Random, Schedule:
 // [SECTION] Indices and launch shapes
 
 TEST(Simulator, IndicesOver3DLaunchesAndOddBlockSizes) {
-    const Dim3 shapes[][2] = {{{1, 1, 1}, {1, 1, 1}},   {{3, 1, 1}, {7, 1, 1}},  {{2, 2, 1}, {32, 1, 1}},
-                              {{1, 2, 3}, {65, 1, 1}},  {{2, 1, 1}, {4, 3, 2}},  {{1, 1, 1}, {1024, 1, 1}},
+    const Dim3 shapes[][2] = {{{1, 1, 1}, {1, 1, 1}},  {{3, 1, 1}, {7, 1, 1}}, {{2, 2, 1}, {32, 1, 1}},
+                              {{1, 2, 3}, {65, 1, 1}}, {{2, 1, 1}, {4, 3, 2}}, {{1, 1, 1}, {1024, 1, 1}},
                               {{5, 1, 1}, {33, 2, 1}}};
     for (const auto& shape : shapes) {
         const uint64_t threads = shape[0].count() * shape[1].count();
         std::vector<Buffer> buffers = {make_buffer("out", std::vector<uint32_t>(threads * 4, 0xdeadbeef))};
-        const Result r = simulate(kernels(), "indices", launch(shape[0], shape[1]), buffers, {KernelArg::pointer(0)},
-                                  Options{}, nullptr);
+        const Result r = simulate(kernels(), "indices", launch(shape[0], shape[1]), buffers,
+                                  {KernelArg::pointer(0)}, Options{}, nullptr);
         ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
         const auto out = values_of<uint32_t>(buffers[0]);
         const uint32_t per_block = static_cast<uint32_t>(shape[1].count());
@@ -94,11 +94,13 @@ TEST(Simulator, ArithmeticMatchesCpu) {
     }
     a[0] = INT32_MIN;
     b[0] = -1;
-    std::vector<Buffer> buffers = {make_buffer("a", a), make_buffer("b", b), make_buffer("iout", std::vector<int>(n * 8)),
-                                   make_buffer("fout", std::vector<float>(n * 4)), make_buffer("dout", std::vector<double>(n))};
+    std::vector<Buffer> buffers = {
+        make_buffer("a", a), make_buffer("b", b), make_buffer("iout", std::vector<int>(n * 8)),
+        make_buffer("fout", std::vector<float>(n * 4)), make_buffer("dout", std::vector<double>(n))};
     const std::vector<KernelArg> args = {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2),
                                          KernelArg::pointer(3), KernelArg::pointer(4), KernelArg::scalar(n)};
-    const Result r = simulate(kernels(), "arith", launch({4, 1, 1}, {65, 1, 1}), buffers, args, Options{}, nullptr);
+    const Result r =
+        simulate(kernels(), "arith", launch({4, 1, 1}, {65, 1, 1}), buffers, args, Options{}, nullptr);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     const auto iout = values_of<int>(buffers[2]);
     const auto fout = values_of<float>(buffers[3]);
@@ -107,7 +109,9 @@ TEST(Simulator, ArithmeticMatchesCpu) {
         const int x = a[i], y = b[i];
         const unsigned ux = unsigned(x), uy = unsigned(y);
         auto wrap = [](int64_t v) { return int(uint32_t(uint64_t(v))); };
-        EXPECT_EQ(iout[i * 8 + 0], wrap(int64_t(uint32_t(x) * uint32_t(y)) + (x >> 3) - int64_t(uint32_t(y) << 2))) << i;
+        EXPECT_EQ(iout[i * 8 + 0],
+                  wrap(int64_t(uint32_t(x) * uint32_t(y)) + (x >> 3) - int64_t(uint32_t(y) << 2)))
+            << i;
         if (y != 0 && !(x == INT32_MIN && y == -1)) {
             EXPECT_EQ(iout[i * 8 + 1], x / y) << i;
             EXPECT_EQ(iout[i * 8 + 2], x % y) << i;
@@ -117,10 +121,12 @@ TEST(Simulator, ArithmeticMatchesCpu) {
             EXPECT_EQ(iout[i * 8 + 2], -9);
         }
         EXPECT_EQ(iout[i * 8 + 3], int((ux >> (uy & 31)) ^ (ux * 2654435761u))) << i;
-        EXPECT_EQ(iout[i * 8 + 4], wrap(int64_t(std::min(x, y)) + int64_t(std::max(x, y)) * 3 + std::llabs(int64_t(x) - y)))
+        EXPECT_EQ(iout[i * 8 + 4],
+                  wrap(int64_t(std::min(x, y)) + int64_t(std::max(x, y)) * 3 + std::llabs(int64_t(x) - y)))
             << i;
         uint32_t rev = 0;
-        for (int bit = 0; bit < 32; ++bit) rev |= ((ux >> bit) & 1u) << (31 - bit);
+        for (int bit = 0; bit < 32; ++bit)
+            rev |= ((ux >> bit) & 1u) << (31 - bit);
         EXPECT_EQ(iout[i * 8 + 5], std::popcount(ux) + std::countl_zero(uy) * 100 + int(rev) % 1000) << i;
         EXPECT_EQ(iout[i * 8 + 6], int((int64_t(x) * int64_t(y)) >> 20)) << i;
         const uint32_t umulhi = uint32_t((uint64_t(ux) * uint64_t(uy)) >> 32);
@@ -136,7 +142,8 @@ TEST(Simulator, ArithmeticMatchesCpu) {
         EXPECT_FLOAT_EQ(fout[i * 4 + 2], std::fmin(fa, fb) + std::fmax(fa, fb) + std::fabs(fa)) << i;
         EXPECT_FLOAT_EQ(fout[i * 4 + 3], float(int(fa * 3.7f)) + std::trunc(fb * 1.3f)) << i;
         const double da = x, db = y * 0.125;
-        EXPECT_NEAR(dout[i], da * db - da / (db == 0.0 ? 1.0 : db) + std::sqrt(std::fabs(da)), 1e-6 * std::fabs(da * db) + 1e-9)
+        EXPECT_NEAR(dout[i], da * db - da / (db == 0.0 ? 1.0 : db) + std::sqrt(std::fabs(da)),
+                    1e-6 * std::fabs(da * db) + 1e-9)
             << i;
     }
 }
@@ -148,16 +155,21 @@ TEST(Simulator, BlockReductionAnyBlockSizeAnySchedule) {
         for (Schedule s : kSchedules) {
             const uint32_t blocks = 3;
             std::vector<uint32_t> in(block * blocks);
-            for (size_t i = 0; i < in.size(); ++i) in[i] = uint32_t(i * 2654435761u % 1000);
-            std::vector<Buffer> buffers = {make_buffer("in", in), make_buffer("out", std::vector<uint32_t>(blocks))};
-            const Result r = simulate(kernels(), "block_sum", launch({blocks, 1, 1}, {block, 1, 1}, block * 4), buffers,
-                                      {KernelArg::pointer(0), KernelArg::pointer(1)}, with_schedule(s, block), nullptr);
+            for (size_t i = 0; i < in.size(); ++i)
+                in[i] = uint32_t(i * 2654435761u % 1000);
+            std::vector<Buffer> buffers = {make_buffer("in", in),
+                                           make_buffer("out", std::vector<uint32_t>(blocks))};
+            const Result r =
+                simulate(kernels(), "block_sum", launch({blocks, 1, 1}, {block, 1, 1}, block * 4), buffers,
+                         {KernelArg::pointer(0), KernelArg::pointer(1)}, with_schedule(s, block), nullptr);
             ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
             const auto out = values_of<uint32_t>(buffers[1]);
             for (uint32_t b = 0; b < blocks; ++b) {
                 uint32_t expect = 0;
-                for (uint32_t t = 0; t < block; ++t) expect += in[b * block + t];
-                EXPECT_EQ(out[b], expect) << "block size " << block << " schedule " << to_string(s) << " block " << b;
+                for (uint32_t t = 0; t < block; ++t)
+                    expect += in[b * block + t];
+                EXPECT_EQ(out[b], expect)
+                    << "block size " << block << " schedule " << to_string(s) << " block " << b;
             }
         }
     }
@@ -175,11 +187,15 @@ TEST(Simulator, DivergentLoopsReconvergeWithCorrectResults) {
                 const uint32_t tid = g % block;
                 uint32_t acc = 0;
                 for (uint32_t i = 0; i < tid % 7; ++i) {
-                    if ((i + tid) & 1) acc += i * 3;
-                    else acc ^= tid + i;
+                    if ((i + tid) & 1)
+                        acc += i * 3;
+                    else
+                        acc ^= tid + i;
                 }
-                if (tid & 2) acc = acc * 5 + 1;
-                else if (tid & 4) acc += 11;
+                if (tid & 2)
+                    acc = acc * 5 + 1;
+                else if (tid & 4)
+                    acc += 11;
                 EXPECT_EQ(out[g], acc) << "thread " << g << " block size " << block;
             }
             // Divergence costs issue slots: more warp-instructions than a converged run would need.
@@ -197,10 +213,12 @@ TEST(Simulator, AtomicsMatchCpu) {
         u[5] = 0xffffffffu;
         u[8] = 3;
         std::vector<Buffer> buffers = {make_buffer("u", u), make_buffer("i", std::vector<int>{0, 0}),
-                                       make_buffer("f", std::vector<float>{0}), make_buffer("ull", std::vector<uint64_t>{0})};
-        const Result r = simulate(kernels(), "atomics", launch({blocks, 1, 1}, {block, 1, 1}), buffers,
-                                  {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2), KernelArg::pointer(3)},
-                                  with_schedule(s, 9), nullptr);
+                                       make_buffer("f", std::vector<float>{0}),
+                                       make_buffer("ull", std::vector<uint64_t>{0})};
+        const Result r = simulate(
+            kernels(), "atomics", launch({blocks, 1, 1}, {block, 1, 1}), buffers,
+            {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2), KernelArg::pointer(3)},
+            with_schedule(s, 9), nullptr);
         ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
         const auto gu = values_of<uint32_t>(buffers[0]);
         EXPECT_EQ(gu[0], n);
@@ -209,13 +227,15 @@ TEST(Simulator, AtomicsMatchCpu) {
         EXPECT_EQ(gu[3], 5u);
         EXPECT_EQ(gu[4], 0xffffffffu);
         uint32_t and_expect = 0xffffffffu, xor_expect = 0;
-        for (uint32_t t = 0; t < n; ++t) and_expect &= ~(1u << (t % 31)), xor_expect ^= t;
+        for (uint32_t t = 0; t < n; ++t)
+            and_expect &= ~(1u << (t % 31)), xor_expect ^= t;
         EXPECT_EQ(gu[5], and_expect);
         EXPECT_EQ(gu[6], xor_expect);
         // inc wraps at 9: n increments from 0 end at n % 10; dec from 3 with limit 6 cycles 3,2,1,0,6,5,...
         EXPECT_EQ(gu[7], n % 10);
         uint32_t dec = 3;
-        for (uint32_t t = 0; t < n; ++t) dec = (dec == 0 || dec > 6) ? 6 : dec - 1;
+        for (uint32_t t = 0; t < n; ++t)
+            dec = (dec == 0 || dec > 6) ? 6 : dec - 1;
         EXPECT_EQ(gu[8], dec);
         EXPECT_EQ(gu[9], 77u);
         EXPECT_EQ(gu[10], block - 1) << "shared atomicAdd hands out 0..block-1";
@@ -232,11 +252,14 @@ TEST(Simulator, AtomicsMatchCpu) {
 TEST(Simulator, WarpCollectives) {
     const uint32_t blocks = 2, block = 64;
     std::vector<int> in(blocks * block);
-    for (size_t i = 0; i < in.size(); ++i) in[i] = int(i * 37 % 100);
+    for (size_t i = 0; i < in.size(); ++i)
+        in[i] = int(i * 37 % 100);
     for (Schedule s : kSchedules) {
-        std::vector<Buffer> buffers = {make_buffer("in", in), make_buffer("out", std::vector<int>(in.size() * 6))};
-        const Result r = simulate(kernels(), "warp_ops", launch({blocks, 1, 1}, {block, 1, 1}), buffers,
-                                  {KernelArg::pointer(0), KernelArg::pointer(1)}, with_schedule(s, 5), nullptr);
+        std::vector<Buffer> buffers = {make_buffer("in", in),
+                                       make_buffer("out", std::vector<int>(in.size() * 6))};
+        const Result r =
+            simulate(kernels(), "warp_ops", launch({blocks, 1, 1}, {block, 1, 1}), buffers,
+                     {KernelArg::pointer(0), KernelArg::pointer(1)}, with_schedule(s, 5), nullptr);
         ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
         const auto out = values_of<int>(buffers[1]);
         for (size_t g = 0; g < in.size(); ++g) {
@@ -245,7 +268,8 @@ TEST(Simulator, WarpCollectives) {
             std::vector<int> sum(in.begin() + long(warp0), in.begin() + long(warp0) + 32);
             for (int off = 16; off > 0; off /= 2) {
                 std::vector<int> next = sum;
-                for (int l = 0; l < 32; ++l) next[l] = sum[l] + (l + off < 32 ? sum[l + off] : sum[l]);
+                for (int l = 0; l < 32; ++l)
+                    next[l] = sum[l] + (l + off < 32 ? sum[l + off] : sum[l]);
                 sum = next;
             }
             uint32_t ballot = 0;
@@ -268,12 +292,14 @@ TEST(Simulator, WarpCollectives) {
 TEST(Simulator, VectorAccessesAndConversions) {
     const int n = 70;
     std::vector<float> in(n * 4);
-    for (int i = 0; i < n * 4; ++i) in[i] = float(i % 13) - 4.5f;
+    for (int i = 0; i < n * 4; ++i)
+        in[i] = float(i % 13) - 4.5f;
     std::vector<Buffer> buffers = {make_buffer("in", in), make_buffer("out", std::vector<float>(n * 4)),
                                    make_buffer("wide", std::vector<int64_t>(n))};
-    const Result r = simulate(kernels(), "vectors", launch({3, 1, 1}, {32, 1, 1}), buffers,
-                              {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2), KernelArg::scalar(n)},
-                              Options{}, nullptr);
+    const Result r =
+        simulate(kernels(), "vectors", launch({3, 1, 1}, {32, 1, 1}), buffers,
+                 {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2), KernelArg::scalar(n)},
+                 Options{}, nullptr);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     const auto out = values_of<float>(buffers[1]);
     const auto wide = values_of<int64_t>(buffers[2]);
@@ -289,8 +315,8 @@ TEST(Simulator, VectorAccessesAndConversions) {
 
 TEST(Simulator, GenericPointersReachSharedAndGlobal) {
     std::vector<Buffer> buffers = {make_buffer("out", std::vector<uint32_t>(128, 0))};
-    const Result r = simulate(kernels(), "generic_shared", launch({2, 1, 1}, {64, 1, 1}), buffers, {KernelArg::pointer(0)},
-                              Options{}, nullptr);
+    const Result r = simulate(kernels(), "generic_shared", launch({2, 1, 1}, {64, 1, 1}), buffers,
+                              {KernelArg::pointer(0)}, Options{}, nullptr);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     const auto out = values_of<uint32_t>(buffers[0]);
     for (uint32_t g = 0; g < 128; ++g) {
@@ -323,8 +349,8 @@ TEST(Simulator, CountedBarrierThatCanNeverCompleteIsADeadlock) {
     const ptx::Module m = ptx::parse_module(kCountedBarrierPtx, "counted.ptx");
     std::vector<Buffer> buffers;
     trace::Trace t;
-    const Result r = simulate(m, "counted_barrier", launch({1, 1, 1}, {128, 1, 1}), buffers, {KernelArg::scalar(0)},
-                              Options{}, &t);
+    const Result r = simulate(m, "counted_barrier", launch({1, 1, 1}, {128, 1, 1}), buffers,
+                              {KernelArg::scalar(0)}, Options{}, &t);
     ASSERT_EQ(r.status, trace::RunStatus::Deadlock) << r.message;
     EXPECT_NE(r.message.find("threads 0-31 (32) wait at 'bar.sync 1, 64'"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("96 threads exited"), std::string::npos) << r.message;
@@ -362,8 +388,8 @@ TEST(Simulator, BarrierPhaseCompletesAcrossDifferentBarrierInstructions) {
     const ptx::Module m = ptx::parse_module(kTwoBarriersPtx, "two.ptx");
     std::vector<Buffer> buffers;
     trace::Trace t;
-    const Result r = simulate(m, "two_barriers", launch({1, 1, 1}, {128, 1, 1}), buffers, {KernelArg::scalar(0)},
-                              with_schedule(Schedule::Random, 4), &t);
+    const Result r = simulate(m, "two_barriers", launch({1, 1, 1}, {128, 1, 1}), buffers,
+                              {KernelArg::scalar(0)}, with_schedule(Schedule::Random, 4), &t);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     // Phase 0 arrivals used two different instructions (sites 3 and 5); phase 1 used one.
     std::map<uint32_t, std::set<uint32_t>> sites_by_phase;
@@ -381,10 +407,12 @@ TEST(Simulator, BarrierPhaseCompletesAcrossDifferentBarrierInstructions) {
 // [SECTION] Errors and budgets
 
 TEST(Simulator, OutOfBoundsReadNamesThreadInstructionAndLine) {
-    std::vector<Buffer> buffers = {make_buffer("g_in", std::vector<float>(64)), make_buffer("g_out", std::vector<float>(64))};
+    std::vector<Buffer> buffers = {make_buffer("g_in", std::vector<float>(64)),
+                                   make_buffer("g_out", std::vector<float>(64))};
     trace::Trace t;
-    const Result r = simulate(kernels(), "out_of_bounds", launch({2, 1, 1}, {32, 1, 1}), buffers,
-                              {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::scalar(1)}, Options{}, &t);
+    const Result r =
+        simulate(kernels(), "out_of_bounds", launch({2, 1, 1}, {32, 1, 1}), buffers,
+                 {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::scalar(1)}, Options{}, &t);
     ASSERT_EQ(r.status, trace::RunStatus::Error);
     EXPECT_NE(r.message.find("block (1,0,0) thread (31,0,0)"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("ld.global.f32"), std::string::npos) << r.message;
@@ -398,8 +426,8 @@ TEST(Simulator, SpinLoopEndsInBudgetNotHang) {
     std::vector<Buffer> buffers = {make_buffer("flag", std::vector<uint32_t>{0})};
     Options o;
     o.max_steps = 100000;
-    const Result r = simulate(kernels(), "spin_forever", launch({1, 1, 1}, {32, 1, 1}), buffers, {KernelArg::pointer(0)}, o,
-                              nullptr);
+    const Result r = simulate(kernels(), "spin_forever", launch({1, 1, 1}, {32, 1, 1}), buffers,
+                              {KernelArg::pointer(0)}, o, nullptr);
     EXPECT_EQ(r.status, trace::RunStatus::Budget);
     EXPECT_NE(r.message.find("step budget"), std::string::npos) << r.message;
 }
@@ -408,10 +436,12 @@ TEST(Simulator, ThreadAndLaunchLimitsAreCheckedBeforeRunning) {
     std::vector<Buffer> buffers = {make_buffer("out", std::vector<uint32_t>(16))};
     Options o;
     o.max_threads = 1000;
-    Result r = simulate(kernels(), "indices", launch({100, 1, 1}, {32, 1, 1}), buffers, {KernelArg::pointer(0)}, o, nullptr);
+    Result r = simulate(kernels(), "indices", launch({100, 1, 1}, {32, 1, 1}), buffers,
+                        {KernelArg::pointer(0)}, o, nullptr);
     EXPECT_EQ(r.status, trace::RunStatus::Budget);
     EXPECT_NE(r.message.find("thread budget"), std::string::npos) << r.message;
-    r = simulate(kernels(), "indices", launch({1, 1, 1}, {2048, 1, 1}), buffers, {KernelArg::pointer(0)}, Options{}, nullptr);
+    r = simulate(kernels(), "indices", launch({1, 1, 1}, {2048, 1, 1}), buffers, {KernelArg::pointer(0)},
+                 Options{}, nullptr);
     EXPECT_EQ(r.status, trace::RunStatus::Error);
     EXPECT_NE(r.message.find("at most 1024"), std::string::npos) << r.message;
     r = simulate(kernels(), "no_such_kernel", launch({1, 1, 1}, {1, 1, 1}), buffers, {}, Options{}, nullptr);
@@ -427,8 +457,8 @@ TEST(Simulator, CancelStopsTheRun) {
     std::atomic<bool> cancel{true};
     Options o;
     o.cancel = &cancel;
-    const Result r = simulate(kernels(), "spin_forever", launch({1, 1, 1}, {32, 1, 1}), buffers, {KernelArg::pointer(0)}, o,
-                              nullptr);
+    const Result r = simulate(kernels(), "spin_forever", launch({1, 1, 1}, {32, 1, 1}), buffers,
+                              {KernelArg::pointer(0)}, o, nullptr);
     EXPECT_EQ(r.status, trace::RunStatus::Cancelled);
 }
 
@@ -443,7 +473,8 @@ trace::Trace run_store_barrier_load(Schedule s, uint64_t seed, Options o = {}) {
                               {KernelArg::pointer(0)}, o, &t);
     EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     const auto out = values_of<uint32_t>(buffers[0]);
-    for (uint32_t g = 0; g < 192; ++g) EXPECT_EQ(out[g], ((g % 96 + 1) % 96) * 3) << g;
+    for (uint32_t g = 0; g < 192; ++g)
+        EXPECT_EQ(out[g], ((g % 96 + 1) % 96) * 3) << g;
     return t;
 }
 
@@ -451,7 +482,8 @@ TEST(Simulator, TraceHasEveryAccessBarrierAndExit) {
     const trace::Trace t = run_store_barrier_load(Schedule::Random, 7);
     ASSERT_EQ(t.threads.size(), 192u);
     std::map<trace::EventKind, size_t> count;
-    for (const trace::Event& e : t.events) ++count[e.kind];
+    for (const trace::Event& e : t.events)
+        ++count[e.kind];
     EXPECT_EQ(count[trace::EventKind::Store], 192u * 2) << "one shared and one global store per thread";
     EXPECT_EQ(count[trace::EventKind::Load], 192u) << "one shared load per thread";
     EXPECT_EQ(count[trace::EventKind::BarrierArrive], 192u);
@@ -459,10 +491,12 @@ TEST(Simulator, TraceHasEveryAccessBarrierAndExit) {
     EXPECT_EQ(count[trace::EventKind::Exit], 192u);
     // Per thread: program order store(shared) < arrive < leave < load(shared) < store(global) < exit.
     std::vector<std::vector<trace::EventKind>> per_thread(192);
-    for (const trace::Event& e : t.events) per_thread[e.thread].push_back(e.kind);
+    for (const trace::Event& e : t.events)
+        per_thread[e.thread].push_back(e.kind);
     using K = trace::EventKind;
     for (const auto& seq : per_thread)
-        EXPECT_EQ(seq, (std::vector<K>{K::Store, K::BarrierArrive, K::BarrierLeave, K::Load, K::Store, K::Exit}));
+        EXPECT_EQ(seq,
+                  (std::vector<K>{K::Store, K::BarrierArrive, K::BarrierLeave, K::Load, K::Store, K::Exit}));
     for (const trace::Event& e : t.events) {
         if (e.kind == K::Load) {
             EXPECT_EQ(e.space(), trace::Space::Shared);
@@ -490,7 +524,8 @@ TEST(Simulator, SameSeedGivesIdenticalTraceDifferentSeedsDiffer) {
         EXPECT_TRUE(same_events(a, b)) << to_string(s);
         EXPECT_FALSE(same_events(a, c)) << to_string(s);
     }
-    EXPECT_TRUE(same_events(run_store_barrier_load(Schedule::RoundRobin, 1), run_store_barrier_load(Schedule::RoundRobin, 2)))
+    EXPECT_TRUE(same_events(run_store_barrier_load(Schedule::RoundRobin, 1),
+                            run_store_barrier_load(Schedule::RoundRobin, 2)))
         << "round-robin does not depend on the seed";
 }
 
@@ -623,7 +658,8 @@ TEST(SimulatorEvents, FencesAreRecordedWithTheirScope) {
         if (e.kind == trace::EventKind::Fence) scopes.push_back(e.scope());
         if (e.kind == trace::EventKind::Store) volatile_store = e.is_volatile();
     }
-    EXPECT_EQ(scopes, (std::vector<trace::Scope>{trace::Scope::Device, trace::Scope::Block, trace::Scope::System}));
+    EXPECT_EQ(scopes,
+              (std::vector<trace::Scope>{trace::Scope::Device, trace::Scope::Block, trace::Scope::System}));
     EXPECT_TRUE(volatile_store);
 }
 

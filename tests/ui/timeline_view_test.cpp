@@ -304,7 +304,8 @@ TEST(TimelineView, LiveRecordsRebuildPerSerialAndShowNoDeadlock) {
     EXPECT_FALSE(view.index()->deadlocked());
     EXPECT_TRUE(view.frame().markers.empty());
 
-    const auto second = live.add(events(64, 256), 256, 2.0, LiveTrace::Clock::now() + std::chrono::seconds(1));
+    const auto second =
+        live.add(events(64, 256), 256, 2.0, LiveTrace::Clock::now() + std::chrono::seconds(1));
     ASSERT_TRUE(second);
     camera.fit_requested = true;
     ui.frame([&] { view.draw(state, *second, camera, "tl", {0, 0}); });

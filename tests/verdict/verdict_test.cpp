@@ -19,7 +19,8 @@ struct Case {
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (const scenario::Scenario& s : scenario::catalog())
-        for (const scenario::Variant& v : s.variants) cases.push_back({&s, &v});
+        for (const scenario::Variant& v : s.variants)
+            cases.push_back({&s, &v});
     return cases;
 }
 
@@ -34,20 +35,23 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
     const scenario::Scenario& s = *GetParam().scenario;
     const scenario::Variant& v = *GetParam().variant;
     const scenario::Expectation& e = v.expect;
-    for (sim::Schedule schedule : {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial}) {
+    for (sim::Schedule schedule :
+         {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial}) {
         uint32_t seeds_with_wrong_outputs = 0;
         for (uint64_t seed = 1; seed <= 10; ++seed) {
             runner::RunOptions o;
             o.schedule = schedule;
             o.seed = seed;
             const runner::RunSummary r = runner::run_scenario(s, v, o);
-            const std::string where = s.id + "/" + v.id + " schedule " + sim::to_string(schedule) + " seed " +
-                                      std::to_string(seed);
+            const std::string where =
+                s.id + "/" + v.id + " schedule " + sim::to_string(schedule) + " seed " + std::to_string(seed);
             ASSERT_EQ(trace::to_string(r.status), e.status) << where << ": " << r.message;
-            for (const std::string& k : e.must_find) EXPECT_TRUE(has_kind(r, k)) << where << ": expected a '" << k << "' finding";
+            for (const std::string& k : e.must_find)
+                EXPECT_TRUE(has_kind(r, k)) << where << ": expected a '" << k << "' finding";
             for (const std::string& k : e.must_not_find)
-                EXPECT_FALSE(has_kind(r, k)) << where << ": unexpected '" << k << "' finding: "
-                                             << (r.findings.empty() ? "" : r.findings.front().message);
+                EXPECT_FALSE(has_kind(r, k))
+                    << where << ": unexpected '" << k
+                    << "' finding: " << (r.findings.empty() ? "" : r.findings.front().message);
             EXPECT_GT(r.checked_outputs, 0u) << where << ": the CPU reference checked nothing";
             if (e.always_correct) {
                 EXPECT_EQ(r.wrong_outputs, 0u) << where << ": " << r.check_summary;
@@ -62,8 +66,8 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
         }
         // Races show up as wrong outputs only when the schedule interleaves warps unluckily.
         if (e.wrong_outputs_possible && schedule != sim::Schedule::RoundRobin) {
-            EXPECT_GT(seeds_with_wrong_outputs, 0u)
-                << s.id << "/" << v.id << ": no wrong outputs under " << sim::to_string(schedule) << " in 10 seeds";
+            EXPECT_GT(seeds_with_wrong_outputs, 0u) << s.id << "/" << v.id << ": no wrong outputs under "
+                                                    << sim::to_string(schedule) << " in 10 seeds";
         }
     }
 }
@@ -97,7 +101,8 @@ TEST(VerdictFacts, StencilRaceNamesTheStoreAndLoadLines) {
     std::vector<uint32_t> race_lines;
     for (const analysis::Finding& f : r.findings)
         if (f.kind == analysis::FindingKind::Race)
-            for (uint32_t l : f.lines) race_lines.push_back(l);
+            for (uint32_t l : f.lines)
+                race_lines.push_back(l);
     ASSERT_FALSE(race_lines.empty());
     size_t line_no = 1, pos = 0;
     std::vector<std::string> lines;
@@ -112,8 +117,10 @@ TEST(VerdictFacts, StencilRaceNamesTheStoreAndLoadLines) {
     for (uint32_t l : race_lines) {
         ASSERT_LE(l, lines.size());
         const std::string& text = lines[l - 1];
-        if (text.find("s_tile[") != std::string::npos && text.find("] =") != std::string::npos) store_line = true;
-        if (text.find("s_tile[") != std::string::npos && text.find("] =") == std::string::npos) load_line = true;
+        if (text.find("s_tile[") != std::string::npos && text.find("] =") != std::string::npos)
+            store_line = true;
+        if (text.find("s_tile[") != std::string::npos && text.find("] =") == std::string::npos)
+            load_line = true;
     }
     EXPECT_TRUE(store_line) << "no race line is the store into s_tile";
     EXPECT_TRUE(load_line) << "no race line is a load from s_tile";
