@@ -345,9 +345,9 @@ int cmd_check(const std::vector<std::string>& argv) {
         for (size_t i = 0; i < index; ++i)
             buffer += specs[i].is_buffer ? 1 : 0;
         if (buffer < summary.final_buffers.size())
-            std::cout << "arg" << index << " (" << to_string(specs[index].buffer.type) << " x "
+            std::cout << "arg" << index << " (" << launch::to_string(specs[index].buffer.type) << " x "
                       << specs[index].buffer.count << "):\n"
-                      << format_buffer(summary.final_buffers[buffer].bytes, specs[index].buffer.type);
+                      << launch::format_buffer(summary.final_buffers[buffer].bytes, specs[index].buffer.type);
     }
     return kExitOk;
 }

@@ -63,8 +63,8 @@ trace::RunStatus run_status(ResultStatus s) {
 } // namespace
 
 LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
-                     const std::string& kernel, const sim::LaunchConfig& config,
-                     const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
+                     const std::string& kernel, const launch::LaunchConfig& config,
+                     const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
                      const LaunchOptions& options) {
     LaunchOutcome out;
     const Hello& hello = worker.start();
@@ -79,7 +79,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     meta.grid = config.grid;
     meta.block = config.block;
     meta.dynamic_shared_bytes = config.dynamic_shared_bytes;
-    for (const sim::Buffer& b : buffers)
+    for (const launch::Buffer& b : buffers)
         out.buffers.push_back(b);
     auto fail = [&](std::string why) {
         out.status = trace::RunStatus::Error;
@@ -106,11 +106,11 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     req.grid = config.grid;
     req.block = config.block;
     req.dynamic_shared_bytes = config.dynamic_shared_bytes;
-    for (const sim::Buffer& b : buffers)
+    for (const launch::Buffer& b : buffers)
         req.buffers.push_back({b.name, b.bytes});
     for (size_t i = 0; i < args.size(); ++i) {
         ArgSpec a;
-        if (args[i].kind == sim::KernelArg::Kind::Buffer) {
+        if (args[i].kind == launch::KernelArg::Kind::Buffer) {
             if (args[i].buffer >= buffers.size())
                 return fail("argument " + std::to_string(i) + " names buffer " +
                             std::to_string(args[i].buffer) + " of " + std::to_string(buffers.size()));

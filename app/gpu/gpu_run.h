@@ -7,7 +7,7 @@
 #include "gpu/client.h"
 #include "gpu/protocol.h"
 #include "ptx/ir.h"
-#include "sim/simulator.h"
+#include "launch/launch.h"
 #include "trace/trace.h"
 #include "trace/trace_buffer.h"
 
@@ -36,7 +36,7 @@ struct LaunchOutcome {
     trace::RunStatus status = trace::RunStatus::Ok;
     std::string message;              // what went wrong; for a timeout, the diagnosis
     std::vector<float> kernel_ms;     // per completed launch
-    std::vector<sim::Buffer> buffers; // after the (last) launch; the inputs where it did not finish
+    std::vector<launch::Buffer> buffers; // after the (last) launch; the inputs where it did not finish
     trace::Trace trace;               // traced: threads, sites, events and meta; untraced: meta only
     uint64_t events_attempted = 0;    // traced: the cursors added up (written + dropped)
     uint64_t dropped_events = 0;
@@ -49,8 +49,8 @@ struct LaunchOutcome {
 // with a message); throws Unavailable when the GPU cannot be used at all, and
 // ptx::InstrumentError when a traced run's PTX cannot be instrumented.
 LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
-                     const std::string& kernel, const sim::LaunchConfig& config,
-                     const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
+                     const std::string& kernel, const launch::LaunchConfig& config,
+                     const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
                      const LaunchOptions& options);
 
 // The thread table of a GPU trace: block, thread, warp, lane, SM (from the warp table) and how each

@@ -194,7 +194,7 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
             break;
         }
         scenario::Inputs inputs = job.make_inputs(options.seed + r);
-        std::vector<sim::Buffer> buffers = inputs.buffers;
+        std::vector<launch::Buffer> buffers = inputs.buffers;
         sim::Options sim_options = options.limits;
         sim_options.schedule = options.schedule;
         sim_options.seed = options.seed + r;

@@ -79,7 +79,7 @@ struct RunSummary {
     uint64_t warp_instructions = 0;
     double elapsed_ms = 0;
     std::string check_summary;              // of the kept repetition
-    std::vector<sim::Buffer> final_buffers; // of the kept repetition
+    std::vector<launch::Buffer> final_buffers; // of the kept repetition
     // Backend "gpu": status / message / wrong_outputs / checked_outputs / reps_with_wrong_outputs
     // above are the untraced side's (the hardware's own outcome; the traced side's where only it
     // ran, and a non-ok status of either side wins); trace, findings and events are the traced
@@ -95,10 +95,10 @@ struct RunSummary {
 struct KernelJob {
     const ptx::Module* module = nullptr;
     std::string kernel;
-    sim::LaunchConfig launch;
+    launch::LaunchConfig launch;
     std::function<scenario::Inputs(uint64_t seed)> make_inputs;
     std::function<scenario::CheckResult(const scenario::Inputs& before,
-                                        const std::vector<sim::Buffer>& after)>
+                                        const std::vector<launch::Buffer>& after)>
         check;
     // Copied into the trace's metadata.
     std::string scenario_id, variant_id, source_name, source_text, ptx_text;

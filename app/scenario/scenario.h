@@ -3,7 +3,7 @@
 // give + lesson text in English and Simplified Chinese. The catalog knows nothing of how kernels run.
 #pragma once
 
-#include "sim/simulator.h"
+#include "launch/launch.h"
 
 #include <cstdint>
 #include <functional>
@@ -38,11 +38,7 @@ struct Variant {
     LessonText en, zh; // per-variant notes (title + shows/look_at; predict/fix where they differ)
 };
 
-// Concrete inputs for one run: buffers and the kernel arguments that refer to them.
-struct Inputs {
-    std::vector<sim::Buffer> buffers;
-    std::vector<sim::KernelArg> args;
-};
+using launch::Inputs;
 
 struct CheckResult {
     uint64_t wrong = 0;
@@ -54,13 +50,13 @@ struct Scenario {
     std::string id;          // CLI contract, e.g. "stencil"
     std::string topic;       // "barriers", "warps", "fences", "atomics"
     std::string source_file; // "stencil.cu" (also "stencil.ptx" embedded)
-    sim::LaunchConfig launch;
+    launch::LaunchConfig launch;
     LessonText en, zh; // the lesson as a whole
     std::vector<Variant> variants;
     // Builds the inputs for a run; the same seed gives the same inputs.
     std::function<Inputs(uint64_t seed)> make_inputs;
     // Compares the buffers after the run with the CPU reference computed from `before`.
-    std::function<CheckResult(const Inputs& before, const std::vector<sim::Buffer>& after)> check;
+    std::function<CheckResult(const Inputs& before, const std::vector<launch::Buffer>& after)> check;
 
     const Variant* find_variant(std::string_view variant_id) const;
     std::string_view cuda_source() const; // embedded kernels/<source_file>

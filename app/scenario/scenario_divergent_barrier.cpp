@@ -18,13 +18,13 @@ Inputs make_inputs(uint64_t seed) {
     Inputs inputs;
     inputs.buffers.push_back(make_buffer("g_in", in));
     inputs.buffers.push_back(make_buffer("g_out", std::vector<int32_t>(kN, 0)));
-    inputs.args = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1)};
+    inputs.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1)};
     return inputs;
 }
 
 // The CPU reference: block b rotates its tile by shift = 64 * b (mod 256), s_rot[t] = in[(t + shift)
 // % 256], then writes it out reversed, out[t] = s_rot[255 - t].
-CheckResult check(const Inputs& before, const std::vector<sim::Buffer>& after) {
+CheckResult check(const Inputs& before, const std::vector<launch::Buffer>& after) {
     const std::vector<int32_t> in =
         before.buffers.empty() ? std::vector<int32_t>{} : read_buffer<int32_t>(before.buffers[0]);
     std::vector<int32_t> expected(in.size());

@@ -28,13 +28,13 @@ Inputs make_inputs(uint64_t seed) {
     inputs.buffers.push_back(make_buffer("g_len", len));
     inputs.buffers.push_back(make_buffer("g_items", items));
     inputs.buffers.push_back(make_buffer("g_out", std::vector<int32_t>(kN, 0)));
-    inputs.args = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::pointer(2),
-                   sim::KernelArg::scalar(kN), sim::KernelArg::scalar(static_cast<uint32_t>(max_len))};
+    inputs.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::pointer(2),
+                   launch::KernelArg::scalar(kN), launch::KernelArg::scalar(static_cast<uint32_t>(max_len))};
     return inputs;
 }
 
 // The CPU reference: thread t of a block gets the sum of the list of its partner p = 255 - t.
-CheckResult check(const Inputs& before, const std::vector<sim::Buffer>& after) {
+CheckResult check(const Inputs& before, const std::vector<launch::Buffer>& after) {
     const std::vector<int32_t> len =
         before.buffers.size() > 0 ? read_buffer<int32_t>(before.buffers[0]) : std::vector<int32_t>{};
     const std::vector<int32_t> items =

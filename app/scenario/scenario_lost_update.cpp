@@ -13,18 +13,18 @@ constexpr uint32_t kExpected = kBlocks * kThreads; // one increment per thread
 Inputs make_inputs(uint64_t /*seed*/) {
     Inputs inputs;
     inputs.buffers.push_back(make_buffer("g_counter", std::vector<uint32_t>{0}));
-    inputs.args = {sim::KernelArg::pointer(0)};
+    inputs.args = {launch::KernelArg::pointer(0)};
     return inputs;
 }
 
 // The CPU reference: the counter's start value plus one per thread of the launch.
-CheckResult check(const Inputs& before, const std::vector<sim::Buffer>& after) {
+CheckResult check(const Inputs& before, const std::vector<launch::Buffer>& after) {
     const std::vector<uint32_t> start =
         before.buffers.empty() ? std::vector<uint32_t>{} : read_buffer<uint32_t>(before.buffers[0]);
     const uint32_t expected = (start.empty() ? 0u : start[0]) + kExpected;
     CheckResult result;
     result.checked = 1;
-    const sim::Buffer* buffer = result_buffer(after, 0);
+    const launch::Buffer* buffer = result_buffer(after, 0);
     const std::vector<uint32_t> got = buffer ? read_buffer<uint32_t>(*buffer) : std::vector<uint32_t>{};
     if (got.empty()) {
         result.wrong = 1;

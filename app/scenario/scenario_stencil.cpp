@@ -19,13 +19,13 @@ Inputs make_inputs(uint64_t seed) {
     Inputs inputs;
     inputs.buffers.push_back(make_buffer("g_in", in));
     inputs.buffers.push_back(make_buffer("g_out", std::vector<float>(kN, 0.0f)));
-    inputs.args = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(kN)};
+    inputs.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::scalar(kN)};
     return inputs;
 }
 
 // The CPU reference: out[i] = left + centre + right inside each block of kThreads elements; a
 // neighbour outside the block reads 0 (summed in the kernel's order: (left + centre) + right).
-CheckResult check(const Inputs& before, const std::vector<sim::Buffer>& after) {
+CheckResult check(const Inputs& before, const std::vector<launch::Buffer>& after) {
     const std::vector<float> in =
         before.buffers.empty() ? std::vector<float>{} : read_buffer<float>(before.buffers[0]);
     std::vector<float> expected(in.size());

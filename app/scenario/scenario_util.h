@@ -1,4 +1,4 @@
-// Private helpers of the scenario library: a portable seeded generator, typed views of sim::Buffer
+// Private helpers of the scenario library: a portable seeded generator, typed views of launch::Buffer
 // bytes, and the output comparison every scenario's check uses.
 #pragma once
 
@@ -36,14 +36,14 @@ inline uint64_t mix_seed(uint64_t seed, uint64_t scenario_salt) {
     return seed * 0xd1342543de82ef95ull + scenario_salt;
 }
 
-template <typename T> sim::Buffer make_buffer(std::string name, const std::vector<T>& values) {
+template <typename T> launch::Buffer make_buffer(std::string name, const std::vector<T>& values) {
     static_assert(std::is_trivially_copyable_v<T>);
-    sim::Buffer buffer{std::move(name), std::vector<uint8_t>(values.size() * sizeof(T))};
+    launch::Buffer buffer{std::move(name), std::vector<uint8_t>(values.size() * sizeof(T))};
     if (!values.empty()) std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());
     return buffer;
 }
 
-template <typename T> std::vector<T> read_buffer(const sim::Buffer& buffer) {
+template <typename T> std::vector<T> read_buffer(const launch::Buffer& buffer) {
     static_assert(std::is_trivially_copyable_v<T>);
     std::vector<T> values(buffer.bytes.size() / sizeof(T));
     if (!values.empty()) std::memcpy(values.data(), buffer.bytes.data(), values.size() * sizeof(T));
@@ -57,7 +57,7 @@ inline uint64_t f32_bits(float value) {
 }
 
 // The buffer `index` of a run's results, or nullptr when the run did not give it back.
-inline const sim::Buffer* result_buffer(const std::vector<sim::Buffer>& after, size_t index) {
+inline const launch::Buffer* result_buffer(const std::vector<launch::Buffer>& after, size_t index) {
     return index < after.size() ? &after[index] : nullptr;
 }
 
@@ -69,7 +69,7 @@ std::string format_value(float value);
 // Summary: "all N outputs match the CPU reference" or "W of N outputs wrong; first: NAME[i] = got,
 // expected e".
 template <typename T>
-CheckResult compare_outputs(const std::vector<T>& expected, const sim::Buffer* got_buffer,
+CheckResult compare_outputs(const std::vector<T>& expected, const launch::Buffer* got_buffer,
                             const std::string& name) {
     CheckResult result;
     result.checked = expected.size();

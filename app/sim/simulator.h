@@ -8,6 +8,7 @@
 // whatever barrier instruction each used. Memory is sequentially consistent for now.
 #pragma once
 
+#include "launch/launch.h"
 #include "ptx/ir.h"
 #include "trace/trace.h"
 
@@ -30,27 +31,10 @@ enum class Schedule : uint8_t {
 const char* to_string(Schedule schedule);
 bool parse_schedule(const std::string& text, Schedule& out); // "rr" | "random" | "adversarial"
 
-struct LaunchConfig {
-    Dim3 grid;
-    Dim3 block;
-    uint32_t dynamic_shared_bytes = 0;
-};
-
-// A device buffer as the host sees it. The simulator gives each one a device address.
-struct Buffer {
-    std::string name;
-    std::vector<uint8_t> bytes;
-};
-
-// One kernel argument, in the order of the .entry's params.
-struct KernelArg {
-    enum class Kind : uint8_t { Buffer, Scalar };
-    Kind kind = Kind::Scalar;
-    uint32_t buffer = 0; // Buffer: index into the buffers vector
-    uint64_t bits = 0;   // Scalar: value bits (f32 as its 32 bits)
-    static KernelArg pointer(uint32_t buffer_index) { return {Kind::Buffer, buffer_index, 0}; }
-    static KernelArg scalar(uint64_t value_bits) { return {Kind::Scalar, 0, value_bits}; }
-};
+// The launch vocabulary (launch/launch.h), as the simulator's API spells it.
+using launch::Buffer;
+using launch::KernelArg;
+using launch::LaunchConfig;
 
 struct Options {
     Schedule schedule = Schedule::RoundRobin;

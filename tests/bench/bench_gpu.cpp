@@ -58,8 +58,8 @@ void print_row(const Row& r) {
     g_rows.push_back(r);
 }
 
-sim::Buffer floats(const std::string& name, const std::vector<float>& v) {
-    sim::Buffer b;
+launch::Buffer floats(const std::string& name, const std::vector<float>& v) {
+    launch::Buffer b;
     b.name = name;
     b.bytes.resize(v.size() * 4);
     std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
@@ -71,8 +71,8 @@ struct Bench {
     uint32_t reps;
 
     gpu::LaunchOutcome go(const ptx::Module& m, const std::string& ptx, const std::string& kernel,
-                          const sim::LaunchConfig& lc, const std::vector<sim::Buffer>& buffers,
-                          const std::vector<sim::KernelArg>& args, gpu::LaunchOptions o) {
+                          const launch::LaunchConfig& lc, const std::vector<launch::Buffer>& buffers,
+                          const std::vector<launch::KernelArg>& args, gpu::LaunchOptions o) {
         o.timeout_s = 10;
         o.grace_s = 60;
         return gpu::launch(worker, m, ptx, kernel, lc, buffers, args, o);
@@ -80,8 +80,8 @@ struct Bench {
 
     // untraced, then traced in each buffer mode; returns the untraced median.
     void run_case(const std::string& label, const ptx::Module& m, const std::string& ptx,
-                  const std::string& kernel, const sim::LaunchConfig& lc,
-                  const std::vector<sim::Buffer>& buffers, const std::vector<sim::KernelArg>& args,
+                  const std::string& kernel, const launch::LaunchConfig& lc,
+                  const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
                   uint64_t capacity) {
         gpu::LaunchOptions base;
         base.launches = reps;
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
 
     const uint32_t threads = 256;
     const uint64_t n = uint64_t(blocks) * threads;
-    const sim::LaunchConfig lc{{blocks, 1, 1}, {threads, 1, 1}, 0};
+    const launch::LaunchConfig lc{{blocks, 1, 1}, {threads, 1, 1}, 0};
 
     // --- stencil: memory-bound, 9 events per thread --------------------------------------------------
     const scenario::Scenario& st = *scenario::find_scenario("stencil");
@@ -170,30 +170,30 @@ int main(int argc, char** argv) {
         x ^= x << 17;
         v = static_cast<float>(1 + x % 9);
     }
-    const std::vector<sim::Buffer> sbuf = {floats("g_in", in), floats("g_out", std::vector<float>(n, 0.0f))};
-    const std::vector<sim::KernelArg> sargs = {sim::KernelArg::pointer(0), sim::KernelArg::pointer(1),
-                                               sim::KernelArg::scalar(n)};
+    const std::vector<launch::Buffer> sbuf = {floats("g_in", in), floats("g_out", std::vector<float>(n, 0.0f))};
+    const std::vector<launch::KernelArg> sargs = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
+                                               launch::KernelArg::scalar(n)};
     const std::string label = "stencil " + std::to_string(blocks) + "x256";
     bench.run_case(label, stm, stp, "stencil_correct", lc, sbuf, sargs, 12 * n);
     // The lesson's own launch (what the CLI and the app run): a few blocks, so launch latency, not
     // memory bandwidth, sets the kernel time.
     {
         const trace::Dim3 g = st.launch.grid, b = st.launch.block;
-        const sim::LaunchConfig small{g, b, st.launch.dynamic_shared_bytes};
+        const launch::LaunchConfig small{g, b, st.launch.dynamic_shared_bytes};
         const uint64_t sn = g.count() * b.count();
         std::vector<float> small_in(sn);
         for (uint64_t i = 0; i < sn; ++i)
             small_in[i] = static_cast<float>(1 + i % 9);
-        const std::vector<sim::Buffer> small_buf = {floats("g_in", small_in),
+        const std::vector<launch::Buffer> small_buf = {floats("g_in", small_in),
                                                     floats("g_out", std::vector<float>(sn, 0.0f))};
-        const std::vector<sim::KernelArg> small_args = {
-            sim::KernelArg::pointer(0), sim::KernelArg::pointer(1), sim::KernelArg::scalar(sn)};
+        const std::vector<launch::KernelArg> small_args = {
+            launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::scalar(sn)};
         bench.run_case("stencil " + std::to_string(g.count()) + "x" + std::to_string(b.count()) + " (lesson)",
                        stm, stp, "stencil_correct", small, small_buf, small_args, 12 * sn);
     }
 
     // Correctness at scale, untraced and traced (outputs against the CPU reference; events per thread).
-    auto wrong_outputs = [&](const std::vector<sim::Buffer>& out) {
+    auto wrong_outputs = [&](const std::vector<launch::Buffer>& out) {
         std::vector<float> got(n);
         std::memcpy(got.data(), out[1].bytes.data(), n * 4);
         uint64_t wrong = 0;
@@ -244,9 +244,9 @@ int main(int argc, char** argv) {
     const scenario::Scenario& lu = *scenario::find_scenario("lost_update");
     const ptx::Module& lum = runner::scenario_module(lu);
     const std::string lup(lu.ptx_source());
-    sim::Buffer counter{"g_counter", std::vector<uint8_t>(4, 0)};
-    const std::vector<sim::Buffer> lbuf = {counter};
-    const std::vector<sim::KernelArg> largs = {sim::KernelArg::pointer(0)};
+    launch::Buffer counter{"g_counter", std::vector<uint8_t>(4, 0)};
+    const std::vector<launch::Buffer> lbuf = {counter};
+    const std::vector<launch::KernelArg> largs = {launch::KernelArg::pointer(0)};
     bench.run_case("atomic_add " + std::to_string(blocks) + "x256", lum, lup, "lost_update_atomic_add", lc,
                    lbuf, largs, 3 * n);
     {

@@ -32,19 +32,19 @@ void BM_Stencil(benchmark::State& state) {
     sim::Options o;
     o.schedule = sim::Schedule::RoundRobin;
     o.record_trace = traced;
-    sim::LaunchConfig launch = s.launch;
+    launch::LaunchConfig launch = s.launch;
     launch.grid = {64, 1, 1};
     launch.block = {256, 1, 1};
     uint64_t ti = 0, wi = 0, ev = 0;
     for (auto _ : state) {
-        std::vector<sim::Buffer> buffers = inputs.buffers;
+        std::vector<launch::Buffer> buffers = inputs.buffers;
         // The scenario's buffers are sized for its own launch; grow them for 64 x 256 if needed.
-        for (sim::Buffer& b : buffers)
+        for (launch::Buffer& b : buffers)
             b.bytes.resize(std::max<size_t>(b.bytes.size(), 64 * 256 * 4));
         trace::Trace t;
-        std::vector<sim::KernelArg> args = inputs.args;
-        for (sim::KernelArg& a : args)
-            if (a.kind == sim::KernelArg::Kind::Scalar) a.bits = 64 * 256; // n
+        std::vector<launch::KernelArg> args = inputs.args;
+        for (launch::KernelArg& a : args)
+            if (a.kind == launch::KernelArg::Kind::Scalar) a.bits = 64 * 256; // n
         const sim::Result r = sim::simulate(module, v.kernel, launch, buffers, args, o, &t);
         if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
         ti += r.thread_instructions;
@@ -64,16 +64,16 @@ void BM_Divergent(benchmark::State& state) {
     sim::Options o;
     o.schedule = sim::Schedule::RoundRobin;
     o.record_trace = traced;
-    sim::LaunchConfig launch;
+    launch::LaunchConfig launch;
     launch.grid = {64, 1, 1};
     launch.block = {256, 1, 1};
     uint64_t ti = 0, wi = 0, ev = 0;
     for (auto _ : state) {
-        std::vector<sim::Buffer> buffers(1);
+        std::vector<launch::Buffer> buffers(1);
         buffers[0].bytes.resize(64 * 256 * 4);
         trace::Trace t;
         const sim::Result r =
-            sim::simulate(module, "divergent_loops", launch, buffers, {sim::KernelArg::pointer(0)}, o, &t);
+            sim::simulate(module, "divergent_loops", launch, buffers, {launch::KernelArg::pointer(0)}, o, &t);
         if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
         ti += r.thread_instructions;
         wi += r.warp_instructions;

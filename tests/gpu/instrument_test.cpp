@@ -119,7 +119,7 @@ struct Recorded {
     std::vector<uint64_t> unwritten;  // per stripe: slots at or past its cursor that are not zero (must be 0)
     std::vector<uint8_t> guard;       // bytes past the buffer (must stay zero)
     std::vector<uint32_t> warps;
-    std::vector<sim::Buffer> outputs; // the scenario's own buffers afterwards
+    std::vector<launch::Buffer> outputs; // the scenario's own buffers afterwards
 };
 
 // `capacity`: slots in all (rounded up to whole stripes).
@@ -134,18 +134,18 @@ Recorded run_instrumented(const Case& c, uint64_t capacity, uint64_t seed, bool 
         ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, io);
     const ptx::Module out = ptx::parse_module(ik.ptx, ptx_name(*c.scenario));
     scenario::Inputs inputs = c.scenario->make_inputs(seed);
-    std::vector<sim::Buffer> buffers = inputs.buffers;
-    std::vector<sim::KernelArg> args = inputs.args;
+    std::vector<launch::Buffer> buffers = inputs.buffers;
+    std::vector<launch::KernelArg> args = inputs.args;
     const uint32_t own = static_cast<uint32_t>(buffers.size());
     const size_t guard_bytes = 4096;
     buffers.push_back({"trace_events", std::vector<uint8_t>(layout.event_bytes() + guard_bytes, 0)});
     buffers.push_back({"trace_cursor", std::vector<uint8_t>(layout.cursor_bytes(), 0)});
     const uint64_t warps = ptx::trace_warp_count(c.scenario->launch.grid, c.scenario->launch.block);
     buffers.push_back({"trace_warps", std::vector<uint8_t>(warps * 4, 0)});
-    args.push_back(sim::KernelArg::pointer(own));
-    args.push_back(sim::KernelArg::pointer(own + 1));
-    args.push_back(sim::KernelArg::scalar(layout.stripe_capacity));
-    args.push_back(sim::KernelArg::pointer(own + 2));
+    args.push_back(launch::KernelArg::pointer(own));
+    args.push_back(launch::KernelArg::pointer(own + 1));
+    args.push_back(launch::KernelArg::scalar(layout.stripe_capacity));
+    args.push_back(launch::KernelArg::pointer(own + 2));
     sim::Options options;
     options.schedule = sim::Schedule::RoundRobin;
     options.record_trace = false;

@@ -198,8 +198,8 @@ TEST(scenario_catalog, ArgumentsMatchEveryKernelsParameters) {
             const std::vector<std::string> types = param_types(entry_params(s.ptx_source(), v.kernel));
             ASSERT_EQ(types.size(), inputs.args.size());
             for (size_t i = 0; i < types.size(); ++i) {
-                const sim::KernelArg& arg = inputs.args[i];
-                if (arg.kind == sim::KernelArg::Kind::Buffer) {
+                const launch::KernelArg& arg = inputs.args[i];
+                if (arg.kind == launch::KernelArg::Kind::Buffer) {
                     EXPECT_EQ(types[i], ".u64") << "param " << i;
                     EXPECT_LT(arg.buffer, inputs.buffers.size()) << "param " << i;
                 } else {
@@ -216,7 +216,7 @@ TEST(scenario_catalog, ArgumentsMatchEveryKernelsParameters) {
 TEST(scenario_catalog, LaunchShapes) {
     for (const Scenario& s : catalog()) {
         SCOPED_TRACE(s.id);
-        EXPECT_EQ(s.launch.block, (sim::Dim3{256, 1, 1}));
+        EXPECT_EQ(s.launch.block, (trace::Dim3{256, 1, 1}));
         EXPECT_EQ(s.launch.grid.y, 1u);
         EXPECT_EQ(s.launch.grid.z, 1u);
         EXPECT_GE(s.launch.grid.x, 2u) << "at least two blocks, so that per-block effects show";

@@ -63,8 +63,8 @@ std::vector<int32_t> loop_answer(const std::vector<int32_t>& len, const std::vec
 
 // The buffers after a run that left `outputs` in buffer `index`.
 template <typename T>
-std::vector<sim::Buffer> after_with(const Inputs& before, size_t index, const std::vector<T>& outputs) {
-    std::vector<sim::Buffer> after = before.buffers;
+std::vector<launch::Buffer> after_with(const Inputs& before, size_t index, const std::vector<T>& outputs) {
+    std::vector<launch::Buffer> after = before.buffers;
     after[index] = test::buffer_of(after[index].name, outputs);
     return after;
 }

@@ -75,7 +75,7 @@ TEST(scenario_inputs, StencilShape) {
     for (float v : g_in)
         ASSERT_TRUE(v >= 1.0f && v <= 9.0f && v == static_cast<float>(static_cast<int>(v))) << v;
     EXPECT_TRUE(std::all_of(g_out.begin(), g_out.end(), [](float v) { return v == 0.0f; }));
-    EXPECT_EQ(in.args[2].kind, sim::KernelArg::Kind::Scalar);
+    EXPECT_EQ(in.args[2].kind, launch::KernelArg::Kind::Scalar);
     EXPECT_EQ(in.args[2].bits, n);
 }
 
@@ -122,7 +122,7 @@ TEST(scenario_inputs, LostUpdateStartsAtZero) {
     EXPECT_EQ(in.buffers[0].name, "g_counter");
     EXPECT_EQ(test::values_of<uint32_t>(in.buffers[0]), std::vector<uint32_t>{0});
     ASSERT_EQ(in.args.size(), 1u);
-    EXPECT_EQ(in.args[0].kind, sim::KernelArg::Kind::Buffer);
+    EXPECT_EQ(in.args[0].kind, launch::KernelArg::Kind::Buffer);
 }
 
 } // namespace

@@ -13,14 +13,14 @@
 
 namespace synclab::scenario::test {
 
-template <typename T> std::vector<T> values_of(const sim::Buffer& buffer) {
+template <typename T> std::vector<T> values_of(const launch::Buffer& buffer) {
     std::vector<T> values(buffer.bytes.size() / sizeof(T));
     std::memcpy(values.data(), buffer.bytes.data(), values.size() * sizeof(T));
     return values;
 }
 
-template <typename T> sim::Buffer buffer_of(const std::string& name, const std::vector<T>& values) {
-    sim::Buffer buffer;
+template <typename T> launch::Buffer buffer_of(const std::string& name, const std::vector<T>& values) {
+    launch::Buffer buffer;
     buffer.name = name;
     buffer.bytes.resize(values.size() * sizeof(T));
     std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());

@@ -1,0 +1,234 @@
+#include "launch/launch.h"
+
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+namespace synclab::launch {
+
+namespace {
+
+struct TypeName {
+    const char* name;
+    ElemType type;
+};
+// The first name of each type is its canonical spelling (to_string); the C names are aliases.
+constexpr TypeName kTypeNames[] = {
+    {"i8", ElemType::I8},   {"u8", ElemType::U8},      {"i16", ElemType::I16}, {"u16", ElemType::U16},
+    {"i32", ElemType::I32}, {"int", ElemType::I32},    {"u32", ElemType::U32}, {"uint", ElemType::U32},
+    {"i64", ElemType::I64}, {"u64", ElemType::U64},    {"f32", ElemType::F32}, {"float", ElemType::F32},
+    {"f64", ElemType::F64}, {"double", ElemType::F64},
+};
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    while (true) {
+        const size_t at = s.find(sep, start);
+        parts.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+        if (at == std::string_view::npos) return parts;
+        start = at + 1;
+    }
+}
+
+// Writes `value` (an integer or float as double) as element `i` of the buffer.
+void put(std::vector<uint8_t>& bytes, ElemType t, uint64_t i, double value) {
+    uint8_t* p = bytes.data() + i * elem_size(t);
+    switch (t) {
+    case ElemType::F32: {
+        const float f = static_cast<float>(value);
+        std::memcpy(p, &f, 4);
+        break;
+    }
+    case ElemType::F64:
+        std::memcpy(p, &value, 8);
+        break;
+    default: {
+        const int64_t v = static_cast<int64_t>(value);
+        std::memcpy(p, &v, elem_size(t)); // little-endian: the low bytes
+        break;
+    }
+    }
+}
+
+uint64_t splitmix(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint64_t parse_count(std::string_view text) {
+    const std::string s(text);
+    if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])))
+        throw SpecError("COUNT must be a whole number, got '" + s + "'");
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (errno == ERANGE || *end != '\0') throw SpecError("COUNT must be a whole number, got '" + s + "'");
+    if (v < 1 || v > kMaxBufferElements)
+        throw SpecError("COUNT must be between 1 and " + std::to_string(kMaxBufferElements) + ", got " + s);
+    return v;
+}
+
+double parse_number(std::string_view text, const char* what) {
+    const std::string s(text);
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || errno == ERANGE || *end != '\0' || !std::isfinite(v))
+        throw SpecError(std::string(what) + " must be a number, got '" + s + "'");
+    return v;
+}
+
+} // namespace
+
+uint32_t elem_size(ElemType t) {
+    switch (t) {
+    case ElemType::I8:
+    case ElemType::U8:
+        return 1;
+    case ElemType::I16:
+    case ElemType::U16:
+        return 2;
+    case ElemType::I32:
+    case ElemType::U32:
+    case ElemType::F32:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+const char* to_string(ElemType t) {
+    for (const TypeName& n : kTypeNames)
+        if (n.type == t) return n.name;
+    return "?";
+}
+
+bool is_float(ElemType t) { return t == ElemType::F32 || t == ElemType::F64; }
+
+bool is_buffer_spec(std::string_view text) { return text.starts_with("buf:"); }
+
+BufferSpec parse_buffer_spec(std::string_view text) {
+    if (!is_buffer_spec(text)) throw SpecError("a buffer is buf:TYPE:COUNT[:zero|iota|random|const=V]");
+    const std::vector<std::string_view> parts = split(text, ':');
+    if (parts.size() < 3 || parts.size() > 4)
+        throw SpecError("a buffer is buf:TYPE:COUNT[:zero|iota|random|const=V]");
+    BufferSpec spec;
+    bool known = false;
+    for (const TypeName& n : kTypeNames)
+        if (parts[1] == n.name) spec.type = n.type, known = true;
+    if (!known)
+        throw SpecError("unknown element type '" + std::string(parts[1]) +
+                        "' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
+    spec.count = parse_count(parts[2]);
+    if (parts.size() == 4) {
+        const std::string_view init = parts[3];
+        if (init == "zero")
+            spec.init = BufferSpec::Init::Zero;
+        else if (init == "iota")
+            spec.init = BufferSpec::Init::Iota;
+        else if (init == "random")
+            spec.init = BufferSpec::Init::Random;
+        else if (init.starts_with("const=")) {
+            spec.init = BufferSpec::Init::Const;
+            spec.constant = parse_number(init.substr(6), "const");
+        } else {
+            throw SpecError("unknown initialiser '" + std::string(init) + "' (zero, iota, random, const=V)");
+        }
+    }
+    return spec;
+}
+
+std::string to_string(const BufferSpec& spec) {
+    std::string out = "buf:" + std::string(to_string(spec.type)) + ":" + std::to_string(spec.count);
+    switch (spec.init) {
+    case BufferSpec::Init::Zero:
+        break;
+    case BufferSpec::Init::Iota:
+        out += ":iota";
+        break;
+    case BufferSpec::Init::Random:
+        out += ":random";
+        break;
+    case BufferSpec::Init::Const: {
+        std::ostringstream os;
+        os << spec.constant;
+        out += ":const=" + os.str();
+        break;
+    }
+    }
+    return out;
+}
+
+uint64_t buffer_rng_seed(uint64_t seed) { return seed * 0x9e3779b97f4a7c15ull + 17; }
+
+Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state) {
+    Buffer b;
+    b.name = std::move(name);
+    b.bytes.assign(spec.count * elem_size(spec.type), 0);
+    for (uint64_t e = 0; e < spec.count; ++e) {
+        switch (spec.init) {
+        case BufferSpec::Init::Zero:
+            break;
+        case BufferSpec::Init::Iota:
+            put(b.bytes, spec.type, e, static_cast<double>(e));
+            break;
+        case BufferSpec::Init::Const:
+            put(b.bytes, spec.type, e, spec.constant);
+            break;
+        case BufferSpec::Init::Random:
+            put(b.bytes, spec.type, e, static_cast<double>(splitmix(rng_state) % 100));
+            break;
+        }
+    }
+    return b;
+}
+
+uint64_t parse_scalar_bits(std::string_view text, bool is_f32, bool is_f64) {
+    if (is_f32) return std::bit_cast<uint32_t>(static_cast<float>(parse_number(text, "the value")));
+    if (is_f64) return std::bit_cast<uint64_t>(parse_number(text, "the value"));
+    const std::string s(text);
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 0);
+    if (s.empty() || errno == ERANGE || *end != '\0')
+        throw SpecError("the value must be an integer, got '" + s + "'");
+    return static_cast<uint64_t>(v);
+}
+
+std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType t, size_t per_line) {
+    std::ostringstream os;
+    const size_t n = bytes.size() / elem_size(t);
+    for (size_t i = 0; i < n; ++i) {
+        if (i % per_line == 0) os << (i ? "\n" : "") << "[" << i << "]";
+        const uint8_t* p = bytes.data() + i * elem_size(t);
+        os << ' ';
+        auto print = [&]<class T>(T) {
+            T v;
+            std::memcpy(&v, p, sizeof v);
+            if constexpr (sizeof(T) == 1) os << int(v);
+            else os << v;
+        };
+        switch (t) {
+        case ElemType::I8: print(int8_t{}); break;
+        case ElemType::U8: print(uint8_t{}); break;
+        case ElemType::I16: print(int16_t{}); break;
+        case ElemType::U16: print(uint16_t{}); break;
+        case ElemType::I32: print(int32_t{}); break;
+        case ElemType::U32: print(uint32_t{}); break;
+        case ElemType::I64: print(int64_t{}); break;
+        case ElemType::U64: print(uint64_t{}); break;
+        case ElemType::F32: print(float{}); break;
+        case ElemType::F64: print(double{}); break;
+        }
+    }
+    os << "\n";
+    return os.str();
+}
+
+} // namespace synclab::launch

@@ -1,0 +1,88 @@
+// Launch vocabulary: what one kernel launch is given (grid and block shape, device buffers, kernel
+// arguments) and the `buf:TYPE:COUNT[:init]` grammar that describes a buffer in text (the CLI's
+// --arg, a lesson file's buffers). Every runner (simulator, GPU) and every producer of launches
+// (the scenario catalog, the CLI) speaks it; it knows nothing of how kernels run.
+#pragma once
+
+#include "trace/trace.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synclab::launch {
+
+using trace::Dim3;
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    uint32_t dynamic_shared_bytes = 0;
+};
+
+// A device buffer as the host sees it. A runner gives each one a device address.
+struct Buffer {
+    std::string name;
+    std::vector<uint8_t> bytes;
+};
+
+// One kernel argument, in the order of the kernel's parameters.
+struct KernelArg {
+    enum class Kind : uint8_t { Buffer, Scalar };
+    Kind kind = Kind::Scalar;
+    uint32_t buffer = 0; // Buffer: index into the buffers vector
+    uint64_t bits = 0;   // Scalar: value bits (f32 as its 32 bits)
+    static KernelArg pointer(uint32_t buffer_index) { return {Kind::Buffer, buffer_index, 0}; }
+    static KernelArg scalar(uint64_t value_bits) { return {Kind::Scalar, 0, value_bits}; }
+};
+
+// Concrete inputs for one run: buffers and the kernel arguments that refer to them.
+struct Inputs {
+    std::vector<Buffer> buffers;
+    std::vector<KernelArg> args;
+};
+
+// [SECTION] Buffers described in text: buf:TYPE:COUNT[:zero|iota|random|const=V]
+
+enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+uint32_t elem_size(ElemType type);
+const char* to_string(ElemType type); // "i32", ...
+bool is_float(ElemType type);
+
+struct BufferSpec {
+    ElemType type = ElemType::U32;
+    uint64_t count = 0;
+    enum class Init : uint8_t { Zero, Iota, Random, Const } init = Init::Zero;
+    double constant = 0;
+};
+
+// A malformed buffer description; what() says which part is wrong ("unknown element type 'i33'").
+struct SpecError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+constexpr uint64_t kMaxBufferElements = uint64_t(1) << 28;
+
+// True when `text` starts with "buf:" (a buffer, not a scalar).
+bool is_buffer_spec(std::string_view text);
+// Parses "buf:TYPE:COUNT[:INIT]"; throws SpecError. TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (also
+// int uint float double); COUNT 1 .. 2^28; INIT zero (default), iota, random, const=V.
+BufferSpec parse_buffer_spec(std::string_view text);
+std::string to_string(const BufferSpec& spec); // back to the grammar
+
+// A buffer filled as `spec` says. `random` draws small integers 0..99 (exact in every element type,
+// so float sums stay exact) from `rng_state`, which advances (one state serves several buffers).
+Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state);
+// The state make_buffer starts from for a run's seed.
+uint64_t buffer_rng_seed(uint64_t seed);
+
+// Parses a scalar argument's text as the given type's bits: integers (decimal, 0x hex, negative) for
+// integer types, decimal floats for f32/f64. Throws SpecError.
+uint64_t parse_scalar_bits(std::string_view text, bool is_f32, bool is_f64);
+
+// The buffer's contents as text, `per_line` values a line: "[0] 1 2 3 ...".
+std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType type, size_t per_line = 8);
+
+} // namespace synclab::launch
