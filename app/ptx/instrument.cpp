@@ -171,23 +171,14 @@ class Rewriter {
         return nl == std::string_view::npos ? text_.size() : nl + 1;
     }
 
+    // The instructions that produce an event (opcodes.h), where their space is one the trace shows.
     static bool records(const Instruction& in) {
-        switch (in.op) {
-        case Op::Ld:
-        case Op::St:
+        if (!emits_event(in.op)) return false;
+        if (in.op == Op::Ld || in.op == Op::St)
             return in.space == Space::Global || in.space == Space::Shared || in.space == Space::Const ||
                    in.space == Space::Generic;
-        case Op::Atom:
-        case Op::Red:
-            return in.space != Space::Local && in.space != Space::Param;
-        case Op::Bar:
-        case Op::Membar:
-        case Op::Ret:
-        case Op::Exit:
-            return true;
-        default:
-            return false;
-        }
+        if (is_atomic(in.op)) return in.space != Space::Local && in.space != Space::Param;
+        return true;
     }
 
     // --- header: parameters and prologue ----------------------------------------------------------

@@ -19,74 +19,14 @@
 //   bar.warp.sync (Op::WarpSync)  ops[0]=membermask
 #pragma once
 
+#include "ptx/opcodes.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace synclab::ptx {
 
-enum class Op : uint8_t {
-    // data movement and conversion
-    Mov,
-    Cvt,
-    Cvta,
-    Ld,
-    St,
-    Selp,
-    // integer and floating-point arithmetic (type decides int vs float semantics)
-    Add,
-    Sub,
-    Mul,
-    Mad,
-    Fma,
-    Div,
-    Rem,
-    Abs,
-    Neg,
-    Min,
-    Max,
-    Sqrt,
-    Rsqrt,
-    Rcp,
-    Ex2,
-    Lg2,
-    Sin,
-    Cos,
-    Copysign,
-    // bit manipulation
-    And,
-    Or,
-    Xor,
-    Not,
-    Shl,
-    Shr,
-    Popc,
-    Clz,
-    Brev,
-    Bfe,
-    Bfi,
-    Prmt,
-    Shf,   // funnel shift: shf.{l,r}.{wrap,clamp}.b32 d, a, b, c (mod::kShiftRight, mod::kClamp)
-    Bfind, // most significant non-sign bit: bfind[.shiftamt].{u32,u64,s32,s64} d, a
-    // comparison
-    Setp,
-    // memory ordering and atomics
-    Atom,
-    Red,
-    Membar,
-    // synchronisation
-    Bar,
-    WarpSync,
-    Vote,
-    Shfl,
-    Activemask,
-    // control flow
-    Bra,
-    Ret,
-    Exit,
-    Trap,
-    Nanosleep,
-};
 const char* to_string(Op op);
 
 enum class Type : uint8_t {

@@ -194,68 +194,6 @@ bool is_unsupported_special(std::string_view name) {
     return false;
 }
 
-// Real PTX opcodes outside SyncLab's subset: "unsupported" rather than "unknown" in messages.
-bool is_known_unsupported_opcode(std::string_view base) {
-    static constexpr std::string_view kOpcodes[] = {
-        "addc",
-        "subc",
-        "madc",
-        "mul24",
-        "mad24",
-        "sad",
-        "fns",
-        "dp4a",
-        "dp2a",
-        "testp",
-        "slct",
-        "set",
-        "cnot",
-        "lop3",
-        "ldu",
-        "prefetch",
-        "prefetchu",
-        "isspacep",
-        "tex",
-        "tld4",
-        "txq",
-        "suld",
-        "sust",
-        "sured",
-        "suq",
-        "istypep",
-        "mbarrier",
-        "cp",
-        "redux",
-        "match",
-        "elect",
-        "griddepcontrol",
-        "wmma",
-        "mma",
-        "ldmatrix",
-        "stmatrix",
-        "movmatrix",
-        "wgmma",
-        "tcgen05",
-        "applypriority",
-        "discard",
-        "createpolicy",
-        "getctarank",
-        "multimem",
-        "brx",
-        "brkpt",
-        "pmevent",
-        "setmaxnreg",
-        "alloca",
-        "stackrestore",
-        "stacksave",
-        "tanh",
-        "clusterlaunchcontrol",
-        "szext",
-        "bmsk",
-    };
-    return std::find(std::begin(kOpcodes), std::end(kOpcodes), base) != std::end(kOpcodes);
-}
-
 uint64_t align_up(uint64_t value, uint64_t align) {
     return align <= 1 ? value : (value + align - 1) / align * align;
 }
@@ -1933,52 +1871,32 @@ void Parser::check_leftovers(const Modifiers& mods) const {
 void Parser::decode(Instruction& inst, Modifiers& mods) {
     const std::string_view base = mods.base();
     const uint32_t line = stmt_->line;
-    if (base == "mov") {
-        decode_mov(inst, mods);
-    } else if (base == "cvt") {
-        decode_cvt(inst, mods);
-    } else if (base == "cvta") {
-        decode_cvta(inst, mods);
-    } else if (base == "ld") {
-        decode_ld_st(inst, mods, true);
-    } else if (base == "st") {
-        decode_ld_st(inst, mods, false);
-    } else if (base == "selp") {
-        decode_selp(inst, mods);
-    } else if (base == "add" || base == "sub" || base == "mul" || base == "mad" || base == "fma" ||
-               base == "div" || base == "rem" || base == "abs" || base == "neg" || base == "min" ||
-               base == "max" || base == "sqrt" || base == "rsqrt" || base == "rcp" || base == "ex2" ||
-               base == "lg2" || base == "sin" || base == "cos" || base == "copysign") {
-        decode_arith(inst, mods);
-    } else if (base == "and" || base == "or" || base == "xor" || base == "not") {
-        decode_logic(inst, mods);
-    } else if (base == "shl" || base == "shr" || base == "popc" || base == "clz" || base == "brev" ||
-               base == "bfe" || base == "bfi" || base == "prmt" || base == "shf" || base == "bfind") {
-        decode_bits(inst, mods);
-    } else if (base == "setp") {
-        decode_setp(inst, mods);
-    } else if (base == "atom") {
-        decode_atom_red(inst, mods, false);
-    } else if (base == "red") {
-        decode_atom_red(inst, mods, true);
-    } else if (base == "membar" || base == "fence") {
-        decode_fence(inst, mods);
-    } else if (base == "bar" || base == "barrier") {
-        decode_bar(inst, mods);
-    } else if (base == "vote") {
-        decode_vote(inst, mods);
-    } else if (base == "shfl") {
-        decode_shfl(inst, mods);
-    } else if (base == "activemask" || base == "bra" || base == "ret" || base == "exit" || base == "trap" ||
-               base == "nanosleep") {
-        decode_control(inst, mods);
-    } else if (base == "call") {
-        fail(line, "unsupported instruction 'call' in function '" + fn_->fn.name +
-                       "' (device function calls are not supported; inline the function)");
-    } else if (is_known_unsupported_opcode(base)) {
-        fail(line, "unsupported instruction '" + std::string(base) + "'");
-    } else {
-        fail(line, "unknown instruction '" + std::string(base) + "'");
+    if (!op_from_name(base, inst.op)) {
+        if (base == "call") {
+            fail(line, "unsupported instruction 'call' in function '" + fn_->fn.name +
+                           "' (device function calls are not supported; inline the function)");
+        }
+        fail(line, std::string(is_unsupported_opcode(base) ? "unsupported" : "unknown") + " instruction '" +
+                       std::string(base) + "'");
+    }
+    // The opcode table (opcodes.h) names the family; each decoder reads its operands and modifiers
+    // (and may refine inst.op, e.g. bar.warp.sync).
+    switch (info(inst.op).decoder) {
+    case Decoder::Mov: decode_mov(inst, mods); break;
+    case Decoder::Cvt: decode_cvt(inst, mods); break;
+    case Decoder::Cvta: decode_cvta(inst, mods); break;
+    case Decoder::LdSt: decode_ld_st(inst, mods, inst.op == Op::Ld); break;
+    case Decoder::Selp: decode_selp(inst, mods); break;
+    case Decoder::Arith: decode_arith(inst, mods); break;
+    case Decoder::Logic: decode_logic(inst, mods); break;
+    case Decoder::Bits: decode_bits(inst, mods); break;
+    case Decoder::Setp: decode_setp(inst, mods); break;
+    case Decoder::AtomRed: decode_atom_red(inst, mods, inst.op == Op::Red); break;
+    case Decoder::Fence: decode_fence(inst, mods); break;
+    case Decoder::Bar: decode_bar(inst, mods); break;
+    case Decoder::Vote: decode_vote(inst, mods); break;
+    case Decoder::Shfl: decode_shfl(inst, mods); break;
+    case Decoder::Control: decode_control(inst, mods); break;
     }
     check_leftovers(mods);
 }
@@ -2286,7 +2204,6 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
 // and/or/xor/not on .pred or .b16/.b32/.b64.
 void Parser::decode_logic(Instruction& inst, Modifiers& mods) {
     const std::string_view base = mods.base();
-    inst.op = base == "and" ? Op::And : base == "or" ? Op::Or : base == "xor" ? Op::Xor : Op::Not;
     inst.type = take_type(mods);
     if (inst.type != Type::Pred && !is_bits(inst.type)) {
         fail(stmt_->line,
@@ -2330,7 +2247,6 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
     };
     const bool b = t == Type::B32 || t == Type::B64;
     if (base == "shl" || base == "shr") {
-        inst.op = base == "shl" ? Op::Shl : Op::Shr;
         if (inst.op == Op::Shl) {
             need(is_bits(t) && t != Type::B8, ".b16, .b32 or .b64");
         } else {
@@ -2354,7 +2270,6 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         dest(inst, 0, 0);
         src(inst, 1, 1, t);
     } else if (base == "popc" || base == "clz" || base == "brev") {
-        inst.op = base == "popc" ? Op::Popc : base == "clz" ? Op::Clz : Op::Brev;
         need(b, ".b32 or .b64");
         expect_operands(2, 2);
         dest(inst, 0, 0);
@@ -2697,7 +2612,6 @@ void Parser::decode_control(Instruction& inst, Modifiers& mods) {
         fn_->label_refs.push_back(
             LabelRef{static_cast<uint32_t>(fn_->fn.code.size()), label.text, stmt_->line});
     } else if (base == "ret" || base == "exit" || base == "trap") {
-        inst.op = base == "ret" ? Op::Ret : base == "exit" ? Op::Exit : Op::Trap;
         if (inst.op != Op::Trap && mods.take("uni")) inst.mods |= mod::kUni;
         expect_operands(0, 0);
     } else {

@@ -345,11 +345,10 @@ void Run::start_trace() {
     // untouched reserved pages cost nothing, while regrowing a large vector copies and re-faults it.
     uint64_t sites_with_events = 1; // exit
     for (const Instruction& in : fn_.code)
-        if (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red ||
-            in.op == Op::Membar)
+        if (ptx::is_barrier(in.op))
+            sites_with_events += 2; // arrive and leave
+        else if (ptx::emits_event(in.op) && !ptx::is_exit(in.op))
             sites_with_events += in.vector;
-        else if (in.op == Op::Bar)
-            sites_with_events += 2;
     if (recording_)
         t.events.reserve(std::min<uint64_t>(options_.max_events, sites_with_events * launch_.grid.count() *
                                                                      launch_.block.count()));
@@ -431,8 +430,7 @@ bool Run::wants_delay(Warp& warp) {
     group_of(warp, pc, mask);
     const Instruction& in = fn_.code[pc];
     const bool shared_access =
-        (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) &&
-        (in.space == ptx::Space::Shared || in.space == ptx::Space::Generic);
+        ptx::is_memory_access(in.op) && (in.space == ptx::Space::Shared || in.space == ptx::Space::Generic);
     if (!shared_access) return false;
     ++warp.adversarial_skips;
     return true;
