@@ -33,7 +33,9 @@ constexpr uint32_t kTagMeta = 0x4154454d;    // "META"
 constexpr uint32_t kTagThreads = 0x44524854; // "THRD"
 constexpr uint32_t kTagSites = 0x45544953;   // "SITE"
 constexpr uint32_t kTagEvents = 0x544e5645;  // "EVNT"
+constexpr uint32_t kTagBlocks = 0x534b4c42;  // "BLKS"
 constexpr uint32_t kSectionCountV1 = 4;
+constexpr uint32_t kSectionCountV2 = 5;
 constexpr uint32_t kMaxHeaderSize = 4096;   // sanity bound for headers of future versions
 constexpr uint32_t kMaxSectionCount = 1024; // idem for sections
 constexpr uint32_t kSiteFixedBytes = 12;    // ptx_line, source_line, text length
@@ -121,6 +123,8 @@ const char* section_name(uint32_t tag) {
         return "sites";
     case kTagEvents:
         return "events";
+    case kTagBlocks:
+        return "blocks";
     }
     return nullptr;
 }
@@ -178,6 +182,15 @@ std::string check_meta_and_threads(const Trace& trace) {
         return "grid " + dims_text(meta.grid) + " x block " + dims_text(meta.block) + " = " +
                (fits ? std::to_string(total) : std::string("more than 2^64")) +
                " threads, but the thread table has " + std::to_string(trace.threads.size());
+    }
+    if (!trace.block_history.empty() && trace.block_history.size() != blocks) {
+        return "the block table has " + std::to_string(trace.block_history.size()) + " entries, but the grid " +
+               dims_text(meta.grid) + " has " + std::to_string(blocks) + " blocks";
+    }
+    for (size_t b = 0; b < trace.block_history.size(); ++b) {
+        if (static_cast<uint8_t>(trace.block_history[b]) > static_cast<uint8_t>(BlockHistory::NotRecorded))
+            return "block " + std::to_string(b) + ": history " +
+                   std::to_string(static_cast<unsigned>(trace.block_history[b])) + " is not a known block history";
     }
     const uint64_t site_count = trace.sites.size();
     for (size_t i = 0; i < trace.threads.size(); ++i) {
@@ -424,8 +437,8 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     if (!problem.empty()) throw TraceFileError(name, "cannot save an invalid trace: " + problem);
 
     uint8_t header[kSltHeaderSize] = {};
-    const uint32_t version = kSltVersion, min_reader = kSltMinReaderVersion, flags = 0,
-                   header_size = kSltHeaderSize, section_count = kSectionCountV1;
+    const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
+                   flags = 0, header_size = kSltHeaderSize, section_count = kSectionCountV2;
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
                    event_count = trace.events.size();
     std::memcpy(header + 0, kSltMagic, 8);
@@ -448,6 +461,10 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     const std::vector<uint8_t> sites = sites_payload(trace.sites);
     write_section(sink, kTagSites, 0, sites.data(), sites.size());
     write_section(sink, kTagEvents, sizeof(Event), trace.events.data(), event_count * sizeof(Event));
+    static_assert(sizeof(BlockHistory) == 1);
+    const bool all_whole = trace.every_block_whole();
+    write_section(sink, kTagBlocks, 1, all_whole ? nullptr : trace.block_history.data(),
+                  all_whole ? 0 : trace.block_history.size());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -586,6 +603,7 @@ class TraceReader {
         if (!seen_threads) fail("missing threads section");
         if (!seen_sites) fail("missing sites section");
         if (!seen_events) fail("missing events section");
+        if (header_.version >= 2 && !seen_blocks_) fail("missing blocks section");
         if (offset != size_) {
             fail(std::to_string(size_ - offset) + " unexpected bytes after the last section at offset " +
                  std::to_string(offset));
@@ -679,6 +697,7 @@ class TraceReader {
                      : tag == kTagThreads ? &seen_threads
                      : tag == kTagSites   ? &seen_sites
                      : tag == kTagEvents  ? &seen_events
+                     : tag == kTagBlocks  ? &seen_blocks_
                                           : nullptr;
         if (seen && *seen) fail("duplicate " + label + " at offset " + std::to_string(offset));
         if (seen) *seen = true;
@@ -686,6 +705,7 @@ class TraceReader {
         uint32_t expected_record = 0;
         if (tag == kTagThreads) expected_record = sizeof(ThreadInfo);
         if (tag == kTagEvents) expected_record = sizeof(Event);
+        if (tag == kTagBlocks) expected_record = 1;
         if (known && record_size != expected_record) {
             fail(label + ": record size " + std::to_string(record_size) + ", expected " +
                  std::to_string(expected_record));
@@ -721,6 +741,7 @@ class TraceReader {
             check_sum(label, stored_sum, computed); // before parsing: corruption reads as corruption
             if (tag == kTagMeta) parse_meta(payload);
             if (tag == kTagSites) parse_sites(payload);
+            if (tag == kTagBlocks) parse_blocks(payload);
         } else {
             computed = read_records(payload_at, nullptr, payload_size, nullptr); // verify, then skip
         }
@@ -797,6 +818,17 @@ class TraceReader {
         }
     }
 
+    // One BlockHistory byte per block (checked against the grid with the rest of the trace).
+    void parse_blocks(const std::vector<uint8_t>& payload) {
+        trace_.block_history.resize(payload.size());
+        for (size_t i = 0; i < payload.size(); ++i) {
+            if (payload[i] > static_cast<uint8_t>(BlockHistory::NotRecorded))
+                fail("blocks section: block " + std::to_string(i) + " has history " + std::to_string(payload[i]) +
+                     ", not a known block history");
+            trace_.block_history[i] = static_cast<BlockHistory>(payload[i]);
+        }
+    }
+
     void parse_sites(const std::vector<uint8_t>& payload) {
         ByteReader in(payload, name_);
         trace_.sites.resize(size_t(header_.site_count)); // bounded by payload size / 12 above
@@ -825,6 +857,7 @@ class TraceReader {
     uint64_t size_;
     Header header_;
     Trace trace_;
+    bool seen_blocks_ = false; // BLKS is optional (version 1 files have none)
     std::string event_problem_;
 };
 
@@ -941,9 +974,10 @@ uint64_t slt_file_size(const Trace& trace) {
     uint64_t sites_size = 0;
     for (const Site& s : trace.sites)
         sites_size += kSiteFixedBytes + s.text.size();
-    return kSltHeaderSize + 4ull * kSltSectionHeaderSize + round_up8(meta_size) +
+    const uint64_t blocks_size = trace.every_block_whole() ? 0 : trace.block_history.size();
+    return kSltHeaderSize + uint64_t(kSectionCountV2) * kSltSectionHeaderSize + round_up8(meta_size) +
            round_up8(trace.threads.size() * sizeof(ThreadInfo)) + round_up8(sites_size) +
-           trace.events.size() * sizeof(Event);
+           trace.events.size() * sizeof(Event) + round_up8(blocks_size);
 }
 
 std::vector<uint8_t> serialize(const Trace& trace) {

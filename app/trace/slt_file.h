@@ -1,6 +1,6 @@
 // The .slt file: one Trace, saved and loaded losslessly.
 //
-// Layout (all integers little-endian; version 1):
+// Layout (all integers little-endian; version 2):
 //
 //   offset  size  header
 //        0     8  magic "\x89SLT\r\n\x1a\n" (high bit + CR LF + ^Z catch 7-bit and text-mode mangling)
@@ -28,8 +28,11 @@
 //   THRD  thread_count raw ThreadInfo records (20 bytes each)
 //   SITE  site_count x { u32 ptx_line, u32 source_line, u32 text length, text bytes }
 //   EVNT  event_count raw Event records (32 bytes each)
+//   BLKS  (version 2) one u8 BlockHistory per block, or nothing when every block is whole
 //
-// Version 1 writes the four sections in that order and nothing after the last one. A reader skips
+// Version 2 writes the five sections in that order and nothing after the last one; version 1 had no
+// BLKS (every block whole). A file in which some block is not whole says min_reader_version 2, so
+// that no older reader analyses a partial history as if it were complete. A reader skips
 // sections whose tag it does not know (a newer writer may add some without raising
 // min_reader_version) and, for files newer than itself, ignores bytes it does not know at the end of
 // META. The checksum is slt_checksum64 (below): 64-bit, 8 bytes per step, and guaranteed to change
@@ -52,8 +55,9 @@
 
 namespace synclab::trace {
 
-constexpr uint32_t kSltVersion = 1;          // what this code writes and the newest it reads
-constexpr uint32_t kSltMinReaderVersion = 1; // what it writes as min_reader_version
+constexpr uint32_t kSltVersion = 2;          // what this code writes and the newest it reads
+constexpr uint32_t kSltMinReaderVersion = 1; // what it writes as min_reader_version (2 when a block
+                                             // is not whole: see BLKS)
 constexpr uint32_t kSltHeaderSize = 64;
 constexpr uint32_t kSltSectionHeaderSize = 24;
 constexpr char kSltMagic[8] = {'\x89', 'S', 'L', 'T', '\r', '\n', '\x1a', '\n'};

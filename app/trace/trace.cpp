@@ -159,4 +159,22 @@ uint8_t make_flags(Space space, uint32_t size_bytes, bool is_volatile, Scope sco
     return flags;
 }
 
+const char* to_string(BlockHistory history) {
+    switch (history) {
+    case BlockHistory::Whole:
+        return "whole";
+    case BlockHistory::Partial:
+        return "partial";
+    case BlockHistory::NotRecorded:
+        return "not recorded";
+    }
+    return "?";
+}
+
+bool Trace::every_block_whole() const {
+    for (BlockHistory h : block_history)
+        if (h != BlockHistory::Whole) return false;
+    return true;
+}
+
 } // namespace synclab::trace

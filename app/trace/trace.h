@@ -141,11 +141,30 @@ struct RunMeta {
     std::string ptx_text;    // the PTX that ran (may be empty)
 };
 
+// How much of one block's history a trace holds. A finding must never rest on a partial history
+// (an access whose barrier events were lost looks unordered): the analyses use Whole blocks only.
+enum class BlockHistory : uint8_t {
+    Whole = 0,       // every event the block produced (up to where the run stopped) is in the trace
+    Partial = 1,     // some of its events were lost: a full GPU trace buffer, or the run was cut by
+                     // its event or memory budget while the block was running
+    NotRecorded = 2, // not traced at all: sampled out to fit the trace buffer, or never started
+};
+const char* to_string(BlockHistory history);
+
 struct Trace {
     RunMeta meta;
     std::vector<ThreadInfo> threads;
     std::vector<Site> sites;
     std::vector<Event> events;
+    // Per block (linear index); empty means every block is Whole. Runners fill it only when some
+    // block is not.
+    std::vector<BlockHistory> block_history;
+
+    BlockHistory history_of(uint32_t block) const {
+        return block < block_history.size() ? block_history[block] : BlockHistory::Whole;
+    }
+    bool block_is_whole(uint32_t block) const { return history_of(block) == BlockHistory::Whole; }
+    bool every_block_whole() const;
 
     // CUDA source line of an event's site (0 if unknown).
     uint32_t source_line(const Event& e) const {

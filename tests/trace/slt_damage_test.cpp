@@ -175,7 +175,7 @@ TEST_F(trace_damage, WrongMagic) {
     // Text-mode mangling of the CR LF in the magic is caught as well.
     damaged = bytes_;
     damaged.erase(damaged.begin() + 4); // "\r\n" -> "\n"
-    EXPECT_EQ(load_error(damaged), "t.slt: not a SyncLab trace (magic is '\\x89SLT\\x0a\\x1a\\x0a\\x01')");
+    EXPECT_EQ(load_error(damaged), "t.slt: not a SyncLab trace (magic is '\\x89SLT\\x0a\\x1a\\x0a\\x02')");
 }
 
 TEST_F(trace_damage, ForeignFiles) {
@@ -215,7 +215,7 @@ TEST_F(trace_damage, VersionTooNew) {
     put_at<uint32_t>(damaged, 8, 7);
     put_at<uint32_t>(damaged, 12, 3);
     EXPECT_EQ(load_error(damaged),
-              "t.slt: version 7 is newer than this SyncLab reads (max 1; the file needs a "
+              "t.slt: version 7 is newer than this SyncLab reads (max 2; the file needs a "
               "reader of version 3 or later)");
     put_at<uint32_t>(damaged, 12, 9);
     EXPECT_EQ(load_error(damaged), "t.slt: invalid header: version 7 with minimum reader version 9");

@@ -70,8 +70,24 @@ Trace make_golden_trace() {
     return t;
 }
 
-std::string golden_path() {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v1.slt.bin";
+std::string golden_path(int version = 1) {
+    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v" + std::to_string(version) + ".slt.bin";
+}
+
+// Frozen forever: tests/trace/data/golden_v2.slt.bin holds exactly this trace (version 2: a grid of
+// two blocks, the second of which lost events).
+Trace make_golden_v2_trace() {
+    Trace t = make_golden_trace();
+    t.meta.variant = "v2 ✓";
+    t.meta.grid = {2, 1, 1};
+    t.meta.dropped_events = 3;
+    const std::vector<ThreadInfo> first_block = t.threads;
+    for (ThreadInfo ti : first_block) {
+        ti.block = 1;
+        t.threads.push_back(ti);
+    }
+    t.block_history = {BlockHistory::Whole, BlockHistory::Partial};
+    return t;
 }
 
 TEST(trace_slt, RoundTripRichTraceInMemory) {
@@ -155,38 +171,72 @@ TEST(trace_slt, FileStartsWithMagicVersionAndMinVersion) {
     EXPECT_EQ(test::get_at<uint32_t>(bytes, 20), kSltHeaderSize);
     EXPECT_EQ(test::get_at<uint64_t>(bytes, 48), make_rich_trace().events.size());
     const auto sections = test::find_sections(bytes);
-    ASSERT_EQ(sections.size(), 4u);
+    ASSERT_EQ(sections.size(), 5u);
     EXPECT_EQ(sections[0].tag, test::tag_of("META"));
     EXPECT_EQ(sections[1].tag, test::tag_of("THRD"));
     EXPECT_EQ(sections[2].tag, test::tag_of("SITE"));
     EXPECT_EQ(sections[3].tag, test::tag_of("EVNT"));
+    EXPECT_EQ(sections[4].tag, test::tag_of("BLKS"));
     for (const auto& s : sections)
         EXPECT_EQ(s.payload % 8, 0u) << "payloads are 8-byte aligned";
     EXPECT_EQ(sections[3].size, make_rich_trace().events.size() * 32);
-    EXPECT_EQ(bytes.size(), sections[3].payload + sections[3].size);
+    EXPECT_EQ(sections[4].size, 0u) << "every block whole: no block table";
+    EXPECT_EQ(bytes.size(), sections[4].payload + sections[4].size);
 }
 
+// A trace in which some block is not whole stores its block table and asks for a version-2 reader,
+// so that no older SyncLab analyses the partial block as if it were complete.
+TEST(trace_slt, BlockHistoryRoundTripsAndNeedsAVersion2Reader) {
+    const Trace original = make_golden_v2_trace();
+    const std::vector<uint8_t> bytes = serialize(original);
+    EXPECT_EQ(bytes.size(), slt_file_size(original));
+    EXPECT_EQ(test::get_at<uint32_t>(bytes, 12), 2u);
+    const Trace loaded = deserialize(bytes, "blocks");
+    ASSERT_EQ(loaded.block_history.size(), 2u);
+    EXPECT_TRUE(loaded.block_is_whole(0));
+    EXPECT_EQ(loaded.history_of(1), BlockHistory::Partial);
+    EXPECT_FALSE(loaded.every_block_whole());
+}
+
+TEST(trace_slt, ABlockTableThatDoesNotFitTheGridIsRefused) {
+    Trace t = make_golden_v2_trace();
+    t.block_history.push_back(BlockHistory::Whole);
+    EXPECT_EQ(check_trace(t), "the block table has 3 entries, but the grid 2x1x1 has 2 blocks");
+    t.block_history = {BlockHistory::Whole, static_cast<BlockHistory>(7)};
+    EXPECT_EQ(check_trace(t), "block 1: history 7 is not a known block history");
+}
+
+// Files of every earlier version stay readable.
 TEST(trace_slt, GoldenFileOfVersion1StillLoads) {
-    const Trace golden = make_golden_trace();
-    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, golden_path());
-    const std::vector<uint8_t> on_disk = read_bytes(golden_path());
-    ASSERT_FALSE(on_disk.empty()) << "missing " << golden_path();
-    expect_same_trace(golden, load_trace(golden_path()));
+    const std::vector<uint8_t> on_disk = read_bytes(golden_path(1));
+    ASSERT_FALSE(on_disk.empty()) << "missing " << golden_path(1);
+    EXPECT_EQ(test::get_at<uint32_t>(on_disk, 8), 1u);
+    const Trace loaded = load_trace(golden_path(1));
+    expect_same_trace(make_golden_trace(), loaded);
+    EXPECT_TRUE(loaded.block_history.empty()) << "version 1 has no block table: every block whole";
+}
+
+TEST(trace_slt, GoldenFileOfVersion2) {
+    const Trace golden = make_golden_v2_trace();
+    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, golden_path(2));
+    const std::vector<uint8_t> on_disk = read_bytes(golden_path(2));
+    ASSERT_FALSE(on_disk.empty()) << "missing " << golden_path(2);
+    expect_same_trace(golden, load_trace(golden_path(2)));
     // The writer still produces the same bytes. If this fails on purpose (a new format version),
-    // keep the old golden file (older files must stay readable) and add a new one.
+    // keep the old golden files (older files must stay readable) and add a new one.
     EXPECT_EQ(serialize(golden), on_disk);
 }
 
-// A file from a newer writer that old readers may still read (min_reader_version 1): extra META
-// fields at the end and an unknown section. Version 1 must read it and ignore both.
+// A file from a newer writer that this reader may still read (min_reader_version 1): extra META
+// fields at the end and an unknown section. It must read it and ignore both.
 TEST(trace_slt, NewerButCompatibleFileIsRead) {
     const Trace original = make_rich_trace();
     const std::vector<uint8_t> v1 = serialize(original);
     const auto sections = test::find_sections(v1);
 
     std::vector<uint8_t> out(v1.begin(), v1.begin() + 64);
-    test::put_at<uint32_t>(out, 8, 2);  // version 2
-    test::put_at<uint32_t>(out, 24, 5); // one more section
+    test::put_at<uint32_t>(out, 8, kSltVersion + 1);
+    test::put_at<uint32_t>(out, 24, uint32_t(sections.size() + 1)); // one more section
     for (const auto& s : sections) {
         std::vector<uint8_t> payload(v1.begin() + std::ptrdiff_t(s.payload),
                                      v1.begin() + std::ptrdiff_t(s.payload + s.size));
@@ -207,16 +257,16 @@ TEST(trace_slt, NewerButCompatibleFileIsRead) {
     out.insert(out.end(), extra.begin(), extra.end());
     test::fix_checksums(out);
 
-    expect_same_trace(original, deserialize(out, "v2.slt"));
+    expect_same_trace(original, deserialize(out, "v3.slt"));
 
-    // The same extras in a file that says version 1: the META bytes are an error there.
-    test::put_at<uint32_t>(out, 8, 1);
+    // The same extras in a file that says this reader's version: the META bytes are an error there.
+    test::put_at<uint32_t>(out, 8, kSltVersion);
     test::fix_checksums(out);
     try {
-        (void)deserialize(out, "v1.slt");
+        (void)deserialize(out, "v2.slt");
         FAIL() << "accepted";
     } catch (const TraceFileError& e) {
-        EXPECT_STREQ(e.what(), "v1.slt: meta section has 5 unexpected bytes at its end");
+        EXPECT_STREQ(e.what(), "v2.slt: meta section has 5 unexpected bytes at its end");
     }
 }
 
