@@ -5,7 +5,7 @@
 //               run options: --backend sim|gpu, --schedule, --seed, --reps; GPU: --untraced, --live,
 //               --timeout S
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
-//                 --arg SPEC ... [--dump NAME] [run options] [--out FILE.slt] [--json]
+//                 --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [run options] [--out FILE.slt] [--json]
 //   synclab report FILE.slt
 //   synclab export FILE.slt --chrome OUT.json
 //   synclab table [--seeds N]          every scenario variant on the simulator, with verdicts
@@ -16,7 +16,9 @@
 #include "cli/args.h"
 #include "cli/kernel_args.h"
 #include "cli/report.h"
+#include "compile/compile.h"
 #include "gpu/client.h"
+#include "ptx/kernel_names.h"
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -25,14 +27,11 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace synclab::cli {
 namespace {
@@ -51,8 +50,11 @@ Usage:
       shown as it arrives. --timeout S (default 5): a kernel still running then is stopped, and the
       run reports which threads wait where.
   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
-              --arg SPEC ... [--dump NAME] [same run options] [--json]
-      Runs your own kernel in the simulator (or --backend gpu). SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
+              --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [same run options] [--json]
+      Runs your own kernel in the simulator (or --backend gpu). NAME as in your source: block_sum,
+      ns::k, reduce<256>, or a full signature where the name is overloaded (the PTX name works too).
+      A .cu is compiled as the lessons are (nvcc, else NVRTC); --nvcc-arg passes one more option
+      (repeatable: -G keeps what -O3 removes, -DN=64). SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
       for a pointer (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64), a plain number for a scalar.
       Buffers are named arg0, arg1 ... (parameter position); --dump arg1 prints one afterwards.
   synclab report FILE.slt
@@ -224,66 +226,42 @@ int cmd_run(const std::vector<std::string>& argv) {
     return kExitOk;
 }
 
-// Compiles a .cu to PTX with nvcc (the CUDA toolkit), into a temporary file.
-std::string compile_cu(const std::string& path) {
-    std::string nvcc;
-    for (const char* candidate : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"})
-        if (access(candidate, X_OK) == 0) nvcc = candidate;
-    if (const char* home = std::getenv("CUDA_HOME")) {
-        const std::string c = std::string(home) + "/bin/nvcc";
-        if (access(c.c_str(), X_OK) == 0) nvcc = c;
+// A .cu file's PTX, compiled as kernels/ are (nvcc, else NVRTC) plus the user's --nvcc-arg options.
+std::string compile_cu(const std::string& path, const std::vector<std::string>& nvcc_args) {
+    try {
+        return compile::compile_file(path, compile::Options{nvcc_args}).ptx;
+    } catch (const compile::CompileError& e) {
+        throw InputError(std::string(e.what()) + (e.log().empty() ? "" : ":\n" + e.log()));
     }
-    if (nvcc.empty())
-        throw InputError(path + ": compiling CUDA needs nvcc (the CUDA toolkit), which is not installed; "
-                                "compile it elsewhere with 'nvcc -ptx -lineinfo' and pass the .ptx");
-    char tmpl[] = "/tmp/synclab-check-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    if (fd < 0) throw InputError("cannot create a temporary file for nvcc's output");
-    close(fd);
-    const std::string out = std::string(tmpl) + ".ptx";
-    const std::string log = std::string(tmpl) + ".log";
-    // The same flags the build compiles kernels/ with (CMakeLists.txt: SYNCLAB_NVCC_FLAGS). nvcc runs
-    // without a shell, so no file name can be misread as shell syntax.
-    std::vector<std::string> words = {nvcc};
-    std::stringstream flags(SYNCLAB_NVCC_FLAGS);
-    for (std::string flag; flags >> flag;)
-        words.push_back(flag);
-    for (const std::string& w : {path, std::string("-o"), out})
-        words.push_back(w);
-    std::vector<char*> argv;
-    for (std::string& w : words)
-        argv.push_back(w.data());
-    argv.push_back(nullptr);
-    int rc = -1;
-    if (const pid_t pid = fork(); pid == 0) {
-        const int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (log_fd >= 0) {
-            dup2(log_fd, STDOUT_FILENO);
-            dup2(log_fd, STDERR_FILENO);
-        }
-        execv(argv[0], argv.data());
-        _exit(127);
-    } else if (pid > 0) {
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The CUDA source a kernel's line info points at (`.file N "x.cu"`), as given or next to the .ptx:
+// (file name, text), or nothing when it is not on this machine.
+std::optional<std::pair<std::string, std::string>> source_of_ptx(const ptx::Function& kernel,
+                                                                 const ptx::Module& module,
+                                                                 const std::string& ptx_path) {
+    uint32_t file = 0;
+    for (const ptx::Instruction& in : kernel.code)
+        if (in.source_file != 0) file = in.source_file;
+    if (file == 0 || file >= module.files.size() || module.files[file].empty()) return std::nullopt;
+    const std::filesystem::path named(module.files[file]);
+    for (const std::filesystem::path& candidate :
+         {named, std::filesystem::path(ptx_path).parent_path() / named.filename()}) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(candidate, ec)) continue;
+        std::ifstream in(candidate, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (in) return std::make_pair(named.filename().string(), text.str());
     }
-    std::string text;
-    if (rc == 0) text = read_file(out);
-    const std::string messages = rc == -1 ? std::string("could not start ") + nvcc : read_file(log);
-    std::remove(out.c_str());
-    std::remove(log.c_str());
-    std::remove(tmpl);
-    if (rc != 0) throw InputError(path + ": nvcc failed:\n" + messages);
-    return text;
+    return std::nullopt;
 }
 
 int cmd_check(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
     for (const char* v : {"kernel", "grid", "block", "shared", "dump"})
         valued.push_back(v);
-    Args a(argv, "check", valued, kRunFlags, {"arg"});
+    Args a(argv, "check", valued, kRunFlags, {"arg", "nvcc-arg"});
     if (a.positional().size() != 1) throw UsageError("'check' needs exactly one FILE.cu or FILE.ptx");
     const std::string path = a.positional()[0];
     const auto kernel = a.value("kernel");
@@ -300,36 +278,41 @@ int cmd_check(const std::vector<std::string>& argv) {
     const bool is_cu = path.size() > 3 && path.ends_with(".cu");
     if (!is_cu && !path.ends_with(".ptx"))
         throw UsageError("'check' takes a .cu or .ptx file, got '" + path + "'");
+    const std::vector<std::string> nvcc_args = a.values("nvcc-arg");
+    if (!is_cu && !nvcc_args.empty()) throw UsageError("--nvcc-arg needs a .cu file (a .ptx is compiled already)");
     const std::string source = read_file(path);
-    const std::string ptx_text = is_cu ? compile_cu(path) : source;
+    const std::string ptx_text = is_cu ? compile_cu(path, nvcc_args) : source;
+    const std::string ptx_name = std::filesystem::path(path).filename().replace_extension(".ptx").string();
     ptx::Module module;
+    const ptx::Function* fn = nullptr;
     try {
-        module = ptx::parse_module(ptx_text,
-                                   std::filesystem::path(path).filename().replace_extension(".ptx").string());
+        module = ptx::parse_module(ptx_text, ptx_name);
     } catch (const ptx::ParseError& e) {
         throw InputError(e.what());
     }
-    const ptx::Function* fn = module.find_entry(*kernel);
-    if (!fn) {
-        std::string names;
-        for (const std::string& n : module.entry_names())
-            names += (names.empty() ? "" : ", ") + n;
-        throw UsageError("no kernel '" + *kernel + "' in " + path +
-                         " (kernels: " + (names.empty() ? "none" : names) +
-                         "; a C++ kernel's name is mangled unless declared extern \"C\")");
+    try {
+        fn = &ptx::require_kernel(module, *kernel, ptx_name);
+    } catch (const ptx::KernelLookupError& e) {
+        throw UsageError(e.what()); // a --kernel that names no kernel (or several) of the file
     }
     // Validate the bindings once, before running.
     build_inputs(*fn, specs, o.seed);
 
     runner::KernelJob job;
     job.module = &module;
-    job.kernel = *kernel;
+    job.kernel = fn->name;
     job.launch.grid = parse_dim3(*grid, "--grid");
     job.launch.block = parse_dim3(*block, "--block");
     job.launch.dynamic_shared_bytes = static_cast<uint32_t>(a.uint_or("shared", 0, 0, 227 * 1024));
     job.make_inputs = [fn, specs](uint64_t seed) { return build_inputs(*fn, specs, seed); };
     job.source_name = std::filesystem::path(path).filename().string();
-    if (is_cu) job.source_text = source;
+    if (is_cu) {
+        job.source_text = source;
+    } else if (const auto cu = source_of_ptx(*fn, module, path)) {
+        // A .ptx made with -lineinfo names its .cu: show (and check) the CUDA lines where it is here.
+        job.source_name = cu->first;
+        job.source_text = cu->second;
+    }
     job.ptx_text = ptx_text;
     const runner::RunSummary summary = run_job_or_explain(&job, nullptr, nullptr, o, !a.flag("json"));
     save_if_asked(a, summary);

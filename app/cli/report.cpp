@@ -1,5 +1,7 @@
 #include "cli/report.h"
 
+#include "ptx/kernel_names.h"
+
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -72,6 +74,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"scenario", m.scenario},
         {"variant", m.variant},
         {"kernel", m.kernel},
+        {"kernel_name", ptx::demangle(m.kernel)},
         {"backend", options.backend},
         {"device", s.device},
         {"schedule", gpu ? std::string("hardware") : std::string(sim::to_string(options.schedule))},
@@ -85,6 +88,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"reps_with_wrong_outputs", s.reps_with_wrong_outputs},
         {"check_summary", s.check_summary},
         {"findings", findings},
+        {"notes", s.notes},
         {"events", s.events},
         {"dropped_events", s.dropped_events},
         {"traced", s.traced},
@@ -100,7 +104,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
 
 void print_summary_text(std::ostream& out, const runner::RunSummary& s, const runner::RunOptions& options) {
     const trace::RunMeta& m = s.trace.meta;
-    const std::string name = m.scenario.empty() ? m.kernel : m.scenario + "/" + m.variant;
+    const std::string name = m.scenario.empty() ? ptx::demangle(m.kernel) : m.scenario + "/" + m.variant;
     if (options.backend == "gpu") {
         out << name << "  backend gpu (" << s.device << ")  seed " << options.seed << "  reps " << s.reps_run
             << "\n";
@@ -156,6 +160,8 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
             out << ", x" << f.count << "): " << f.message << "\n";
         }
     }
+    for (const std::string& note : s.notes)
+        out << "note:     " << note << "\n";
     out << "events:   " << s.events << "  thread-instructions " << s.thread_instructions << "  time "
         << std::fixed << std::setprecision(1) << s.elapsed_ms << " ms\n";
     out.unsetf(std::ios::fixed);
@@ -166,7 +172,7 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
     const trace::RunMeta& m = trace.meta;
     const std::string file = m.source_name.empty() ? std::string("line ") : m.source_name + ":";
     out << "========= SYNCLAB REPORT\n";
-    out << "========= Kernel " << (m.kernel.empty() ? "?" : m.kernel);
+    out << "========= Kernel " << (m.kernel.empty() ? "?" : ptx::demangle(m.kernel));
     if (!m.scenario.empty()) out << " (" << m.scenario << "/" << m.variant << ")";
     out << ", backend " << m.backend << ", schedule " << m.schedule << ", seed " << m.seed << "\n";
     out << "========= Grid (" << m.grid.x << "," << m.grid.y << "," << m.grid.z << ") block (" << m.block.x

@@ -1,6 +1,7 @@
 #include "runner/runner.h"
 
 #include "gpu/gpu_run.h"
+#include "runner/kernel_notes.h"
 #include "ptx/instrument.h"
 #include "ptx/parser.h"
 
@@ -180,10 +181,20 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     return summary;
 }
 
+RunSummary run_job_sim(const KernelJob& job, const RunOptions& options);
+
 } // namespace
 
 RunSummary run_job(const KernelJob& job, const RunOptions& options) {
-    if (options.backend == "gpu") return run_job_gpu(job, options);
+    RunSummary summary = options.backend == "gpu" ? run_job_gpu(job, options) : run_job_sim(job, options);
+    const ptx::Function* kernel = job.module ? job.module->find_entry(job.kernel) : nullptr;
+    if (summary.findings.empty() && kernel) summary.notes = compiled_kernel_notes(*kernel, job.source_text);
+    return summary;
+}
+
+namespace {
+
+RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
     RunSummary summary;
     const uint32_t reps = std::max<uint32_t>(options.reps, 1);
     bool kept_interesting = false;
@@ -244,6 +255,8 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
     }
     return summary;
 }
+
+} // namespace
 
 const ptx::Module& scenario_module(const scenario::Scenario& scenario) {
     static std::mutex mutex;

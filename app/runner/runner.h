@@ -85,6 +85,8 @@ struct RunSummary {
     // ran, and a non-ok status of either side wins); trace, findings and events are the traced
     // side's. kernel_ms: the untraced median (else the traced launch's).
     std::string device; // "NVIDIA H200" / "SyncLab simulator"
+    // What the compiler made of the kernel, when nothing was found (kernel_notes.h).
+    std::vector<std::string> notes;
     double kernel_ms = 0;
     bool traced = true; // a trace (and findings) exists
     uint64_t dropped_events = 0;

@@ -1,0 +1,105 @@
+#include "ptx/kernel_names.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
+#include <regex>
+
+namespace synclab::ptx {
+
+namespace {
+
+// Without spaces, and without the u/l suffixes of integer literals ("reduce<256u>" -> "reduce<256>").
+std::string normalized(std::string_view text) {
+    std::string compact;
+    for (const char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+    static const std::regex literal_suffix(R"(\b([0-9]+)[uUlL]+\b)");
+    return std::regex_replace(compact, literal_suffix, "$1");
+}
+
+// "void reduce<256u>(int const*, int*)" -> "reduce<256u>": drops the return type that demangled
+// template functions carry and the parameter list (the last top-level parenthesis group).
+std::string without_parameters(const std::string& signature) {
+    int depth = 0;
+    size_t open = std::string::npos;
+    for (size_t i = 0; i < signature.size(); ++i) {
+        const char c = signature[i];
+        if (c == '<') ++depth;
+        if (c == '>') --depth;
+        if (c == '(' && depth == 0) {
+            open = i;
+            break;
+        }
+    }
+    std::string name = signature.substr(0, open);
+    if (name.starts_with("void ")) name = name.substr(5);
+    return name;
+}
+
+// "reduce<256u>" -> "reduce"; "ns::k<int>" -> "ns::k".
+std::string without_template_arguments(const std::string& name) {
+    std::string out;
+    int depth = 0;
+    for (const char c : name) {
+        if (c == '<') ++depth;
+        if (depth == 0) out += c;
+        if (c == '>') --depth;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string demangle(const std::string& symbol) {
+    if (!symbol.starts_with("_Z")) return symbol;
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
+                                                std::free);
+    return status == 0 && text ? std::string(text.get()) : symbol;
+}
+
+std::vector<const Function*> find_kernels(const Module& module, std::string_view name) {
+    std::vector<const Function*> out;
+    for (const Function& f : module.functions)
+        if (f.is_entry && f.name == name) return {&f};
+    const std::string wanted = normalized(name);
+    for (const Function& f : module.functions) {
+        if (!f.is_entry) continue;
+        const std::string signature = demangle(f.name);
+        const std::string bare = without_parameters(signature);
+        if (normalized(signature) == wanted || normalized(bare) == wanted ||
+            normalized(without_template_arguments(bare)) == wanted)
+            out.push_back(&f);
+    }
+    return out;
+}
+
+const Function& require_kernel(const Module& module, std::string_view name, const std::string& source_name) {
+    const std::vector<const Function*> found = find_kernels(module, name);
+    if (found.size() == 1) return *found.front();
+    auto listing = [](const std::vector<const Function*>& kernels) {
+        std::string out;
+        for (const Function* f : kernels) {
+            const std::string signature = demangle(f->name);
+            out += "\n  " + signature + (signature == f->name ? "" : "   [" + f->name + "]");
+        }
+        return out;
+    };
+    if (found.size() > 1)
+        throw KernelLookupError("'" + std::string(name) + "' matches " + std::to_string(found.size()) +
+                                " kernels of " + source_name + "; name one by its signature or PTX name:" +
+                                listing(found));
+    std::vector<const Function*> entries;
+    for (const Function& f : module.functions) {
+        if (f.is_entry) entries.push_back(&f);
+        if (!f.is_entry && f.name == name)
+            throw KernelLookupError(source_name + ":" + std::to_string(f.decl_line) + ": '" + std::string(name) +
+                                    "' is a device function (.func), not a kernel (.entry)");
+    }
+    throw KernelLookupError("no kernel '" + std::string(name) + "' in " + source_name + "; kernels:" +
+                            (entries.empty() ? std::string(" none") : listing(entries)));
+}
+
+} // namespace synclab::ptx
