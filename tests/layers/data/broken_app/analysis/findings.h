@@ -1,0 +1,6 @@
+// A deliberately broken module for the layers test: analysis may not include the simulator, nor
+// the GUI.
+#pragma once
+#include "trace/trace.h"
+#include "sim/simulator.h"
+#include <imgui.h>

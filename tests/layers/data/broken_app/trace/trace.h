@@ -1,0 +1,2 @@
+// Fixture for the layers test (trace includes nothing of SyncLab's).
+#pragma once
