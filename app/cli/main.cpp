@@ -49,6 +49,9 @@ Usage:
       reported. --untraced: no traced launch. --live: the trace goes to mapped host memory and is
       shown as it arrives. --timeout S (default 5): a kernel still running then is stopped, and the
       run reports which threads wait where.
+      Simulator budgets (a run past one ends with status budget, never a hang or a crash):
+      --max-steps N thread-instructions, --max-events N trace events, --max-memory BYTES (K, M, G)
+      for the simulated state and the trace together.
   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
               --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [same run options] [--json]
       Runs your own kernel in the simulator (or --backend gpu). NAME as in your source: block_sum,
@@ -69,11 +72,29 @@ Usage:
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
 
-const std::vector<std::string> kRunValued = {"backend", "schedule",  "seed",   "reps",
-                                             "out",     "max-steps", "timeout"};
+const std::vector<std::string> kRunValued = {"backend", "schedule",   "seed",       "reps",   "out",
+                                             "max-steps", "max-events", "max-memory", "timeout"};
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
+
+// A byte count: a whole number with an optional K, M or G suffix (powers of 1024): "512M", "2G".
+uint64_t parse_bytes(const Args& a, const std::string& name, uint64_t fallback) {
+    const auto v = a.value(name);
+    if (!v) return fallback;
+    std::string digits = *v;
+    uint64_t unit = 1;
+    if (!digits.empty()) {
+        const char suffix = static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
+        if (suffix == 'K' || suffix == 'M' || suffix == 'G') {
+            unit = suffix == 'K' ? 1ull << 10 : suffix == 'M' ? 1ull << 20 : 1ull << 30;
+            digits.pop_back();
+        }
+    }
+    const uint64_t count = parse_uint(digits, "--" + name + " (bytes, or with K, M or G)", 1, (uint64_t(1) << 50) / unit);
+    if (count * unit < (1ull << 20)) throw UsageError("--" + name + " must be at least 1M, got " + *v);
+    return count * unit;
+}
 
 runner::RunOptions run_options(const Args& a) {
     runner::RunOptions o;
@@ -94,6 +115,11 @@ runner::RunOptions run_options(const Args& a) {
     o.seed = a.uint_or("seed", 1, 0, UINT64_MAX / 2);
     o.reps = static_cast<uint32_t>(a.uint_or("reps", 1, 1, 100000));
     o.limits.max_steps = a.uint_or("max-steps", o.limits.max_steps, 1000, UINT64_MAX / 2);
+    o.limits.max_events = a.uint_or("max-events", o.limits.max_events, 1, UINT64_MAX / 64);
+    o.limits.max_memory_bytes = parse_bytes(a, "max-memory", o.limits.max_memory_bytes);
+    if (o.backend == "gpu")
+        for (const char* sim_only : {"max-steps", "max-events", "max-memory"})
+            if (a.value(sim_only)) throw UsageError(std::string("--") + sim_only + " is a simulator budget: it needs --backend sim");
     return o;
 }
 
