@@ -20,6 +20,7 @@
 #include "gpu/client.h"
 #include "ptx/kernel_names.h"
 #include "ptx/parser.h"
+#include "runner/agreement.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 #include "trace/chrome_export.h"
@@ -392,15 +393,21 @@ int cmd_export(const std::vector<std::string>& argv) {
     return kExitOk;
 }
 
-// `table --backend gpu`: every variant on the GPU, untraced beside traced. The lessons' verdicts are
-// about the simulator, so no verdict column: the hardware's outcome is the lesson here.
+// `table --backend gpu`: every variant on the GPU, untraced beside traced, and beside the simulator's
+// outcome of the same variant (random schedule, as many seeds as GPU launches): does the model agree
+// with the hardware (completes or hangs; wrong outputs or not)? The lessons' verdicts are about the
+// simulator, so no verdict column: the hardware's outcome is the lesson here.
 int cmd_table_gpu(const Args& a) {
     runner::RunOptions o;
     o.backend = "gpu";
     o.reps = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
     o.gpu.timeout_s = a.double_or("timeout", 5, 0.05, 3600);
+    runner::RunOptions sim_options;
+    sim_options.schedule = sim::Schedule::Random;
+    sim_options.reps = o.reps;
     nlohmann::json rows = nlohmann::json::array();
     bool header = false;
+    uint32_t variants = 0, agreeing = 0;
     for (const scenario::Scenario& s : scenario::catalog())
         for (const scenario::Variant& v : s.variants) {
             runner::RunSummary r;
@@ -409,13 +416,26 @@ int cmd_table_gpu(const Args& a) {
             } catch (const gpu::Unavailable& e) {
                 throw InputError(std::string(e.what()) + ": use 'synclab table' (the simulator)");
             }
+            const runner::RunSummary simulated = runner::run_scenario(s, v, sim_options);
+            const runner::Outcome sim_outcome = runner::simulator_outcome(simulated);
+            const runner::Outcome gpu_outcome = runner::gpu_outcome(r.gpu_untraced);
+            const bool agree = runner::outcomes_agree(sim_outcome, gpu_outcome);
+            ++variants;
+            agreeing += agree ? 1 : 0;
             const runner::GpuSide& u = r.gpu_untraced;
             const runner::GpuSide& t = r.gpu_traced;
             std::string kinds;
             for (const std::string& k : runner::finding_kinds(r))
                 kinds += (kinds.empty() ? "" : ",") + k;
             if (a.flag("json")) {
-                rows.push_back(summary_json(r, o));
+                nlohmann::json row = summary_json(r, o);
+                row["simulator"] = {{"status", trace::to_string(simulated.status)},
+                                    {"wrong_outputs", simulated.wrong_outputs},
+                                    {"checked_outputs", simulated.checked_outputs},
+                                    {"outcome", sim_outcome.text}};
+                row["gpu_outcome"] = gpu_outcome.text;
+                row["simulator_agrees"] = agree;
+                rows.push_back(row);
                 continue;
             }
             if (!header) {
@@ -423,8 +443,8 @@ int cmd_table_gpu(const Args& a) {
                           << std::left << std::setw(20) << "scenario" << std::setw(22) << "variant"
                           << std::setw(9) << "untraced" << std::setw(14) << "wrong/checked" << std::setw(11)
                           << "kernel ms" << std::setw(9) << "traced" << std::setw(10) << "events"
-                          << std::setw(11) << "kernel ms"
-                          << "findings\n";
+                          << std::setw(11) << "kernel ms" << std::setw(34) << "findings"
+                          << "simulator (agrees?)\n";
                 header = true;
             }
             char ums[32], tms[32];
@@ -435,14 +455,19 @@ int cmd_table_gpu(const Args& a) {
                       << (std::to_string(u.wrong_outputs) + "/" + std::to_string(u.checked_outputs))
                       << std::setw(11) << (u.kernel_ms > 0 ? ums : "-") << std::setw(9)
                       << trace::to_string(t.status) << std::setw(10) << t.events << std::setw(11)
-                      << (t.kernel_ms > 0 ? tms : "-") << (kinds.empty() ? "-" : kinds) << "\n";
+                      << (t.kernel_ms > 0 ? tms : "-") << std::setw(34) << (kinds.empty() ? "-" : kinds)
+                      << sim_outcome.text << (agree ? " (yes)" : " (NO)") << "\n";
             if (r.status != trace::RunStatus::Ok) std::cout << "    " << r.message << "\n";
         }
-    if (a.flag("json"))
+    if (a.flag("json")) {
         std::cout << rows.dump(2) << "\n";
-    else
-        std::cout << "\n(GPU: " << o.reps << " untraced launches and one traced launch per variant, timeout "
-                  << o.gpu.timeout_s << " s; 'synclab run SCENARIO --variant V --backend gpu' for details)\n";
+        return kExitOk;
+    }
+    std::cout << "\nthe simulator agrees with the untraced GPU on " << agreeing << " of " << variants
+              << " variants (completes or hangs; wrong outputs or not)\n"
+              << "(GPU: " << o.reps << " untraced launches and one traced launch per variant, timeout "
+              << o.gpu.timeout_s << " s; simulator: random schedule, " << o.reps
+              << " seeds; 'synclab run SCENARIO --variant V --backend gpu' for details)\n";
     return kExitOk;
 }
 
