@@ -51,42 +51,24 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
     if (!fp && !spec->int_ok)
         fail(stmt_->line, opname + " needs a floating-point type, not ." + to_string(inst.type));
     if (fp) {
-        static constexpr std::pair<std::string_view, Rounding> kRound[] = {
-            {"rn", Rounding::Nearest},
-            {"rz", Rounding::Zero},
-            {"rm", Rounding::Down},
-            {"rp", Rounding::Up},
-        };
-        if (spec->rounding) {
-            for (const auto& [name, rounding] : kRound) {
-                if (mods.take(name)) {
-                    if (inst.rounding != Rounding::Default)
-                        fail(stmt_->line, "two rounding modifiers on " + opname);
-                    inst.rounding = rounding;
-                }
-            }
-        }
+        if (spec->rounding && mods.take_all(kRoundings, inst.rounding) > 1)
+            fail(stmt_->line, "two rounding modifiers on " + opname);
         if (spec->approx && !mods.take("approx")) mods.take("full");
         if (mods.take("ftz")) inst.mods |= mod::kFtz;
         if (spec->sat && mods.take("sat")) inst.mods |= mod::kSat;
     } else {
         if (spec->lohi) {
-            int forms = 0;
-            if (mods.take("lo")) {
-                inst.mods |= mod::kLo;
-                ++forms;
-            }
-            if (mods.take("hi")) {
-                inst.mods |= mod::kHi;
-                ++forms;
-            }
-            if (mods.take("wide")) {
-                inst.mods |= mod::kWide;
-                ++forms;
-                if (type_size(inst.type) > 4) fail(stmt_->line, opname + ".wide needs a 16- or 32-bit type");
-            }
+            static constexpr std::pair<std::string_view, uint16_t> kForms[] = {
+                {"lo", mod::kLo},
+                {"hi", mod::kHi},
+                {"wide", mod::kWide},
+            };
+            uint16_t form = mod::kLo; // PTX requires one; .lo is what an omitted one means here
+            const int forms = mods.take_all(kForms, form);
+            if (form == mod::kWide && type_size(inst.type) > 4)
+                fail(stmt_->line, opname + ".wide needs a 16- or 32-bit type");
             if (forms > 1) fail(stmt_->line, opname + " takes one of .lo, .hi, .wide");
-            if (forms == 0) inst.mods |= mod::kLo; // PTX requires one; .lo is what an omitted one means here
+            inst.mods |= form;
         }
         if (spec->sat && mods.take("sat")) {
             if (inst.type != Type::S32) fail(stmt_->line, opname + ".sat needs .s32");
@@ -216,16 +198,14 @@ void Parser::decode_setp(Instruction& inst, Modifiers& mods) {
         {"equ", Cmp::Equ}, {"neu", Cmp::Neu}, {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu},
         {"geu", Cmp::Geu}, {"num", Cmp::Num}, {"nan", Cmp::Nan},
     };
-    for (const auto& [name, cmp] : kCmps) {
-        if (mods.take(name)) {
-            if (inst.cmp != Cmp::None) fail(stmt_->line, "two comparison operators on setp");
-            inst.cmp = cmp;
-        }
-    }
+    static constexpr std::pair<std::string_view, BoolOp> kBoolOps[] = {
+        {"and", BoolOp::And},
+        {"or", BoolOp::Or},
+        {"xor", BoolOp::Xor},
+    };
+    if (mods.take_all(kCmps, inst.cmp) > 1) fail(stmt_->line, "two comparison operators on setp");
     if (inst.cmp == Cmp::None) fail(stmt_->line, "setp needs a comparison operator (.eq, .lt, ...)");
-    if (mods.take("and")) inst.bool_op = BoolOp::And;
-    if (mods.take("or")) inst.bool_op = BoolOp::Or;
-    if (mods.take("xor")) inst.bool_op = BoolOp::Xor;
+    mods.take_all(kBoolOps, inst.bool_op);
     if (mods.take("ftz")) inst.mods |= mod::kFtz;
     inst.type = take_type(mods);
     if (inst.type == Type::Pred || inst.type == Type::None)

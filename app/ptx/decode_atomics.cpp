@@ -17,12 +17,7 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
         {"dec", AtomOp::Dec},   {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
         {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas},
     };
-    for (const auto& [op_name, op] : kOps) {
-        if (mods.take(op_name)) {
-            if (inst.atom_op != AtomOp::None) fail(stmt_->line, "two operations on " + name);
-            inst.atom_op = op;
-        }
-    }
+    if (mods.take_all(kOps, inst.atom_op) > 1) fail(stmt_->line, "two operations on " + name);
     if (inst.atom_op == AtomOp::None) fail(stmt_->line, name + " needs an operation (.add, .cas, ...)");
     if (red && (inst.atom_op == AtomOp::Exch || inst.atom_op == AtomOp::Cas)) {
         fail(stmt_->line,
@@ -33,14 +28,8 @@ void Parser::decode_atom_red(Instruction& inst, Modifiers& mods, bool red) {
         {"acq_rel", MemOrder::AcqRel},  {"sc", MemOrder::Sc},
     };
     inst.order = MemOrder::Relaxed;
-    int orders = 0;
-    for (const auto& [order_name, order] : kOrders) {
-        if (mods.take(order_name)) {
-            inst.order = order;
-            ++orders;
-        }
-    }
-    if (orders > 1) fail(stmt_->line, "more than one memory-order qualifier on " + name);
+    if (mods.take_all(kOrders, inst.order) > 1)
+        fail(stmt_->line, "more than one memory-order qualifier on " + name);
     if (red &&
         (inst.order == MemOrder::Acquire || inst.order == MemOrder::AcqRel || inst.order == MemOrder::Sc)) {
         fail(stmt_->line, "red takes .relaxed or .release only");
@@ -112,16 +101,13 @@ void Parser::decode_fence(Instruction& inst, Modifiers& mods) {
         fail(stmt_->line,
              "unsupported instruction '" + std::string(stmt_->opcode) + "' (proxy fences are not supported)");
     if (base == "membar") {
+        static constexpr std::pair<std::string_view, MemScope> kLevels[] = {
+            {"cta", MemScope::Cta},
+            {"gl", MemScope::Gpu},
+            {"sys", MemScope::Sys},
+        };
         inst.order = MemOrder::Sc;
-        if (mods.take("cta")) {
-            inst.scope = MemScope::Cta;
-        } else if (mods.take("gl")) {
-            inst.scope = MemScope::Gpu;
-        } else if (mods.take("sys")) {
-            inst.scope = MemScope::Sys;
-        } else {
-            fail(stmt_->line, "membar needs .cta, .gl or .sys");
-        }
+        if (!mods.take_first(kLevels, inst.scope)) fail(stmt_->line, "membar needs .cta, .gl or .sys");
     } else {
         if (mods.has("mbarrier_init") || mods.has("op_restrict") || mods.has("sync_restrict::shared::cta") ||
             mods.has("sync_restrict::shared::cluster")) {

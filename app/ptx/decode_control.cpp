@@ -43,16 +43,13 @@ void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
 void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Vote;
     require_sync(mods, "vote");
-    if (mods.take("all"))
-        inst.vote = VoteMode::All;
-    else if (mods.take("any"))
-        inst.vote = VoteMode::Any;
-    else if (mods.take("uni"))
-        inst.vote = VoteMode::Uni;
-    else if (mods.take("ballot"))
-        inst.vote = VoteMode::Ballot;
-    else
-        fail(stmt_->line, "vote.sync needs .all, .any, .uni or .ballot");
+    static constexpr std::pair<std::string_view, VoteMode> kModes[] = {
+        {"all", VoteMode::All},
+        {"any", VoteMode::Any},
+        {"uni", VoteMode::Uni},
+        {"ballot", VoteMode::Ballot},
+    };
+    if (!mods.take_first(kModes, inst.vote)) fail(stmt_->line, "vote.sync needs .all, .any, .uni or .ballot");
     inst.type = take_type(mods);
     if (inst.vote == VoteMode::Ballot && inst.type != Type::B32)
         fail(stmt_->line, "vote.sync.ballot needs .b32");
@@ -72,16 +69,13 @@ void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
 void Parser::decode_shfl(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Shfl;
     require_sync(mods, "shfl");
-    if (mods.take("up"))
-        inst.shfl = ShflMode::Up;
-    else if (mods.take("down"))
-        inst.shfl = ShflMode::Down;
-    else if (mods.take("bfly"))
-        inst.shfl = ShflMode::Bfly;
-    else if (mods.take("idx"))
-        inst.shfl = ShflMode::Idx;
-    else
-        fail(stmt_->line, "shfl.sync needs .up, .down, .bfly or .idx");
+    static constexpr std::pair<std::string_view, ShflMode> kModes[] = {
+        {"up", ShflMode::Up},
+        {"down", ShflMode::Down},
+        {"bfly", ShflMode::Bfly},
+        {"idx", ShflMode::Idx},
+    };
+    if (!mods.take_first(kModes, inst.shfl)) fail(stmt_->line, "shfl.sync needs .up, .down, .bfly or .idx");
     inst.type = take_type(mods);
     if (inst.type != Type::B32) fail(stmt_->line, "shfl.sync needs .b32");
     expect_operands(5, 5);

@@ -47,31 +47,16 @@ void Parser::decode_mov(Instruction& inst, Modifiers& mods) {
 // cvt[.rnd][.ftz][.sat].dtype.atype d, a: type = destination, type2 = source.
 void Parser::decode_cvt(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Cvt;
-    static constexpr std::pair<std::string_view, Rounding> kRound[] = {
-        {"rn", Rounding::Nearest},
-        {"rz", Rounding::Zero},
-        {"rm", Rounding::Down},
-        {"rp", Rounding::Up},
-    };
-    static constexpr std::pair<std::string_view, Rounding> kRoundInt[] = {
+    static constexpr std::pair<std::string_view, Rounding> kRoundToInt[] = {
         {"rni", Rounding::Nearest},
         {"rzi", Rounding::Zero},
         {"rmi", Rounding::Down},
         {"rpi", Rounding::Up},
     };
-    for (const auto& [name, rounding] : kRound) {
-        if (mods.take(name)) {
-            if (inst.rounding != Rounding::Default) fail(stmt_->line, "two rounding modifiers on cvt");
-            inst.rounding = rounding;
-        }
-    }
-    for (const auto& [name, rounding] : kRoundInt) {
-        if (mods.take(name)) {
-            if (inst.rounding != Rounding::Default) fail(stmt_->line, "two rounding modifiers on cvt");
-            inst.rounding = rounding;
-            inst.mods |= mod::kRoundInt;
-        }
-    }
+    const int to_float = mods.take_all(kRoundings, inst.rounding);
+    const int to_int = mods.take_all(kRoundToInt, inst.rounding);
+    if (to_float + to_int > 1) fail(stmt_->line, "two rounding modifiers on cvt");
+    if (to_int != 0) inst.mods |= mod::kRoundInt;
     if (mods.take("ftz")) inst.mods |= mod::kFtz;
     if (mods.take("sat")) inst.mods |= mod::kSat;
     inst.type = take_type(mods);
@@ -120,24 +105,20 @@ void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {
     if (mods.has("mmio")) fail(stmt_->line, std::string(name) + ".mmio is not supported");
     if (mods.has("async") || mods.has("bulk"))
         fail(stmt_->line, std::string("unsupported instruction '") + name + ".async'");
-    int orders = 0;
-    if (mods.take("weak")) {
-        inst.order = MemOrder::Weak;
-        ++orders;
-    }
-    if (mods.take("volatile")) {
-        inst.order = MemOrder::Volatile;
-        ++orders;
-    }
-    if (mods.take("relaxed")) {
-        inst.order = MemOrder::Relaxed;
-        ++orders;
-    }
-    if (mods.take(load ? "acquire" : "release")) {
-        inst.order = load ? MemOrder::Acquire : MemOrder::Release;
-        ++orders;
-    }
-    if (orders > 1) fail(stmt_->line, std::string("more than one memory-order qualifier on ") + name);
+    static constexpr std::pair<std::string_view, MemOrder> kLoadOrders[] = {
+        {"weak", MemOrder::Weak},
+        {"volatile", MemOrder::Volatile},
+        {"relaxed", MemOrder::Relaxed},
+        {"acquire", MemOrder::Acquire},
+    };
+    static constexpr std::pair<std::string_view, MemOrder> kStoreOrders[] = {
+        {"weak", MemOrder::Weak},
+        {"volatile", MemOrder::Volatile},
+        {"relaxed", MemOrder::Relaxed},
+        {"release", MemOrder::Release},
+    };
+    if (mods.take_all(load ? kLoadOrders : kStoreOrders, inst.order) > 1)
+        fail(stmt_->line, std::string("more than one memory-order qualifier on ") + name);
     if (mods.has(load ? "release" : "acquire") || mods.has("acq_rel") || mods.has("sc")) {
         fail(stmt_->line, std::string("invalid memory order for ") + name + " (" +
                               (load ? "ld takes .relaxed or .acquire" : "st takes .relaxed or .release") +

@@ -88,6 +88,14 @@ inline uint64_t align_up(uint64_t value, uint64_t align) {
     return align <= 1 ? value : (value + align - 1) / align * align;
 }
 
+// Floating-point rounding modifiers (arithmetic and cvt).
+inline constexpr std::pair<std::string_view, Rounding> kRoundings[] = {
+    {"rn", Rounding::Nearest},
+    {"rz", Rounding::Zero},
+    {"rm", Rounding::Down},
+    {"rp", Rounding::Up},
+};
+
 // An integer or floating-point literal as written (the sign is a separate '-' token).
 struct Literal {
     enum class Kind : uint8_t { Int, F32Bits, F64Bits, Decimal } kind = Kind::Int;
@@ -288,6 +296,31 @@ class Modifiers {
             if (!used_[i]) return parts_[i];
         }
         return std::nullopt;
+    }
+
+    // A modifier family is a table of {spelling, value} pairs (e.g. kRoundings).
+    // take_all: takes every part the table names, in table order; `out` = the value of the last one
+    // taken. Returns how many were taken (more than one is an error the caller words).
+    template <typename Table, typename T> int take_all(const Table& table, T& out) {
+        int taken = 0;
+        for (const auto& [name, value] : table) {
+            if (take(name)) {
+                out = value;
+                ++taken;
+            }
+        }
+        return taken;
+    }
+    // take_first: takes only the first table entry (in table order) that is a part; false when none
+    // is (any other entry present stays for check_leftovers to name).
+    template <typename Table, typename T> bool take_first(const Table& table, T& out) {
+        for (const auto& [name, value] : table) {
+            if (take(name)) {
+                out = value;
+                return true;
+            }
+        }
+        return false;
     }
 
   private:
