@@ -186,9 +186,7 @@ void Parser::parse_module_statement() {
                name == ".entry" || name == ".func" || name == ".global" || name == ".const" ||
                name == ".shared" || name == ".shared::cta" || name == ".local") {
         parse_linkage_declaration();
-    } else if (name == ".maxntid" || name == ".reqntid" || name == ".minnctapersm" ||
-               name == ".maxnctapersm" || name == ".maxnreg" || name == ".noreturn" ||
-               name == ".explicitcluster" || name == ".reqnctapercluster" || name == ".maxclusterrank") {
+    } else if (find_performance_directive(name) != nullptr) {
         fail_at(token, "performance directive '" + std::string(name) + "' outside a function declaration");
     } else {
         fail_at(token, "unknown or unsupported directive '" + std::string(name) + "'");

@@ -126,14 +126,14 @@ void Parser::parse_performance_directives() {
     while (peek().kind == TokenKind::Directive) {
         const Token& token = peek();
         const std::string_view d = token.text;
-        if (d == ".noreturn" || d == ".explicitcluster") {
+        if (const PerformanceDirective* directive = find_performance_directive(d)) {
             take();
-        } else if (d == ".maxntid" || d == ".reqntid" || d == ".minnctapersm" || d == ".maxnctapersm" ||
-                   d == ".maxnreg" || d == ".reqnctapercluster" || d == ".maxclusterrank") {
-            take();
-            do {
-                expect_uint("a number after the performance directive", std::numeric_limits<uint32_t>::max());
-            } while (accept_punct(','));
+            if (directive->numbers) {
+                do {
+                    expect_uint("a number after the performance directive",
+                                std::numeric_limits<uint32_t>::max());
+                } while (accept_punct(','));
+            }
         } else if (d == ".pragma") {
             parse_pragma();
         } else {

@@ -74,6 +74,14 @@ std::optional<SpecialReg> special_from_name(std::string_view name); // "%tid.x" 
 // Reserved PTX special-register names that the simulator does not provide.
 bool is_unsupported_special(std::string_view name);
 
+// A tuning directive between a function's signature and its body (.maxntid 256, 1, 1; .noreturn):
+// accepted and ignored, it does not change what the kernel computes.
+struct PerformanceDirective {
+    std::string_view name; // with the dot
+    bool numbers;          // followed by a comma-separated list of integers
+};
+const PerformanceDirective* find_performance_directive(std::string_view name); // nullptr: not one
+
 inline bool is_int(Type t) {
     return t != Type::None && t != Type::Pred && !is_float(t);
 }

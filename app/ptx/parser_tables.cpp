@@ -1,4 +1,5 @@
-// PTX parser: name tables (types, state spaces, scopes, special registers) and literals (integer,
+// PTX parser: name tables (types, state spaces, scopes, special registers, performance directives)
+// and literals (integer,
 // hex float and decimal spellings, and their encoding for an operand's type).
 //
 // Index
@@ -12,20 +13,33 @@
 namespace synclab::ptx::detail {
 
 // =================================================================================================
-// [SECTION] Tables: types, spaces, scopes, special registers
+// [SECTION] Tables: types, spaces, scopes, special registers, performance directives
 // =================================================================================================
 
-std::optional<Type> type_from_name(std::string_view name) {
-    static constexpr std::pair<std::string_view, Type> kTypes[] = {
-        {"pred", Type::Pred}, {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32},
-        {"b64", Type::B64},   {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32},
-        {"u64", Type::U64},   {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32},
-        {"s64", Type::S64},   {"f16", Type::F16}, {"f32", Type::F32}, {"f64", Type::F64},
-    };
-    for (const auto& [spelling, type] : kTypes) {
-        if (spelling == name) return type;
+namespace {
+
+// The enumerators First..Last of E by their spelling in ir.cpp's to_string, so that the parser
+// reads exactly the names the IR prints (Last: E's last enumerator).
+template <typename E, E First, E Last> std::optional<E> from_spelling(std::string_view name) {
+    constexpr size_t kCount = static_cast<size_t>(Last) - static_cast<size_t>(First) + 1;
+    static const auto kTable = [] {
+        std::array<std::pair<std::string_view, E>, kCount> table{};
+        for (size_t i = 0; i < kCount; ++i) {
+            const auto value = static_cast<E>(static_cast<size_t>(First) + i);
+            table[i] = {to_string(value), value};
+        }
+        return table;
+    }();
+    for (const auto& [spelling, value] : kTable) {
+        if (spelling == name) return value;
     }
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Type> type_from_name(std::string_view name) {
+    return from_spelling<Type, Type::Pred, Type::F64>(name); // every type but None
 }
 
 // PTX types that exist but that the simulator does not model; named in error messages.
@@ -55,40 +69,19 @@ std::optional<MemScope> scope_from_name(std::string_view name) {
 }
 
 std::optional<SpecialReg> special_from_name(std::string_view name) {
-    static constexpr std::pair<std::string_view, SpecialReg> kRegs[] = {
-        {"%tid.x", SpecialReg::TidX},
-        {"%tid.y", SpecialReg::TidY},
-        {"%tid.z", SpecialReg::TidZ},
-        {"%ntid.x", SpecialReg::NtidX},
-        {"%ntid.y", SpecialReg::NtidY},
-        {"%ntid.z", SpecialReg::NtidZ},
-        {"%ctaid.x", SpecialReg::CtaidX},
-        {"%ctaid.y", SpecialReg::CtaidY},
-        {"%ctaid.z", SpecialReg::CtaidZ},
-        {"%nctaid.x", SpecialReg::NctaidX},
-        {"%nctaid.y", SpecialReg::NctaidY},
-        {"%nctaid.z", SpecialReg::NctaidZ},
-        {"%laneid", SpecialReg::LaneId},
-        {"%warpid", SpecialReg::WarpId},
-        {"%nwarpid", SpecialReg::NWarpId},
-        {"%smid", SpecialReg::SmId},
-        {"%nsmid", SpecialReg::NSmId},
-        {"%gridid", SpecialReg::GridId},
-        {"%clock", SpecialReg::Clock},
-        {"%clock64", SpecialReg::Clock64},
-        {"%globaltimer", SpecialReg::GlobalTimer},
-        {"%globaltimer_lo", SpecialReg::GlobalTimerLo},
-        {"%lanemask_eq", SpecialReg::LanemaskEq},
-        {"%lanemask_lt", SpecialReg::LanemaskLt},
-        {"%lanemask_le", SpecialReg::LanemaskLe},
-        {"%lanemask_gt", SpecialReg::LanemaskGt},
-        {"%lanemask_ge", SpecialReg::LanemaskGe},
-        {"%dynamic_smem_size", SpecialReg::DynamicSmemSize},
+    return from_spelling<SpecialReg, SpecialReg::TidX, SpecialReg::DynamicSmemSize>(name);
+}
+
+const PerformanceDirective* find_performance_directive(std::string_view name) {
+    static constexpr PerformanceDirective kDirectives[] = {
+        {".maxntid", true},        {".reqntid", true},   {".minnctapersm", true},
+        {".maxnctapersm", true},   {".maxnreg", true},   {".reqnctapercluster", true},
+        {".maxclusterrank", true}, {".noreturn", false}, {".explicitcluster", false},
     };
-    for (const auto& [spelling, reg] : kRegs) {
-        if (spelling == name) return reg;
+    for (const PerformanceDirective& directive : kDirectives) {
+        if (directive.name == name) return &directive;
     }
-    return std::nullopt;
+    return nullptr;
 }
 
 // Reserved PTX special-register names that the simulator does not provide.

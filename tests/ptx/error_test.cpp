@@ -198,6 +198,25 @@ TEST(ptx_errors, SymbolSpaces) {
     expect_error(header + "cvta.to.global.u64 %rd1, g;\n}\n", line, "cvta.to takes a generic address");
 }
 
+TEST(ptx_errors, PerformanceDirectives) {
+    const std::string h = ".version 9.0\n.target sm_75\n.address_size 64\n";
+    for (const char* d : {".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg", ".noreturn",
+                          ".explicitcluster", ".reqnctapercluster", ".maxclusterrank"}) {
+        SCOPED_TRACE(d);
+        expect_error(h + d + " 1\n", 4,
+                     std::string("performance directive '") + d + "' outside a function declaration");
+    }
+    // Between signature and body: the counted ones need integers, .noreturn / .explicitcluster none.
+    expect_error(h + ".entry k()\n.maxntid\n{\nret;\n}\n", 6,
+                 "expected a number after the performance directive, found '{'");
+    expect_error(h + ".entry k()\n.reqnctapercluster 2,\n{\nret;\n}\n", 6,
+                 "expected a number after the performance directive, found '{'");
+    expect_error(h + ".entry k()\n.noreturn 3\n{\nret;\n}\n", 5,
+                 "expected '{' to start the body of 'k', found '3'");
+    expect_error(h + ".entry k()\n.maxntid 4\n.frob\n{\nret;\n}\n", 6,
+                 "unexpected directive '.frob' before the function body");
+}
+
 TEST(ptx_errors, ModuleLevel) {
     const std::string h = ".version 9.0\n.target sm_75\n.address_size 64\n";
     expect_error(h + ".frobnicate 3\n", 4, "unknown or unsupported directive '.frobnicate'");
