@@ -42,17 +42,16 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
     }
     const std::string opname(spec->name);
     inst.op = spec->op;
-    if (mods.has("cc")) fail(stmt_->line, "carry arithmetic ('" + opname + ".cc') is not supported");
+    if (mods.has("cc")) fail_here("carry arithmetic ('" + opname + ".cc') is not supported");
     inst.type = take_type(mods);
-    if (inst.type == Type::Pred) fail(stmt_->line, opname + " does not take .pred");
+    if (inst.type == Type::Pred) fail_here(opname + " does not take .pred");
     const bool fp = is_float(inst.type);
-    if (fp && !spec->float_ok)
-        fail(stmt_->line, opname + " needs an integer type, not ." + to_string(inst.type));
+    if (fp && !spec->float_ok) fail_here(opname + " needs an integer type, not ." + to_string(inst.type));
     if (!fp && !spec->int_ok)
-        fail(stmt_->line, opname + " needs a floating-point type, not ." + to_string(inst.type));
+        fail_here(opname + " needs a floating-point type, not ." + to_string(inst.type));
     if (fp) {
         if (spec->rounding && mods.take_all(kRoundings, inst.rounding) > 1)
-            fail(stmt_->line, "two rounding modifiers on " + opname);
+            fail_here("two rounding modifiers on " + opname);
         if (spec->approx && !mods.take("approx")) mods.take("full");
         if (mods.take("ftz")) inst.mods |= mod::kFtz;
         if (spec->sat && mods.take("sat")) inst.mods |= mod::kSat;
@@ -66,12 +65,12 @@ void Parser::decode_arith(Instruction& inst, Modifiers& mods) {
             uint16_t form = mod::kLo; // PTX requires one; .lo is what an omitted one means here
             const int forms = mods.take_all(kForms, form);
             if (form == mod::kWide && type_size(inst.type) > 4)
-                fail(stmt_->line, opname + ".wide needs a 16- or 32-bit type");
-            if (forms > 1) fail(stmt_->line, opname + " takes one of .lo, .hi, .wide");
+                fail_here(opname + ".wide needs a 16- or 32-bit type");
+            if (forms > 1) fail_here(opname + " takes one of .lo, .hi, .wide");
             inst.mods |= form;
         }
         if (spec->sat && mods.take("sat")) {
-            if (inst.type != Type::S32) fail(stmt_->line, opname + ".sat needs .s32");
+            if (inst.type != Type::S32) fail_here(opname + ".sat needs .s32");
             inst.mods |= mod::kSat;
         }
     }
@@ -86,8 +85,7 @@ void Parser::decode_logic(Instruction& inst, Modifiers& mods) {
     const std::string_view base = mods.base();
     inst.type = take_type(mods);
     if (inst.type != Type::Pred && !is_bits(inst.type)) {
-        fail(stmt_->line,
-             std::string(base) + " needs .pred, .b16, .b32 or .b64, not ." + to_string(inst.type));
+        fail_here(std::string(base) + " needs .pred, .b16, .b32 or .b64, not ." + to_string(inst.type));
     }
     const size_t n = inst.op == Op::Not ? 2 : 3;
     expect_operands(n, n);
@@ -112,20 +110,21 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         if (mods.take("r"))
             inst.mods |= mod::kShiftRight;
         else if (!mods.take("l"))
-            fail(stmt_->line, "shf needs .l or .r");
+            fail_here("shf needs .l or .r");
         if (mods.take("clamp"))
             inst.mods |= mod::kClamp;
         else if (!mods.take("wrap"))
-            fail(stmt_->line, "shf needs .wrap or .clamp");
+            fail_here("shf needs .wrap or .clamp");
     } else if (base == "bfind" && mods.take("shiftamt")) {
         inst.mods |= mod::kShiftAmt;
     }
     inst.type = take_type(mods);
     const Type t = inst.type;
     auto need = [&](bool ok, const char* types) {
-        if (!ok) fail(stmt_->line, name + " needs " + types + ", not ." + to_string(t));
+        if (!ok) fail_here(name + " needs " + types + ", not ." + to_string(t));
     };
     const bool b = t == Type::B32 || t == Type::B64;
+    const bool int32_64 = t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64;
     if (base == "shl" || base == "shr") {
         if (inst.op == Op::Shl) {
             need(is_bits(t) && t != Type::B8, ".b16, .b32 or .b64");
@@ -144,8 +143,7 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
             src(inst, i, i, Type::B32);
     } else if (base == "bfind") {
         inst.op = Op::Bfind;
-        need(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64,
-             ".u32, .u64, .s32 or .s64");
+        need(int32_64, ".u32, .u64, .s32 or .s64");
         expect_operands(2, 2);
         dest(inst, 0, 0);
         src(inst, 1, 1, t);
@@ -156,8 +154,7 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         src(inst, 1, 1, t);
     } else if (base == "bfe") {
         inst.op = Op::Bfe;
-        need(t == Type::U32 || t == Type::U64 || t == Type::S32 || t == Type::S64,
-             ".u32, .u64, .s32 or .s64");
+        need(int32_64, ".u32, .u64, .s32 or .s64");
         expect_operands(4, 4);
         dest(inst, 0, 0);
         src(inst, 1, 1, t);
@@ -179,8 +176,7 @@ void Parser::decode_bits(Instruction& inst, Modifiers& mods) {
         need(t == Type::B32, ".b32");
         for (std::string_view mode : {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) {
             if (mods.has(mode))
-                fail(stmt_->line,
-                     "prmt mode '." + std::string(mode) + "' is not supported (only the default mode)");
+                fail_here("prmt mode '." + std::string(mode) + "' is not supported (only the default mode)");
         }
         expect_operands(4, 4);
         dest(inst, 0, 0);
@@ -203,22 +199,20 @@ void Parser::decode_setp(Instruction& inst, Modifiers& mods) {
         {"or", BoolOp::Or},
         {"xor", BoolOp::Xor},
     };
-    if (mods.take_all(kCmps, inst.cmp) > 1) fail(stmt_->line, "two comparison operators on setp");
-    if (inst.cmp == Cmp::None) fail(stmt_->line, "setp needs a comparison operator (.eq, .lt, ...)");
+    if (mods.take_all(kCmps, inst.cmp) > 1) fail_here("two comparison operators on setp");
+    if (inst.cmp == Cmp::None) fail_here("setp needs a comparison operator (.eq, .lt, ...)");
     mods.take_all(kBoolOps, inst.bool_op);
     if (mods.take("ftz")) inst.mods |= mod::kFtz;
     inst.type = take_type(mods);
-    if (inst.type == Type::Pred || inst.type == Type::None)
-        fail(stmt_->line, "setp compares data types, not .pred");
+    if (inst.type == Type::Pred || inst.type == Type::None) fail_here("setp compares data types, not .pred");
     const bool unordered = inst.cmp >= Cmp::Equ;
-    if (unordered && !is_float(inst.type))
-        fail(stmt_->line, "unordered comparisons need a floating-point type");
+    if (unordered && !is_float(inst.type)) fail_here("unordered comparisons need a floating-point type");
     const bool unsigned_cmp =
         inst.cmp == Cmp::Lo || inst.cmp == Cmp::Ls || inst.cmp == Cmp::Hi || inst.cmp == Cmp::Hs;
     if (unsigned_cmp && is_float(inst.type))
-        fail(stmt_->line, "unsigned comparisons (.lo .ls .hi .hs) need an integer type");
+        fail_here("unsigned comparisons (.lo .ls .hi .hs) need an integer type");
     if (is_bits(inst.type) && inst.cmp != Cmp::Eq && inst.cmp != Cmp::Ne) {
-        fail(stmt_->line, "bit types (.b*) only compare with .eq or .ne");
+        fail_here("bit types (.b*) only compare with .eq or .ne");
     }
     const size_t n = inst.bool_op == BoolOp::None ? 3 : 4;
     expect_operands(n, n);

@@ -10,7 +10,7 @@ namespace synclab::ptx::detail {
 void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
     const bool legacy = mods.base() == "bar"; // bar.* is barrier.*.aligned
     if (legacy && mods.take("warp")) {
-        if (!mods.take("sync")) fail(stmt_->line, "expected bar.warp.sync");
+        if (!mods.take("sync")) fail_here("expected bar.warp.sync");
         inst.op = Op::WarpSync;
         expect_operands(1, 1);
         mask_src(inst, 0, 0);
@@ -18,15 +18,14 @@ void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
     }
     inst.op = Op::Bar;
     if (mods.has("red"))
-        fail(stmt_->line,
-             "unsupported instruction '" + std::string(stmt_->opcode) +
-                 "' (barrier reductions such as __syncthreads_count/_and/_or are not supported)");
-    if (mods.has("cluster")) fail(stmt_->line, "cluster barriers are not supported");
+        fail_here("unsupported instruction '" + std::string(stmt_->opcode) +
+                  "' (barrier reductions such as __syncthreads_count/_and/_or are not supported)");
+    if (mods.has("cluster")) fail_here("cluster barriers are not supported");
     mods.take("cta");
     if (mods.take("arrive")) {
         inst.mods |= mod::kArrive;
     } else if (!mods.take("sync")) {
-        fail(stmt_->line, std::string(mods.base()) + " needs .sync or .arrive");
+        fail_here(std::string(mods.base()) + " needs .sync or .arrive");
     }
     if (legacy || mods.take("aligned")) inst.mods |= mod::kAligned;
     const bool arrive = (inst.mods & mod::kArrive) != 0;
@@ -34,7 +33,7 @@ void Parser::decode_bar(Instruction& inst, Modifiers& mods) {
     const Range r = stmt_->operands[0];
     src(inst, 0, 0, Type::U32);
     if (inst.ops[0].kind == Operand::Kind::Imm && inst.ops[0].imm > 15) {
-        fail(stmt_->line, "barrier id must be 0..15, got '" + operand_text(r) + "'");
+        fail_here("barrier id must be 0..15, got '" + operand_text(r) + "'");
     }
     if (stmt_->operand_count == 2) src(inst, 1, 1, Type::U32);
 }
@@ -49,12 +48,11 @@ void Parser::decode_vote(Instruction& inst, Modifiers& mods) {
         {"uni", VoteMode::Uni},
         {"ballot", VoteMode::Ballot},
     };
-    if (!mods.take_first(kModes, inst.vote)) fail(stmt_->line, "vote.sync needs .all, .any, .uni or .ballot");
+    if (!mods.take_first(kModes, inst.vote)) fail_here("vote.sync needs .all, .any, .uni or .ballot");
     inst.type = take_type(mods);
-    if (inst.vote == VoteMode::Ballot && inst.type != Type::B32)
-        fail(stmt_->line, "vote.sync.ballot needs .b32");
+    if (inst.vote == VoteMode::Ballot && inst.type != Type::B32) fail_here("vote.sync.ballot needs .b32");
     if (inst.vote != VoteMode::Ballot && inst.type != Type::Pred)
-        fail(stmt_->line, "vote.sync.all/.any/.uni need .pred");
+        fail_here("vote.sync.all/.any/.uni need .pred");
     expect_operands(3, 3);
     if (inst.vote == VoteMode::Ballot) {
         dest(inst, 0, 0);
@@ -75,9 +73,9 @@ void Parser::decode_shfl(Instruction& inst, Modifiers& mods) {
         {"bfly", ShflMode::Bfly},
         {"idx", ShflMode::Idx},
     };
-    if (!mods.take_first(kModes, inst.shfl)) fail(stmt_->line, "shfl.sync needs .up, .down, .bfly or .idx");
+    if (!mods.take_first(kModes, inst.shfl)) fail_here("shfl.sync needs .up, .down, .bfly or .idx");
     inst.type = take_type(mods);
-    if (inst.type != Type::B32) fail(stmt_->line, "shfl.sync needs .b32");
+    if (inst.type != Type::B32) fail_here("shfl.sync needs .b32");
     expect_operands(5, 5);
     auto [d, p] = split_bar(stmt_->operands[0]);
     {
@@ -99,7 +97,7 @@ void Parser::decode_control(Instruction& inst, Modifiers& mods) {
     if (base == "activemask") {
         inst.op = Op::Activemask;
         inst.type = take_type(mods);
-        if (inst.type != Type::B32) fail(stmt_->line, "activemask needs .b32");
+        if (inst.type != Type::B32) fail_here("activemask needs .b32");
         expect_operands(1, 1);
         dest(inst, 0, 0);
     } else if (base == "bra") {
@@ -109,8 +107,8 @@ void Parser::decode_control(Instruction& inst, Modifiers& mods) {
         const Range r = stmt_->operands[0];
         const Token& label = tokens_[r.begin];
         if (r.size() != 1 || label.kind != TokenKind::Word || label.text.starts_with("%")) {
-            fail(stmt_->line,
-                 "bra needs a label, got '" + operand_text(r) + "' (indirect branches are not supported)");
+            fail_here("bra needs a label, got '" + operand_text(r) +
+                      "' (indirect branches are not supported)");
         }
         fn_->label_refs.push_back(
             LabelRef{static_cast<uint32_t>(fn_->fn.code.size()), label.text, stmt_->line});
@@ -120,7 +118,7 @@ void Parser::decode_control(Instruction& inst, Modifiers& mods) {
     } else {
         inst.op = Op::Nanosleep;
         inst.type = take_type(mods);
-        if (inst.type != Type::U32) fail(stmt_->line, "nanosleep needs .u32");
+        if (inst.type != Type::U32) fail_here("nanosleep needs .u32");
         expect_operands(1, 1);
         src(inst, 0, 0, Type::U32);
     }

@@ -55,15 +55,14 @@ void Parser::decode_cvt(Instruction& inst, Modifiers& mods) {
     };
     const int to_float = mods.take_all(kRoundings, inst.rounding);
     const int to_int = mods.take_all(kRoundToInt, inst.rounding);
-    if (to_float + to_int > 1) fail(stmt_->line, "two rounding modifiers on cvt");
+    if (to_float + to_int > 1) fail_here("two rounding modifiers on cvt");
     if (to_int != 0) inst.mods |= mod::kRoundInt;
     if (mods.take("ftz")) inst.mods |= mod::kFtz;
     if (mods.take("sat")) inst.mods |= mod::kSat;
     inst.type = take_type(mods);
     inst.type2 = take_type(mods, false);
-    if (inst.type2 == Type::None) fail(stmt_->line, "cvt needs a destination and a source type");
-    if (inst.type == Type::Pred || inst.type2 == Type::Pred)
-        fail(stmt_->line, "cvt does not convert predicates");
+    if (inst.type2 == Type::None) fail_here("cvt needs a destination and a source type");
+    if (inst.type == Type::Pred || inst.type2 == Type::Pred) fail_here("cvt does not convert predicates");
     expect_operands(2, 2);
     dest(inst, 0, 0);
     src(inst, 1, 1, inst.type2);
@@ -74,10 +73,10 @@ void Parser::decode_cvta(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Cvta;
     if (mods.take("to")) inst.mods |= mod::kToSpace;
     auto space = take_space(mods);
-    if (!space) fail(stmt_->line, "cvta needs a state space (.global, .shared, .local, .const or .param)");
+    if (!space) fail_here("cvta needs a state space (.global, .shared, .local, .const or .param)");
     inst.space = *space;
     inst.type = take_type(mods);
-    if (inst.type != Type::U32 && inst.type != Type::U64) fail(stmt_->line, "cvta size must be .u32 or .u64");
+    if (inst.type != Type::U32 && inst.type != Type::U64) fail_here("cvta size must be .u32 or .u64");
     expect_operands(2, 2);
     dest(inst, 0, 0);
     const Range r = stmt_->operands[1];
@@ -102,9 +101,9 @@ void Parser::decode_cvta(Instruction& inst, Modifiers& mods) {
 void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {
     inst.op = load ? Op::Ld : Op::St;
     const char* name = load ? "ld" : "st";
-    if (mods.has("mmio")) fail(stmt_->line, std::string(name) + ".mmio is not supported");
+    if (mods.has("mmio")) fail_here(std::string(name) + ".mmio is not supported");
     if (mods.has("async") || mods.has("bulk"))
-        fail(stmt_->line, std::string("unsupported instruction '") + name + ".async'");
+        fail_here(std::string("unsupported instruction '") + name + ".async'");
     static constexpr std::pair<std::string_view, MemOrder> kLoadOrders[] = {
         {"weak", MemOrder::Weak},
         {"volatile", MemOrder::Volatile},
@@ -118,28 +117,26 @@ void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {
         {"release", MemOrder::Release},
     };
     if (mods.take_all(load ? kLoadOrders : kStoreOrders, inst.order) > 1)
-        fail(stmt_->line, std::string("more than one memory-order qualifier on ") + name);
+        fail_here(std::string("more than one memory-order qualifier on ") + name);
     if (mods.has(load ? "release" : "acquire") || mods.has("acq_rel") || mods.has("sc")) {
-        fail(stmt_->line, std::string("invalid memory order for ") + name + " (" +
-                              (load ? "ld takes .relaxed or .acquire" : "st takes .relaxed or .release") +
-                              ")");
+        fail_here(std::string("invalid memory order for ") + name + " (" +
+                  (load ? "ld takes .relaxed or .acquire" : "st takes .relaxed or .release") + ")");
     }
     if (auto scope = take_scope(mods)) inst.scope = *scope;
     const bool strong =
         inst.order == MemOrder::Relaxed || inst.order == MemOrder::Acquire || inst.order == MemOrder::Release;
     if (strong && inst.scope == MemScope::None)
-        fail(stmt_->line,
-             std::string(name) + " with a memory order needs a scope (.cta, .cluster, .gpu or .sys)");
+        fail_here(std::string(name) + " with a memory order needs a scope (.cta, .cluster, .gpu or .sys)");
     if (!strong && inst.scope != MemScope::None)
-        fail(stmt_->line,
-             std::string("a scope on ") + name + " needs .relaxed or ." + (load ? "acquire" : "release"));
+        fail_here(std::string("a scope on ") + name + " needs .relaxed or ." +
+                  (load ? "acquire" : "release"));
     if (auto space = take_space(mods)) inst.space = *space;
     const bool policy = take_cache_hints(mods, load ? HintKind::Load : HintKind::Store);
     if (mods.take("v2")) inst.vector = 2;
     if (mods.take("v4")) inst.vector = 4;
-    if (mods.has("v8")) fail(stmt_->line, ".v8 vectors are not supported");
+    if (mods.has("v8")) fail_here(".v8 vectors are not supported");
     inst.type = take_type(mods);
-    if (inst.type == Type::Pred) fail(stmt_->line, std::string(name) + " cannot use .pred");
+    if (inst.type == Type::Pred) fail_here(std::string(name) + " cannot use .pred");
     const size_t count = policy ? 3 : 2;
     expect_operands(count, count);
     if (load) {
@@ -151,18 +148,14 @@ void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {
         src(inst, 1, 1, inst.type, true);
         check_vector_operand(inst, 1);
     }
-    if (policy) {
-        // The cache-policy operand of .L2::cache_hint: checked, then dropped with the hint.
-        Instruction scratch;
-        src(scratch, 0, 2, Type::B64);
-    }
+    if (policy) check_policy_operand(2);
 }
 
 // selp.type d, a, b, c: d = c ? a : b
 void Parser::decode_selp(Instruction& inst, Modifiers& mods) {
     inst.op = Op::Selp;
     inst.type = take_type(mods);
-    if (inst.type == Type::Pred) fail(stmt_->line, "selp does not take .pred (use and/or/xor on predicates)");
+    if (inst.type == Type::Pred) fail_here("selp does not take .pred (use and/or/xor on predicates)");
     expect_operands(4, 4);
     dest(inst, 0, 0);
     src(inst, 1, 1, inst.type);

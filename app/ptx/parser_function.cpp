@@ -60,16 +60,10 @@ void Parser::parse_param_list(FunctionState& st, bool is_return) {
         const Token& kind = peek();
         if (kind.is_directive(".reg") && !st.fn.is_entry) {
             take();
-            const Token& type_token = peek();
-            if (type_token.kind != TokenKind::Directive) fail_at(type_token, "expected a type after .reg");
-            auto type = type_from_name(type_token.text.substr(1));
-            if (!type)
-                fail_at(type_token, "unsupported register type '" + std::string(type_token.text) + "'");
-            take();
+            if (peek().kind != TokenKind::Directive) fail_at(peek(), "expected a type after .reg");
+            const Type type = take_register_type();
             const Token& reg = expect_word("a register name");
-            const uint32_t slot = static_cast<uint32_t>(st.fn.registers.size());
-            st.fn.registers.push_back(Register{std::string(reg.text), *type});
-            declare_local_name(st, reg, reg.text, Symbol{Symbol::Kind::Register, false, slot, 0});
+            declare_register(st, reg, reg.text, type);
             continue;
         }
         if (!kind.is_directive(".param"))
@@ -81,9 +75,8 @@ void Parser::parse_param_list(FunctionState& st, bool is_return) {
             const Token& token = take();
             const std::string_view d = token.text.substr(1);
             if (d == "align") {
-                const uint64_t align = expect_uint("an alignment after .align", 1u << 16);
-                if (align == 0 || (align & (align - 1)) != 0) fail_at(token, ".align must be a power of two");
-                if (!after_ptr) param.align = static_cast<uint32_t>(align); // after .ptr: pointee alignment
+                const uint32_t align = expect_align(token);
+                if (!after_ptr) param.align = align; // after .ptr: the pointee's alignment
             } else if (d == "ptr") {
                 after_ptr = true;
             } else if (after_ptr && space_from_name(d)) {
@@ -204,12 +197,12 @@ void Parser::parse_body(FunctionState& st) {
         if (token.kind == TokenKind::Word && peek(1).is_punct(':') && !token.text.starts_with("%")) {
             take();
             take();
-            auto [it, inserted] = st.labels.try_emplace(token.text, static_cast<uint32_t>(st.fn.code.size()));
+            const Label label{static_cast<uint32_t>(st.fn.code.size()), token.line};
+            auto [it, inserted] = st.labels.try_emplace(token.text, label);
             if (!inserted) {
                 fail_at(token, "duplicate label '" + std::string(token.text) + "' (first defined on line " +
-                                   std::to_string(st.label_line[token.text]) + ")");
+                                   std::to_string(it->second.line) + ")");
             }
-            st.label_line[token.text] = token.line;
             continue;
         }
         if (token.kind == TokenKind::Word || token.is_punct('@')) {
@@ -230,9 +223,7 @@ void Parser::parse_reg_decl(FunctionState& st) {
     }
     if (type_token.kind != TokenKind::Directive)
         fail_at(type_token, "expected a type after .reg, found " + describe(type_token));
-    auto type = type_from_name(type_token.text.substr(1));
-    if (!type) fail_at(type_token, "unsupported register type '" + std::string(type_token.text) + "'");
-    take();
+    const Type type = take_register_type();
     do {
         const Token& name = expect_word("a register name");
         if (accept_punct('<')) {
@@ -245,19 +236,31 @@ void Parser::parse_reg_decl(FunctionState& st) {
             for (uint64_t i = 0; i < count; ++i) {
                 reg_name.resize(prefix);
                 reg_name += std::to_string(i);
-                const uint32_t slot = static_cast<uint32_t>(st.fn.registers.size());
-                declare_local_name(st, name, reg_name, Symbol{Symbol::Kind::Register, false, slot, 0});
-                st.fn.registers.push_back(Register{reg_name, *type});
+                declare_register(st, name, reg_name, type);
             }
         } else {
             if (st.fn.registers.size() + 1 > kMaxRegisters)
                 fail_at(directive, "too many registers in one function");
-            const uint32_t slot = static_cast<uint32_t>(st.fn.registers.size());
-            declare_local_name(st, name, name.text, Symbol{Symbol::Kind::Register, false, slot, 0});
-            st.fn.registers.push_back(Register{std::string(name.text), *type});
+            declare_register(st, name, name.text, type);
         }
     } while (accept_punct(','));
     expect_punct(';', "after the register declaration");
+}
+
+// The `.type` directive after .reg (the caller has checked that a directive follows).
+Type Parser::take_register_type() {
+    const Token& type_token = peek();
+    auto type = type_from_name(type_token.text.substr(1));
+    if (!type) fail_at(type_token, "unsupported register type '" + std::string(type_token.text) + "'");
+    take();
+    return *type;
+}
+
+// One register slot named `name`, in the current block.
+void Parser::declare_register(FunctionState& st, const Token& at, std::string_view name, Type type) {
+    const uint32_t slot = static_cast<uint32_t>(st.fn.registers.size());
+    declare_local_name(st, at, name, Symbol{Symbol::Kind::Register, false, slot, 0});
+    st.fn.registers.push_back(Register{std::string(name), type});
 }
 
 // =================================================================================================

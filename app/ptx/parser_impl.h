@@ -200,6 +200,11 @@ struct SharedRef {
     uint32_t index = 0;
 };
 
+struct Label {
+    uint32_t instr = 0; // the instruction it stands before
+    uint32_t line = 0;  // where it is defined
+};
+
 struct LabelRef {
     uint32_t instr = 0;
     std::string_view name;
@@ -223,8 +228,7 @@ struct SourcePos {
 struct FunctionState {
     Function fn;
     Scope names;
-    std::unordered_map<std::string_view, uint32_t> labels;     // name -> instruction index
-    std::unordered_map<std::string_view, uint32_t> label_line; // name -> PTX line (duplicates)
+    std::unordered_map<std::string_view, Label> labels;
     std::vector<LabelRef> label_refs;
     std::vector<SharedVar> shared; // function-scope .shared, in declaration order
     std::vector<SharedRef> shared_refs;
@@ -415,6 +419,8 @@ class Parser {
     VarDecl parse_var_decl(const Token& space_token, bool allow_init);
     void parse_initializer(VarDecl& decl, Type elem_type, uint32_t elem_size, uint64_t capacity, int depth);
     void parse_init_scalar(VarDecl& decl, Type elem_type, uint32_t elem_size, uint64_t capacity);
+    uint32_t expect_align(const Token& directive);
+    SharedVar shared_var(const VarDecl& decl, bool is_extern, const Token& at) const;
     void parse_module_variable(const Token& space_token, bool is_extern);
     void parse_function_variable(FunctionState& st, const Token& space_token, bool is_extern);
 
@@ -424,6 +430,8 @@ class Parser {
     void parse_performance_directives();
     void parse_body(FunctionState& st);
     void parse_reg_decl(FunctionState& st);
+    Type take_register_type();
+    void declare_register(FunctionState& st, const Token& at, std::string_view name, Type type);
     void declare_local_name(FunctionState& st, const Token& at, std::string_view name, const Symbol& symbol);
     void parse_loc(FunctionState* st);
     void finish_function(FunctionState& st);
@@ -436,9 +444,12 @@ class Parser {
     std::optional<MemScope> take_scope(Modifiers& mods);
     enum class HintKind : uint8_t { Load, Store, Atomic };
     bool take_cache_hints(Modifiers& mods, HintKind kind);
+    void check_policy_operand(size_t index);
     // vote/shfl: only the .sync forms exist on sm_70+ (the old ones are refused with the fix).
     void require_sync(Modifiers& mods, const char* family) const;
     void check_leftovers(const Modifiers& mods) const;
+    [[noreturn]] void fail_part(const char* what,
+                                std::string_view part) const; // "<what> '.<part>' in '<op>'"
     void check_vector_operand(const Instruction& inst, uint8_t slot) const;
 
     // --- operands (parser_operands.cpp) ---
@@ -458,7 +469,7 @@ class Parser {
     void pred_src(Instruction& inst, uint8_t slot, size_t index, bool allow_negate);
     void mask_src(Instruction& inst, uint8_t slot, size_t index) { src(inst, slot, index, Type::B32); }
     void address(Instruction& inst, uint8_t slot, size_t index);
-    void check_address_space(const Instruction& inst, uint8_t slot, Range r) const;
+    void check_address_space(const Instruction& inst, Space sym_space, std::string_view name) const;
     void expect_operands(size_t min, size_t max) const;
     std::pair<Range, std::optional<Range>> split_bar(Range r) const;
 

@@ -17,11 +17,12 @@ void Parser::finish_function(FunctionState& st) {
             throw ParseError(source_name_, ref.line, fn.text[ref.instr],
                              "unknown label '" + std::string(ref.name) + "'");
         }
-        if (it->second >= fn.code.size()) {
-            throw ParseError(source_name_, st.label_line[ref.name], line_text(st.label_line[ref.name]),
+        const Label& label = it->second;
+        if (label.instr >= fn.code.size()) {
+            throw ParseError(source_name_, label.line, line_text(label.line),
                              "label '" + std::string(ref.name) + "' is not followed by an instruction");
         }
-        fn.code[ref.instr].target = it->second;
+        fn.code[ref.instr].target = label.instr;
     }
 
     std::vector<bool> module_used(module_shared_.size(), false);

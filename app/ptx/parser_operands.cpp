@@ -224,16 +224,15 @@ void Parser::expect_operands(size_t min, size_t max) const {
     if (n >= min && n <= max) return;
     std::string expected = std::to_string(min);
     if (max != min) expected += max == min + 1 ? " or " + std::to_string(max) : " to " + std::to_string(max);
-    fail(stmt_->line, "'" + std::string(stmt_->opcode) + "' expects " + expected + " operand" +
-                          (max == 1 ? "" : "s") + ", got " + std::to_string(n));
+    fail_here("'" + std::string(stmt_->opcode) + "' expects " + expected + " operand" +
+              (max == 1 ? "" : "s") + ", got " + std::to_string(n));
 }
 
 // "%r1|%p1" -> (%r1, %p1); "%r1" -> (%r1, none)
 std::pair<Range, std::optional<Range>> Parser::split_bar(Range r) const {
     for (size_t i = r.begin; i < r.end; ++i) {
         if (tokens_[i].is_punct('|')) {
-            if (i == r.begin || i + 1 == r.end)
-                fail(stmt_->line, "malformed operand '" + operand_text(r) + "'");
+            if (i == r.begin || i + 1 == r.end) fail_here("malformed operand '" + operand_text(r) + "'");
             return {Range{r.begin, i}, Range{i + 1, r.end}};
         }
     }
@@ -307,45 +306,25 @@ void Parser::pred_src(Instruction& inst, uint8_t slot, size_t index, bool allow_
 void Parser::address(Instruction& inst, uint8_t slot, size_t index) {
     const Range r = stmt_->operands[index];
     if (!tokens_[r.begin].is_punct('['))
-        fail(stmt_->line, "expected an address '[...]', got '" + operand_text(r) + "'");
+        fail_here("expected an address '[...]', got '" + operand_text(r) + "'");
     Parsed p = parse_address(r);
+    const Space sym_space = p.sym_space;
     use(inst, slot, p);
-    check_address_space(inst, slot, r);
+    check_address_space(inst, sym_space, tokens_[r.begin + 1].text);
 }
 
-// A variable named in an address must live in the instruction's state space (generic accesses may
-// name .global/.const variables, whose addresses are also generic addresses).
-void Parser::check_address_space(const Instruction& inst, uint8_t slot, Range r) const {
-    const Operand& op = inst.ops[slot];
-    const Token& base = tokens_[r.begin + 1];
-    if (base.kind != TokenKind::Word) return;
-    const Symbol* symbol = lookup(base.text);
-    if (symbol == nullptr || symbol->kind == Symbol::Kind::Register) return;
-    Space sym_space = Space::Global;
-    switch (symbol->kind) {
-    case Symbol::Kind::Global:
-        sym_space = module_.globals[op.symbol].space;
-        break;
-    case Symbol::Kind::Shared:
-        sym_space = Space::Shared;
-        break;
-    case Symbol::Kind::Local:
-        sym_space = Space::Local;
-        break;
-    case Symbol::Kind::Param:
-        sym_space = Space::Param;
-        break;
-    default:
-        break;
-    }
+// A variable named in an address (`sym_space`: its space; Generic when the base is a register or a
+// number) must live in the instruction's state space; generic accesses may name .global/.const
+// variables, whose addresses are also generic addresses.
+void Parser::check_address_space(const Instruction& inst, Space sym_space, std::string_view name) const {
+    if (sym_space == Space::Generic) return;
     const bool ok = inst.space == sym_space || (inst.space == Space::Generic &&
                                                 (sym_space == Space::Global || sym_space == Space::Const));
     if (!ok) {
-        fail(stmt_->line,
-             "'" + std::string(base.text) + "' is a ." + to_string(sym_space) + " variable but '" +
-                 std::string(stmt_->opcode) + "' accesses " +
-                 (inst.space == Space::Generic ? std::string("generic memory (convert it with cvta first)")
-                                               : "." + std::string(to_string(inst.space))));
+        fail_here("'" + std::string(name) + "' is a ." + to_string(sym_space) + " variable but '" +
+                  std::string(stmt_->opcode) + "' accesses " +
+                  (inst.space == Space::Generic ? std::string("generic memory (convert it with cvta first)")
+                                                : "." + std::string(to_string(inst.space))));
     }
 }
 

@@ -99,12 +99,9 @@ Type Parser::take_type(Modifiers& mods, bool required) {
             mods.use(i);
             return *type;
         }
-        if (is_unsupported_type_name(mods.part(i))) {
-            fail(stmt_->line, "unsupported type '." + std::string(mods.part(i)) + "' in '" +
-                                  std::string(stmt_->opcode) + "'");
-        }
+        if (is_unsupported_type_name(mods.part(i))) fail_part("unsupported type", mods.part(i));
     }
-    if (required) fail(stmt_->line, "missing type in '" + std::string(stmt_->opcode) + "'");
+    if (required) fail_here("missing type in '" + std::string(stmt_->opcode) + "'");
     return Type::None;
 }
 
@@ -112,7 +109,7 @@ std::optional<Space> Parser::take_space(Modifiers& mods) {
     for (size_t i = 0; i < mods.count(); ++i) {
         if (mods.used(i)) continue;
         if (mods.part(i) == "shared::cluster") {
-            fail(stmt_->line, "distributed shared memory (.shared::cluster) is not supported");
+            fail_here("distributed shared memory (.shared::cluster) is not supported");
         }
         if (auto space = space_from_name(mods.part(i))) {
             mods.use(i);
@@ -155,24 +152,29 @@ bool Parser::take_cache_hints(Modifiers& mods, HintKind kind) {
     return policy_operand;
 }
 
+// The cache-policy operand that `.L2::cache_hint` adds (operand `index`): checked, then dropped with
+// the hint.
+void Parser::check_policy_operand(size_t index) {
+    Instruction scratch;
+    src(scratch, 0, index, Type::B64);
+}
+
 void Parser::require_sync(Modifiers& mods, const char* family) const {
     if (mods.take("sync")) return;
-    fail(stmt_->line, "unsupported instruction '" + std::string(stmt_->opcode) + "' (" + family +
-                          " without .sync is not supported on sm_70+; use " + family + ".sync)");
+    fail_here("unsupported instruction '" + std::string(stmt_->opcode) + "' (" + family +
+              " without .sync is not supported on sm_70+; use " + family + ".sync)");
 }
 
 void Parser::check_leftovers(const Modifiers& mods) const {
     if (auto part = mods.first_unused()) {
-        if (is_unsupported_type_name(*part)) {
-            fail(stmt_->line,
-                 "unsupported type '." + std::string(*part) + "' in '" + std::string(stmt_->opcode) + "'");
-        }
-        if (type_from_name(*part)) {
-            fail(stmt_->line, "more than one type in '" + std::string(stmt_->opcode) + "'");
-        }
-        fail(stmt_->line,
-             "unsupported modifier '." + std::string(*part) + "' in '" + std::string(stmt_->opcode) + "'");
+        if (is_unsupported_type_name(*part)) fail_part("unsupported type", *part);
+        if (type_from_name(*part)) fail_here("more than one type in '" + std::string(stmt_->opcode) + "'");
+        fail_part("unsupported modifier", *part);
     }
+}
+
+void Parser::fail_part(const char* what, std::string_view part) const {
+    fail_here(std::string(what) + " '." + std::string(part) + "' in '" + std::string(stmt_->opcode) + "'");
 }
 
 void Parser::decode(Instruction& inst, Modifiers& mods) {
@@ -241,12 +243,12 @@ void Parser::decode(Instruction& inst, Modifiers& mods) {
 void Parser::check_vector_operand(const Instruction& inst, uint8_t slot) const {
     const Operand& op = inst.ops[slot];
     if (inst.vector == 1 && op.kind == Operand::Kind::Vector) {
-        fail(stmt_->line, "vector operand needs .v" + std::to_string(op.vec_count) + " on '" +
-                              std::string(stmt_->opcode) + "'");
+        fail_here("vector operand needs .v" + std::to_string(op.vec_count) + " on '" +
+                  std::string(stmt_->opcode) + "'");
     }
     if (inst.vector > 1 && (op.kind != Operand::Kind::Vector || op.vec_count != inst.vector)) {
-        fail(stmt_->line, "'" + std::string(stmt_->opcode) + "' needs a vector operand of " +
-                              std::to_string(inst.vector) + " registers");
+        fail_here("'" + std::string(stmt_->opcode) + "' needs a vector operand of " +
+                  std::to_string(inst.vector) + " registers");
     }
 }
 

@@ -13,9 +13,7 @@ Parser::VarDecl Parser::parse_var_decl(const Token& space_token, bool allow_init
         const Token& token = take();
         const std::string_view d = token.text.substr(1);
         if (d == "align") {
-            const uint64_t align = expect_uint("an alignment after .align", 1u << 16);
-            if (align == 0 || (align & (align - 1)) != 0) fail_at(token, ".align must be a power of two");
-            decl.align = static_cast<uint32_t>(align);
+            decl.align = expect_align(token);
         } else if (d == "v2" || d == "v4") {
             vector = d == "v2" ? 2 : 4;
         } else if (d == "attribute") {
@@ -80,6 +78,20 @@ Parser::VarDecl Parser::parse_var_decl(const Token& space_token, bool allow_init
     return decl;
 }
 
+// `.align N` after the `.align` token: N, a power of two.
+uint32_t Parser::expect_align(const Token& directive) {
+    const uint64_t align = expect_uint("an alignment after .align", 1u << 16);
+    if (align == 0 || (align & (align - 1)) != 0) fail_at(directive, ".align must be a power of two");
+    return static_cast<uint32_t>(align);
+}
+
+// A .shared variable as parser_layout.cpp lays it out; an unsized array must be `.extern` (dynamic).
+SharedVar Parser::shared_var(const VarDecl& decl, bool is_extern, const Token& at) const {
+    if (decl.unsized && !is_extern)
+        fail_at(at, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
+    return SharedVar{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized};
+}
+
 // `= scalar` or `= {a, b, {c, d}}`; elements are little-endian, missing trailing ones are zero.
 void Parser::parse_initializer(VarDecl& decl, Type elem_type, uint32_t elem_size, uint64_t capacity,
                                int depth) {
@@ -125,9 +137,7 @@ void Parser::parse_module_variable(const Token& space_token, bool is_extern) {
     const bool shared = space_token.text.starts_with(".shared");
     VarDecl decl = parse_var_decl(space_token, !shared);
     if (shared) {
-        if (decl.unsized && !is_extern)
-            fail_at(space_token, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
-        SharedVar var{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized};
+        SharedVar var = shared_var(decl, is_extern, space_token);
         declare_module_name(
             space_token, decl.name,
             Symbol{Symbol::Kind::Shared, true, static_cast<uint32_t>(module_shared_.size()), 0});
@@ -159,12 +169,10 @@ void Parser::parse_function_variable(FunctionState& st, const Token& space_token
     VarDecl decl = parse_var_decl(space_token, false);
     const Token name_token{TokenKind::Word, false, decl.line, decl.name};
     if (space_token.text.starts_with(".shared")) {
-        if (decl.unsized && !is_extern)
-            fail_at(at, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
+        SharedVar var = shared_var(decl, is_extern, at);
         declare_local_name(st, name_token, decl.name,
                            Symbol{Symbol::Kind::Shared, false, static_cast<uint32_t>(st.shared.size()), 0});
-        st.shared.push_back(
-            SharedVar{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized});
+        st.shared.push_back(std::move(var));
         return;
     }
     if (decl.unsized) fail_at(at, "array '" + std::string(decl.name) + "[]' needs a size");

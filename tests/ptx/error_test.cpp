@@ -250,7 +250,16 @@ TEST(ptx_errors, ModuleLevel) {
                  "function-scope .global variables are not supported");
     expect_error(h + ".entry k()\n{\n.maxnreg 4\nret;\n}\n", 6,
                  "unexpected directive '.maxnreg' inside function 'k'");
-    expect_error(h + ".entry k()\n{\n.shared .b8 s[];\nret;\n}\n", 6, "needs a size or .extern");
+    expect_error(h + ".entry k()\n{\n.shared .b8 s[];\nret;\n}\n", 6,
+                 "shared array 's[]' needs a size or .extern");
+    expect_error(h + ".shared .align 4 .b8 s_mod[];\n", 4, "shared array 's_mod[]' needs a size or .extern");
+    expect_error(h + ".entry k(.param .align 3 .u64 p)\n{\nret;\n}\n", 4, ".align must be a power of two");
+    expect_error(h + ".global .align 0 .u32 g;\n", 4, ".align must be a power of two");
+    expect_error(h + ".func f(.reg .b32)\n{\nret;\n}\n", 4, "expected a register name");
+    expect_error(h + ".func f(.reg .s4 r)\n{\nret;\n}\n", 4, "unsupported register type '.s4'");
+    expect_error(h + ".func f(.reg r)\n{\nret;\n}\n", 4, "expected a type after .reg");
+    expect_error(h + ".func f(.reg .b32 r, .reg .b32 r)\n{\nret;\n}\n", 4,
+                 "'r' is already declared in this scope");
 }
 
 TEST(ptx_errors, MissingSemicolonAndTruncation) {
