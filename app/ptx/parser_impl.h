@@ -22,7 +22,8 @@
 //   decode_atomics.cpp    atom red, membar/fence
 //   decode_control.cpp    bar/barrier, bar.warp.sync, vote, shfl, activemask, bra, ret/exit, ...
 //   parser_layout.cpp     function finish: labels, shared and local layout
-//   parser_tables.cpp     name tables (types, spaces, scopes, special registers) and literals
+//   parser_tables.cpp     name tables (types, spaces, scopes, special registers, performance
+//                         directives) and literals
 //
 // Index
 //   [SECTION] Limits

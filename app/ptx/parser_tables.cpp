@@ -141,15 +141,11 @@ std::optional<Literal> parse_literal(std::string_view s, bool negative) {
     Literal lit;
     lit.negative = negative;
     const bool hex = s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    if (s.size() == 10 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-        lit.kind = Literal::Kind::F32Bits;
-        auto bits = parse_int_magnitude(std::string("0x").append(s.substr(2)));
-        if (!bits) return std::nullopt;
-        lit.bits = *bits;
-        return lit;
-    }
-    if (s.size() == 18 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-        lit.kind = Literal::Kind::F64Bits;
+    // 0f + 8 hex digits: the bits of an .f32; 0d + 16 hex digits: the bits of an .f64.
+    const bool f32_bits = s.size() == 10 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F');
+    const bool f64_bits = s.size() == 18 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D');
+    if (f32_bits || f64_bits) {
+        lit.kind = f32_bits ? Literal::Kind::F32Bits : Literal::Kind::F64Bits;
         auto bits = parse_int_magnitude(std::string("0x").append(s.substr(2)));
         if (!bits) return std::nullopt;
         lit.bits = *bits;
