@@ -190,53 +190,25 @@ void Parser::decode(Instruction& inst, Modifiers& mods) {
     }
     // The opcode table (opcodes.h) names the family; each decoder reads its operands and modifiers
     // (and may refine inst.op, e.g. bar.warp.sync).
+    // clang-format off
     switch (info(inst.op).decoder) {
-    case Decoder::Mov:
-        decode_mov(inst, mods);
-        break;
-    case Decoder::Cvt:
-        decode_cvt(inst, mods);
-        break;
-    case Decoder::Cvta:
-        decode_cvta(inst, mods);
-        break;
-    case Decoder::LdSt:
-        decode_ld_st(inst, mods, inst.op == Op::Ld);
-        break;
-    case Decoder::Selp:
-        decode_selp(inst, mods);
-        break;
-    case Decoder::Arith:
-        decode_arith(inst, mods);
-        break;
-    case Decoder::Logic:
-        decode_logic(inst, mods);
-        break;
-    case Decoder::Bits:
-        decode_bits(inst, mods);
-        break;
-    case Decoder::Setp:
-        decode_setp(inst, mods);
-        break;
-    case Decoder::AtomRed:
-        decode_atom_red(inst, mods, inst.op == Op::Red);
-        break;
-    case Decoder::Fence:
-        decode_fence(inst, mods);
-        break;
-    case Decoder::Bar:
-        decode_bar(inst, mods);
-        break;
-    case Decoder::Vote:
-        decode_vote(inst, mods);
-        break;
-    case Decoder::Shfl:
-        decode_shfl(inst, mods);
-        break;
-    case Decoder::Control:
-        decode_control(inst, mods);
-        break;
+    case Decoder::Mov: decode_mov(inst, mods); break;
+    case Decoder::Cvt: decode_cvt(inst, mods); break;
+    case Decoder::Cvta: decode_cvta(inst, mods); break;
+    case Decoder::LdSt: decode_ld_st(inst, mods, inst.op == Op::Ld); break;
+    case Decoder::Selp: decode_selp(inst, mods); break;
+    case Decoder::Arith: decode_arith(inst, mods); break;
+    case Decoder::Logic: decode_logic(inst, mods); break;
+    case Decoder::Bits: decode_bits(inst, mods); break;
+    case Decoder::Setp: decode_setp(inst, mods); break;
+    case Decoder::AtomRed: decode_atom_red(inst, mods, inst.op == Op::Red); break;
+    case Decoder::Fence: decode_fence(inst, mods); break;
+    case Decoder::Bar: decode_bar(inst, mods); break;
+    case Decoder::Vote: decode_vote(inst, mods); break;
+    case Decoder::Shfl: decode_shfl(inst, mods); break;
+    case Decoder::Control: decode_control(inst, mods); break;
     }
+    // clang-format on
     check_leftovers(mods);
 }
 
