@@ -4,7 +4,8 @@
 // A new instruction is one row here plus its decoder case, its execution and its tests.
 //
 // Columns: X(Enum, "ptx name", Decoder, traits)
-//   Decoder: the parser's family of the instruction (parser.cpp decodes each family in one place).
+//   Decoder: the parser's family of the instruction (parser_statement.cpp dispatches on it; each
+//            family is decoded in one place, decode_*.cpp).
 //   traits:  trait:: bits below.
 // Rows whose name holds a '.' (bar.warp.sync) are reached through their family's decoder, not by
 // name; kAliases lists the other spellings that lead to a row (fence -> membar, barrier -> bar).

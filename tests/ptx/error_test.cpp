@@ -198,6 +198,25 @@ TEST(ptx_errors, SymbolSpaces) {
     expect_error(header + "cvta.to.global.u64 %rd1, g;\n}\n", line, "cvta.to takes a generic address");
 }
 
+TEST(ptx_errors, PerformanceDirectives) {
+    const std::string h = ".version 9.0\n.target sm_75\n.address_size 64\n";
+    for (const char* d : {".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg", ".noreturn",
+                          ".explicitcluster", ".reqnctapercluster", ".maxclusterrank"}) {
+        SCOPED_TRACE(d);
+        expect_error(h + d + " 1\n", 4,
+                     std::string("performance directive '") + d + "' outside a function declaration");
+    }
+    // Between signature and body: the counted ones need integers, .noreturn / .explicitcluster none.
+    expect_error(h + ".entry k()\n.maxntid\n{\nret;\n}\n", 6,
+                 "expected a number after the performance directive, found '{'");
+    expect_error(h + ".entry k()\n.reqnctapercluster 2,\n{\nret;\n}\n", 6,
+                 "expected a number after the performance directive, found '{'");
+    expect_error(h + ".entry k()\n.noreturn 3\n{\nret;\n}\n", 5,
+                 "expected '{' to start the body of 'k', found '3'");
+    expect_error(h + ".entry k()\n.maxntid 4\n.frob\n{\nret;\n}\n", 6,
+                 "unexpected directive '.frob' before the function body");
+}
+
 TEST(ptx_errors, ModuleLevel) {
     const std::string h = ".version 9.0\n.target sm_75\n.address_size 64\n";
     expect_error(h + ".frobnicate 3\n", 4, "unknown or unsupported directive '.frobnicate'");
@@ -231,7 +250,16 @@ TEST(ptx_errors, ModuleLevel) {
                  "function-scope .global variables are not supported");
     expect_error(h + ".entry k()\n{\n.maxnreg 4\nret;\n}\n", 6,
                  "unexpected directive '.maxnreg' inside function 'k'");
-    expect_error(h + ".entry k()\n{\n.shared .b8 s[];\nret;\n}\n", 6, "needs a size or .extern");
+    expect_error(h + ".entry k()\n{\n.shared .b8 s[];\nret;\n}\n", 6,
+                 "shared array 's[]' needs a size or .extern");
+    expect_error(h + ".shared .align 4 .b8 s_mod[];\n", 4, "shared array 's_mod[]' needs a size or .extern");
+    expect_error(h + ".entry k(.param .align 3 .u64 p)\n{\nret;\n}\n", 4, ".align must be a power of two");
+    expect_error(h + ".global .align 0 .u32 g;\n", 4, ".align must be a power of two");
+    expect_error(h + ".func f(.reg .b32)\n{\nret;\n}\n", 4, "expected a register name");
+    expect_error(h + ".func f(.reg .s4 r)\n{\nret;\n}\n", 4, "unsupported register type '.s4'");
+    expect_error(h + ".func f(.reg r)\n{\nret;\n}\n", 4, "expected a type after .reg");
+    expect_error(h + ".func f(.reg .b32 r, .reg .b32 r)\n{\nret;\n}\n", 4,
+                 "'r' is already declared in this scope");
 }
 
 TEST(ptx_errors, MissingSemicolonAndTruncation) {
