@@ -98,6 +98,7 @@ TEST(ptx_errors, UnsupportedModifiersAndTypes) {
     expect_instruction_error("setp.lo.f32 %p1, %f1, %f2", "unsigned comparisons");
     expect_instruction_error("setp.lt.b32 %p1, %r1, %r2", "bit types (.b*) only compare with .eq or .ne");
     expect_instruction_error("setp.s32 %p1, %r1, %r2", "setp needs a comparison operator");
+    expect_instruction_error("setp.lt.and.or.s32 %p1, %r1, %r2, %p2", "two boolean operators on setp");
     expect_instruction_error("rem.f32 %f1, %f2, %f3", "rem needs an integer type");
     expect_instruction_error("fma.rn.s32 %r1, %r2, %r3, %r4", "fma needs a floating-point type");
     expect_instruction_error("mul.lo.hi.s32 %r1, %r2, %r3", "takes one of .lo, .hi, .wide");
