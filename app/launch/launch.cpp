@@ -109,9 +109,13 @@ const char* to_string(ElemType t) {
     return "?";
 }
 
-bool is_float(ElemType t) { return t == ElemType::F32 || t == ElemType::F64; }
+bool is_float(ElemType t) {
+    return t == ElemType::F32 || t == ElemType::F64;
+}
 
-bool is_buffer_spec(std::string_view text) { return text.starts_with("buf:"); }
+bool is_buffer_spec(std::string_view text) {
+    return text.starts_with("buf:");
+}
 
 BufferSpec parse_buffer_spec(std::string_view text) {
     if (!is_buffer_spec(text)) throw SpecError("a buffer is buf:TYPE:COUNT[:zero|iota|random|const=V]");
@@ -165,7 +169,9 @@ std::string to_string(const BufferSpec& spec) {
     return out;
 }
 
-uint64_t buffer_rng_seed(uint64_t seed) { return seed * 0x9e3779b97f4a7c15ull + 17; }
+uint64_t buffer_rng_seed(uint64_t seed) {
+    return seed * 0x9e3779b97f4a7c15ull + 17;
+}
 
 Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state) {
     Buffer b;
@@ -211,20 +217,42 @@ std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType t, size_t 
         auto print = [&]<class T>(T) {
             T v;
             std::memcpy(&v, p, sizeof v);
-            if constexpr (sizeof(T) == 1) os << int(v);
-            else os << v;
+            if constexpr (sizeof(T) == 1)
+                os << int(v);
+            else
+                os << v;
         };
         switch (t) {
-        case ElemType::I8: print(int8_t{}); break;
-        case ElemType::U8: print(uint8_t{}); break;
-        case ElemType::I16: print(int16_t{}); break;
-        case ElemType::U16: print(uint16_t{}); break;
-        case ElemType::I32: print(int32_t{}); break;
-        case ElemType::U32: print(uint32_t{}); break;
-        case ElemType::I64: print(int64_t{}); break;
-        case ElemType::U64: print(uint64_t{}); break;
-        case ElemType::F32: print(float{}); break;
-        case ElemType::F64: print(double{}); break;
+        case ElemType::I8:
+            print(int8_t{});
+            break;
+        case ElemType::U8:
+            print(uint8_t{});
+            break;
+        case ElemType::I16:
+            print(int16_t{});
+            break;
+        case ElemType::U16:
+            print(uint16_t{});
+            break;
+        case ElemType::I32:
+            print(int32_t{});
+            break;
+        case ElemType::U32:
+            print(uint32_t{});
+            break;
+        case ElemType::I64:
+            print(int64_t{});
+            break;
+        case ElemType::U64:
+            print(uint64_t{});
+            break;
+        case ElemType::F32:
+            print(float{});
+            break;
+        case ElemType::F64:
+            print(double{});
+            break;
         }
     }
     os << "\n";
