@@ -52,8 +52,9 @@ Usage:
       run reports which threads wait where.
   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
               --arg SPEC ... [--dump NAME] [same run options] [--json]
-      Runs your own kernel in the simulator (or --backend gpu). SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
-      for a pointer (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64), a plain number for a scalar.
+      Runs your own kernel in the simulator (or --backend gpu). SPEC: buf:TYPE:COUNT[:INIT] for a
+      pointer (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64; INIT: zero (default), iota, random (0..99),
+      random=LO..HI (whole numbers, e.g. random=1..999999), const=V), a plain number for a scalar.
       Buffers are named arg0, arg1 ... (parameter position); --dump arg1 prints one afterwards.
   synclab report FILE.slt
       The findings of a saved trace, in a compute-sanitizer-like form.
