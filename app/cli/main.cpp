@@ -1,7 +1,7 @@
 // synclab: the headless command line over SyncLab's libraries.
 //
-//   synclab list [--json]
-//   synclab run SCENARIO --variant V [run options] [--out FILE.slt] [--json]
+//   synclab list [--lessons DIR] [--json]
+//   synclab run SCENARIO --variant V [--lessons DIR] [run options] [--out FILE.slt] [--json]
 //               run options: --backend sim|gpu, --schedule, --seed, --reps; GPU: --untraced, --live,
 //               --timeout S
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
@@ -10,6 +10,7 @@
 //   synclab export FILE.slt --chrome OUT.json
 //   synclab table [--seeds N]          every scenario variant on the simulator, with verdicts
 //   synclab table --backend gpu        every scenario variant on the GPU, untraced and traced
+//   (list, run and table: --lessons DIR adds the lesson folders in DIR to the built-in ones)
 //
 // Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error (also: the GPU cannot be
 // used here, e.g. "no NVIDIA driver found (...): use --backend sim").
@@ -40,9 +41,11 @@ namespace {
 const char* kUsage = R"(SyncLab: CUDA synchronization bugs, run and shown.
 
 Usage:
-  synclab list [--json]
-      The scenarios and their variants.
-  synclab run SCENARIO --variant V [--backend sim|gpu] [--schedule rr|random|adversarial]
+  synclab list [--lessons DIR] [--json]
+      The scenarios and their variants. --lessons DIR (also for run and table): the lesson folders
+      in DIR as well (each a folder with lesson.toml, en.md, zh.md and its kernel's .ptx; see
+      assets/lessons/README.md).
+  synclab run SCENARIO --variant V [--lessons DIR] [--backend sim|gpu] [--schedule rr|random|adversarial]
               [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
       --backend gpu runs it on the GPU (through the worker synclab-gpu): N untraced launches (the
@@ -58,16 +61,17 @@ Usage:
       Runs your own kernel in the simulator (or --backend gpu). NAME as in your source: block_sum,
       ns::k, reduce<256>, or a full signature where the name is overloaded (the PTX name works too).
       A .cu is compiled as the lessons are (nvcc, else NVRTC); --nvcc-arg passes one more option
-      (repeatable: -G keeps what -O3 removes, -DN=64). SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
-      for a pointer (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64), a plain number for a scalar.
+      (repeatable: -G keeps what -O3 removes, -DN=64). SPEC: buf:TYPE:COUNT[:INIT] for a pointer
+      (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64; INIT: zero (default), iota, random (0..99),
+      random=LO..HI (whole numbers, e.g. random=1..999999), const=V), a plain number for a scalar.
       Buffers are named arg0, arg1 ... (parameter position); --dump arg1 prints one afterwards.
   synclab report FILE.slt
       The findings of a saved trace, in a compute-sanitizer-like form.
   synclab export FILE.slt --chrome OUT.json
       Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).
-  synclab table [--seeds N] [--json]
+  synclab table [--seeds N] [--lessons DIR] [--json]
       Every variant of every scenario on the simulator (N random seeds, default 3), with verdicts.
-  synclab table --backend gpu [--seeds N] [--timeout S] [--json]
+  synclab table --backend gpu [--seeds N] [--timeout S] [--lessons DIR] [--json]
       Every variant on the GPU: N untraced launches beside one traced launch.
 
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
@@ -187,56 +191,98 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
+// [SECTION] Lessons: the built-in catalog, and the lesson folders of --lessons DIR
+
+class Lessons {
+  public:
+    explicit Lessons(const Args& a) {
+        if (const auto dir = a.value("lessons")) {
+            try {
+                extra_ = scenario::load_lessons(*dir);
+            } catch (const scenario::LessonError& e) {
+                throw InputError(e.what());
+            }
+        }
+        for (const scenario::Scenario& s : scenario::catalog())
+            all_.push_back(&s);
+        for (const scenario::Scenario& s : extra_) {
+            if (scenario::find_scenario(s.id))
+                throw InputError(s.lesson_file + ": lesson '" + s.id + "' has the id of a built-in lesson");
+            all_.push_back(&s);
+        }
+    }
+    Lessons(const Lessons&) = delete;
+    Lessons& operator=(const Lessons&) = delete;
+
+    const std::vector<const scenario::Scenario*>& all() const { return all_; }
+
+    const scenario::Scenario& find(const std::string& id) const {
+        std::string ids;
+        for (const scenario::Scenario* s : all_) {
+            if (s->id == id) return *s;
+            ids += (ids.empty() ? "" : ", ") + s->id;
+        }
+        throw UsageError("unknown scenario '" + id + "' (scenarios: " + ids + ")");
+    }
+
+  private:
+    std::vector<scenario::Scenario> extra_; // filled once, before all_ points into it
+    std::vector<const scenario::Scenario*> all_;
+};
+
+nlohmann::json kind_names(const std::vector<analysis::FindingKind>& kinds) {
+    nlohmann::json out = nlohmann::json::array();
+    for (analysis::FindingKind k : kinds)
+        out.push_back(analysis::to_string(k));
+    return out;
+}
+
 // [SECTION] Commands
 
 int cmd_list(const std::vector<std::string>& argv) {
-    Args a(argv, "list", {}, {"json"});
+    Args a(argv, "list", {"lessons"}, {"json"});
     if (!a.positional().empty())
         throw UsageError("'list' takes no arguments, got '" + a.positional()[0] + "'");
+    const Lessons lessons(a);
     if (a.flag("json")) {
         nlohmann::json out = nlohmann::json::array();
-        for (const scenario::Scenario& s : scenario::catalog()) {
+        for (const scenario::Scenario* s : lessons.all()) {
             nlohmann::json vs = nlohmann::json::array();
-            for (const scenario::Variant& v : s.variants)
+            for (const scenario::Variant& v : s->variants)
                 vs.push_back({{"id", v.id},
                               {"kernel", v.kernel},
                               {"title", v.en.title},
-                              {"must_find", v.expect.must_find}});
-            out.push_back({{"id", s.id},
-                           {"topic", s.topic},
-                           {"title", s.en.title},
-                           {"title_zh", s.zh.title},
-                           {"source", s.source_file},
+                              {"must_find", kind_names(v.expect.must_find)},
+                              {"must_not_find", kind_names(v.expect.must_not_find)},
+                              {"wrong_outputs", scenario::to_string(v.expect.wrong_outputs)},
+                              {"status", trace::to_string(v.expect.status)}});
+            out.push_back({{"id", s->id},
+                           {"topic", s->topic},
+                           {"title", s->en.title},
+                           {"title_zh", s->zh.title},
+                           {"source", s->source_file},
+                           {"lesson_file", s->lesson_file},
                            {"variants", vs}});
         }
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    for (const scenario::Scenario& s : scenario::catalog()) {
-        std::cout << s.id << "  [" << s.topic << "]  " << s.en.title << "\n";
-        for (const scenario::Variant& v : s.variants)
+    for (const scenario::Scenario* s : lessons.all()) {
+        std::cout << s->id << "  [" << s->topic << "]  " << s->en.title << "\n";
+        for (const scenario::Variant& v : s->variants)
             std::cout << "    " << std::left << std::setw(22) << v.id << v.en.title << "\n";
     }
     return kExitOk;
 }
 
-const scenario::Scenario& scenario_arg(const std::string& id) {
-    const scenario::Scenario* s = scenario::find_scenario(id);
-    if (!s) {
-        std::string ids;
-        for (const scenario::Scenario& c : scenario::catalog())
-            ids += (ids.empty() ? "" : ", ") + c.id;
-        throw UsageError("unknown scenario '" + id + "' (scenarios: " + ids + ")");
-    }
-    return *s;
-}
-
 int cmd_run(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
     valued.push_back("variant");
+    valued.push_back("lessons");
     Args a(argv, "run", valued, kRunFlags);
     if (a.positional().size() != 1) throw UsageError("'run' needs exactly one SCENARIO (see 'synclab list')");
-    const scenario::Scenario& s = scenario_arg(a.positional()[0]);
+    const Lessons lessons(a);
+    const scenario::Scenario& s = lessons.find(a.positional()[0]);
     std::string variants;
     for (const scenario::Variant& v : s.variants)
         variants += (variants.empty() ? "" : ", ") + v.id;
@@ -397,7 +443,7 @@ int cmd_export(const std::vector<std::string>& argv) {
 // outcome of the same variant (random schedule, as many seeds as GPU launches): does the model agree
 // with the hardware (completes or hangs; wrong outputs or not)? The lessons' verdicts are about the
 // simulator, so no verdict column: the hardware's outcome is the lesson here.
-int cmd_table_gpu(const Args& a) {
+int cmd_table_gpu(const Args& a, const Lessons& lessons) {
     runner::RunOptions o;
     o.backend = "gpu";
     o.reps = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
@@ -408,8 +454,9 @@ int cmd_table_gpu(const Args& a) {
     nlohmann::json rows = nlohmann::json::array();
     bool header = false;
     uint32_t variants = 0, agreeing = 0;
-    for (const scenario::Scenario& s : scenario::catalog())
-        for (const scenario::Variant& v : s.variants) {
+    for (const scenario::Scenario* lesson : lessons.all())
+        for (const scenario::Variant& v : lesson->variants) {
+            const scenario::Scenario& s = *lesson;
             runner::RunSummary r;
             try {
                 r = runner::run_scenario(s, v, o);
@@ -424,9 +471,7 @@ int cmd_table_gpu(const Args& a) {
             agreeing += agree ? 1 : 0;
             const runner::GpuSide& u = r.gpu_untraced;
             const runner::GpuSide& t = r.gpu_traced;
-            std::string kinds;
-            for (const std::string& k : runner::finding_kinds(r))
-                kinds += (kinds.empty() ? "" : ",") + k;
+            const std::string kinds = runner::finding_kind_list(r);
             if (a.flag("json")) {
                 nlohmann::json row = summary_json(r, o);
                 row["simulator"] = {{"status", trace::to_string(simulated.status)},
@@ -472,10 +517,11 @@ int cmd_table_gpu(const Args& a) {
 }
 
 int cmd_table(const std::vector<std::string>& argv) {
-    Args a(argv, "table", {"seeds", "backend", "timeout"}, {"json"});
+    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons"}, {"json"});
     if (!a.positional().empty()) throw UsageError("'table' takes no arguments");
     const std::string backend = a.value_or("backend", "sim");
-    if (backend == "gpu") return cmd_table_gpu(a);
+    const Lessons lessons(a);
+    if (backend == "gpu") return cmd_table_gpu(a, lessons);
     if (backend != "sim") throw UsageError("--backend must be 'sim' or 'gpu', got '" + backend + "'");
     if (a.value("timeout")) throw UsageError("--timeout needs --backend gpu");
     const uint32_t seeds = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
@@ -485,8 +531,9 @@ int cmd_table(const std::vector<std::string>& argv) {
                   << "status" << std::setw(16) << "wrong/checked" << std::setw(34) << "findings"
                   << "verdict\n";
     int failures = 0;
-    for (const scenario::Scenario& s : scenario::catalog())
-        for (const scenario::Variant& v : s.variants) {
+    for (const scenario::Scenario* lesson : lessons.all())
+        for (const scenario::Variant& v : lesson->variants) {
+            const scenario::Scenario& s = *lesson;
             runner::RunOptions o;
             o.schedule = sim::Schedule::Random;
             o.seed = 1;
@@ -494,16 +541,14 @@ int cmd_table(const std::vector<std::string>& argv) {
             const runner::RunSummary r = runner::run_scenario(s, v, o);
             const runner::VerdictCheck verdict = runner::check_expectation(v.expect, r, true);
             failures += verdict.pass ? 0 : 1;
-            std::string kinds;
-            for (const std::string& k : runner::finding_kinds(r))
-                kinds += (kinds.empty() ? "" : ",") + k;
+            const std::string kinds = runner::finding_kind_list(r);
             if (a.flag("json")) {
                 rows.push_back({{"scenario", s.id},
                                 {"variant", v.id},
                                 {"status", trace::to_string(r.status)},
                                 {"wrong_outputs", r.wrong_outputs},
                                 {"checked_outputs", r.checked_outputs},
-                                {"findings", runner::finding_kinds(r)},
+                                {"findings", kind_names(runner::finding_kinds(r))},
                                 {"as_expected", verdict.pass},
                                 {"problems", verdict.problems}});
                 continue;

@@ -1,8 +1,10 @@
 #include "launch/launch.h"
 
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -54,11 +56,83 @@ void put(std::vector<uint8_t>& bytes, ElemType t, uint64_t i, double value) {
     }
 }
 
+// Writes the whole number `value` as element `i`: integer types take its low bytes (two's
+// complement, little-endian), float types its value (exact within the ranges parse checks).
+void put_whole(std::vector<uint8_t>& bytes, ElemType t, uint64_t i, int64_t value) {
+    if (is_float(t)) return put(bytes, t, i, static_cast<double>(value));
+    std::memcpy(bytes.data() + i * elem_size(t), &value, elem_size(t));
+}
+
+// The whole numbers an element type holds exactly (random=LO..HI must stay inside them). Floats: the
+// integers up to the mantissa's reach; u64: up to INT64_MAX, since LO and HI are 64-bit signed.
+struct WholeRange {
+    int64_t lo, hi;
+};
+WholeRange whole_range(ElemType t) {
+    switch (t) {
+    case ElemType::I8:
+        return {INT8_MIN, INT8_MAX};
+    case ElemType::U8:
+        return {0, UINT8_MAX};
+    case ElemType::I16:
+        return {INT16_MIN, INT16_MAX};
+    case ElemType::U16:
+        return {0, UINT16_MAX};
+    case ElemType::I32:
+        return {INT32_MIN, INT32_MAX};
+    case ElemType::U32:
+        return {0, UINT32_MAX};
+    case ElemType::I64:
+        return {INT64_MIN, INT64_MAX};
+    case ElemType::U64:
+        return {0, INT64_MAX};
+    case ElemType::F32:
+        return {-(int64_t(1) << 24), int64_t(1) << 24};
+    case ElemType::F64:
+        return {-(int64_t(1) << 53), int64_t(1) << 53};
+    }
+    return {0, 0};
+}
+
+int64_t parse_whole(std::string_view text, const char* what) {
+    const std::string s(text);
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || std::isspace(static_cast<unsigned char>(s[0])) || errno == ERANGE || *end != '\0')
+        throw SpecError(std::string(what) + " must be a whole number, got '" + s + "'");
+    return v;
+}
+
+// "LO..HI" of random=LO..HI, checked against what `type` holds.
+void parse_random_range(std::string_view text, ElemType type, BufferSpec& spec) {
+    const size_t dots = text.find("..");
+    if (dots == std::string_view::npos)
+        throw SpecError("random=LO..HI needs two whole numbers, got 'random=" + std::string(text) + "'");
+    spec.random_lo = parse_whole(text.substr(0, dots), "random=LO..HI: LO");
+    spec.random_hi = parse_whole(text.substr(dots + 2), "random=LO..HI: HI");
+    if (spec.random_lo > spec.random_hi)
+        throw SpecError("random=LO..HI needs LO <= HI, got random=" + std::string(text));
+    const WholeRange r = whole_range(type);
+    if (spec.random_lo < r.lo || spec.random_hi > r.hi)
+        throw SpecError("random=" + std::string(text) + " does not fit " + to_string(type) +
+                        " (whole numbers " + std::to_string(r.lo) + ".." + std::to_string(r.hi) +
+                        " are exact in it)");
+}
+
 uint64_t splitmix(uint64_t& state) {
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+// One draw of random=LO..HI. The span is computed unsigned, so the full i64 range (span 2^64, which
+// wraps to 0) takes the draw as it is. Plain `random` (0..99) is draw % 100, as it always was.
+int64_t random_whole(const BufferSpec& spec, uint64_t& rng_state) {
+    const uint64_t span = uint64_t(spec.random_hi) - uint64_t(spec.random_lo) + 1;
+    const uint64_t draw = splitmix(rng_state);
+    return static_cast<int64_t>(uint64_t(spec.random_lo) + (span == 0 ? draw : draw % span));
 }
 
 uint64_t parse_count(std::string_view text) {
@@ -109,15 +183,19 @@ const char* to_string(ElemType t) {
     return "?";
 }
 
-bool is_float(ElemType t) { return t == ElemType::F32 || t == ElemType::F64; }
+bool is_float(ElemType t) {
+    return t == ElemType::F32 || t == ElemType::F64;
+}
 
-bool is_buffer_spec(std::string_view text) { return text.starts_with("buf:"); }
+bool is_buffer_spec(std::string_view text) {
+    return text.starts_with("buf:");
+}
 
 BufferSpec parse_buffer_spec(std::string_view text) {
-    if (!is_buffer_spec(text)) throw SpecError("a buffer is buf:TYPE:COUNT[:zero|iota|random|const=V]");
+    constexpr const char* kForm = "a buffer is buf:TYPE:COUNT[:zero|iota|random|random=LO..HI|const=V]";
+    if (!is_buffer_spec(text)) throw SpecError(kForm);
     const std::vector<std::string_view> parts = split(text, ':');
-    if (parts.size() < 3 || parts.size() > 4)
-        throw SpecError("a buffer is buf:TYPE:COUNT[:zero|iota|random|const=V]");
+    if (parts.size() < 3 || parts.size() > 4) throw SpecError(kForm);
     BufferSpec spec;
     bool known = false;
     for (const TypeName& n : kTypeNames)
@@ -134,11 +212,15 @@ BufferSpec parse_buffer_spec(std::string_view text) {
             spec.init = BufferSpec::Init::Iota;
         else if (init == "random")
             spec.init = BufferSpec::Init::Random;
-        else if (init.starts_with("const=")) {
+        else if (init.starts_with("random=")) {
+            spec.init = BufferSpec::Init::Random;
+            parse_random_range(init.substr(7), spec.type, spec);
+        } else if (init.starts_with("const=")) {
             spec.init = BufferSpec::Init::Const;
             spec.constant = parse_number(init.substr(6), "const");
         } else {
-            throw SpecError("unknown initialiser '" + std::string(init) + "' (zero, iota, random, const=V)");
+            throw SpecError("unknown initialiser '" + std::string(init) +
+                            "' (zero, iota, random, random=LO..HI, const=V)");
         }
     }
     return spec;
@@ -154,6 +236,8 @@ std::string to_string(const BufferSpec& spec) {
         break;
     case BufferSpec::Init::Random:
         out += ":random";
+        if (spec.random_lo != 0 || spec.random_hi != 99)
+            out += "=" + std::to_string(spec.random_lo) + ".." + std::to_string(spec.random_hi);
         break;
     case BufferSpec::Init::Const: {
         std::ostringstream os;
@@ -165,7 +249,9 @@ std::string to_string(const BufferSpec& spec) {
     return out;
 }
 
-uint64_t buffer_rng_seed(uint64_t seed) { return seed * 0x9e3779b97f4a7c15ull + 17; }
+uint64_t buffer_rng_seed(uint64_t seed) {
+    return seed * 0x9e3779b97f4a7c15ull + 17;
+}
 
 Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state) {
     Buffer b;
@@ -182,7 +268,7 @@ Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state
             put(b.bytes, spec.type, e, spec.constant);
             break;
         case BufferSpec::Init::Random:
-            put(b.bytes, spec.type, e, static_cast<double>(splitmix(rng_state) % 100));
+            put_whole(b.bytes, spec.type, e, random_whole(spec, rng_state));
             break;
         }
     }
@@ -211,20 +297,42 @@ std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType t, size_t 
         auto print = [&]<class T>(T) {
             T v;
             std::memcpy(&v, p, sizeof v);
-            if constexpr (sizeof(T) == 1) os << int(v);
-            else os << v;
+            if constexpr (sizeof(T) == 1)
+                os << int(v);
+            else
+                os << v;
         };
         switch (t) {
-        case ElemType::I8: print(int8_t{}); break;
-        case ElemType::U8: print(uint8_t{}); break;
-        case ElemType::I16: print(int16_t{}); break;
-        case ElemType::U16: print(uint16_t{}); break;
-        case ElemType::I32: print(int32_t{}); break;
-        case ElemType::U32: print(uint32_t{}); break;
-        case ElemType::I64: print(int64_t{}); break;
-        case ElemType::U64: print(uint64_t{}); break;
-        case ElemType::F32: print(float{}); break;
-        case ElemType::F64: print(double{}); break;
+        case ElemType::I8:
+            print(int8_t{});
+            break;
+        case ElemType::U8:
+            print(uint8_t{});
+            break;
+        case ElemType::I16:
+            print(int16_t{});
+            break;
+        case ElemType::U16:
+            print(uint16_t{});
+            break;
+        case ElemType::I32:
+            print(int32_t{});
+            break;
+        case ElemType::U32:
+            print(uint32_t{});
+            break;
+        case ElemType::I64:
+            print(int64_t{});
+            break;
+        case ElemType::U64:
+            print(uint64_t{});
+            break;
+        case ElemType::F32:
+            print(float{});
+            break;
+        case ElemType::F64:
+            print(double{});
+            break;
         }
     }
     os << "\n";

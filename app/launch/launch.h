@@ -44,7 +44,7 @@ struct Inputs {
     std::vector<KernelArg> args;
 };
 
-// [SECTION] Buffers described in text: buf:TYPE:COUNT[:zero|iota|random|const=V]
+// [SECTION] Buffers described in text: buf:TYPE:COUNT[:zero|iota|random|random=LO..HI|const=V]
 
 enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
 uint32_t elem_size(ElemType type);
@@ -56,6 +56,8 @@ struct BufferSpec {
     uint64_t count = 0;
     enum class Init : uint8_t { Zero, Iota, Random, Const } init = Init::Zero;
     double constant = 0;
+    // Random: whole numbers drawn uniformly from [random_lo, random_hi]; plain `random` is 0..99.
+    int64_t random_lo = 0, random_hi = 99;
 };
 
 // A malformed buffer description; what() says which part is wrong ("unknown element type 'i33'").
@@ -68,12 +70,16 @@ constexpr uint64_t kMaxBufferElements = uint64_t(1) << 28;
 // True when `text` starts with "buf:" (a buffer, not a scalar).
 bool is_buffer_spec(std::string_view text);
 // Parses "buf:TYPE:COUNT[:INIT]"; throws SpecError. TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (also
-// int uint float double); COUNT 1 .. 2^28; INIT zero (default), iota, random, const=V.
+// int uint float double); COUNT 1 .. 2^28; INIT zero (default), iota, random (= random=0..99),
+// random=LO..HI (whole numbers LO <= HI, both held exactly by TYPE: e.g. random=1..999999 for
+// inputs that are never 0, random=-8..8 for signed ones; f32 up to +-2^24, f64 up to +-2^53),
+// const=V.
 BufferSpec parse_buffer_spec(std::string_view text);
 std::string to_string(const BufferSpec& spec); // back to the grammar
 
-// A buffer filled as `spec` says. `random` draws small integers 0..99 (exact in every element type,
-// so float sums stay exact) from `rng_state`, which advances (one state serves several buffers).
+// A buffer filled as `spec` says. `random` draws whole numbers in [random_lo, random_hi] (exact in the
+// element type, so small float sums stay exact) from `rng_state`, which advances (one state serves
+// several buffers, in order: the same specs and seed always give the same contents).
 Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state);
 // The state make_buffer starts from for a run's seed.
 uint64_t buffer_rng_seed(uint64_t seed);

@@ -7,9 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
-#include <memory>
 #include <mutex>
+#include <stdexcept>
 
 namespace synclab::runner {
 
@@ -259,17 +258,42 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
 } // namespace
 
 const ptx::Module& scenario_module(const scenario::Scenario& scenario) {
-    static std::mutex mutex;
-    static std::map<std::string, std::unique_ptr<ptx::Module>> cache;
-    std::lock_guard lock(mutex);
-    auto& slot = cache[scenario.source_file];
-    if (!slot) {
-        std::string name = scenario.source_file;
-        if (name.size() > 3 && name.ends_with(".cu")) name = name.substr(0, name.size() - 3) + ".ptx";
-        slot = std::make_unique<ptx::Module>(ptx::parse_module(scenario.ptx_source(), name));
-    }
-    return *slot;
+    return scenario.ptx_module();
 }
+
+namespace {
+
+// `reference = "rr:VARIANT"`: the right outputs are what that variant leaves under the rr schedule
+// with the same inputs, so each check runs it once on a copy of the inputs (untraced).
+std::function<scenario::CheckResult(const scenario::Inputs&, const std::vector<launch::Buffer>&)>
+round_robin_check(const scenario::Scenario& scenario, const sim::Options& limits) {
+    const scenario::Variant* reference = scenario.find_variant(scenario.reference_variant);
+    if (reference == nullptr)
+        throw std::logic_error("scenario " + scenario.id + ": no reference variant " +
+                               scenario.reference_variant);
+    sim::Options o = limits;
+    o.schedule = sim::Schedule::RoundRobin;
+    o.seed = 1;
+    o.record_trace = false;
+    o.cancel = nullptr;
+    o.progress = nullptr;
+    const std::string what = "the rr run of variant '" + reference->id + "'";
+    return [&scenario, reference, o, what](const scenario::Inputs& before,
+                                           const std::vector<launch::Buffer>& after) {
+        std::vector<launch::Buffer> expected = before.buffers;
+        const sim::Result r = sim::simulate(scenario.ptx_module(), reference->kernel, scenario.launch,
+                                            expected, before.args, o, nullptr);
+        if (r.status != trace::RunStatus::Ok) {
+            scenario::CheckResult none;
+            none.summary = "outputs not checked: " + what + " ended with status " +
+                           trace::to_string(r.status) + (r.message.empty() ? "" : " (" + r.message + ")");
+            return none;
+        }
+        return scenario::compare_outputs(scenario, expected, after, what);
+    };
+}
+
+} // namespace
 
 RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Variant& variant,
                         const RunOptions& options) {
@@ -278,7 +302,8 @@ RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Vari
     job.kernel = variant.kernel;
     job.launch = scenario.launch;
     job.make_inputs = scenario.make_inputs;
-    job.check = scenario.check;
+    job.check =
+        scenario.reference_variant.empty() ? scenario.check : round_robin_check(scenario, options.limits);
     job.scenario_id = scenario.id;
     job.variant_id = variant.id;
     job.source_name = scenario.source_file;
@@ -291,13 +316,18 @@ RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Vari
 
 namespace synclab::runner {
 
-std::vector<std::string> finding_kinds(const RunSummary& summary) {
-    std::vector<std::string> kinds;
-    for (const analysis::Finding& f : summary.findings) {
-        const std::string k = analysis::to_string(f.kind);
-        if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
-    }
+std::vector<analysis::FindingKind> finding_kinds(const RunSummary& summary) {
+    std::vector<analysis::FindingKind> kinds;
+    for (const analysis::Finding& f : summary.findings)
+        if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end()) kinds.push_back(f.kind);
     return kinds;
+}
+
+std::string finding_kind_list(const RunSummary& summary) {
+    std::string out;
+    for (analysis::FindingKind k : finding_kinds(summary))
+        out += (out.empty() ? "" : ",") + std::string(analysis::to_string(k));
+    return out;
 }
 
 VerdictCheck check_expectation(const scenario::Expectation& expect, const RunSummary& summary,
@@ -307,18 +337,24 @@ VerdictCheck check_expectation(const scenario::Expectation& expect, const RunSum
         v.pass = false;
         v.problems.push_back(std::move(why));
     };
-    const std::vector<std::string> kinds = finding_kinds(summary);
-    auto has = [&](const std::string& k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
-    if (expect.status != trace::to_string(summary.status))
-        fail("status " + std::string(trace::to_string(summary.status)) + ", expected " + expect.status +
-             (summary.message.empty() ? "" : " (" + summary.message + ")"));
-    for (const std::string& k : expect.must_find)
-        if (!has(k)) fail("no '" + k + "' finding");
-    for (const std::string& k : expect.must_not_find)
-        if (has(k)) fail("unexpected '" + k + "' finding");
-    if (expect.always_correct && summary.wrong_outputs > 0)
+    const std::vector<analysis::FindingKind> kinds = finding_kinds(summary);
+    auto has = [&](analysis::FindingKind k) {
+        return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+    };
+    if (expect.status != summary.status)
+        fail("status " + std::string(trace::to_string(summary.status)) + ", expected " +
+             trace::to_string(expect.status) + (summary.message.empty() ? "" : " (" + summary.message + ")"));
+    for (analysis::FindingKind k : expect.must_find)
+        if (!has(k)) fail("no '" + std::string(analysis::to_string(k)) + "' finding");
+    for (analysis::FindingKind k : expect.must_not_find)
+        if (has(k)) fail("unexpected '" + std::string(analysis::to_string(k)) + "' finding");
+    // A claim about outputs needs outputs that were checked (a run that ended early checks none).
+    if (expect.wrong_outputs != scenario::WrongOutputs::Unchecked && summary.status == trace::RunStatus::Ok &&
+        summary.reps_run > 0 && summary.checked_outputs == 0)
+        fail("no outputs were checked" + (summary.check_summary.empty() ? "" : ": " + summary.check_summary));
+    if (expect.always_correct() && summary.wrong_outputs > 0)
         fail(std::to_string(summary.wrong_outputs) + " wrong outputs, expected none");
-    if (expect.wrong_outputs_possible && schedule_can_expose_wrong_outputs &&
+    if (expect.wrong_outputs_possible() && schedule_can_expose_wrong_outputs &&
         summary.reps_with_wrong_outputs == 0)
         fail("no wrong outputs in " + std::to_string(summary.reps_run) + " repetitions, expected some");
     return v;

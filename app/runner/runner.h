@@ -108,10 +108,12 @@ struct KernelJob {
 
 RunSummary run_job(const KernelJob& job, const RunOptions& options);
 
-// The parsed PTX of a scenario's kernel file (parsed once per process, thread-safe).
-// Throws ptx::ParseError if the embedded PTX does not parse.
+// The parsed PTX of a scenario's kernel file (parsed when the lesson was loaded).
 const ptx::Module& scenario_module(const scenario::Scenario& scenario);
 
+// Runs one variant with the scenario's inputs, checked by its reference: its C++ check, or for
+// `reference = "rr:VARIANT"` that variant's outputs under the rr schedule, simulated once per
+// repetition on the same inputs. `scenario` must outlive the call.
 RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Variant& variant,
                         const RunOptions& options);
 
@@ -122,7 +124,8 @@ void merge_findings(std::vector<analysis::Finding>& into, const std::vector<anal
 
 namespace synclab::runner {
 
-// Does a run show what its variant's Expectation says? `problems` lists each mismatch in words.
+// Does a run show what its variant's Expectation says? `problems` lists each mismatch in words
+// (also: a claim about outputs when no output was checked).
 struct VerdictCheck {
     bool pass = true;
     std::vector<std::string> problems;
@@ -130,7 +133,9 @@ struct VerdictCheck {
 VerdictCheck check_expectation(const scenario::Expectation& expect, const RunSummary& summary,
                                bool schedule_can_expose_wrong_outputs);
 
-// The distinct finding kinds of a summary, as their names ("race", "barrier_divergence", ...).
-std::vector<std::string> finding_kinds(const RunSummary& summary);
+// The distinct finding kinds of a summary, in the order the findings come.
+std::vector<analysis::FindingKind> finding_kinds(const RunSummary& summary);
+// The same as names joined by commas ("race,barrier_divergence"); "" when there is none.
+std::string finding_kind_list(const RunSummary& summary);
 
 } // namespace synclab::runner

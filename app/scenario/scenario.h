@@ -1,27 +1,57 @@
-// The scenario catalog: every lesson is a kernel file (kernels/NAME.cu, one extern "C" kernel per
-// variant) + a launch shape + an input generator + a CPU reference + the verdict each variant must
-// give + lesson text in English and Simplified Chinese. The catalog knows nothing of how kernels run.
+// The scenario catalog. A lesson is data: a folder assets/lessons/<id>/ with a lesson file
+// (lesson.toml: launch shape, buffers in the buf: grammar, kernel arguments, how outputs are checked,
+// and per variant its PTX entry and the verdict it must give) and its text in English and Simplified
+// Chinese (en.md, zh.md). The kernel is kernels/<id>.cu, compiled to PTX. The built-in lessons are
+// embedded at build time and parsed once at start-up; load_lesson() reads more from disk. The format
+// is described in assets/lessons/README.md. The catalog knows nothing of how kernels run.
 #pragma once
 
+#include "analysis/findings.h"
 #include "launch/launch.h"
+#include "ptx/ir.h"
+#include "trace/trace.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace synclab::scenario {
 
+// [SECTION] Expectations
+
+// What a variant's outputs must be, measured against the lesson's reference.
+enum class WrongOutputs : uint8_t {
+    Never,     // "never": 0 wrong outputs under every schedule and seed
+    Possible,  // "possible": wrong outputs expected under the random and adversarial schedules
+    Unchecked, // "unchecked": no claim (e.g. right in the simulator, a hang on the GPU)
+};
+const char* to_string(WrongOutputs value); // "never", "possible", "unchecked"
+bool parse_wrong_outputs(std::string_view text, WrongOutputs& out);
+
 // What a variant must show, checked by the verdict tests and shown as badges in the app.
 struct Expectation {
-    std::vector<std::string>
-        must_find; // finding kinds: "race", "barrier_divergence", "lost_update", "deadlock"
-    std::vector<std::string> must_not_find; // kinds that must not appear
-    bool wrong_outputs_possible = false;    // wrong outputs expected under random/adversarial schedules
-    bool always_correct = false;            // 0 wrong outputs under every schedule and seed
-    std::string status = "ok";              // expected run status in the simulator
+    std::vector<analysis::FindingKind> must_find;
+    std::vector<analysis::FindingKind> must_not_find;
+    WrongOutputs wrong_outputs = WrongOutputs::Unchecked;
+    trace::RunStatus status = trace::RunStatus::Ok; // the run's status in the simulator
+
+    bool always_correct() const { return wrong_outputs == WrongOutputs::Never; }
+    bool wrong_outputs_possible() const { return wrong_outputs == WrongOutputs::Possible; }
 };
+
+// Every finding kind the analyses report, in FindingKind order, and the lookup by name.
+const std::vector<analysis::FindingKind>& all_finding_kinds();
+bool parse_finding_kind(std::string_view text, analysis::FindingKind& out);
+// "race, barrier_divergence, lost_update, deadlock" (for error messages); the same for run statuses.
+std::string finding_kind_names();
+std::string run_status_names();
+
+// [SECTION] Lessons
 
 struct LessonText {
     std::string title;   // one line
@@ -46,24 +76,69 @@ struct CheckResult {
     std::string summary; // e.g. "counter = 12345, expected 16384"
 };
 
+// One buffer of the launch, as the lesson file declares it (`g_in = "buf:f32:16384:random=1..9"`).
+struct BufferDecl {
+    std::string name;
+    launch::BufferSpec spec;
+    bool output = false; // listed in `outputs`: compared with the reference
+};
+
 struct Scenario {
     std::string id;          // CLI contract, e.g. "stencil"
     std::string topic;       // "barriers", "warps", "fences", "atomics"
-    std::string source_file; // "stencil.cu" (also "stencil.ptx" embedded)
+    std::string source_file; // "stencil.cu" (its PTX: "stencil.ptx"); a .ptx for PTX-only lessons
     launch::LaunchConfig launch;
     LessonText en, zh; // the lesson as a whole
     std::vector<Variant> variants;
-    // Builds the inputs for a run; the same seed gives the same inputs.
+    std::vector<BufferDecl> buffers;     // in declaration order: buffer i of the inputs
+    std::vector<launch::KernelArg> args; // in parameter order
+    // How outputs are checked: a C++ reference registered under `reference` (references.h), or,
+    // when `reference_variant` is set, that variant's outputs under the rr schedule with the same
+    // inputs (the runner computes them: runner::run_scenario).
+    std::string reference;
+    std::string reference_variant;
+    std::string lesson_file; // where the lesson came from, for messages ("assets/lessons/x/lesson.toml")
+    std::string cuda_text, ptx_text;
+    std::shared_ptr<const ptx::Module> module; // ptx_text, parsed
+
+    // Builds the inputs for a run from the buffer specs; the same seed gives the same inputs (the
+    // same as `synclab check --arg SPEC ... --seed N` with these specs).
     std::function<Inputs(uint64_t seed)> make_inputs;
-    // Compares the buffers after the run with the CPU reference computed from `before`.
+    // Compares the buffers after the run with the C++ reference computed from `before`. Empty when
+    // the reference is a variant's rr run (`reference_variant`).
     std::function<CheckResult(const Inputs& before, const std::vector<launch::Buffer>& after)> check;
 
     const Variant* find_variant(std::string_view variant_id) const;
-    std::string_view cuda_source() const; // embedded kernels/<source_file>
-    std::string_view ptx_source() const;  // embedded PTX of it
+    std::string_view cuda_source() const { return cuda_text; } // kernels/<source_file>; "" for PTX only
+    std::string_view ptx_source() const { return ptx_text; }
+    const ptx::Module& ptx_module() const; // throws std::logic_error for a Scenario not built here
 };
 
+// A lesson file, text file or kernel that is wrong. what(): "FILE:LINE: [variant 'v': ]message"
+// (LINE left out where the mistake has no line, e.g. a missing file).
+struct LessonError : std::runtime_error {
+    LessonError(std::string file, uint32_t line, const std::string& message);
+    std::string file;
+    uint32_t line = 0;
+};
+
+// The built-in lessons in teaching order (assets/lessons/LESSONS), parsed from the embedded files on
+// first use (thread-safe). A broken built-in lesson throws LessonError (the build's tests parse them).
 const std::vector<Scenario>& catalog();
 const Scenario* find_scenario(std::string_view id);
+
+// A lesson folder on disk: lesson.toml, en.md, zh.md and the kernel the lesson file names in
+// `source`: a .ptx, or a .cu with its .ptx beside it (compiling .cu at load time needs the nvcc
+// library the CLI does not offer yet). Throws LessonError.
+Scenario load_lesson(const std::filesystem::path& folder);
+// Every lesson folder in `dir`: in the order of `dir`/LESSONS where there is one, else every
+// sub-folder holding a lesson.toml, by name. Throws LessonError (also for an empty folder).
+std::vector<Scenario> load_lessons(const std::filesystem::path& dir);
+
+// The buffers the lesson marks as outputs, compared element by element with `expected` (the
+// reference run's buffers, in the same order): exact equality. `what` names the reference in the
+// summary ("the rr run of variant 'correct'").
+CheckResult compare_outputs(const Scenario& scenario, const std::vector<launch::Buffer>& expected,
+                            const std::vector<launch::Buffer>& after, const std::string& what);
 
 } // namespace synclab::scenario

@@ -1,5 +1,5 @@
-// Private helpers of the scenario library: a portable seeded generator, typed views of launch::Buffer
-// bytes, and the output comparison every scenario's check uses.
+// Private helpers of the scenario library: typed views of launch::Buffer bytes, buffers found by
+// name, and the element-by-element comparison every check uses.
 #pragma once
 
 #include "scenario/scenario.h"
@@ -7,41 +7,11 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 namespace synclab::scenario::detail {
-
-// SplitMix64: the same numbers on every platform and standard library (std:: distributions are not).
-class Rng {
-  public:
-    explicit Rng(uint64_t seed) : state_(seed) {}
-    uint64_t next() {
-        uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [lo, hi] (inclusive); hi - lo is small, so the modulo bias is negligible.
-    int32_t range(int32_t lo, int32_t hi) {
-        return lo + static_cast<int32_t>(next() % static_cast<uint64_t>(int64_t(hi) - lo + 1));
-    }
-
-  private:
-    uint64_t state_;
-};
-
-// Each scenario mixes its own constant into the seed, so that two scenarios never share inputs.
-inline uint64_t mix_seed(uint64_t seed, uint64_t scenario_salt) {
-    return seed * 0xd1342543de82ef95ull + scenario_salt;
-}
-
-template <typename T> launch::Buffer make_buffer(std::string name, const std::vector<T>& values) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    launch::Buffer buffer{std::move(name), std::vector<uint8_t>(values.size() * sizeof(T))};
-    if (!values.empty()) std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());
-    return buffer;
-}
 
 template <typename T> std::vector<T> read_buffer(const launch::Buffer& buffer) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -50,69 +20,73 @@ template <typename T> std::vector<T> read_buffer(const launch::Buffer& buffer) {
     return values;
 }
 
-inline uint64_t f32_bits(float value) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
+// The index of the buffer named `name` among a run's inputs (the runners keep the buffers in that
+// order after the run), or SIZE_MAX.
+inline size_t buffer_index(const Inputs& inputs, std::string_view name) {
+    for (size_t i = 0; i < inputs.buffers.size(); ++i)
+        if (inputs.buffers[i].name == name) return i;
+    return SIZE_MAX;
 }
 
-// The buffer `index` of a run's results, or nullptr when the run did not give it back.
-inline const launch::Buffer* result_buffer(const std::vector<launch::Buffer>& after, size_t index) {
-    return index < after.size() ? &after[index] : nullptr;
+// The values of input buffer `name` before the run ({} when there is none).
+template <typename T> std::vector<T> input_values(const Inputs& before, std::string_view name) {
+    const size_t i = buffer_index(before, name);
+    return i == SIZE_MAX ? std::vector<T>{} : read_buffer<T>(before.buffers[i]);
 }
 
-std::string format_value(int32_t value);
-std::string format_value(float value);
+// Buffer `name` after the run, or nullptr when the run did not give it back.
+inline const launch::Buffer* result_buffer(const Inputs& before, const std::vector<launch::Buffer>& after,
+                                           std::string_view name) {
+    const size_t i = buffer_index(before, name);
+    return i < after.size() ? &after[i] : nullptr;
+}
 
-// Compares `got` with `expected` element by element (exact equality: the scenarios use values whose
-// arithmetic is exact). A missing or short output buffer counts every missing element as wrong.
-// Summary: "all N outputs match the CPU reference" or "W of N outputs wrong; first: NAME[i] = got,
-// expected e".
+// One element as text ("12", "0.5").
+std::string format_element(const uint8_t* bytes, launch::ElemType type);
+
+// Compares element by element with exact equality (the lessons use values whose arithmetic is
+// exact). A missing or short output counts every missing element as wrong. Counts into `result`;
+// sets `first` (the first wrong element) when none is set yet. Returns the wrong count.
+struct Mismatch {
+    bool any = false;
+    std::string name;
+    uint64_t index = 0;
+    std::string got, expected;
+};
+uint64_t compare_elements(const uint8_t* expected, uint64_t count, const launch::Buffer* got,
+                          launch::ElemType type, const std::string& name, Mismatch& first);
+
+// "all N outputs match WHAT" or "W of N outputs wrong; first: NAME[i] = got, expected e".
+std::string summarise(uint64_t wrong, uint64_t checked, const Mismatch& first, const std::string& what);
+
+template <typename T> constexpr launch::ElemType elem_type_of() {
+    if constexpr (std::is_same_v<T, float>)
+        return launch::ElemType::F32;
+    else if constexpr (std::is_same_v<T, int32_t>)
+        return launch::ElemType::I32;
+    else if constexpr (std::is_same_v<T, uint32_t>)
+        return launch::ElemType::U32;
+    else
+        static_assert(sizeof(T) == 0, "add the type here");
+}
+
+// compare_elements over a typed vector of expected values, summarised against the CPU reference.
 template <typename T>
-CheckResult compare_outputs(const std::vector<T>& expected, const launch::Buffer* got_buffer,
-                            const std::string& name) {
+CheckResult compare_with_cpu(const std::vector<T>& expected, const launch::Buffer* got,
+                             const std::string& name) {
     CheckResult result;
+    Mismatch first;
     result.checked = expected.size();
-    if (got_buffer == nullptr) {
+    if (got == nullptr) {
         result.wrong = expected.size();
         result.summary =
             "output buffer " + name + " missing: " + std::to_string(expected.size()) + " outputs unchecked";
         return result;
     }
-    const std::vector<T> got = read_buffer<T>(*got_buffer);
-    size_t first = expected.size();
-    for (size_t i = 0; i < expected.size(); ++i) {
-        if (i < got.size() && std::memcmp(&got[i], &expected[i], sizeof(T)) == 0) continue;
-        if (first == expected.size()) first = i;
-        ++result.wrong;
-    }
-    if (result.wrong == 0) {
-        result.summary = "all " + std::to_string(result.checked) + " outputs match the CPU reference";
-    } else {
-        result.summary = std::to_string(result.wrong) + " of " + std::to_string(result.checked) +
-                         " outputs wrong; first: " + name + "[" + std::to_string(first) +
-                         "] = " + (first < got.size() ? format_value(got[first]) : std::string("(missing)")) +
-                         ", expected " + format_value(expected[first]);
-    }
+    result.wrong = compare_elements(reinterpret_cast<const uint8_t*>(expected.data()), expected.size(), got,
+                                    elem_type_of<T>(), name, first);
+    result.summary = summarise(result.wrong, result.checked, first, "the CPU reference");
     return result;
-}
-
-// One factory per scenario (scenario_<id>.cpp); catalog() lists them in teaching order.
-Scenario make_stencil();
-Scenario make_divergent_barrier();
-Scenario make_loop_barrier();
-Scenario make_lost_update();
-
-// Finding kinds, spelled as analysis::to_string(FindingKind) spells them.
-inline const std::vector<std::string> kAllFindings = {"race", "barrier_divergence", "lost_update",
-                                                      "deadlock"};
-
-// A clean variant: no finding of any kind, exact outputs under every schedule.
-inline Expectation expect_clean() {
-    Expectation e;
-    e.must_not_find = kAllFindings;
-    e.always_correct = true;
-    return e;
 }
 
 } // namespace synclab::scenario::detail

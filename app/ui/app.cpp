@@ -907,7 +907,7 @@ void App::start_run(bool both) {
         const auto& variants = state_.scenario->variants;
         const scenario::Variant* left = &variants.front();
         for (const scenario::Variant& v : variants)
-            if (v.expect.always_correct) {
+            if (v.expect.always_correct()) {
                 left = &v;
                 break;
             }

@@ -259,7 +259,7 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
                                                : ImGui::GetColorU32(ImGuiCol_Text),
                                            gpu_side_text(summary.gpu_traced, true).c_str());
     }
-    const std::vector<std::string> kinds = runner::finding_kinds(summary);
+    const std::vector<analysis::FindingKind> kinds = runner::finding_kinds(summary);
     if (!summary.traced) {
         ImGui::TextUnformatted(words.not_traced);
     } else if (kinds.empty()) {
@@ -269,7 +269,7 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
         std::snprintf(count, sizeof count, words.findings, summary.findings.size());
         std::string found = count;
         for (size_t i = 0; i < kinds.size(); ++i)
-            found += (i == 0 ? " " : ", ") + kinds[i];
+            found += (i == 0 ? " " : ", ") + std::string(analysis::to_string(kinds[i]));
         widgets::wrapped(found.c_str());
     }
 

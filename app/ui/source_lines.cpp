@@ -391,13 +391,19 @@ std::string expectation_text(const scenario::Expectation& e) {
             out += (i == 0 ? "" : ", ") + v[i];
         return out;
     };
+    auto names = [&](const std::vector<analysis::FindingKind>& kinds) {
+        std::vector<std::string> out;
+        for (analysis::FindingKind k : kinds)
+            out.emplace_back(analysis::to_string(k));
+        return join(out);
+    };
     std::vector<std::string> parts;
-    parts.push_back(e.must_find.empty() ? "no finding required" : "must find: " + join(e.must_find));
-    if (!e.must_not_find.empty()) parts.push_back("must not find: " + join(e.must_not_find));
-    if (e.always_correct) parts.push_back("no wrong outputs under any schedule");
-    if (e.wrong_outputs_possible)
+    parts.push_back(e.must_find.empty() ? "no finding required" : "must find: " + names(e.must_find));
+    if (!e.must_not_find.empty()) parts.push_back("must not find: " + names(e.must_not_find));
+    if (e.always_correct()) parts.push_back("no wrong outputs under any schedule");
+    if (e.wrong_outputs_possible())
         parts.push_back("wrong outputs expected under random/adversarial schedules");
-    parts.push_back("status " + e.status);
+    parts.push_back(std::string("status ") + trace::to_string(e.status));
     return join(parts);
 }
 

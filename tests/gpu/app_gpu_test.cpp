@@ -177,9 +177,7 @@ bool has_finding(const runner::RunSummary& s, analysis::FindingKind kind) {
 // One line per run for the GPU session's log.
 void print_run(const RunRecord& r) {
     const runner::RunSummary& s = r.summary;
-    std::string kinds;
-    for (const std::string& k : runner::finding_kinds(s))
-        kinds += (kinds.empty() ? "" : ",") + k;
+    const std::string kinds = runner::finding_kind_list(s);
     std::printf("%s: %s | untraced %s %llu/%llu wrong in %u launches | traced %s %llu events (%s) | findings "
                 "%s | %s\n",
                 r.label.c_str(), trace::to_string(s.status), trace::to_string(s.gpu_untraced.status),

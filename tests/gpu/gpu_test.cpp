@@ -128,7 +128,7 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
             EXPECT_EQ(t.status, trace::RunStatus::Ok) << t.message;
             EXPECT_GT(u.checked_outputs, 0u);
             EXPECT_GT(u.kernel_ms, 0.0);
-            if (v.expect.always_correct) {
+            if (v.expect.always_correct()) {
                 EXPECT_EQ(u.wrong_outputs, 0u) << u.check_summary;
                 EXPECT_EQ(t.wrong_outputs, 0u) << t.check_summary;
             }

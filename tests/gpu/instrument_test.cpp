@@ -200,7 +200,7 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
             << "an event past a stripe's cursor";
         // The same events per thread, in program order. Data (addresses, values, phases) must match
         // where the outcome does not depend on the interleaving: the variants that are always right.
-        const bool with_data = c.variant->expect.always_correct;
+        const bool with_data = c.variant->expect.always_correct();
         EXPECT_EQ(per_thread(rec.events, with_data), per_thread(sim_run.trace.events, with_data));
         // The instrumentation does not change what the kernel computes (deterministic variants).
         if (with_data) {

@@ -1,20 +1,34 @@
-// The catalog's structure: ids, kernels present in the embedded CUDA and PTX, kernel parameters that
-// match the arguments make_inputs builds, expectations that make sense, lesson texts in both languages.
+// The catalog's structure: the built-in lessons of assets/lessons/ in the order of its LESSONS file,
+// kernels present in the embedded CUDA and PTX, kernel parameters that match the arguments
+// make_inputs builds, expectations that make sense, lesson texts in both languages.
 #include "scenario/embedded.h"
+#include "scenario/lesson.h"
 #include "scenario/scenario.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 
 namespace synclab::scenario {
 namespace {
 
-const std::set<std::string> kKinds = {"race", "barrier_divergence", "lost_update", "deadlock"};
+using analysis::FindingKind;
+using Kinds = std::vector<FindingKind>;
+const Kinds kAll = {FindingKind::Race, FindingKind::BarrierDivergence, FindingKind::LostUpdate,
+                    FindingKind::Deadlock};
 const std::set<std::string> kTopics = {"barriers", "warps", "fences", "atomics"};
+
+std::string read_source_file(const std::string& relative) {
+    std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/" + relative, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
 
 // Decodes UTF-8 and reports whether any code point is a CJK ideograph.
 bool has_cjk(std::string_view text) {
@@ -93,6 +107,57 @@ TEST(scenario_catalog, HasTheFourLessonsInOrder) {
     for (const Scenario& s : catalog())
         ids.push_back(s.id);
     EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update"}));
+}
+
+// The catalog's order is the LESSONS file's, and every lesson file embedded is the one in the tree.
+TEST(scenario_catalog, BuiltFromTheLessonFolders) {
+    const std::string list = read_source_file("assets/lessons/LESSONS");
+    ASSERT_FALSE(list.empty());
+    std::vector<std::string> ids;
+    for (const Scenario& s : catalog())
+        ids.push_back(s.id);
+    EXPECT_EQ(parse_lesson_list(list, "LESSONS"), ids);
+    EXPECT_EQ(embedded_file("lessons/LESSONS"), list);
+    for (const Scenario& s : catalog()) {
+        SCOPED_TRACE(s.id);
+        EXPECT_EQ(s.lesson_file, "assets/lessons/" + s.id + "/lesson.toml");
+        for (const char* file : {"lesson.toml", "en.md", "zh.md"})
+            EXPECT_EQ(embedded_file("lessons/" + s.id + "/" + file),
+                      read_source_file("assets/lessons/" + s.id + "/" + file))
+                << file << ": the build embeds a stale copy";
+        ASSERT_NE(s.module, nullptr);
+        EXPECT_EQ(&s.ptx_module(), s.module.get());
+    }
+}
+
+// Each built-in lesson again, built from the files in the tree (not the embedded copies): the same
+// lesson, so the loader that a teacher's folder goes through is the one the catalog uses.
+TEST(scenario_catalog, EveryBuiltInLessonParsesFromTheTree) {
+    for (const Scenario& s : catalog()) {
+        SCOPED_TRACE(s.id);
+        LessonSources src;
+        src.folder_id = s.id;
+        src.toml_name = "lesson.toml";
+        src.en_name = "en.md";
+        src.zh_name = "zh.md";
+        src.toml_text = read_source_file("assets/lessons/" + s.id + "/lesson.toml");
+        src.en_text = read_source_file("assets/lessons/" + s.id + "/en.md");
+        src.zh_text = read_source_file("assets/lessons/" + s.id + "/zh.md");
+        src.kernel = [&](const std::string& source, uint32_t) {
+            return KernelFiles{"kernels/" + source, read_source_file("kernels/" + source), s.id + ".ptx",
+                               read_source_file("assets/ptx/" + s.id + ".ptx")};
+        };
+        const Scenario t = build_lesson(src);
+        EXPECT_EQ(t.en.title, s.en.title);
+        EXPECT_EQ(t.zh.fix, s.zh.fix);
+        ASSERT_EQ(t.variants.size(), s.variants.size());
+        for (size_t i = 0; i < t.variants.size(); ++i) {
+            EXPECT_EQ(t.variants[i].kernel, s.variants[i].kernel);
+            EXPECT_EQ(t.variants[i].zh.look_at, s.variants[i].zh.look_at);
+        }
+        EXPECT_EQ(t.reference, s.id) << "the built-in lessons keep their C++ references";
+        EXPECT_TRUE(t.reference_variant.empty());
+    }
 }
 
 TEST(scenario_catalog, VariantIdsAreTheCliContract) {
@@ -234,18 +299,36 @@ TEST(scenario_catalog, ExpectationsAreConsistent) {
         for (const Variant& v : s.variants) {
             SCOPED_TRACE(s.id + "/" + v.id);
             const Expectation& e = v.expect;
-            EXPECT_EQ(e.status, "ok");
-            EXPECT_FALSE(e.always_correct && e.wrong_outputs_possible);
-            for (const std::string& kind : e.must_find) {
-                EXPECT_TRUE(kKinds.count(kind)) << kind;
-                for (const std::string& other : e.must_not_find)
+            EXPECT_EQ(e.status, trace::RunStatus::Ok);
+            for (FindingKind kind : e.must_find)
+                for (FindingKind other : e.must_not_find)
                     EXPECT_NE(kind, other) << "both must and must not find";
-            }
-            for (const std::string& kind : e.must_not_find)
-                EXPECT_TRUE(kKinds.count(kind)) << kind;
-            EXPECT_TRUE(!e.always_correct || e.must_find.empty()) << "a clean variant with a finding?";
+            EXPECT_TRUE(!e.always_correct() || e.must_find.empty()) << "a clean variant with a finding?";
         }
     }
+}
+
+TEST(scenario_catalog, FindingKindsByName) {
+    EXPECT_EQ(all_finding_kinds(), kAll);
+    for (FindingKind k : kAll) {
+        FindingKind back = FindingKind::Race;
+        EXPECT_TRUE(parse_finding_kind(analysis::to_string(k), back));
+        EXPECT_EQ(back, k);
+    }
+    FindingKind untouched = FindingKind::Deadlock;
+    EXPECT_FALSE(parse_finding_kind("raze", untouched));
+    EXPECT_FALSE(parse_finding_kind("Race", untouched));
+    EXPECT_FALSE(parse_finding_kind("", untouched));
+    EXPECT_EQ(untouched, FindingKind::Deadlock);
+    EXPECT_EQ(finding_kind_names(), "race, barrier_divergence, lost_update, deadlock");
+    EXPECT_EQ(run_status_names(), "ok, deadlock, budget, error, timeout, cancelled");
+    WrongOutputs w = WrongOutputs::Unchecked;
+    EXPECT_TRUE(parse_wrong_outputs("never", w));
+    EXPECT_EQ(w, WrongOutputs::Never);
+    EXPECT_TRUE(parse_wrong_outputs("possible", w));
+    EXPECT_EQ(w, WrongOutputs::Possible);
+    EXPECT_FALSE(parse_wrong_outputs("sometimes", w));
+    EXPECT_EQ(to_string(WrongOutputs::Unchecked), std::string("unchecked"));
 }
 
 TEST(scenario_catalog, ExpectedVerdicts) {
@@ -254,8 +337,6 @@ TEST(scenario_catalog, ExpectedVerdicts) {
         if (v == nullptr) throw std::runtime_error("no variant " + variant);
         return v->expect;
     };
-    using Kinds = std::vector<std::string>;
-    const Kinds all = {"race", "barrier_divergence", "lost_update", "deadlock"};
     for (const auto& [scenario, variant] :
          std::vector<std::pair<std::string, std::string>>{{"stencil", "correct"},
                                                           {"divergent_barrier", "correct"},
@@ -265,19 +346,30 @@ TEST(scenario_catalog, ExpectedVerdicts) {
                                                           {"lost_update", "atomic_add"}}) {
         SCOPED_TRACE(scenario + "/" + variant);
         EXPECT_TRUE(expect(scenario, variant).must_find.empty());
-        EXPECT_EQ(expect(scenario, variant).must_not_find, all);
-        EXPECT_TRUE(expect(scenario, variant).always_correct);
+        EXPECT_EQ(expect(scenario, variant).must_not_find, kAll);
+        EXPECT_TRUE(expect(scenario, variant).always_correct());
     }
-    EXPECT_EQ(expect("stencil", "missing_barrier").must_find, Kinds{"race"});
-    EXPECT_TRUE(expect("stencil", "missing_barrier").wrong_outputs_possible);
-    for (const char* variant : {"half_block", "odd_lanes", "loop_per_thread"})
-        EXPECT_EQ(expect("divergent_barrier", variant).must_find, Kinds{"barrier_divergence"}) << variant;
-    EXPECT_TRUE(expect("divergent_barrier", "half_block").wrong_outputs_possible);
-    EXPECT_TRUE(expect("divergent_barrier", "odd_lanes").wrong_outputs_possible);
-    EXPECT_EQ(expect("loop_barrier", "per_thread_trip_count").must_find, Kinds{"barrier_divergence"});
-    EXPECT_TRUE(expect("loop_barrier", "per_thread_trip_count").wrong_outputs_possible);
-    EXPECT_EQ(expect("lost_update", "plain_increment").must_find, Kinds{"lost_update"});
-    EXPECT_TRUE(expect("lost_update", "plain_increment").wrong_outputs_possible);
+    EXPECT_EQ(expect("stencil", "missing_barrier").must_find, Kinds{FindingKind::Race});
+    EXPECT_EQ(expect("stencil", "missing_barrier").must_not_find,
+              (Kinds{FindingKind::BarrierDivergence, FindingKind::LostUpdate, FindingKind::Deadlock}));
+    EXPECT_TRUE(expect("stencil", "missing_barrier").wrong_outputs_possible());
+    for (const char* variant : {"half_block", "odd_lanes", "loop_per_thread"}) {
+        EXPECT_EQ(expect("divergent_barrier", variant).must_find, Kinds{FindingKind::BarrierDivergence})
+            << variant;
+        EXPECT_EQ(expect("divergent_barrier", variant).must_not_find,
+                  (Kinds{FindingKind::LostUpdate, FindingKind::Deadlock}))
+            << variant;
+    }
+    EXPECT_TRUE(expect("divergent_barrier", "half_block").wrong_outputs_possible());
+    EXPECT_TRUE(expect("divergent_barrier", "odd_lanes").wrong_outputs_possible());
+    EXPECT_EQ(expect("divergent_barrier", "loop_per_thread").wrong_outputs, WrongOutputs::Unchecked);
+    EXPECT_EQ(expect("loop_barrier", "per_thread_trip_count").must_find,
+              Kinds{FindingKind::BarrierDivergence});
+    EXPECT_TRUE(expect("loop_barrier", "per_thread_trip_count").wrong_outputs_possible());
+    EXPECT_EQ(expect("lost_update", "plain_increment").must_find, Kinds{FindingKind::LostUpdate});
+    EXPECT_EQ(expect("lost_update", "plain_increment").must_not_find,
+              (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock}));
+    EXPECT_TRUE(expect("lost_update", "plain_increment").wrong_outputs_possible());
 }
 
 TEST(scenario_catalog, LessonTextsInBothLanguages) {

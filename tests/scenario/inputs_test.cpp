@@ -46,8 +46,9 @@ TEST(scenario_inputs, ScenariosDoNotShareData) {
     EXPECT_NE(stencil.buffers[0].bytes, divergent.buffers[0].bytes);
 }
 
-// Values pinned for one seed: the generator is our own SplitMix64, so these never change with the
-// compiler or the standard library. If this fails, saved runs no longer replay with the same data.
+// Values pinned for one seed: the buffers come from the lessons' buf: specs (launch::make_buffer, our
+// own SplitMix64), so these never change with the compiler or the standard library. If this fails,
+// saved runs no longer replay with the same data.
 TEST(scenario_inputs, PinnedForSeedOne) {
     const auto stencil = test::values_of<float>(test::scenario("stencil").make_inputs(1).buffers[0]);
     const auto divergent =
@@ -56,9 +57,46 @@ TEST(scenario_inputs, PinnedForSeedOne) {
     const std::vector<float> stencil_head(stencil.begin(), stencil.begin() + 4);
     const std::vector<int32_t> divergent_head(divergent.begin(), divergent.begin() + 4);
     const std::vector<int32_t> length_head(lengths.begin(), lengths.begin() + 4);
-    EXPECT_EQ(stencil_head, (std::vector<float>{9.0f, 4.0f, 6.0f, 5.0f}));
-    EXPECT_EQ(divergent_head, (std::vector<int32_t>{383306, 100012, 335566, 994420}));
-    EXPECT_EQ(length_head, (std::vector<int32_t>{4, 5, 2, 7}));
+    EXPECT_EQ(stencil_head, (std::vector<float>{2.0f, 9.0f, 7.0f, 5.0f}));
+    EXPECT_EQ(divergent_head, (std::vector<int32_t>{912386, 755388, 993796, 339881}));
+    EXPECT_EQ(length_head, (std::vector<int32_t>{1, 4, 3, 6}));
+}
+
+// The inputs are the buffers the lesson files declare, filled from one stream per seed in order, as
+// `synclab check --arg SPEC ...` fills the same specs.
+TEST(scenario_inputs, MadeFromTheLessonsBufferSpecs) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> lessons = {
+        {"stencil", {"buf:f32:16384:random=1..9", "buf:f32:16384"}},
+        {"divergent_barrier", {"buf:i32:1024:random=1..999999", "buf:i32:1024"}},
+        {"loop_barrier", {"buf:i32:1024:random=0..7", "buf:i32:7168:random=1..99", "buf:i32:1024"}},
+        {"lost_update", {"buf:u32:1"}},
+    };
+    for (const auto& [id, specs] : lessons) {
+        const Scenario& s = test::scenario(id);
+        for (uint64_t seed : {1ull, 7ull}) {
+            SCOPED_TRACE(id + " seed " + std::to_string(seed));
+            const Inputs in = s.make_inputs(seed);
+            ASSERT_EQ(in.buffers.size(), specs.size());
+            uint64_t rng = launch::buffer_rng_seed(seed);
+            for (size_t i = 0; i < specs.size(); ++i) {
+                EXPECT_EQ(launch::to_string(s.buffers[i].spec), specs[i]);
+                EXPECT_EQ(in.buffers[i].bytes,
+                          launch::make_buffer(launch::parse_buffer_spec(specs[i]), "", rng).bytes)
+                    << specs[i];
+            }
+        }
+    }
+}
+
+// loop_barrier passes max_len = 7 and its lesson calls it the longest list: true for every seed the
+// tests and the app use (a list of 0..7 items per thread, 1024 threads).
+TEST(scenario_inputs, LoopBarrierMaxLenIsTheLongestList) {
+    const Scenario& s = test::scenario("loop_barrier");
+    for (uint64_t seed = 1; seed <= 100; ++seed) {
+        const Inputs in = s.make_inputs(seed);
+        const auto len = test::values_of<int32_t>(in.buffers[0]);
+        ASSERT_EQ(static_cast<uint64_t>(*std::max_element(len.begin(), len.end())), in.args[4].bits) << seed;
+    }
 }
 
 TEST(scenario_inputs, StencilShape) {

@@ -1,6 +1,8 @@
-// Verdict tests: every variant of every scenario, on the simulator, over seeds 1-10 and every
-// schedule, gives the verdict its lesson promises (Relacy style: each case states what it expects).
-// Gold: variants marked always_correct match the CPU reference on every run.
+// Verdict tests: every variant of every lesson, on the simulator, over seeds 1-10 and every
+// schedule, gives the verdict its lesson file promises (Relacy style: each case states what it
+// expects). The lessons are the built-in ones and the data-only test lesson
+// (tests/scenario/data/lessons), through the same code. Gold: variants whose wrong_outputs is
+// "never" match their reference on every run.
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
@@ -11,22 +13,32 @@
 namespace synclab {
 namespace {
 
+using analysis::FindingKind;
+
 struct Case {
     const scenario::Scenario* scenario;
     const scenario::Variant* variant;
 };
 
+// The lessons loaded from the test data folder, kept for the whole run (the cases point into them).
+const std::vector<scenario::Scenario>& data_lessons() {
+    static const std::vector<scenario::Scenario> lessons =
+        scenario::load_lessons(std::string(SYNCLAB_SOURCE_DIR) + "/tests/scenario/data/lessons");
+    return lessons;
+}
+
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
-    for (const scenario::Scenario& s : scenario::catalog())
-        for (const scenario::Variant& v : s.variants)
-            cases.push_back({&s, &v});
+    for (const auto* lessons : {&scenario::catalog(), &data_lessons()})
+        for (const scenario::Scenario& s : *lessons)
+            for (const scenario::Variant& v : s.variants)
+                cases.push_back({&s, &v});
     return cases;
 }
 
 class Verdict : public ::testing::TestWithParam<Case> {};
 
-bool has_kind(const runner::RunSummary& r, const std::string& kind) {
+bool has_kind(const runner::RunSummary& r, FindingKind kind) {
     const auto kinds = runner::finding_kinds(r);
     return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
@@ -45,17 +57,25 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
             const runner::RunSummary r = runner::run_scenario(s, v, o);
             const std::string where =
                 s.id + "/" + v.id + " schedule " + sim::to_string(schedule) + " seed " + std::to_string(seed);
-            ASSERT_EQ(trace::to_string(r.status), e.status) << where << ": " << r.message;
-            for (const std::string& k : e.must_find)
-                EXPECT_TRUE(has_kind(r, k)) << where << ": expected a '" << k << "' finding";
-            for (const std::string& k : e.must_not_find)
+            ASSERT_EQ(r.status, e.status) << where << ": status " << trace::to_string(r.status)
+                                          << ", expected " << trace::to_string(e.status) << ": " << r.message;
+            for (FindingKind k : e.must_find)
+                EXPECT_TRUE(has_kind(r, k))
+                    << where << ": expected a '" << analysis::to_string(k) << "' finding";
+            for (FindingKind k : e.must_not_find)
                 EXPECT_FALSE(has_kind(r, k))
-                    << where << ": unexpected '" << k
+                    << where << ": unexpected '" << analysis::to_string(k)
                     << "' finding: " << (r.findings.empty() ? "" : r.findings.front().message);
-            EXPECT_GT(r.checked_outputs, 0u) << where << ": the CPU reference checked nothing";
-            if (e.always_correct) {
+            EXPECT_GT(r.checked_outputs, 0u)
+                << where << ": the reference checked nothing: " << r.check_summary;
+            if (e.always_correct()) {
                 EXPECT_EQ(r.wrong_outputs, 0u) << where << ": " << r.check_summary;
             }
+            // The verdict code the CLI's table and the app's badges use agrees. One seed need not
+            // show wrong outputs (false): the ten seeds together must, below.
+            const runner::VerdictCheck verdict = runner::check_expectation(e, r, false);
+            EXPECT_TRUE(verdict.pass)
+                << where << ": " << (verdict.problems.empty() ? "" : verdict.problems.front());
             seeds_with_wrong_outputs += r.wrong_outputs > 0 ? 1 : 0;
             // One seed, one schedule, one trace: the same run twice gives the same events.
             if (seed == 1) {
@@ -65,7 +85,7 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
             }
         }
         // Races show up as wrong outputs only when the schedule interleaves warps unluckily.
-        if (e.wrong_outputs_possible && schedule != sim::Schedule::RoundRobin) {
+        if (e.wrong_outputs_possible() && schedule != sim::Schedule::RoundRobin) {
             EXPECT_GT(seeds_with_wrong_outputs, 0u) << s.id << "/" << v.id << ": no wrong outputs under "
                                                     << sim::to_string(schedule) << " in 10 seeds";
         }
@@ -88,6 +108,36 @@ TEST(VerdictFacts, LostUpdateLosesCountsAtomicAddIsExact) {
     EXPECT_EQ(plain.reps_with_wrong_outputs, 5u) << plain.check_summary;
     const runner::RunSummary atomic = runner::run_scenario(s, *s.find_variant("atomic_add"), o);
     EXPECT_EQ(atomic.wrong_outputs, 0u) << atomic.check_summary;
+}
+
+// The data-only lesson's outputs are checked against its correct variant's rr run on the same inputs.
+TEST(VerdictFacts, DataLessonIsCheckedAgainstTheRrRunOfItsCorrectVariant) {
+    const scenario::Scenario& s = data_lessons().front();
+    ASSERT_EQ(s.id, "smem_reverse");
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::Random;
+    o.reps = 3;
+    const runner::RunSummary good = runner::run_scenario(s, *s.find_variant("correct"), o);
+    EXPECT_EQ(good.checked_outputs, 3u * 480u);
+    EXPECT_EQ(good.wrong_outputs, 0u);
+    EXPECT_EQ(good.check_summary, "all 480 outputs match the rr run of variant 'correct'");
+    o.schedule = sim::Schedule::Adversarial;
+    const runner::RunSummary bad = runner::run_scenario(s, *s.find_variant("missing_barrier"), o);
+    EXPECT_GT(bad.wrong_outputs, 0u);
+    EXPECT_NE(bad.check_summary.find("outputs wrong; first: g_out["), std::string::npos) << bad.check_summary;
+    EXPECT_TRUE(runner::check_expectation(s.find_variant("missing_barrier")->expect, bad, true).pass);
+}
+
+// A claim about outputs with nothing checked is a failed verdict, not a pass.
+TEST(VerdictFacts, NoCheckedOutputsIsNoPass) {
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunSummary r;
+    r.reps_run = 1;
+    r.check_summary = "outputs not checked: the reference run ended with status budget";
+    const runner::VerdictCheck v = runner::check_expectation(s.find_variant("correct")->expect, r, true);
+    EXPECT_FALSE(v.pass);
+    ASSERT_FALSE(v.problems.empty());
+    EXPECT_EQ(v.problems.front(), "no outputs were checked: " + r.check_summary);
 }
 
 TEST(VerdictFacts, StencilRaceNamesTheStoreAndLoadLines) {

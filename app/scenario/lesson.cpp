@@ -1,0 +1,631 @@
+// Building a Scenario from a lesson's files, with every check of the lesson format.
+//
+// [SECTION] Reading typed fields of the lesson file
+// [SECTION] The launch: shape, buffers, arguments, outputs
+// [SECTION] Variants and their expectations
+// [SECTION] The reference
+// [SECTION] The kernel: PTX entries and their parameters
+// [SECTION] The texts: en.md and zh.md
+// [SECTION] build_lesson
+#include "scenario/lesson.h"
+
+#include "ptx/parser.h"
+#include "scenario/lesson_text.h"
+#include "scenario/lesson_toml.h"
+#include "scenario/references.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace synclab::scenario {
+
+LessonError::LessonError(std::string file_, uint32_t line_, const std::string& message)
+    : std::runtime_error(file_ + (line_ ? ":" + std::to_string(line_) : "") + ": " + message),
+      file(std::move(file_)), line(line_) {}
+
+bool is_lesson_id(std::string_view id) {
+    if (id.empty() || id.size() > 64 || (id[0] >= '0' && id[0] <= '9')) return false;
+    return std::all_of(id.begin(), id.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+std::vector<std::string> parse_lesson_list(std::string_view text, const std::string& file) {
+    std::vector<std::string> ids;
+    std::vector<uint32_t> lines;
+    uint32_t line = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        const size_t end = text.find('\n', pos);
+        std::string_view raw =
+            text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+        pos = end == std::string_view::npos ? text.size() : end + 1;
+        ++line;
+        if (const size_t hash = raw.find('#'); hash != std::string_view::npos) raw = raw.substr(0, hash);
+        while (!raw.empty() && (raw.front() == ' ' || raw.front() == '\t'))
+            raw.remove_prefix(1);
+        while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r'))
+            raw.remove_suffix(1);
+        if (raw.empty()) continue;
+        if (!is_lesson_id(raw))
+            throw LessonError(file, line,
+                              "'" + std::string(raw) +
+                                  "' is not a lesson id (lower-case letters, digits and _)");
+        for (size_t i = 0; i < ids.size(); ++i)
+            if (ids[i] == raw)
+                throw LessonError(file, line,
+                                  "lesson '" + ids[i] + "' is listed twice (first on line " +
+                                      std::to_string(lines[i]) + ")");
+        ids.emplace_back(raw);
+        lines.push_back(line);
+    }
+    return ids;
+}
+
+namespace {
+
+using toml::Value;
+using Kind = toml::Value::Kind;
+
+struct KeySpec {
+    const char* key;
+    bool required;
+    const char* meaning; // said when the key is missing
+};
+
+constexpr KeySpec kLessonKeys[] = {
+    {"id", true, "the lesson's id, the name of its folder"},
+    {"topic", true, "barriers, warps, fences or atomics"},
+    {"source", true, "the kernel file, e.g. \"stencil.cu\""},
+    {"grid", true, "blocks: N or [X, Y, Z]"},
+    {"block", true, "threads per block: N or [X, Y, Z]"},
+    {"shared_bytes", false, "dynamic shared memory in bytes"},
+    {"reference", true, "how outputs are checked: a C++ reference's name or \"rr:VARIANT\""},
+    {"args", true, "the kernel's arguments in parameter order: buffer names and numbers"},
+    {"outputs", true, "the buffers the reference checks"},
+};
+
+constexpr KeySpec kVariantKeys[] = {
+    {"kernel", true, "the variant's PTX entry name"},
+    {"must_find", false, "finding kinds the run must report"},
+    {"must_not_find", false, "finding kinds the run must not report"},
+    {"wrong_outputs", true, "never, possible or unchecked"},
+    {"status", false, "the run's status in the simulator (default ok)"},
+};
+
+template <size_t N> std::string key_list(const KeySpec (&keys)[N]) {
+    std::string out;
+    for (const KeySpec& k : keys)
+        out += std::string(out.empty() ? "" : ", ") + k.key;
+    return out;
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? "none" : out;
+}
+
+bool is_buffer_name(std::string_view name) {
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// An argument as the lesson file gives it, before the PTX says what its parameter is.
+struct ArgDraft {
+    bool is_buffer = false;
+    uint32_t buffer = 0;
+    Value value; // a scalar's value
+    uint32_t line = 0;
+};
+
+class Builder {
+  public:
+    explicit Builder(const LessonSources& sources) : src_(sources), file_(sources.toml_name) {}
+
+    Scenario build() {
+        const toml::Document doc = toml::parse(src_.toml_text, file_);
+        split_tables(doc);
+        read_lesson();
+        read_buffers();
+        read_args_and_outputs();
+        read_variants();
+        read_reference();
+        read_kernel();
+        read_texts();
+        finish_inputs();
+        return std::move(s_);
+    }
+
+  private:
+    [[noreturn]] void fail(uint32_t line, const std::string& message) const {
+        throw LessonError(file_, line, message);
+    }
+
+    // [SECTION] Reading typed fields of the lesson file
+
+    void split_tables(const toml::Document& doc) {
+        root_ = &doc.tables[0];
+        for (size_t i = 1; i < doc.tables.size(); ++i) {
+            const toml::Table& t = doc.tables[i];
+            if (t.name == "buffers") {
+                buffers_ = &t;
+            } else if (t.path.size() == 2 && t.path[0] == "variant") {
+                if (!is_lesson_id(t.path[1]))
+                    fail(t.line, "variant id '" + t.path[1] + "' must be lower-case letters, digits and _");
+                variant_tables_.push_back(&t);
+            } else if (t.path[0] == "variant") {
+                fail(t.line, "a variant's table is [variant.ID], got [" + t.name + "]");
+            } else {
+                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [variant.ID])");
+            }
+        }
+        if (buffers_ == nullptr) fail(0, "missing table [buffers] (NAME = \"buf:TYPE:COUNT[:init]\" lines)");
+        if (variant_tables_.empty())
+            fail(0, "no variant: add a [variant.ID] table for each kernel of the lesson");
+    }
+
+    template <size_t N>
+    void check_keys(const toml::Table& table, const KeySpec (&keys)[N], const std::string& where) const {
+        for (const toml::Entry& e : table.entries) {
+            const bool known = std::any_of(std::begin(keys), std::end(keys),
+                                           [&](const KeySpec& k) { return e.key == k.key; });
+            if (!known) fail(e.line, where + "unknown key '" + e.key + "' (keys: " + key_list(keys) + ")");
+        }
+        for (const KeySpec& k : keys)
+            if (k.required && table.find(k.key) == nullptr)
+                fail(table.line, where + "missing key '" + k.key + "' (" + k.meaning + ")");
+    }
+
+    const Value* field(const toml::Table& table, const char* key, Kind kind, const std::string& where) const {
+        const toml::Entry* e = table.find(key);
+        if (e == nullptr) return nullptr;
+        if (e->value.kind != kind)
+            fail(e->line, where + "'" + key + "' must be " + toml::to_string(kind) + ", got " +
+                              toml::to_string(e->value.kind));
+        return &e->value;
+    }
+
+    // An array of strings (each element's line is kept in the Value).
+    std::vector<const Value*> strings(const toml::Table& table, const char* key,
+                                      const std::string& where) const {
+        std::vector<const Value*> out;
+        const Value* array = field(table, key, Kind::Array, where);
+        if (array == nullptr) return out;
+        for (size_t i = 0; i < array->array.size(); ++i) {
+            const Value& v = array->array[i];
+            if (v.kind != Kind::String)
+                fail(v.line, where + "'" + key + "' holds strings, but element " + std::to_string(i + 1) +
+                                 " is " + toml::to_string(v.kind));
+            out.push_back(&v);
+        }
+        return out;
+    }
+
+    uint32_t line_of(const toml::Table& table, const char* key) const {
+        const toml::Entry* e = table.find(key);
+        return e ? e->line : table.line;
+    }
+
+    // [SECTION] The launch: shape, buffers, arguments, outputs
+
+    void read_lesson() {
+        check_keys(*root_, kLessonKeys, "");
+        const Value* id = field(*root_, "id", Kind::String, "");
+        if (!is_lesson_id(id->string))
+            fail(id->line, "id '" + id->string + "' must be lower-case letters, digits and _");
+        if (!src_.folder_id.empty() && id->string != src_.folder_id)
+            fail(id->line,
+                 "id '" + id->string + "' differs from the lesson's folder '" + src_.folder_id + "'");
+        s_.id = id->string;
+        const Value* topic = field(*root_, "topic", Kind::String, "");
+        if (!is_lesson_id(topic->string))
+            fail(topic->line,
+                 "topic '" + topic->string + "' must be one word (barriers, warps, fences, atomics)");
+        s_.topic = topic->string;
+        const Value* source = field(*root_, "source", Kind::String, "");
+        if (!(source->string.ends_with(".cu") || source->string.ends_with(".ptx")) ||
+            source->string.find('/') != std::string::npos || source->string.size() < 4)
+            fail(source->line, "source '" + source->string + "' must be a file name ending in .cu or .ptx");
+        s_.source_file = source->string;
+        s_.launch.grid = dims("grid");
+        s_.launch.block = dims("block");
+        if (s_.launch.block.count() > 1024)
+            fail(line_of(*root_, "block"), "block has " + std::to_string(s_.launch.block.count()) +
+                                               " threads; a CUDA block holds at most 1024");
+        if (const toml::Entry* e = root_->find("shared_bytes")) {
+            const Value* v = field(*root_, "shared_bytes", Kind::Integer, "");
+            if (v->integer < 0 || v->integer > 227 * 1024)
+                fail(e->line, "shared_bytes must be 0 .. 232448 (227 KiB, an H200's most per block), got " +
+                                  std::to_string(v->integer));
+            s_.launch.dynamic_shared_bytes = static_cast<uint32_t>(v->integer);
+        }
+        s_.lesson_file = file_;
+    }
+
+    trace::Dim3 dims(const char* key) const {
+        const toml::Entry* e = root_->find(key);
+        std::vector<int64_t> v;
+        if (e->value.kind == Kind::Integer) {
+            v.push_back(e->value.integer);
+        } else if (e->value.kind == Kind::Array) {
+            for (const Value& x : e->value.array)
+                v.push_back(x.kind == Kind::Integer ? x.integer : -1);
+        }
+        const bool ok = !v.empty() && v.size() <= 3 &&
+                        std::all_of(v.begin(), v.end(), [](int64_t x) { return x >= 1 && x <= 0x7fffffff; });
+        if (!ok)
+            fail(e->line,
+                 std::string("'") + key + "' must be a whole number >= 1 or [X, Y, Z] of them (1 to 3)");
+        trace::Dim3 d;
+        d.x = static_cast<uint32_t>(v[0]);
+        if (v.size() > 1) d.y = static_cast<uint32_t>(v[1]);
+        if (v.size() > 2) d.z = static_cast<uint32_t>(v[2]);
+        return d;
+    }
+
+    void read_buffers() {
+        for (const toml::Entry& e : buffers_->entries) {
+            if (!is_buffer_name(e.key))
+                fail(e.line, "buffer name '" + e.key + "' must be letters, digits and _ (e.g. g_in)");
+            if (e.value.kind != Kind::String)
+                fail(e.line, "buffer '" + e.key + "' must be a string \"buf:TYPE:COUNT[:init]\", got " +
+                                 toml::to_string(e.value.kind));
+            BufferDecl decl;
+            decl.name = e.key;
+            try {
+                decl.spec = launch::parse_buffer_spec(e.value.string);
+            } catch (const launch::SpecError& err) {
+                fail(e.line, "buffer '" + e.key + "': " + err.what());
+            }
+            s_.buffers.push_back(std::move(decl));
+            buffer_lines_.push_back(e.line);
+        }
+        if (s_.buffers.empty()) fail(buffers_->line, "[buffers] is empty: a kernel needs somewhere to write");
+    }
+
+    size_t buffer_named(std::string_view name) const {
+        for (size_t i = 0; i < s_.buffers.size(); ++i)
+            if (s_.buffers[i].name == name) return i;
+        return SIZE_MAX;
+    }
+
+    std::string buffer_names() const {
+        std::vector<std::string> names;
+        for (const BufferDecl& b : s_.buffers)
+            names.push_back(b.name);
+        return join(names);
+    }
+
+    void read_args_and_outputs() {
+        const Value* args = field(*root_, "args", Kind::Array, "");
+        std::vector<bool> used(s_.buffers.size(), false);
+        for (size_t i = 0; i < args->array.size(); ++i) {
+            const Value& v = args->array[i];
+            ArgDraft a;
+            a.line = v.line;
+            const std::string where = "args[" + std::to_string(i) + "]: ";
+            if (v.kind == Kind::String) {
+                const size_t b = buffer_named(v.string);
+                if (b == SIZE_MAX)
+                    fail(v.line,
+                         where + "'" + v.string + "' names no buffer (buffers: " + buffer_names() + ")");
+                a.is_buffer = true;
+                a.buffer = static_cast<uint32_t>(b);
+                used[b] = true;
+            } else if (v.kind == Kind::Integer || v.kind == Kind::Float) {
+                a.value = v;
+            } else {
+                fail(v.line,
+                     where + "an argument is a buffer name or a number, got " + toml::to_string(v.kind));
+            }
+            args_.push_back(std::move(a));
+        }
+        for (size_t b = 0; b < used.size(); ++b)
+            if (!used[b])
+                fail(buffer_lines_[b],
+                     "buffer '" + s_.buffers[b].name + "' is not passed to the kernel (args)");
+
+        const std::vector<const Value*> outputs = strings(*root_, "outputs", "");
+        if (outputs.empty())
+            fail(line_of(*root_, "outputs"), "'outputs' is empty: name the buffers to check");
+        for (const Value* v : outputs) {
+            const size_t b = buffer_named(v->string);
+            if (b == SIZE_MAX)
+                fail(v->line,
+                     "outputs: '" + v->string + "' names no buffer (buffers: " + buffer_names() + ")");
+            if (s_.buffers[b].output) fail(v->line, "outputs: '" + v->string + "' is listed twice");
+            s_.buffers[b].output = true;
+        }
+    }
+
+    // [SECTION] Variants and their expectations
+
+    std::vector<analysis::FindingKind> kinds(const toml::Table& table, const char* key,
+                                             const std::string& where) const {
+        std::vector<analysis::FindingKind> out;
+        for (const Value* v : strings(table, key, where)) {
+            analysis::FindingKind kind{};
+            if (!parse_finding_kind(v->string, kind))
+                fail(v->line,
+                     where + "unknown finding kind '" + v->string + "' (" + finding_kind_names() + ")");
+            if (std::find(out.begin(), out.end(), kind) != out.end())
+                fail(v->line, where + "'" + key + "' lists '" + v->string + "' twice");
+            out.push_back(kind);
+        }
+        return out;
+    }
+
+    void read_variants() {
+        for (const toml::Table* t : variant_tables_) {
+            Variant v;
+            v.id = t->path[1];
+            const std::string where = "variant '" + v.id + "': ";
+            check_keys(*t, kVariantKeys, where);
+            v.kernel = field(*t, "kernel", Kind::String, where)->string;
+            v.expect.must_find = kinds(*t, "must_find", where);
+            v.expect.must_not_find = kinds(*t, "must_not_find", where);
+            for (analysis::FindingKind k : v.expect.must_find)
+                if (std::find(v.expect.must_not_find.begin(), v.expect.must_not_find.end(), k) !=
+                    v.expect.must_not_find.end())
+                    fail(line_of(*t, "must_not_find"),
+                         where + "'" + analysis::to_string(k) + "' is in both must_find and must_not_find");
+            const Value* wrong = field(*t, "wrong_outputs", Kind::String, where);
+            if (!parse_wrong_outputs(wrong->string, v.expect.wrong_outputs))
+                fail(wrong->line, where + "unknown wrong_outputs '" + wrong->string +
+                                      "' (never: always right; possible: may come out wrong under the random "
+                                      "and adversarial schedules; unchecked)");
+            if (const Value* status = field(*t, "status", Kind::String, where))
+                if (!trace::parse_run_status(status->string, v.expect.status))
+                    fail(status->line,
+                         where + "unknown status '" + status->string + "' (" + run_status_names() + ")");
+            variant_lines_.push_back(t->line);
+            kernel_lines_.push_back(line_of(*t, "kernel"));
+            s_.variants.push_back(std::move(v));
+        }
+    }
+
+    std::string variant_ids() const {
+        std::vector<std::string> ids;
+        for (const Variant& v : s_.variants)
+            ids.push_back(v.id);
+        return join(ids);
+    }
+
+    // [SECTION] The reference
+
+    void read_reference() {
+        const Value* ref = field(*root_, "reference", Kind::String, "");
+        const std::string where = "reference '" + ref->string + "': ";
+        if (ref->string.starts_with("rr:")) {
+            const std::string id = ref->string.substr(3);
+            const Variant* v = s_.find_variant(id);
+            if (v == nullptr)
+                fail(ref->line, where + "no variant '" + id + "' (variants: " + variant_ids() + ")");
+            if (v->expect.wrong_outputs != WrongOutputs::Never)
+                fail(ref->line, where + "variant '" + id +
+                                    "' is the reference, so its wrong_outputs must be \"never\", not \"" +
+                                    to_string(v->expect.wrong_outputs) + "\"");
+            s_.reference_variant = id;
+            return;
+        }
+        const Reference* r = find_reference(ref->string);
+        if (r == nullptr) {
+            std::vector<std::string> names;
+            for (const Reference& known : references())
+                names.emplace_back(known.name);
+            fail(ref->line, "unknown reference '" + ref->string + "' (C++ references: " + join(names) +
+                                "; or \"rr:VARIANT\": that variant's outputs under the rr schedule)");
+        }
+        std::vector<std::string> checked;
+        for (const ReferenceBuffer& need : r->buffers) {
+            const size_t b = buffer_named(need.name);
+            if (b == SIZE_MAX || s_.buffers[b].spec.type != need.type)
+                fail(ref->line, where + "needs a buffer '" + std::string(need.name) + "' of type " +
+                                    launch::to_string(need.type) + " (" + std::string(r->what) + ")");
+            if (need.checked) checked.emplace_back(need.name);
+        }
+        for (size_t b = 0; b < s_.buffers.size(); ++b) {
+            const bool is_checked =
+                std::find(checked.begin(), checked.end(), s_.buffers[b].name) != checked.end();
+            if (is_checked != s_.buffers[b].output)
+                fail(line_of(*root_, "outputs"),
+                     where + "it checks " + join(checked) + ", so outputs must be exactly that");
+        }
+        s_.reference = ref->string;
+        const launch::LaunchConfig launch = s_.launch;
+        s_.check = [r, launch](const Inputs& before, const std::vector<launch::Buffer>& after) {
+            return r->check(launch, before, after);
+        };
+    }
+
+    // [SECTION] The kernel: PTX entries and their parameters
+
+    void read_kernel() {
+        const KernelFiles k = src_.kernel(s_.source_file, line_of(*root_, "source"));
+        s_.cuda_text = k.cuda_text;
+        s_.ptx_text = k.ptx_text;
+        ptx::Module module;
+        try {
+            module = ptx::parse_module(k.ptx_text, k.ptx_name);
+        } catch (const ptx::ParseError& e) {
+            std::string message = e.what();
+            const std::string prefix = k.ptx_name + ":" + std::to_string(e.line()) + ": ";
+            if (message.starts_with(prefix)) message = message.substr(prefix.size());
+            throw LessonError(k.ptx_name, e.line(), message);
+        }
+        const ptx::Function* first = nullptr;
+        for (size_t i = 0; i < s_.variants.size(); ++i) {
+            const Variant& v = s_.variants[i];
+            const std::string where = "variant '" + v.id + "': ";
+            const ptx::Function* fn = module.find_entry(v.kernel);
+            if (fn == nullptr)
+                fail(kernel_lines_[i], where + "no kernel '" + v.kernel + "' in " + k.ptx_name +
+                                           " (kernels: " + join(module.entry_names()) +
+                                           "; a C++ kernel's name is mangled unless it is extern \"C\")");
+            if (fn->params.size() != args_.size())
+                fail(line_of(*root_, "args"), where + "kernel " + v.kernel + " takes " +
+                                                  std::to_string(fn->params.size()) +
+                                                  " parameters, args has " + std::to_string(args_.size()));
+            if (first == nullptr) {
+                first = fn;
+                resolve_args(*fn, where);
+            } else {
+                for (size_t p = 0; p < fn->params.size(); ++p)
+                    if (fn->params[p].type != first->params[p].type ||
+                        fn->params[p].size != first->params[p].size)
+                        fail(kernel_lines_[i], where + "kernel " + v.kernel + "'s parameter " +
+                                                   std::to_string(p) + " (" + fn->params[p].name +
+                                                   ") differs from " + first->name +
+                                                   "'s: every variant takes the same args");
+            }
+        }
+        s_.module = std::make_shared<const ptx::Module>(std::move(module));
+    }
+
+    // The arguments' bits, typed by the kernel's parameters.
+    void resolve_args(const ptx::Function& fn, const std::string& where) {
+        for (size_t i = 0; i < args_.size(); ++i) {
+            const ArgDraft& a = args_[i];
+            const ptx::Param& p = fn.params[i];
+            const std::string at =
+                where + "args[" + std::to_string(i) + "] (parameter " + p.name + " of " + fn.name + "): ";
+            if (a.is_buffer) {
+                if (p.size != 8)
+                    fail(a.line, at + "a buffer goes to a pointer, but this is a " + std::to_string(p.size) +
+                                     "-byte scalar");
+                s_.args.push_back(launch::KernelArg::pointer(a.buffer));
+                continue;
+            }
+            if (p.type == ptx::Type::F32 || p.type == ptx::Type::F64) {
+                const double value =
+                    a.value.kind == Kind::Float ? a.value.number : static_cast<double>(a.value.integer);
+                uint64_t bits = 0;
+                if (p.type == ptx::Type::F32) {
+                    const float f = static_cast<float>(value);
+                    uint32_t b32 = 0;
+                    std::memcpy(&b32, &f, 4);
+                    bits = b32;
+                } else {
+                    std::memcpy(&bits, &value, 8);
+                }
+                s_.args.push_back(launch::KernelArg::scalar(bits));
+                continue;
+            }
+            if (a.value.kind == Kind::Float) {
+                std::ostringstream number;
+                number << a.value.number;
+                fail(a.line, at + "an integer parameter, got " + number.str());
+            }
+            const int64_t v = a.value.integer;
+            if (p.size < 8) {
+                const int64_t lo = -(int64_t(1) << (p.size * 8 - 1)), hi = (int64_t(1) << (p.size * 8)) - 1;
+                if (v < lo || v > hi)
+                    fail(a.line, at + std::to_string(v) + " does not fit a " + std::to_string(p.size) +
+                                     "-byte parameter");
+            }
+            const uint64_t mask = p.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (p.size * 8)) - 1;
+            s_.args.push_back(launch::KernelArg::scalar(static_cast<uint64_t>(v) & mask));
+        }
+    }
+
+    // [SECTION] The texts: en.md and zh.md
+
+    void read_texts() {
+        const text::Document en = text::parse(src_.en_text, src_.en_name);
+        const text::Document zh = text::parse(src_.zh_text, src_.zh_name);
+        require_sections(en, src_.en_name);
+        require_sections(zh, src_.zh_name);
+        same_sections(en, src_.en_name, zh, src_.zh_name);
+        same_sections(zh, src_.zh_name, en, src_.en_name);
+        s_.en = lesson_text(en.blocks[0]);
+        s_.zh = lesson_text(zh.blocks[0]);
+        for (Variant& v : s_.variants) {
+            v.en = lesson_text(*en.find_variant(v.id));
+            v.zh = lesson_text(*zh.find_variant(v.id));
+        }
+    }
+
+    static LessonText lesson_text(const text::Block& b) {
+        return {b.title, b.get(text::Section::Shows), b.get(text::Section::Predict),
+                b.get(text::Section::LookAt), b.get(text::Section::Fix)};
+    }
+
+    // Every variant of the lesson file has a block, no block is for another variant, and the
+    // required sections are there: all four for the lesson, What it shows and What to look at for a
+    // variant (Predict and The fix where the variant's differ from the lesson's).
+    void require_sections(const text::Document& doc, const std::string& file) const {
+        for (size_t i = 0; i < s_.variants.size(); ++i)
+            if (doc.find_variant(s_.variants[i].id) == nullptr)
+                throw LessonError(file, 0,
+                                  "variant '" + s_.variants[i].id + "': no '# Variant " + s_.variants[i].id +
+                                      ": title' (it is in " + file_ + " line " +
+                                      std::to_string(variant_lines_[i]) + ")");
+        for (const text::Block& b : doc.blocks) {
+            if (!b.variant.empty() && s_.find_variant(b.variant) == nullptr)
+                throw LessonError(file, b.line,
+                                  "variant '" + b.variant + "' is not in " + file_ +
+                                      " (variants: " + variant_ids() + ")");
+            const std::string who = b.variant.empty() ? "the lesson" : "variant '" + b.variant + "'";
+            for (size_t k = 0; k < text::kSections; ++k) {
+                const auto section = static_cast<text::Section>(k);
+                const bool required =
+                    b.variant.empty() || section == text::Section::Shows || section == text::Section::LookAt;
+                if (required && !b.has(section))
+                    throw LessonError(file, b.line,
+                                      who + ": section '## " + text::heading(section) + "' is missing");
+            }
+        }
+    }
+
+    // What `a` has, `b` has too; an error in b's file otherwise.
+    static void same_sections(const text::Document& a, const std::string& a_file, const text::Document& b,
+                              const std::string& b_file) {
+        for (const text::Block& block : a.blocks) {
+            const text::Block* other = block.variant.empty() ? &b.blocks[0] : b.find_variant(block.variant);
+            const std::string who = block.variant.empty() ? "the lesson" : "variant '" + block.variant + "'";
+            for (size_t k = 0; k < text::kSections; ++k) {
+                const auto section = static_cast<text::Section>(k);
+                if (block.has(section) && !other->has(section))
+                    throw LessonError(b_file, other->line,
+                                      who + ": section '## " + text::heading(section) + "' is missing (" +
+                                          a_file + " has it, line " + std::to_string(block.section_lines[k]) +
+                                          ")");
+            }
+        }
+    }
+
+    void finish_inputs() {
+        s_.make_inputs = [buffers = s_.buffers, args = s_.args](uint64_t seed) {
+            Inputs inputs;
+            uint64_t rng = launch::buffer_rng_seed(seed);
+            for (const BufferDecl& b : buffers)
+                inputs.buffers.push_back(launch::make_buffer(b.spec, b.name, rng));
+            inputs.args = args;
+            return inputs;
+        };
+    }
+
+    const LessonSources& src_;
+    const std::string& file_;
+    Scenario s_;
+    const toml::Table* root_ = nullptr;
+    const toml::Table* buffers_ = nullptr;
+    std::vector<const toml::Table*> variant_tables_;
+    std::vector<uint32_t> buffer_lines_, variant_lines_, kernel_lines_;
+    std::vector<ArgDraft> args_;
+};
+
+} // namespace
+
+// [SECTION] build_lesson
+
+Scenario build_lesson(const LessonSources& sources) {
+    return Builder(sources).build();
+}
+
+} // namespace synclab::scenario

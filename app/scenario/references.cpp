@@ -1,0 +1,120 @@
+// The built-in lessons' C++ references. Each recomputes the correct kernel's result on the CPU from
+// the inputs, the way the lesson's text describes it, so that the correct variant is checked
+// independently of the kernels. Tile sizes come from the launch (one element per thread of a block).
+#include "scenario/references.h"
+
+#include "scenario_util.h"
+
+namespace synclab::scenario {
+namespace {
+
+using detail::compare_with_cpu;
+using detail::input_values;
+using detail::result_buffer;
+using launch::ElemType;
+
+// [SECTION] stencil: out[i] = left + centre + right inside each block; a neighbour outside the block
+// reads 0 (summed in the kernel's order: (left + centre) + right).
+CheckResult check_stencil(const launch::LaunchConfig& launch, const Inputs& before,
+                          const std::vector<launch::Buffer>& after) {
+    const size_t tile = launch.block.x;
+    const std::vector<float> in = input_values<float>(before, "g_in");
+    std::vector<float> expected(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+        const size_t t = i % tile;
+        const float left = t > 0 ? in[i - 1] : 0.0f;
+        const float right = (t + 1 < tile && i + 1 < in.size()) ? in[i + 1] : 0.0f;
+        expected[i] = (left + in[i]) + right;
+    }
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
+// [SECTION] divergent_barrier: block b rotates its tile by shift = 64 * b (mod the tile),
+// s_rot[t] = in[(t + shift) % tile], then writes it out reversed, out[t] = s_rot[tile - 1 - t].
+CheckResult check_divergent_barrier(const launch::LaunchConfig& launch, const Inputs& before,
+                                    const std::vector<launch::Buffer>& after) {
+    const size_t tile = launch.block.x;
+    const std::vector<int32_t> in = input_values<int32_t>(before, "g_in");
+    std::vector<int32_t> expected(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+        const size_t block = i / tile, t = i % tile, base = block * tile;
+        const size_t shift = (64 * block) % tile;
+        const size_t source = base + (tile - 1 - t + shift) % tile;
+        expected[i] = source < in.size() ? in[source] : 0;
+    }
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
+// [SECTION] loop_barrier: thread t of a block gets the sum of the list of its partner p = tile - 1 - t
+// (g_len[p] items, item k at g_items[k * n + p]).
+CheckResult check_loop_barrier(const launch::LaunchConfig& launch, const Inputs& before,
+                               const std::vector<launch::Buffer>& after) {
+    const size_t tile = launch.block.x;
+    const std::vector<int32_t> len = input_values<int32_t>(before, "g_len");
+    const std::vector<int32_t> items = input_values<int32_t>(before, "g_items");
+    const size_t n = len.size();
+    std::vector<int32_t> expected(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+        const size_t partner = (i / tile) * tile + (tile - 1 - i % tile);
+        if (partner >= n) continue;
+        for (int32_t k = 0; k < len[partner]; ++k) {
+            const size_t index = size_t(k) * n + partner;
+            expected[i] += index < items.size() ? items[index] : 0;
+        }
+    }
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
+// [SECTION] lost_update: the counter's start value plus one per thread of the launch.
+CheckResult check_lost_update(const launch::LaunchConfig& launch, const Inputs& before,
+                              const std::vector<launch::Buffer>& after) {
+    const std::vector<uint32_t> start = input_values<uint32_t>(before, "g_counter");
+    const uint32_t expected =
+        (start.empty() ? 0u : start[0]) + static_cast<uint32_t>(launch.grid.count() * launch.block.count());
+    CheckResult result;
+    result.checked = 1;
+    const launch::Buffer* buffer = result_buffer(before, after, "g_counter");
+    const std::vector<uint32_t> got =
+        buffer ? detail::read_buffer<uint32_t>(*buffer) : std::vector<uint32_t>{};
+    if (got.empty()) {
+        result.wrong = 1;
+        result.summary = "counter missing, expected " + std::to_string(expected);
+        return result;
+    }
+    result.wrong = got[0] == expected ? 0 : 1;
+    result.summary = "counter = " + std::to_string(got[0]) + ", expected " + std::to_string(expected);
+    return result;
+}
+
+} // namespace
+
+const std::vector<Reference>& references() {
+    static const std::vector<Reference> all = {
+        {"stencil",
+         "g_out[i] = left + centre + right of g_in inside each block",
+         {{"g_in", ElemType::F32}, {"g_out", ElemType::F32, true}},
+         check_stencil},
+        {"divergent_barrier",
+         "each block's tile of g_in rotated by 64 x blockIdx.x, written to g_out reversed",
+         {{"g_in", ElemType::I32}, {"g_out", ElemType::I32, true}},
+         check_divergent_barrier},
+        {"loop_barrier",
+         "g_out[t] = the sum of the list (g_len, g_items) of the partner thread on the other side of the "
+         "block",
+         {{"g_len", ElemType::I32}, {"g_items", ElemType::I32}, {"g_out", ElemType::I32, true}},
+         check_loop_barrier},
+        {"lost_update",
+         "g_counter = its start value + one per thread of the launch",
+         {{"g_counter", ElemType::U32, true}},
+         check_lost_update},
+    };
+    return all;
+}
+
+const Reference* find_reference(std::string_view name) {
+    for (const Reference& r : references())
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+} // namespace synclab::scenario

@@ -1,0 +1,370 @@
+// Every kind of mistake in a lesson's files gets an error that names the file, the line and the field:
+// each case below breaks one thing in the data-only test lesson (tests/scenario/data/lessons/
+// smem_reverse) and states the error it must give.
+#include "scenario/lesson.h"
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace synclab::scenario {
+namespace {
+
+std::string read(const std::string& relative) {
+    std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/" + relative, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+const std::string kDir = "tests/scenario/data/lessons/smem_reverse/";
+
+// The test lesson's files, to be broken one at a time.
+struct Files {
+    std::string toml = read(kDir + "lesson.toml");
+    std::string en = read(kDir + "en.md");
+    std::string zh = read(kDir + "zh.md");
+    std::string cuda = read(kDir + "smem_reverse.cu");
+    std::string ptx = read(kDir + "smem_reverse.ptx");
+    std::string folder = "smem_reverse";
+};
+
+LessonSources sources(const Files& f) {
+    LessonSources s;
+    s.folder_id = f.folder;
+    s.toml_name = "lesson.toml";
+    s.en_name = "en.md";
+    s.zh_name = "zh.md";
+    s.toml_text = f.toml;
+    s.en_text = f.en;
+    s.zh_text = f.zh;
+    s.kernel = [f](const std::string& source, uint32_t line) {
+        if (source != "smem_reverse.cu") throw LessonError("lesson.toml", line, "test: no file " + source);
+        return KernelFiles{"smem_reverse.cu", f.cuda, "smem_reverse.ptx", f.ptx};
+    };
+    return s;
+}
+
+std::string error_of(const Files& f) {
+    try {
+        build_lesson(sources(f));
+    } catch (const LessonError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// `text` with its one occurrence of `from` replaced (the test fails loudly when it is not there once).
+std::string with(std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << "the test lesson has no '" << from << "'";
+    EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "'" << from << "' is not unique";
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// The 1-based line of the first line containing `needle`.
+uint32_t line_of(const std::string& text, const std::string& needle) {
+    const size_t at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1);
+}
+
+void expect_error(const Files& f, const std::string& wanted) {
+    const std::string e = error_of(f);
+    EXPECT_EQ(e.rfind(wanted, 0), 0u) << "error: " << e << "\nwanted: " << wanted;
+}
+
+TEST(LessonErrors, TheTestLessonItselfIsFine) {
+    EXPECT_EQ(error_of(Files{}), "");
+}
+
+TEST(LessonErrors, Syntax) {
+    Files f;
+    f.toml = with(f.toml, "grid = 5", "grid = 5 6");
+    expect_error(f, "lesson.toml:5: unexpected text '6' after the value");
+}
+
+TEST(LessonErrors, UnknownKeyAndTable) {
+    Files f;
+    f.toml = with(f.toml, "grid = 5", "gird = 5");
+    expect_error(f, "lesson.toml:5: unknown key 'gird' (keys: id, topic, source, grid, block, shared_bytes, "
+                    "reference, args, outputs)");
+    Files g;
+    g.toml = with(g.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"possible\"\nmust_finds = []");
+    expect_error(g, "lesson.toml:26: variant 'missing_barrier': unknown key 'must_finds' (keys: kernel, "
+                    "must_find, must_not_find, wrong_outputs, status)");
+    Files h;
+    h.toml = with(h.toml, "[buffers]", "[buffer]");
+    expect_error(h, "lesson.toml:12: unknown table [buffer] (tables: [buffers], [variant.ID])");
+    Files i;
+    i.toml = with(i.toml, "[variant.correct]", "[variant.correct.x]");
+    expect_error(i, "lesson.toml:16: a variant's table is [variant.ID], got [variant.correct.x]");
+    Files j;
+    j.toml = with(j.toml, "[variant.correct]", "[variant.Correct]");
+    expect_error(j, "lesson.toml:16: variant id 'Correct' must be lower-case letters, digits and _");
+}
+
+TEST(LessonErrors, MissingKeyOrTable) {
+    Files f;
+    f.toml = with(f.toml, "topic = \"barriers\"\n", "");
+    expect_error(f, "lesson.toml: missing key 'topic' (barriers, warps, fences or atomics)");
+    Files g;
+    g.toml = with(g.toml, "wrong_outputs = \"possible\"", "");
+    expect_error(g,
+                 "lesson.toml:21: variant 'missing_barrier': missing key 'wrong_outputs' (never, possible or "
+                 "unchecked)");
+    Files h;
+    h.toml = with(h.toml, "kernel = \"smem_reverse_correct\"\n", "");
+    expect_error(h, "lesson.toml:16: variant 'correct': missing key 'kernel'");
+    Files i;
+    i.toml = i.toml.substr(0, i.toml.find("[variant.correct]"));
+    expect_error(i, "lesson.toml: no variant: add a [variant.ID] table");
+}
+
+TEST(LessonErrors, WrongType) {
+    Files f;
+    f.toml = with(f.toml, "topic = \"barriers\"", "topic = 3");
+    expect_error(f, "lesson.toml:3: 'topic' must be a string, got an integer");
+    Files g;
+    g.toml = with(g.toml, "grid = 5", "grid = \"5\"");
+    expect_error(g, "lesson.toml:5: 'grid' must be a whole number >= 1 or [X, Y, Z] of them (1 to 3)");
+    Files h;
+    h.toml = with(h.toml, "kernel = \"smem_reverse_correct\"", "kernel = [\"smem_reverse_correct\"]");
+    expect_error(h, "lesson.toml:17: variant 'correct': 'kernel' must be a string, got an array");
+    Files i;
+    i.toml = with(i.toml, "must_find = [\"race\"]", "must_find = [\"race\", 2]");
+    expect_error(i,
+                 "lesson.toml:23: variant 'missing_barrier': 'must_find' holds strings, but element 2 is an "
+                 "integer");
+    Files j;
+    j.toml = with(j.toml, "outputs = [\"g_out\"]", "outputs = \"g_out\"");
+    expect_error(j, "lesson.toml:10: 'outputs' must be an array, got a string");
+    Files k;
+    k.toml = with(k.toml, "block = 96", "block = [32, 0]");
+    expect_error(k, "lesson.toml:6: 'block' must be a whole number >= 1");
+    Files l;
+    l.toml = with(l.toml, "shared_bytes = 384", "shared_bytes = 300000");
+    expect_error(l, "lesson.toml:7: shared_bytes must be 0 .. 232448");
+    Files m;
+    m.toml = with(m.toml, "g_out = \"buf:i32:480\"", "g_out = 480");
+    expect_error(m,
+                 "lesson.toml:14: buffer 'g_out' must be a string \"buf:TYPE:COUNT[:init]\", got an integer");
+}
+
+TEST(LessonErrors, UnknownFindingKindStatusOrOutputs) {
+    Files f;
+    f.toml = with(f.toml, "must_find = [\"race\"]", "must_find = [\"raze\"]");
+    expect_error(f, "lesson.toml:23: variant 'missing_barrier': unknown finding kind 'raze' (race, "
+                    "barrier_divergence, lost_update, deadlock)");
+    Files g;
+    g.toml = with(g.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"possible\"\nstatus = \"hang\"");
+    expect_error(g, "lesson.toml:26: variant 'missing_barrier': unknown status 'hang' (ok, deadlock, budget, "
+                    "error, timeout, cancelled)");
+    Files h;
+    h.toml = with(h.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"sometimes\"");
+    expect_error(
+        h, "lesson.toml:25: variant 'missing_barrier': unknown wrong_outputs 'sometimes' (never: always "
+           "right;");
+    Files i;
+    i.toml = with(i.toml, "must_find = [\"race\"]", "must_find = [\"race\", \"race\"]");
+    expect_error(i, "lesson.toml:23: variant 'missing_barrier': 'must_find' lists 'race' twice");
+    Files j;
+    j.toml = with(j.toml, "must_find = [\"race\"]", "must_find = [\"deadlock\"]");
+    expect_error(
+        j, "lesson.toml:24: variant 'missing_barrier': 'deadlock' is in both must_find and must_not_find");
+}
+
+TEST(LessonErrors, BufferSpecTheGrammarRejects) {
+    Files f;
+    f.toml = with(f.toml, "random=1..1000000", "random=1000000..1");
+    expect_error(f, "lesson.toml:13: buffer 'g_in': random=LO..HI needs LO <= HI");
+    Files g;
+    g.toml = with(g.toml, "\"buf:i32:480\"", "\"buf:i33:480\"");
+    expect_error(g, "lesson.toml:14: buffer 'g_out': unknown element type 'i33'");
+    Files h;
+    h.toml = with(h.toml, "g_out = ", "g-out = ");
+    expect_error(h, "lesson.toml:14: buffer name 'g-out' must be letters, digits and _");
+}
+
+TEST(LessonErrors, ArgumentsAndOutputsMustNameBuffers) {
+    Files f;
+    f.toml = with(f.toml, "args = [\"g_in\", \"g_out\"]", "args = [\"g_in\", \"g_ot\"]");
+    expect_error(f, "lesson.toml:9: args[1]: 'g_ot' names no buffer (buffers: g_in, g_out)");
+    Files g;
+    g.toml = with(g.toml, "outputs = [\"g_out\"]", "outputs = [\"g_result\"]");
+    expect_error(g, "lesson.toml:10: outputs: 'g_result' names no buffer (buffers: g_in, g_out)");
+    Files h;
+    h.toml = with(h.toml, "g_out = \"buf:i32:480\"", "g_out = \"buf:i32:480\"\ng_tmp = \"buf:i32:4\"");
+    expect_error(h, "lesson.toml:15: buffer 'g_tmp' is not passed to the kernel (args)");
+    Files i;
+    i.toml = with(i.toml, "args = [\"g_in\", \"g_out\"]", "args = [\"g_in\", \"g_out\", true]");
+    expect_error(i, "lesson.toml:9: args[2]: an argument is a buffer name or a number, got true/false");
+    Files j;
+    j.toml = with(j.toml, "outputs = [\"g_out\"]", "outputs = []");
+    expect_error(j, "lesson.toml:10: 'outputs' is empty");
+}
+
+TEST(LessonErrors, VariantKernelThePtxDoesNotHave) {
+    Files f;
+    f.toml = with(f.toml, "kernel = \"smem_reverse_correct\"", "kernel = \"smem_reverse_corect\"");
+    expect_error(f, "lesson.toml:17: variant 'correct': no kernel 'smem_reverse_corect' in smem_reverse.ptx "
+                    "(kernels: smem_reverse_correct, smem_reverse_missing_barrier;");
+    Files g;
+    g.toml = with(g.toml, "args = [\"g_in\", \"g_out\"]", "args = [\"g_in\", \"g_out\", 7]");
+    expect_error(
+        g, "lesson.toml:9: variant 'correct': kernel smem_reverse_correct takes 2 parameters, args has 3");
+}
+
+TEST(LessonErrors, PtxThatDoesNotParse) {
+    Files f;
+    f.ptx = with(f.ptx, "bar.sync \t0;", "bar.snyc \t0;");
+    const std::string e = error_of(f);
+    EXPECT_EQ(e.rfind("smem_reverse.ptx:" + std::to_string(line_of(f.ptx, "bar.snyc")) + ": ", 0), 0u) << e;
+    EXPECT_NE(e.find("bar.snyc"), std::string::npos) << e;
+}
+
+TEST(LessonErrors, Reference) {
+    Files f;
+    f.toml = with(f.toml, "reference = \"rr:correct\"", "reference = \"rr:corect\"");
+    expect_error(f, "lesson.toml:8: reference 'rr:corect': no variant 'corect' (variants: correct, "
+                    "missing_barrier)");
+    Files g;
+    g.toml = with(g.toml, "reference = \"rr:correct\"", "reference = \"rr:missing_barrier\"");
+    expect_error(g,
+                 "lesson.toml:8: reference 'rr:missing_barrier': variant 'missing_barrier' is the reference, "
+                 "so its wrong_outputs must be \"never\", not \"possible\"");
+    Files h;
+    h.toml = with(h.toml, "reference = \"rr:correct\"", "reference = \"stencl\"");
+    expect_error(h, "lesson.toml:8: unknown reference 'stencl' (C++ references: stencil, divergent_barrier, "
+                    "loop_barrier, lost_update; or \"rr:VARIANT\"");
+    Files i;
+    i.toml = with(i.toml, "reference = \"rr:correct\"", "reference = \"stencil\"");
+    expect_error(i, "lesson.toml:8: reference 'stencil': needs a buffer 'g_in' of type f32");
+    Files j; // the right buffers, but the outputs do not say what the reference checks
+    j.toml = with(j.toml, "reference = \"rr:correct\"", "reference = \"divergent_barrier\"");
+    j.toml = with(j.toml, "outputs = [\"g_out\"]", "outputs = [\"g_in\", \"g_out\"]");
+    expect_error(j,
+                 "lesson.toml:10: reference 'divergent_barrier': it checks g_out, so outputs must be exactly "
+                 "that");
+}
+
+TEST(LessonErrors, IdAndSource) {
+    Files f;
+    f.toml = with(f.toml, "id = \"smem_reverse\"", "id = \"smem\"");
+    expect_error(f, "lesson.toml:2: id 'smem' differs from the lesson's folder 'smem_reverse'");
+    Files g;
+    g.toml = with(g.toml, "id = \"smem_reverse\"", "id = \"Smem\"");
+    expect_error(g, "lesson.toml:2: id 'Smem' must be lower-case letters, digits and _");
+    Files h;
+    h.toml = with(h.toml, "source = \"smem_reverse.cu\"", "source = \"smem_reverse.c\"");
+    expect_error(h, "lesson.toml:4: source 'smem_reverse.c' must be a file name ending in .cu or .ptx");
+    Files i;
+    i.toml = with(i.toml, "block = 96", "block = [32, 33]");
+    expect_error(i, "lesson.toml:6: block has 1056 threads; a CUDA block holds at most 1024");
+}
+
+TEST(LessonErrors, TextSectionMissingInOneLanguage) {
+    Files f; // an optional section in one language only
+    f.zh = with(f.zh, "## The fix\n无需修改：这是参考版本。\n", "");
+    expect_error(f, "zh.md:" + std::to_string(line_of(f.zh, "# Variant correct")) +
+                        ": variant 'correct': section '## The fix' is missing (en.md has it, line " +
+                        std::to_string(line_of(Files{}.en, "## The fix\nNothing")) + ")");
+    Files g; // and the other way round
+    g.en = with(g.en, "## The fix\nNothing to fix: this is the reference version.\n", "");
+    expect_error(g, "en.md:" + std::to_string(line_of(g.en, "# Variant correct")) +
+                        ": variant 'correct': section '## The fix' is missing (zh.md has it");
+    Files h; // a section every lesson needs
+    h.zh = with(h.zh, "## Predict\n去掉屏障后，哪些输出可能出错？\n", "");
+    expect_error(h, "zh.md:1: the lesson: section '## Predict' is missing");
+    Files i; // a section every variant needs
+    i.en = with(i.en, "## What to look at\n0 wrong outputs and no findings.\n", "");
+    expect_error(i, "en.md:" + std::to_string(line_of(i.en, "# Variant correct")) +
+                        ": variant 'correct': section '## What to look at' is missing");
+}
+
+TEST(LessonErrors, TextVariantMissingOrUnknown) {
+    Files f;
+    f.zh = f.zh.substr(0, f.zh.find("# Variant missing_barrier"));
+    expect_error(f, "zh.md: variant 'missing_barrier': no '# Variant missing_barrier: title' (it is in "
+                    "lesson.toml line 21)");
+    Files g;
+    g.en += "\n# Variant extra: not in the lesson file\n\n## What it shows\nx\n\n## What to look at\ny\n";
+    expect_error(g, "en.md:" + std::to_string(line_of(g.en, "# Variant extra")) +
+                        ": variant 'extra' is not in lesson.toml (variants: correct, missing_barrier)");
+    Files h;
+    h.en = with(h.en, "## The fix\nPut", "## Fix\nPut");
+    expect_error(h, "en.md:" + std::to_string(line_of(h.en, "## Fix")) + ": unknown section '## Fix'");
+}
+
+// The same checks on the PTX's parameters, with a kernel that takes a scalar (kernels/stencil.cu).
+TEST(LessonErrors, ScalarArgumentsAreTypedByThePtx) {
+    const std::string stencil_toml =
+        "id = \"t\"\ntopic = \"barriers\"\nsource = \"stencil.cu\"\ngrid = 2\n"
+        "block = 256\nreference = \"rr:correct\"\n"
+        "args = ARGS\noutputs = [\"g_out\"]\n"
+        "[buffers]\ng_in = \"buf:f32:512\"\ng_out = \"buf:f32:512\"\n"
+        "[variant.correct]\nkernel = \"stencil_correct\"\nwrong_outputs = \"never\"\n";
+    const std::string en = "# T\n## What it shows\na\n## Predict\nb\n## What to look at\nc\n## The fix\nd\n"
+                           "# Variant correct: c\n## What it shows\ne\n## What to look at\nf\n";
+    auto attempt = [&](const std::string& args) -> std::string {
+        LessonSources s;
+        s.folder_id = "t";
+        s.toml_name = "lesson.toml";
+        s.en_name = "en.md";
+        s.zh_name = "zh.md";
+        s.toml_text = with(stencil_toml, "ARGS", args);
+        s.en_text = en;
+        s.zh_text = en;
+        s.kernel = [](const std::string&, uint32_t) {
+            return KernelFiles{"stencil.cu", read("kernels/stencil.cu"), "stencil.ptx",
+                               read("assets/ptx/stencil.ptx")};
+        };
+        try {
+            const Scenario sc = build_lesson(s);
+            EXPECT_EQ(sc.args.size(), 3u);
+            return "ok bits=" + std::to_string(sc.args.back().bits);
+        } catch (const LessonError& e) {
+            return e.what();
+        }
+    };
+    EXPECT_EQ(attempt("[\"g_in\", \"g_out\", 512]"), "ok bits=512");
+    EXPECT_EQ(attempt("[\"g_in\", \"g_out\", -1]"), "ok bits=4294967295") << "an int parameter holds 4 bytes";
+    EXPECT_EQ(attempt("[\"g_in\", \"g_out\", 1.5]")
+                  .rfind("lesson.toml:7: variant 'correct': args[2] (parameter "
+                         "stencil_correct_param_2 of stencil_correct): an integer "
+                         "parameter, got 1.5",
+                         0),
+              0u)
+        << attempt("[\"g_in\", \"g_out\", 1.5]");
+    EXPECT_NE(attempt("[\"g_in\", \"g_out\", 5000000000]").find("5000000000 does not fit a 4-byte parameter"),
+              std::string::npos);
+    EXPECT_NE(attempt("[\"g_in\", \"g_out\", \"g_in\"]")
+                  .find("args[2] (parameter stencil_correct_param_2 of "
+                        "stencil_correct): a buffer goes to a pointer, but "
+                        "this is a 4-byte scalar"),
+              std::string::npos);
+}
+
+TEST(LessonErrors, LessonList) {
+    EXPECT_EQ(parse_lesson_list("# c\n\nstencil\n  lost_update  # why\n", "LESSONS"),
+              (std::vector<std::string>{"stencil", "lost_update"}));
+    auto error = [](const std::string& text) -> std::string {
+        try {
+            parse_lesson_list(text, "LESSONS");
+        } catch (const LessonError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(error("stencil\nStencil\n"),
+              "LESSONS:2: 'Stencil' is not a lesson id (lower-case letters, digits and _)");
+    EXPECT_EQ(error("a\nb\na\n"), "LESSONS:3: lesson 'a' is listed twice (first on line 1)");
+    EXPECT_EQ(error("a b\n"), "LESSONS:1: 'a b' is not a lesson id (lower-case letters, digits and _)");
+}
+
+} // namespace
+} // namespace synclab::scenario
