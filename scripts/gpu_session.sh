@@ -12,8 +12,10 @@
 # Without them only the worker builds (the worker-only configuration is checked here too).
 #
 # Usage: scripts/gpu_session.sh [phases...]
-#   phases: env build gputests bench cli cputests sass (default: all but sass, in that order: the
-#   GPU's answers first, so that a session cut short still brings them back)
+#   phases: env build gputests bench cli cputests sass sanitizer (default: all but sass and
+#   sanitizer, in that order: the GPU's answers first, so that a session cut short still brings them
+#   back). sanitizer: compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside
+#   SyncLab's own verdict (sanitizer.tsv).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-session-logs}
@@ -125,6 +127,33 @@ if want cli; then
     say "nvidia-smi after everything"; nvidia-smi --query-gpu=name,utilization.gpu,memory.used --format=csv
   } >"$out/cli.log" 2>&1
   tail -30 "$out/cli.log"
+fi
+
+if want sanitizer; then
+  # compute-sanitizer watches the worker's untraced launch of each corpus kernel (--target-processes
+  # all: the kernels run in synclab-gpu, a child of synclab), so both checkers see the same SASS.
+  {
+    s="$build/synclab"
+    printf 'kernel\tsynclab expects\tracecheck\tsynccheck\n' >"$out/sanitizer.tsv"
+    for cu in "$root"/tests/corpus/kernels/*.cu; do
+      name=$(basename "$cu" .cu)
+      args=$(sed -n 's|^// check: ||p' "$cu" | sed 's/--schedule [a-z]*//')
+      expect=$(sed -n 's|^// expect: ||p' "$cu")
+      row="$name\t$expect"
+      for tool in racecheck synccheck; do
+        say "$tool $name"
+        log=/tmp/sanitizer-$tool-$name.log
+        eval timeout 60 compute-sanitizer --tool "$tool" --target-processes all --print-limit 4 \
+          "$s" check "$root/tests/corpus/kernels/$name.ptx" $args --backend gpu --untraced --timeout 10 >"$log" 2>&1
+        cat "$log"
+        summary=$(grep -o 'ERROR SUMMARY: [0-9]* error[s]*' "$log" | tail -1)
+        kinds=$(grep -oE '(WAR|RAW|WAW) hazard|Divergent thread\(s\) in (warp|block)|Barrier error' "$log" | sort -u | tr '\n' ',' )
+        row="$row\t${summary:-no summary} ${kinds%,}"
+      done
+      printf "$row\n" >>"$out/sanitizer.tsv"
+    done
+  } >"$out/sanitizer.log" 2>&1
+  cat "$out/sanitizer.tsv"
 fi
 
 if want cputests; then

@@ -1,0 +1,16 @@
+// expect: clean
+// check: --kernel tail_sum --grid 2 --block 100 --arg buf:i32:200:iota --arg buf:i32:2
+// Lanes past the end return before the barrier: exited threads do not take part in a barrier, so
+// this is legal (the last warp of each 100-thread block is partial, too).
+__global__ void tail_sum(const int* in, int* out) {
+    __shared__ int s[128];
+    int t = threadIdx.x;
+    if (t >= 90) return;
+    s[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    if (t == 0) {
+        int sum = 0;
+        for (int i = 0; i < 90; ++i) sum += s[i];
+        out[blockIdx.x] = sum;
+    }
+}

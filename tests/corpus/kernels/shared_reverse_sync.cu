@@ -1,0 +1,10 @@
+// expect: clean
+// check: --kernel reverse --grid 2 --block 64 --arg buf:i32:128:iota --arg buf:i32:128 --schedule adversarial
+// The fixed twin of shared_reverse.cu.
+__global__ void reverse(const int* in, int* out) {
+    __shared__ int tile[64];
+    int t = threadIdx.x;
+    tile[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = tile[blockDim.x - 1 - t];
+}
