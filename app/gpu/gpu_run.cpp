@@ -131,7 +131,11 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         req.args.push_back({ArgSpec::Kind::TraceCursor, 0, 8, 0});
         req.args.push_back({ArgSpec::Kind::Scalar, 0, 8, layout.stripe_capacity});
         req.args.push_back({ArgSpec::Kind::TraceWarps, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::TraceBlocks, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::TraceDrops, 0, 8, 0});
         req.mode = RunMode::Traced;
+        req.block_ranks = options.block_ranks;
+        req.events_if_dropped = options.events_if_dropped;
         req.trace_buffer = options.buffer;
         req.trace_layout = layout;
         req.warp_count = warp_count;
@@ -148,6 +152,8 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.jit_log = r.jit_log;
     out.worker_ms = r.wall_ms;
     out.partial_trace = r.partial;
+    out.device_free_bytes = r.device_free_bytes;
+    out.trace_area_bytes = r.trace_area_bytes;
     if (r.buffers.size() == buffers.size()) {
         for (size_t i = 0; i < buffers.size(); ++i)
             out.buffers[i].bytes = std::move(r.buffers[i].bytes);
@@ -156,6 +162,10 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     if (options.traced) {
         out.events_attempted = r.cursor_known ? r.cursor : r.events.size();
         out.dropped_events = r.cursor_known ? r.dropped : 0;
+        out.warp_dropped = std::move(r.warp_dropped);
+        out.drops_known = r.drops_known;
+        out.warp_attempted = std::move(r.warp_attempted);
+        out.events_withheld = r.events_withheld;
         out.trace.sites.reserve(fn->code.size());
         for (size_t i = 0; i < fn->code.size(); ++i)
             out.trace.sites.push_back(
@@ -167,6 +177,12 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.trace.events = std::move(r.events);
         trace::merge_by_time(out.trace.events);
         meta.dropped_events = out.dropped_events;
+        // Which blocks the trace holds whole (nothing read back: no table of guesses either).
+        if (!out.trace.threads.empty())
+            out.trace.block_history = block_history(
+                config.grid.count(), static_cast<uint32_t>((config.block.count() + 31) / 32),
+                options.block_ranks, out.warp_dropped, out.drops_known, r.cursor_known, r.dropped, r.warps,
+                events_per_block(out.trace.events, config.grid, config.block));
     }
     meta.status = out.status;
     if (out.status == trace::RunStatus::Timeout && options.traced) {
