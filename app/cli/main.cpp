@@ -3,7 +3,7 @@
 //   synclab list [--json]
 //   synclab run SCENARIO --variant V [run options] [--out FILE.slt] [--json]
 //               run options: --backend sim|gpu, --schedule, --seed, --reps; GPU: --untraced, --live,
-//               --timeout S
+//               --timeout S, --trace-buffer MB
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
 //                 --arg SPEC ... [--dump NAME] [run options] [--out FILE.slt] [--json]
 //   synclab report FILE.slt
@@ -43,13 +43,17 @@ Usage:
   synclab list [--json]
       The scenarios and their variants.
   synclab run SCENARIO --variant V [--backend sim|gpu] [--schedule rr|random|adversarial]
-              [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--out FILE.slt] [--json]
+              [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--trace-buffer MB]
+              [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
       --backend gpu runs it on the GPU (through the worker synclab-gpu): N untraced launches (the
       hardware's own outcome and kernel time) and one traced launch (events, findings), both
       reported. --untraced: no traced launch. --live: the trace goes to mapped host memory and is
       shown as it arrives. --timeout S (default 5): a kernel still running then is stopped, and the
-      run reports which threads wait where.
+      run reports which threads wait where. --trace-buffer MB (default 4096): the most the traced
+      launch's events may take; the buffer is sized from a first launch and the GPU's free memory,
+      and where the launch's events do not fit, a sample of blocks is recorded whole (the report
+      names them; the analyses use only blocks whose history is whole).
   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
               --arg SPEC ... [--dump NAME] [same run options] [--json]
       Runs your own kernel in the simulator (or --backend gpu). SPEC: buf:TYPE:COUNT[:zero|iota|random|const=V]
@@ -67,8 +71,8 @@ Usage:
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
 
-const std::vector<std::string> kRunValued = {"backend", "schedule",  "seed",   "reps",
-                                             "out",     "max-steps", "timeout"};
+const std::vector<std::string> kRunValued = {"backend", "schedule",  "seed",    "reps",
+                                             "out",     "max-steps", "timeout", "trace-buffer"};
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
@@ -79,13 +83,17 @@ runner::RunOptions run_options(const Args& a) {
     if (o.backend != "sim" && o.backend != "gpu")
         throw UsageError("--backend must be 'sim' or 'gpu', got '" + o.backend + "'");
     if (o.backend == "sim")
-        for (const char* gpu_only : {"untraced", "live", "timeout"})
+        for (const char* gpu_only : {"untraced", "live", "timeout", "trace-buffer"})
             if (a.flag(gpu_only)) throw UsageError(std::string("--") + gpu_only + " needs --backend gpu");
     if (a.flag("untraced") && a.flag("live"))
         throw UsageError("--live shows the trace as it arrives: it cannot go with --untraced");
     o.gpu.traced = !a.flag("untraced");
     o.gpu.live = a.flag("live");
     o.gpu.timeout_s = a.double_or("timeout", 5, 0.05, 3600);
+    o.gpu.trace.cap_bytes = a.uint_or("trace-buffer", gpu::kDefaultTraceCap >> 20, 1, uint64_t(1) << 24)
+                            << 20;
+    if (a.flag("untraced") && a.value("trace-buffer"))
+        throw UsageError("--trace-buffer sizes the traced launch: it cannot go with --untraced");
     const std::string schedule = a.value_or("schedule", "random");
     if (!sim::parse_schedule(schedule, o.schedule))
         throw UsageError("--schedule must be rr, random or adversarial, got '" + schedule + "'");

@@ -50,6 +50,7 @@ struct LaunchOutcome {
     std::vector<uint64_t> warp_attempted; // traced, completed, dropped events: per warp, tried
     bool events_withheld = false;
     uint64_t device_free_bytes = 0, trace_area_bytes = 0; // when the request began
+    TracePlan plan;                                       // launch_traced only
     bool partial_trace = false; // the events were read from a kernel that had not finished
     std::string jit_log;
     double worker_ms = 0; // the request inside the worker (JIT, copies, launches)
@@ -63,6 +64,21 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
                      const std::string& kernel, const launch::LaunchConfig& config,
                      const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
                      const LaunchOptions& options);
+
+// A traced launch whose trace holds whole blocks (trace_plan.h: the plan): a first launch, and,
+// where it overflowed, a second one from the same inputs with a buffer sized from its counts and,
+// where even that cannot hold every block, a sample of blocks. `options.traced` must be set;
+// event_capacity, stripes and block_ranks are the plan's. Live updates come from the first launch
+// only (the second is a re-run whose result replaces them). The outcome is the last launch's, with
+// `plan` saying what was chosen and why.
+LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
+                            const std::string& kernel, const launch::LaunchConfig& config,
+                            const std::vector<launch::Buffer>& buffers,
+                            const std::vector<launch::KernelArg>& args, const LaunchOptions& options,
+                            const TraceSizing& sizing);
+
+// Available host memory (MemAvailable of /proc/meminfo), 0 where it cannot be read.
+uint64_t host_available_bytes();
 
 // The thread table of a GPU trace: block, thread, warp, lane, SM (from the warp table) and how each
 // thread ended (from its last event: exit, waiting at a barrier, still running, or never started).

@@ -196,6 +196,33 @@ TEST(GpuCli, NoDriverIsAnInputErrorThatOffersTheSimulator) {
     EXPECT_TRUE(contains(timeout.out, "--timeout must be between")) << timeout.out;
 }
 
+TEST(GpuCli, TraceBufferOption) {
+    ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);
+    ScopedEnv worker("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER);
+    // Accepted with the GPU backend (then the missing driver is the answer).
+    Output o = run_cli("run stencil --variant correct --backend gpu --trace-buffer 64");
+    EXPECT_EQ(o.code, 3) << o.out;
+    EXPECT_TRUE(contains(o.out, "no NVIDIA driver found (")) << o.out;
+    o = run_cli(
+        "check " + std::string(SYNCLAB_SOURCE_DIR) +
+        "/tests/cli/data/user_kernels.ptx --kernel reverse_sync --grid 2 --block 128 --arg buf:i32:256:iota "
+        "--arg buf:i32:256 --backend gpu --trace-buffer 1");
+    EXPECT_EQ(o.code, 3) << o.out;
+    // Usage errors that say what is wrong.
+    o = run_cli("run stencil --variant correct --trace-buffer 64");
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_TRUE(contains(o.out, "--trace-buffer needs --backend gpu")) << o.out;
+    o = run_cli("run stencil --variant correct --backend gpu --untraced --trace-buffer 64");
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_TRUE(contains(o.out, "--trace-buffer sizes the traced launch")) << o.out;
+    for (const char* bad : {"0", "-5", "lots", "99999999999"}) {
+        o = run_cli(std::string("run stencil --variant correct --backend gpu --trace-buffer ") + bad);
+        EXPECT_EQ(o.code, 2) << bad << "\n" << o.out;
+        EXPECT_TRUE(contains(o.out, "--trace-buffer")) << o.out;
+    }
+    EXPECT_TRUE(contains(run_cli("help").out, "--trace-buffer MB"));
+}
+
 TEST(GpuWatchdog, AWorkerThatDoesNotAnswerIsKilledAndReplaced) {
     ScopedEnv env("SYNCLAB_GPU_WORKER_TEST", "stall");
     gpu::Worker worker(SYNCLAB_GPU_WORKER);
