@@ -3,7 +3,7 @@
 //   synclab list [--lessons DIR] [--json]
 //   synclab run SCENARIO --variant V [--lessons DIR] [run options] [--out FILE.slt] [--json]
 //               run options: --backend sim|gpu, --schedule, --seed, --reps; GPU: --untraced, --live,
-//               --timeout S
+//               --timeout S, --trace-buffer MB
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
 //                 --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [run options] [--out FILE.slt] [--json]
 //   synclab report FILE.slt
@@ -46,13 +46,17 @@ Usage:
       in DIR as well (each a folder with lesson.toml, en.md, zh.md and its kernel's .ptx; see
       assets/lessons/README.md).
   synclab run SCENARIO --variant V [--lessons DIR] [--backend sim|gpu] [--schedule rr|random|adversarial]
-              [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--out FILE.slt] [--json]
+              [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--trace-buffer MB]
+              [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
       --backend gpu runs it on the GPU (through the worker synclab-gpu): N untraced launches (the
       hardware's own outcome and kernel time) and one traced launch (events, findings), both
       reported. --untraced: no traced launch. --live: the trace goes to mapped host memory and is
       shown as it arrives. --timeout S (default 5): a kernel still running then is stopped, and the
-      run reports which threads wait where.
+      run reports which threads wait where. --trace-buffer MB (default 4096): the most the traced
+      launch's events may take; the buffer is sized from a first launch and the GPU's free memory,
+      and where the launch's events do not fit, a sample of blocks is recorded whole (the report
+      names them; the analyses use only blocks whose history is whole).
       Simulator budgets (a run past one ends with status budget, never a hang or a crash):
       --max-steps N thread-instructions, --max-events N trace events, --max-memory BYTES (K, M, G)
       for the simulated state and the trace together.
@@ -77,8 +81,9 @@ Usage:
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
 
-const std::vector<std::string> kRunValued = {"backend", "schedule",   "seed",       "reps",   "out",
-                                             "max-steps", "max-events", "max-memory", "timeout"};
+const std::vector<std::string> kRunValued = {"backend", "schedule",    "seed",       "reps",
+                                             "out",     "max-steps",   "max-events", "max-memory",
+                                             "timeout", "trace-buffer"};
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
@@ -96,7 +101,8 @@ uint64_t parse_bytes(const Args& a, const std::string& name, uint64_t fallback) 
             digits.pop_back();
         }
     }
-    const uint64_t count = parse_uint(digits, "--" + name + " (bytes, or with K, M or G)", 1, (uint64_t(1) << 50) / unit);
+    const uint64_t count =
+        parse_uint(digits, "--" + name + " (bytes, or with K, M or G)", 1, (uint64_t(1) << 50) / unit);
     if (count * unit < (1ull << 20)) throw UsageError("--" + name + " must be at least 1M, got " + *v);
     return count * unit;
 }
@@ -107,13 +113,17 @@ runner::RunOptions run_options(const Args& a) {
     if (o.backend != "sim" && o.backend != "gpu")
         throw UsageError("--backend must be 'sim' or 'gpu', got '" + o.backend + "'");
     if (o.backend == "sim")
-        for (const char* gpu_only : {"untraced", "live", "timeout"})
+        for (const char* gpu_only : {"untraced", "live", "timeout", "trace-buffer"})
             if (a.flag(gpu_only)) throw UsageError(std::string("--") + gpu_only + " needs --backend gpu");
     if (a.flag("untraced") && a.flag("live"))
         throw UsageError("--live shows the trace as it arrives: it cannot go with --untraced");
     o.gpu.traced = !a.flag("untraced");
     o.gpu.live = a.flag("live");
     o.gpu.timeout_s = a.double_or("timeout", 5, 0.05, 3600);
+    o.gpu.trace.cap_bytes = a.uint_or("trace-buffer", gpu::kDefaultTraceCap >> 20, 1, uint64_t(1) << 24)
+                            << 20;
+    if (a.flag("untraced") && a.value("trace-buffer"))
+        throw UsageError("--trace-buffer sizes the traced launch: it cannot go with --untraced");
     const std::string schedule = a.value_or("schedule", "random");
     if (!sim::parse_schedule(schedule, o.schedule))
         throw UsageError("--schedule must be rr, random or adversarial, got '" + schedule + "'");
@@ -124,7 +134,9 @@ runner::RunOptions run_options(const Args& a) {
     o.limits.max_memory_bytes = parse_bytes(a, "max-memory", o.limits.max_memory_bytes);
     if (o.backend == "gpu")
         for (const char* sim_only : {"max-steps", "max-events", "max-memory"})
-            if (a.value(sim_only)) throw UsageError(std::string("--") + sim_only + " is a simulator budget: it needs --backend sim");
+            if (a.value(sim_only))
+                throw UsageError(std::string("--") + sim_only +
+                                 " is a simulator budget: it needs --backend sim");
     return o;
 }
 
@@ -310,9 +322,8 @@ std::string compile_cu(const std::string& path, const std::vector<std::string>& 
 
 // The CUDA source a kernel's line info points at (`.file N "x.cu"`), as given or next to the .ptx:
 // (file name, text), or nothing when it is not on this machine.
-std::optional<std::pair<std::string, std::string>> source_of_ptx(const ptx::Function& kernel,
-                                                                 const ptx::Module& module,
-                                                                 const std::string& ptx_path) {
+std::optional<std::pair<std::string, std::string>>
+source_of_ptx(const ptx::Function& kernel, const ptx::Module& module, const std::string& ptx_path) {
     uint32_t file = 0;
     for (const ptx::Instruction& in : kernel.code)
         if (in.source_file != 0) file = in.source_file;
@@ -352,7 +363,8 @@ int cmd_check(const std::vector<std::string>& argv) {
     if (!is_cu && !path.ends_with(".ptx"))
         throw UsageError("'check' takes a .cu or .ptx file, got '" + path + "'");
     const std::vector<std::string> nvcc_args = a.values("nvcc-arg");
-    if (!is_cu && !nvcc_args.empty()) throw UsageError("--nvcc-arg needs a .cu file (a .ptx is compiled already)");
+    if (!is_cu && !nvcc_args.empty())
+        throw UsageError("--nvcc-arg needs a .cu file (a .ptx is compiled already)");
     const std::string source = read_file(path);
     const std::string ptx_text = is_cu ? compile_cu(path, nvcc_args) : source;
     const std::string ptx_name = std::filesystem::path(path).filename().replace_extension(".ptx").string();

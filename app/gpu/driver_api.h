@@ -68,6 +68,7 @@ struct Api {
     Result (*ModuleUnload)(Module) = nullptr;
     Result (*ModuleGetFunction)(Function*, Module, const char*) = nullptr;
     Result (*FuncSetAttribute)(Function, int, int) = nullptr;
+    Result (*MemGetInfo)(size_t* free, size_t* total) = nullptr;
     Result (*MemAlloc)(DevicePtr*, size_t) = nullptr;
     Result (*MemFree)(DevicePtr) = nullptr;
     Result (*MemcpyHtoD)(DevicePtr, const void*, size_t) = nullptr;

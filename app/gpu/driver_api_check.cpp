@@ -32,6 +32,7 @@ static_assert(cu::kEventDefault == CU_EVENT_DEFAULT);
 // The entry points, by the versioned names the worker looks up, have the shapes it declares
 // (modulo CUresult/int and the opaque handle types).
 static_assert(std::is_same_v<decltype(&cuMemAlloc_v2), CUresult (*)(CUdeviceptr*, size_t)>);
+static_assert(std::is_same_v<decltype(&cuMemGetInfo_v2), CUresult (*)(size_t*, size_t*)>);
 static_assert(
     std::is_same_v<decltype(&cuMemcpyDtoHAsync_v2), CUresult (*)(void*, CUdeviceptr, size_t, CUstream)>);
 static_assert(std::is_same_v<decltype(&cuEventElapsedTime_v2), CUresult (*)(float*, CUevent, CUevent)>);

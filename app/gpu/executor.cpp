@@ -46,6 +46,19 @@ class Allocations {
     std::vector<cu::DevicePtr> ptrs_;
 };
 
+// Per warp of the launch, the events of `events` it wrote (events of other threads are ignored).
+std::vector<uint64_t> events_per_warp(const std::vector<trace::Event>& events, const trace::Dim3& grid,
+                                      const trace::Dim3& block) {
+    const uint64_t per_block = block.count();
+    const uint64_t warps_per_block = (per_block + 31) / 32;
+    std::vector<uint64_t> counts(grid.count() * warps_per_block, 0);
+    for (const trace::Event& e : events) {
+        const uint64_t w = e.thread / per_block * warps_per_block + e.thread % per_block / 32;
+        if (w < counts.size()) ++counts[w];
+    }
+    return counts;
+}
+
 // How long a snapshot of a hung kernel's trace may take before we give up on it.
 constexpr double kSnapshotWaitMs = 3000;
 // Device-mode trace areas up to this size get their pinned staging copy up front.
@@ -101,6 +114,9 @@ Hello Executor::init() {
         h.memory_bytes = mem;
         cu::check(api_, api_.DevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
         cu::check(api_, api_.CtxSetCurrent(context_), "cuCtxSetCurrent");
+        size_t free_bytes = 0, total_bytes = 0;
+        cu::check(api_, api_.MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+        h.free_memory_bytes = free_bytes;
         // Kernels go to an ordinary stream, so that the synchronous copies and memsets (legacy NULL
         // stream) are ordered with them. Reads of a hung kernel's trace go to a non-blocking stream,
         // which waits for neither.
@@ -153,37 +169,42 @@ void Executor::release_trace() {
         if (trace_.warps) api_.MemFree(trace_.warps);
     }
     if (trace_.cursors) api_.MemFree(trace_.cursors);
+    if (trace_.drops) api_.MemFree(trace_.drops);
+    if (trace_.blocks) api_.MemFree(trace_.blocks);
     if (trace_.staging) api_.MemFreeHost(trace_.staging);
     trace_ = TraceArea{};
 }
 
-void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& layout, uint64_t warps) {
+void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& layout, uint64_t warps,
+                             const std::vector<uint32_t>& block_ranks) {
     const size_t event_bytes = std::max<size_t>(layout.event_bytes(), 32);
     const size_t warp_bytes = std::max<size_t>(warps * sizeof(uint32_t), 4);
+    const size_t drop_bytes = std::max<size_t>(warps * sizeof(uint64_t), 8);
+    const size_t block_bytes = block_ranks.size() * sizeof(uint32_t);
     const size_t cursor_bytes = layout.cursor_bytes();
     const std::string events_what = std::to_string(layout.capacity()) + " events in " +
                                     std::to_string(layout.stripes) + " stripes (" + megabytes(event_bytes) +
                                     ")";
+    // Pinned host memory to copy a hung kernel's trace into (cursors, warp table, drop table and, in
+    // device mode, the events), allocated now because an allocation while the kernel hangs might wait
+    // for it (large buffers: at the hang).
+    const size_t staging =
+        cursor_bytes + warp_bytes + drop_bytes + (mode == TraceBuffer::Device ? event_bytes : 0);
     // Keep the last area if it is big enough: allocating hundreds of MB each run costs milliseconds.
     const bool reuse = trace_.cursors && trace_.mode == mode && trace_.event_bytes >= event_bytes &&
-                       trace_.warp_bytes >= warp_bytes && trace_.cursor_bytes >= cursor_bytes;
+                       trace_.warp_bytes >= warp_bytes && trace_.cursor_bytes >= cursor_bytes &&
+                       trace_.drop_bytes >= drop_bytes;
     if (!reuse) {
         release_trace();
         trace_.mode = mode;
         cu::check(api_, api_.MemAlloc(&trace_.cursors, cursor_bytes), "cuMemAlloc", "trace cursors");
         trace_.cursor_bytes = cursor_bytes;
+        cu::check(api_, api_.MemAlloc(&trace_.drops, drop_bytes), "cuMemAlloc", "drop table");
+        trace_.drop_bytes = drop_bytes;
         if (mode == TraceBuffer::Device) {
             cu::check(api_, api_.MemAlloc(&trace_.events, event_bytes), "cuMemAlloc",
                       "trace buffer of " + events_what);
             cu::check(api_, api_.MemAlloc(&trace_.warps, warp_bytes), "cuMemAlloc", "warp table");
-            // Pinned host memory to copy a hung kernel's trace into, allocated now because an
-            // allocation while the kernel hangs might wait for it (large buffers: at the hang).
-            const size_t staging = cursor_bytes + warp_bytes + event_bytes;
-            if (staging <= kPreallocatedStagingMax &&
-                api_.MemHostAlloc(&trace_.staging, staging, 0) == cu::kSuccess)
-                trace_.staging_bytes = staging;
-            else
-                trace_.staging = nullptr;
         } else {
             const unsigned flags = cu::kMemHostAllocPortable | cu::kMemHostAllocDeviceMap;
             cu::check(api_, api_.MemHostAlloc(&trace_.host_events, event_bytes, flags), "cuMemHostAlloc",
@@ -195,6 +216,11 @@ void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& l
             cu::check(api_, api_.MemHostGetDevicePointer(&trace_.warps, trace_.host_warps, 0),
                       "cuMemHostGetDevicePointer");
         }
+        if (staging <= kPreallocatedStagingMax &&
+            api_.MemHostAlloc(&trace_.staging, staging, 0) == cu::kSuccess)
+            trace_.staging_bytes = staging;
+        else
+            trace_.staging = nullptr;
         trace_.event_bytes = event_bytes;
         trace_.warp_bytes = warp_bytes;
     }
@@ -207,6 +233,18 @@ void Executor::prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& l
         std::memset(trace_.host_warps, 0, warp_bytes);
     }
     cu::check(api_, api_.MemsetD8(trace_.cursors, 0, cursor_bytes), "cuMemsetD8", "trace cursors");
+    cu::check(api_, api_.MemsetD8(trace_.drops, 0, drop_bytes), "cuMemsetD8", "drop table");
+    // The block table (sampled launches only) on its own: a first sample need not reallocate the rest.
+    if (block_bytes > trace_.block_bytes) {
+        if (trace_.blocks) api_.MemFree(trace_.blocks);
+        trace_.blocks = 0;
+        trace_.block_bytes = 0;
+        cu::check(api_, api_.MemAlloc(&trace_.blocks, block_bytes), "cuMemAlloc", "block table");
+        trace_.block_bytes = block_bytes;
+    }
+    if (block_bytes)
+        cu::check(api_, api_.MemcpyHtoD(trace_.blocks, block_ranks.data(), block_bytes), "cuMemcpyHtoD",
+                  "block table");
 }
 
 std::vector<trace::Event> Executor::mapped_events(const trace::TraceBufferLayout& layout,
@@ -217,17 +255,16 @@ std::vector<trace::Event> Executor::mapped_events(const trace::TraceBufferLayout
 
 void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layout, uint64_t warp_count) {
     result.partial = true;
-    if (trace_.mode == TraceBuffer::Mapped) {
-        // Host memory: read it directly, no driver call that could wait for the hung kernel. The
-        // cursors (device memory) are not needed: unwritten slots are zero.
+    const bool mapped = trace_.mode == TraceBuffer::Mapped;
+    if (mapped) {
+        // Host memory: read it directly, no driver call that could wait for the hung kernel. Unwritten
+        // slots are zero, so the cursors are not needed to find the events.
         result.events = mapped_events(layout, nullptr);
         result.warps.resize(warp_count);
         std::memcpy(result.warps.data(), trace_.host_warps, warp_count * 4);
-        return;
     }
-    // Device memory: copy on the second stream, which does not wait for the hung kernel's stream.
-    void* staging = trace_.staging;
-    bool own_staging = false;
+    // Device memory (the cursors and the drop table; in device mode also the warp table and the
+    // events): copies on the second stream, which does not wait for the hung kernel's stream.
     auto wait_copies = [&]() {
         const auto t0 = Clock::now();
         for (;;) {
@@ -238,7 +275,10 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
         }
     };
     const size_t cursor_bytes = layout.cursor_bytes();
-    const size_t staging_bytes = cursor_bytes + warp_count * 4 + layout.event_bytes();
+    const size_t warp_bytes = warp_count * 4, drop_bytes = warp_count * 8;
+    const size_t staging_bytes = cursor_bytes + warp_bytes + drop_bytes + (mapped ? 0 : layout.event_bytes());
+    void* staging = trace_.staging;
+    bool own_staging = false;
     if (!staging || trace_.staging_bytes < staging_bytes) {
         staging = nullptr;
         if (api_.MemHostAlloc(&staging, staging_bytes, 0) == cu::kSuccess) {
@@ -258,9 +298,23 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
         result.cursor_known = true;
     }
     char* warps = static_cast<char*>(staging) + cursor_bytes;
-    auto* events = reinterpret_cast<trace::Event*>(warps + warp_count * 4);
+    char* drops = warps + warp_bytes;
+    auto* events = reinterpret_cast<trace::Event*>(drops + drop_bytes);
+    if (warp_count && api_.MemcpyDtoHAsync(drops, trace_.drops, drop_bytes, copy_stream_) == cu::kSuccess &&
+        wait_copies()) {
+        result.warp_dropped.resize(warp_count);
+        std::memcpy(result.warp_dropped.data(), drops, drop_bytes);
+        result.drops_known = true;
+    }
+    if (mapped) {
+        if (!result.drops_known &&
+            !trace::any_stripe_full(static_cast<const trace::Event*>(trace_.host_events), layout))
+            result.drops_known = true; // no stripe filled: nothing was dropped
+        if (own_staging) api_.MemFreeHost(staging);
+        return;
+    }
     bool ok = warp_count == 0 ||
-              api_.MemcpyDtoHAsync(warps, trace_.warps, warp_count * 4, copy_stream_) == cu::kSuccess;
+              api_.MemcpyDtoHAsync(warps, trace_.warps, warp_bytes, copy_stream_) == cu::kSuccess;
     // Each stripe up to its cursor (all of it where the cursors could not be read).
     for (uint32_t s = 0; ok && s < layout.stripes; ++s) {
         const uint64_t used =
@@ -272,7 +326,7 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
     ok = ok && wait_copies();
     if (ok) {
         result.warps.resize(warp_count);
-        std::memcpy(result.warps.data(), warps, warp_count * 4);
+        std::memcpy(result.warps.data(), warps, warp_bytes);
         result.events = trace::complete_events(events, layout, result.cursor_known ? &cursors : nullptr);
     } else {
         result.message += "; the partial trace could not be copied from device memory while the kernel hangs "
@@ -292,6 +346,11 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
     bool launched = false;
     try {
         load_module(req.ptx, res.jit_log);
+        // What the runner sizes the next trace buffer from (before this request's allocations).
+        size_t free_bytes = 0, total_bytes = 0;
+        cu::check(api_, api_.MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+        res.device_free_bytes = free_bytes;
+        res.trace_area_bytes = trace_.cursors ? trace_.device_bytes() : 0;
         cu::Function fn = nullptr;
         cu::check(api_, api_.ModuleGetFunction(&fn, module_, req.kernel.c_str()), "cuModuleGetFunction",
                   "kernel '" + req.kernel + "'");
@@ -322,7 +381,18 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                                     std::to_string(layout.stripe_capacity) +
                                     " slots: stripes must be a power of two up to " +
                                     std::to_string(trace::kMaxStripes) + ", with 1 to 2^40 slots in all");
-            prepare_trace(req.trace_buffer, layout, req.warp_count);
+            // The kernel indexes the warp, drop and block tables by its own launch: tables of another
+            // size would be written out of bounds.
+            const uint64_t warps = req.grid.count() * ((req.block.count() + 31) / 32);
+            if (req.warp_count != warps)
+                throw cu::Error("request", 0,
+                                "a warp table of " + std::to_string(req.warp_count) +
+                                    " entries for a launch of " + std::to_string(warps) + " warps");
+            if (!req.block_ranks.empty() && req.block_ranks.size() != req.grid.count())
+                throw cu::Error("request", 0,
+                                "a block table of " + std::to_string(req.block_ranks.size()) +
+                                    " entries for a grid of " + std::to_string(req.grid.count()) + " blocks");
+            prepare_trace(req.trace_buffer, layout, req.warp_count, req.block_ranks);
         }
 
         std::vector<uint64_t> values(req.args.size(), 0);
@@ -353,6 +423,12 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             case ArgSpec::Kind::TraceWarps:
                 values[i] = traced ? trace_.warps : 0;
                 break;
+            case ArgSpec::Kind::TraceBlocks:
+                values[i] = traced && !req.block_ranks.empty() ? trace_.blocks : 0;
+                break;
+            case ArgSpec::Kind::TraceDrops:
+                values[i] = traced ? trace_.drops : 0;
+                break;
             }
             params[i] = &values[i]; // little-endian: the first `size` bytes are the value
         }
@@ -365,6 +441,8 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             if (traced && l > 0) {
                 cu::check(api_, api_.MemsetD8(trace_.cursors, 0, layout.cursor_bytes()), "cuMemsetD8",
                           "trace cursors");
+                cu::check(api_, api_.MemsetD8(trace_.drops, 0, trace_.drop_bytes), "cuMemsetD8",
+                          "drop table");
             }
             cu::check(api_, api_.EventRecord(start_, stream_), "cuEventRecord");
             cu::check(api_,
@@ -399,6 +477,10 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                         res.events = mapped_events(layout, nullptr);
                         res.warps.assign(static_cast<const uint32_t*>(trace_.host_warps),
                                          static_cast<const uint32_t*>(trace_.host_warps) + req.warp_count);
+                        // The drop table is device memory, gone with the context; where no stripe
+                        // filled, nothing was dropped.
+                        res.drops_known = !trace::any_stripe_full(
+                            static_cast<const trace::Event*>(trace_.host_events), layout);
                     }
                     res.wall_ms = ms_since(t0);
                     return res;
@@ -492,6 +574,23 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 if (req.warp_count)
                     cu::check(api_, api_.MemcpyDtoH(res.warps.data(), trace_.warps, req.warp_count * 4),
                               "cuMemcpyDtoH", "warp table");
+            }
+            // Which warps lost events (nothing to read where no stripe overflowed), and what each
+            // tried to record, so that the runner can size the next buffer or a sample of blocks.
+            res.drops_known = true;
+            if (totals.dropped > 0) {
+                res.warp_dropped.resize(req.warp_count);
+                cu::check(api_, api_.MemcpyDtoH(res.warp_dropped.data(), trace_.drops, req.warp_count * 8),
+                          "cuMemcpyDtoH", "drop table");
+                if (req.return_events) {
+                    res.warp_attempted = events_per_warp(res.events, req.grid, req.block);
+                    for (size_t w = 0; w < res.warp_attempted.size(); ++w)
+                        res.warp_attempted[w] += res.warp_dropped[w];
+                    if (!req.events_if_dropped) {
+                        res.events = {};
+                        res.events_withheld = true;
+                    }
+                }
             }
         }
     } catch (const cu::Error& e) {

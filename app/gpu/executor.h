@@ -34,16 +34,23 @@ class Executor {
     struct TraceArea {
         TraceBuffer mode = TraceBuffer::Device;
         size_t event_bytes = 0, warp_bytes = 0;
-        size_t cursor_bytes = 0;
+        size_t cursor_bytes = 0, drop_bytes = 0, block_bytes = 0;
         cu::DevicePtr events = 0, warps = 0, cursors = 0; // device addresses (mapped: of the host memory)
+        cu::DevicePtr drops = 0, blocks = 0;              // device memory in both modes
         void* host_events = nullptr;                      // mapped mode: the host side
         void* host_warps = nullptr;
-        void* staging = nullptr; // device mode: pinned host copy for a hang
+        void* staging = nullptr; // pinned host memory to copy a hung kernel's trace into
         size_t staging_bytes = 0;
+        // Device memory it holds (mapped mode: events and warp table are host memory).
+        size_t device_bytes() const {
+            return cursor_bytes + drop_bytes + block_bytes +
+                   (mode == TraceBuffer::Device ? event_bytes + warp_bytes : 0);
+        }
     };
 
     void load_module(const std::string& ptx, std::string& jit_log);
-    void prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& layout, uint64_t warps);
+    void prepare_trace(TraceBuffer mode, const trace::TraceBufferLayout& layout, uint64_t warps,
+                       const std::vector<uint32_t>& block_ranks);
     void release_trace();
     // Complete events (both halves written) of the mapped buffer, each stripe up to its cursor (all
     // of it: `cursors` null).

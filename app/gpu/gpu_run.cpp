@@ -4,6 +4,9 @@
 #include "ptx/instrument.h"
 
 #include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <sstream>
 
 namespace synclab::gpu {
 
@@ -131,7 +134,11 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         req.args.push_back({ArgSpec::Kind::TraceCursor, 0, 8, 0});
         req.args.push_back({ArgSpec::Kind::Scalar, 0, 8, layout.stripe_capacity});
         req.args.push_back({ArgSpec::Kind::TraceWarps, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::TraceBlocks, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::TraceDrops, 0, 8, 0});
         req.mode = RunMode::Traced;
+        req.block_ranks = options.block_ranks;
+        req.events_if_dropped = options.events_if_dropped;
         req.trace_buffer = options.buffer;
         req.trace_layout = layout;
         req.warp_count = warp_count;
@@ -148,6 +155,8 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.jit_log = r.jit_log;
     out.worker_ms = r.wall_ms;
     out.partial_trace = r.partial;
+    out.device_free_bytes = r.device_free_bytes;
+    out.trace_area_bytes = r.trace_area_bytes;
     if (r.buffers.size() == buffers.size()) {
         for (size_t i = 0; i < buffers.size(); ++i)
             out.buffers[i].bytes = std::move(r.buffers[i].bytes);
@@ -156,6 +165,10 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     if (options.traced) {
         out.events_attempted = r.cursor_known ? r.cursor : r.events.size();
         out.dropped_events = r.cursor_known ? r.dropped : 0;
+        out.warp_dropped = std::move(r.warp_dropped);
+        out.drops_known = r.drops_known;
+        out.warp_attempted = std::move(r.warp_attempted);
+        out.events_withheld = r.events_withheld;
         out.trace.sites.reserve(fn->code.size());
         for (size_t i = 0; i < fn->code.size(); ++i)
             out.trace.sites.push_back(
@@ -167,6 +180,12 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.trace.events = std::move(r.events);
         trace::merge_by_time(out.trace.events);
         meta.dropped_events = out.dropped_events;
+        // Which blocks the trace holds whole (nothing read back: no table of guesses either).
+        if (!out.trace.threads.empty())
+            out.trace.block_history = block_history(
+                config.grid.count(), static_cast<uint32_t>((config.block.count() + 31) / 32),
+                options.block_ranks, out.warp_dropped, out.drops_known, r.cursor_known, r.dropped, r.warps,
+                events_per_block(out.trace.events, config.grid, config.block));
     }
     meta.status = out.status;
     if (out.status == trace::RunStatus::Timeout && options.traced) {
@@ -176,6 +195,93 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
             out.message += " (the trace buffer overflowed: the picture may miss the latest events)";
     }
     meta.status_message = out.message;
+    return out;
+}
+
+uint64_t host_available_bytes() {
+    std::ifstream in("/proc/meminfo");
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string key;
+        uint64_t kb = 0;
+        if (words >> key >> kb && key == "MemAvailable:") return kb << 10;
+    }
+    return 0;
+}
+
+namespace {
+
+uint64_t buffer_bytes(const std::vector<launch::Buffer>& buffers) {
+    return std::accumulate(buffers.begin(), buffers.end(), uint64_t(0),
+                           [](uint64_t n, const launch::Buffer& b) { return n + b.bytes.size(); });
+}
+
+} // namespace
+
+LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
+                            const std::string& kernel, const launch::LaunchConfig& config,
+                            const std::vector<launch::Buffer>& buffers,
+                            const std::vector<launch::KernelArg>& args, const LaunchOptions& options,
+                            const TraceSizing& sizing) {
+    if (!options.traced) return launch(worker, module, ptx_text, kernel, config, buffers, args, options);
+    const Hello& hello = worker.start();
+    TracePlan plan;
+    plan.blocks = config.grid.count();
+    const uint32_t warps_per_block = static_cast<uint32_t>((config.block.count() + 31) / 32);
+    MemoryFigures memory;
+    memory.device_free = hello.free_memory_bytes;
+    memory.device_total = hello.memory_bytes;
+    memory.kernel_buffers = buffer_bytes(buffers);
+    memory.host_available = sizing.host_available ? sizing.host_available : host_available_bytes();
+    const uint64_t tables = trace_table_bytes(config.grid, config.block, options.stripes, options.buffer);
+    plan.budget = trace_budget(memory, sizing.cap_bytes, options.buffer, tables);
+
+    LaunchOptions first = options;
+    first.block_ranks.clear();
+    first.event_capacity = std::max<uint64_t>(std::min(sizing.first_events, plan.budget.events), 1);
+    first.events_if_dropped = !sizing.whole_blocks;
+    LaunchOutcome out = launch(worker, module, ptx_text, kernel, config, buffers, args, first);
+    plan.launches = 1;
+    plan.first_capacity = plan.capacity =
+        trace::TraceBufferLayout::for_capacity(first.event_capacity, first.stripes).capacity();
+    plan.first_limited = first.event_capacity < sizing.first_events;
+    plan.first_complete = out.status == trace::RunStatus::Ok && out.dropped_events == 0;
+
+    if (sizing.whole_blocks && out.status == trace::RunStatus::Ok && out.dropped_events > 0 &&
+        !out.warp_attempted.empty()) {
+        // Sized from what the first launch tried to record, in the memory its request found.
+        memory.device_free = out.device_free_bytes;
+        memory.trace_held = out.trace_area_bytes;
+        plan.budget = trace_budget(memory, sizing.cap_bytes, options.buffer, tables);
+        const BlockPlan blocks =
+            plan_blocks(out.warp_attempted, warps_per_block, options.stripes, plan.budget.events);
+        plan.needed_events = blocks.needed_events;
+        plan.fits = blocks.fits;
+        LaunchOptions again = options;
+        again.live = false;
+        again.on_progress = {};
+        again.events_if_dropped = true;
+        if (blocks.fits) {
+            again.event_capacity = blocks.layout.capacity();
+            again.stripes = blocks.layout.stripes;
+            again.block_ranks = blocks.ranks;
+            if (!blocks.every_block) plan.recorded = blocks.chosen;
+        } else {
+            // Not even one block fits: every block records into the largest buffer, and those that
+            // lose events are marked.
+            again.block_ranks.clear();
+            again.event_capacity = std::max<uint64_t>(plan.budget.events, 1);
+        }
+        out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
+        plan.launches = 2;
+        plan.capacity =
+            trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
+    }
+    plan.partial = blocks_with(out.trace.block_history, trace::BlockHistory::Partial);
+    plan.losses_known = out.drops_known;
+
+    plan.summary = plan_summary(plan);
+    out.plan = std::move(plan);
     return out;
 }
 

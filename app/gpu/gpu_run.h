@@ -6,8 +6,9 @@
 
 #include "gpu/client.h"
 #include "gpu/protocol.h"
-#include "ptx/ir.h"
+#include "gpu/trace_plan.h"
 #include "launch/launch.h"
+#include "ptx/ir.h"
 #include "trace/trace.h"
 #include "trace/trace_buffer.h"
 
@@ -30,16 +31,26 @@ struct LaunchOptions {
     bool warp_aggregated = true;               // see ptx::InstrumentOptions
     bool live = false;                         // stream events while the kernel runs (needs Mapped)
     std::function<void(const Progress&)> on_progress;
+    // Which blocks record (trace/trace_buffer.h): per block its rank or trace::kBlockNotRecorded;
+    // empty: every block.
+    std::vector<uint32_t> block_ranks;
+    bool events_if_dropped = true; // see RunRequest::events_if_dropped
 };
 
 struct LaunchOutcome {
     trace::RunStatus status = trace::RunStatus::Ok;
-    std::string message;              // what went wrong; for a timeout, the diagnosis
-    std::vector<float> kernel_ms;     // per completed launch
+    std::string message;                 // what went wrong; for a timeout, the diagnosis
+    std::vector<float> kernel_ms;        // per completed launch
     std::vector<launch::Buffer> buffers; // after the (last) launch; the inputs where it did not finish
-    trace::Trace trace;               // traced: threads, sites, events and meta; untraced: meta only
-    uint64_t events_attempted = 0;    // traced: the cursors added up (written + dropped)
+    trace::Trace trace;                  // traced: threads, sites, events and meta; untraced: meta only
+    uint64_t events_attempted = 0;       // traced: the cursors added up (written + dropped)
     uint64_t dropped_events = 0;
+    std::vector<uint64_t> warp_dropped; // traced: the drop table (see RunResult)
+    bool drops_known = false;
+    std::vector<uint64_t> warp_attempted; // traced, completed, dropped events: per warp, tried
+    bool events_withheld = false;
+    uint64_t device_free_bytes = 0, trace_area_bytes = 0; // when the request began
+    TracePlan plan;                                       // launch_traced only
     bool partial_trace = false; // the events were read from a kernel that had not finished
     std::string jit_log;
     double worker_ms = 0; // the request inside the worker (JIT, copies, launches)
@@ -48,10 +59,26 @@ struct LaunchOutcome {
 // Runs one request on `worker`. Never throws for problems of the kernel (status Error / Timeout
 // with a message); throws Unavailable when the GPU cannot be used at all, and
 // ptx::InstrumentError when a traced run's PTX cannot be instrumented.
+// A traced launch's trace has block_history filled (trace_plan.h: block_history).
 LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
                      const std::string& kernel, const launch::LaunchConfig& config,
                      const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
                      const LaunchOptions& options);
+
+// A traced launch whose trace holds whole blocks (trace_plan.h: the plan): a first launch, and,
+// where it overflowed, a second one from the same inputs with a buffer sized from its counts and,
+// where even that cannot hold every block, a sample of blocks. `options.traced` must be set;
+// event_capacity, stripes and block_ranks are the plan's. Live updates come from the first launch
+// only (the second is a re-run whose result replaces them). The outcome is the last launch's, with
+// `plan` saying what was chosen and why.
+LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
+                            const std::string& kernel, const launch::LaunchConfig& config,
+                            const std::vector<launch::Buffer>& buffers,
+                            const std::vector<launch::KernelArg>& args, const LaunchOptions& options,
+                            const TraceSizing& sizing);
+
+// Available host memory (MemAvailable of /proc/meminfo), 0 where it cannot be read.
+uint64_t host_available_bytes();
 
 // The thread table of a GPU trace: block, thread, warp, lane, SM (from the warp table) and how each
 // thread ended (from its last event: exit, waiting at a barrier, still running, or never started).

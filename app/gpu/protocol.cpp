@@ -133,6 +133,7 @@ template <class Stream, class Msg> void hello_fields(Stream& s, Msg& m) {
     s.pod(m.cc_minor);
     s.pod(m.driver_version);
     s.pod(m.memory_bytes);
+    s.pod(m.free_memory_bytes);
     s.pod(m.can_map_host_memory);
 }
 
@@ -149,6 +150,8 @@ template <class Stream, class Msg> void request_fields(Stream& s, Msg& m) {
     s.pod(m.trace_layout.stripes);
     s.pod(m.trace_layout.stripe_capacity);
     s.pod(m.warp_count);
+    s.vec(m.block_ranks);
+    s.pod(m.events_if_dropped);
     s.pod(m.timeout_s);
     s.pod(m.launches);
     s.pod(m.return_buffers);
@@ -168,6 +171,12 @@ template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.pod(m.partial);
     s.vec(m.events);
     s.vec(m.warps);
+    s.vec(m.warp_dropped);
+    s.pod(m.drops_known);
+    s.vec(m.warp_attempted);
+    s.pod(m.events_withheld);
+    s.pod(m.device_free_bytes);
+    s.pod(m.trace_area_bytes);
     s.pod(m.wall_ms);
 }
 

@@ -24,7 +24,7 @@
 
 namespace synclab::gpu {
 
-constexpr uint32_t kProtocolVersion = 2; // 2: striped trace buffers
+constexpr uint32_t kProtocolVersion = 3; // 2: striped trace buffers; 3: block table, drop table, free memory
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
@@ -45,6 +45,7 @@ struct Hello {
     uint32_t cc_major = 0, cc_minor = 0;
     uint32_t driver_version = 0; // e.g. 13000
     uint64_t memory_bytes = 0;
+    uint64_t free_memory_bytes = 0; // when the worker started (cuMemGetInfo)
     bool can_map_host_memory = false;
 };
 
@@ -65,6 +66,8 @@ struct ArgSpec {
         TraceEvents = 2, // pointer to the event buffer
         TraceCursor = 3, // pointer to the stripes' cursors (trace/trace_buffer.h)
         TraceWarps = 4,  // pointer to the u32 warp table
+        TraceBlocks = 5, // pointer to the u32 block table (0 where the request has no block_ranks)
+        TraceDrops = 6,  // pointer to the u64 drop table (one per warp)
     };
     Kind kind = Kind::Scalar;
     uint32_t buffer = 0;
@@ -82,8 +85,14 @@ struct RunRequest {
     RunMode mode = RunMode::Untraced;
     TraceBuffer trace_buffer = TraceBuffer::Device;
     trace::TraceBufferLayout trace_layout; // stripes and slots (32 bytes) per stripe
-    uint64_t warp_count = 0;               // entries of the warp table
-    double timeout_s = 5;                  // per launch
+    uint64_t warp_count = 0;               // entries of the warp table and of the drop table
+    // The block table (trace/trace_buffer.h): per block its rank among the recording blocks, or
+    // trace::kBlockNotRecorded; empty: every block records (no table).
+    std::vector<uint32_t> block_ranks;
+    // false: a completed launch that dropped events returns its counts (warp_attempted) but not its
+    // events, because the runner will trace it again with a buffer sized from them.
+    bool events_if_dropped = true;
+    double timeout_s = 5;  // per launch
     uint32_t launches = 1; // the same inputs, launched this many times (timing); outputs of the last
     bool return_buffers = true;
     bool return_events = true;
@@ -111,7 +120,20 @@ struct RunResult {
     bool partial = false;      // events read while the kernel was still running (or faulted)
     std::vector<trace::Event> events;
     std::vector<uint32_t> warps; // smid + 1 per warp, 0: not started (or unknown)
-    double wall_ms = 0;          // the whole request inside the worker
+    // The drop table of the last launch: events each warp could not record. Empty with drops_known:
+    // no warp dropped any (also where the table could not be read but no stripe of a mapped buffer
+    // filled, trace::any_stripe_full).
+    std::vector<uint64_t> warp_dropped;
+    bool drops_known = false;
+    // A completed launch that dropped events: per warp, the events it tried to record (written +
+    // dropped), which sizes the next buffer.
+    std::vector<uint64_t> warp_attempted;
+    bool events_withheld = false; // see RunRequest::events_if_dropped
+    // Device memory when the request began, for sizing the next trace buffer: free, and held by the
+    // worker's trace area (which it gives up when the next request needs a bigger one).
+    uint64_t device_free_bytes = 0;
+    uint64_t trace_area_bytes = 0;
+    double wall_ms = 0; // the whole request inside the worker
 };
 
 struct Progress {

@@ -28,6 +28,8 @@ constexpr const char* kCapacity = "%sl_d2"; // slots
 constexpr const char* kThread = "%sl_r0";   // global linear thread id
 constexpr const char* kPhase = "%sl_r1";    // barriers passed by this thread
 constexpr const char* kLaneLt = "%sl_r2";   // %lanemask_lt
+constexpr const char* kDrops = "%sl_d10";   // this warp's entry of the drop table (global address)
+constexpr const char* kOn = "%sl_p4";       // this block records (block table)
 // Set before the instruction, used by the recording after it:
 constexpr const char* kAddr = "%sl_d3";     // event address
 constexpr const char* kValue = "%sl_r3";    // event value
@@ -191,7 +193,9 @@ class Rewriter {
         if (close == std::string_view::npos) fail(fn_.decl_line, "unterminated parameter list");
         const bool has_params = trim(text_.substr(open + 1, close - open - 1)).size() > 0;
         std::string params = has_params ? ",\n" : "\n";
-        const char* names[] = {kTraceParamEvents, kTraceParamCursor, kTraceParamCapacity, kTraceParamWarps};
+        const char* names[] = {kTraceParamEvents, kTraceParamCursor, kTraceParamCapacity,
+                               kTraceParamWarps,  kTraceParamBlocks, kTraceParamDrops};
+        static_assert(sizeof(names) / sizeof(names[0]) == kTraceParamCount);
         for (size_t i = 0; i < kTraceParamCount; ++i)
             params += std::string("\t.param .u64 ") + names[i] + (i + 1 < kTraceParamCount ? ",\n" : "\n");
         edits_.push_back({close, params});
@@ -200,10 +204,10 @@ class Rewriter {
         if (brace == std::string_view::npos) fail(fn_.decl_line, "no '{' after the parameter list");
         std::vector<std::string> p;
         p.push_back("// SyncLab trace recording (prologue)");
-        p.push_back(".reg .b64 %sl_d<10>");
-        p.push_back(".reg .b32 %sl_r<16>");
+        p.push_back(".reg .b64 %sl_d<11>");
+        p.push_back(".reg .b32 %sl_r<18>");
         p.push_back(".reg .b16 %sl_h<2>");
-        p.push_back(".reg .pred %sl_p<4>");
+        p.push_back(".reg .pred %sl_p<6>");
         p.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamEvents + "]");
         p.push_back(std::string("cvta.to.global.u64 ") + kEvents + ", %sl_d4");
         p.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamCursor + "]");
@@ -230,10 +234,11 @@ class Rewriter {
         p.push_back("mad.lo.u32 %sl_r13, %sl_r13, %sl_r8, %sl_r5");
         p.push_back(std::string("mad.lo.u32 ") + kThread + ", %sl_r13, %sl_r12, %sl_r11");
         // Warp table: lane 0 of each warp writes smid + 1 at warps[block * warps_per_block + warp].
-        p.push_back("add.u32 %sl_r5, %sl_r12, 31");
-        p.push_back("shr.u32 %sl_r5, %sl_r5, 5");
-        p.push_back("shr.u32 %sl_r6, %sl_r11, 5");
-        p.push_back("mad.lo.u32 %sl_r5, %sl_r13, %sl_r5, %sl_r6");
+        // (%sl_r15 warps per block, %sl_r16 warp in block, %sl_r5 warp in the launch)
+        p.push_back("add.u32 %sl_r15, %sl_r12, 31");
+        p.push_back("shr.u32 %sl_r15, %sl_r15, 5");
+        p.push_back("shr.u32 %sl_r16, %sl_r11, 5");
+        p.push_back("mad.lo.u32 %sl_r5, %sl_r13, %sl_r15, %sl_r16");
         p.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamWarps + "]");
         p.push_back("cvta.to.global.u64 %sl_d4, %sl_d4");
         p.push_back("mul.wide.u32 %sl_d5, %sl_r5, 4");
@@ -243,12 +248,28 @@ class Rewriter {
         p.push_back("and.b32 %sl_r6, %sl_r11, 31");
         p.push_back("setp.eq.u32 %sl_p0, %sl_r6, 0");
         p.push_back("@%sl_p0 st.global.u32 [%sl_d4], %sl_r7");
+        // The warp's entry of the drop table.
+        p.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamDrops + "]");
+        p.push_back("cvta.to.global.u64 %sl_d4, %sl_d4");
+        p.push_back("mul.wide.u32 %sl_d5, %sl_r5, 8");
+        p.push_back(std::string("add.s64 ") + kDrops + ", %sl_d4, %sl_d5");
+        // The block's rank among the recording blocks (%sl_r17), read once; no table: its index.
+        p.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamBlocks + "]");
+        p.push_back("mov.u32 %sl_r17, %sl_r13");
+        p.push_back("setp.ne.u64 %sl_p0, %sl_d4, 0");
+        p.push_back("@%sl_p0 cvta.to.global.u64 %sl_d4, %sl_d4");
+        p.push_back("@%sl_p0 mul.wide.u32 %sl_d5, %sl_r13, 4");
+        p.push_back("@%sl_p0 add.s64 %sl_d4, %sl_d4, %sl_d5");
+        p.push_back("@%sl_p0 ld.global.u32 %sl_r17, [%sl_d4]");
+        p.push_back(std::string("setp.ne.u32 ") + kOn + ", %sl_r17, " +
+                    std::to_string(trace::kBlockNotRecorded));
         // kNever: capacity == 2^64-1, which no buffer has (the runner's capacity fits in memory).
         p.push_back(std::string("setp.eq.u64 ") + kNever + ", " + kCapacity + ", -1");
-        // The warp's stripe (%sl_r5 is still the warp's index in the launch): its cursor and its
-        // region of the buffer. After kNever's setp, which must compare the parameter itself.
+        // The warp's stripe (trace::warp_stripe: by the block's rank): its cursor and its region of
+        // the buffer. After kNever's setp, which must compare the parameter itself.
         if (options_.stripes > 1) {
-            p.push_back("and.b32 %sl_r14, %sl_r5, " + std::to_string(options_.stripes - 1));
+            p.push_back("mad.lo.u32 %sl_r14, %sl_r17, %sl_r15, %sl_r16");
+            p.push_back("and.b32 %sl_r14, %sl_r14, " + std::to_string(options_.stripes - 1));
             p.push_back("mul.wide.u32 %sl_d5, %sl_r14, " + std::to_string(trace::kCursorStride));
             p.push_back(std::string("add.s64 ") + kCursor + ", " + kCursor + ", %sl_d5");
             p.push_back("cvt.u64.u32 %sl_d5, %sl_r14");
@@ -411,6 +432,14 @@ class Rewriter {
             c.push_back("mov.u64 %sl_d4, 0");
             c.push_back("cvt.u64.u32 %sl_d5, %sl_r6");
             c.push_back(std::string("@%sl_p0 atom.global.add.u64 %sl_d4, [") + kCursor + "], %sl_d5");
+            // Overflow path: the reserving lane adds what its reservation [base, base + n) has at or
+            // past the capacity, end - max(base, capacity), to the warp's drop count.
+            c.push_back("add.u64 %sl_d6, %sl_d4, %sl_d5");
+            c.push_back(std::string("setp.gt.u64 %sl_p5, %sl_d6, ") + kCapacity);
+            c.push_back("and.pred %sl_p5, %sl_p5, %sl_p0");
+            c.push_back(std::string("@%sl_p5 max.u64 %sl_d7, %sl_d4, ") + kCapacity);
+            c.push_back("@%sl_p5 sub.u64 %sl_d7, %sl_d6, %sl_d7");
+            c.push_back(std::string("@%sl_p5 red.global.add.u64 [") + kDrops + "], %sl_d7");
             c.push_back("cvt.u32.u64 %sl_r9, %sl_d4");
             c.push_back("shr.u64 %sl_d4, %sl_d4, 32");
             c.push_back("cvt.u32.u64 %sl_r10, %sl_d4");
@@ -424,6 +453,8 @@ class Rewriter {
             c.push_back("add.s64 %sl_d4, %sl_d4, %sl_d5");
         } else {
             c.push_back(std::string("atom.global.add.u64 %sl_d4, [") + kCursor + "], 1");
+            c.push_back(std::string("setp.ge.u64 %sl_p5, %sl_d4, ") + kCapacity);
+            c.push_back(std::string("@%sl_p5 red.global.add.u64 [") + kDrops + "], 1");
         }
         c.push_back(std::string("setp.lt.u64 %sl_p0, %sl_d4, ") + kCapacity);
         c.push_back("shl.b64 %sl_d5, %sl_d4, 5");
@@ -453,13 +484,24 @@ class Rewriter {
         return {std::string("@") + (in.guard_negated ? "" : "!") + p.name + " bra " + label, label};
     }
 
+    // The branch that takes a block which does not record past a recording point.
+    std::string new_off_label() { return "$__sl_off" + std::to_string(labels_++); }
+    static std::string skip_if_off(const std::string& label) {
+        return std::string("@!") + kOn + " bra " + label;
+    }
+
+    // `records`: the code writes events (skipped in blocks that do not record); otherwise it only
+    // computes what a later recording point needs.
     void add_code(size_t offset, const std::vector<std::string>& code, const std::string& comment,
-                  const Guard& guard = {}) {
+                  const Guard& guard, bool records) {
         std::string s = "\t// " + comment + "\n";
+        const std::string off = records ? new_off_label() : "";
+        if (records) s += "\t" + skip_if_off(off) + ";\n";
         if (!guard.open.empty()) s += "\t" + guard.open + ";\n";
         for (const std::string& line : code)
             s += "\t" + line + ";\n";
         if (!guard.close.empty()) s += guard.close + ":\n";
+        if (records) s += off + ":\n";
         edits_.push_back({offset, s});
     }
 
@@ -514,7 +556,7 @@ class Rewriter {
             // Atomics may overwrite operand b (d and b the same register): read it before.
             if (atomic)
                 emit_value(pre, kValue, in.op == Op::Atom ? in.ops[2] : in.ops[1], in.ptx_line, false);
-            add_code(before, pre, "SyncLab trace: address of " + tag);
+            add_code(before, pre, "SyncLab trace: address of " + tag, {}, false);
 
             std::vector<std::string> post;
             if (generic) {
@@ -525,6 +567,7 @@ class Rewriter {
                 post.push_back("");
                 Guard g = guard_for(in);
                 std::string s = "\t// SyncLab trace: " + tag + "\n";
+                s += "\t" + skip_if_off(label) + ";\n";
                 if (!g.open.empty()) s += "\t" + g.open + ";\n";
                 for (const std::string& line : post)
                     if (!line.empty()) s += "\t" + line + ";\n";
@@ -533,7 +576,7 @@ class Rewriter {
                 edits_.push_back({after, s});
             } else {
                 emit_elements(post, in, count, elem, load, sign_extend, atomic, word);
-                add_code(after, post, "SyncLab trace: " + tag, guard_for(in));
+                add_code(after, post, "SyncLab trace: " + tag, guard_for(in), true);
             }
             points.push_back({i, kind, count, false});
             break;
@@ -552,7 +595,7 @@ class Rewriter {
             emit_event(pre, kAddr, kPhase,
                        std::to_string(event_word(i, trace::EventKind::BarrierArrive, flags)), false);
             pre.push_back(std::string("@") + kNever + " bra " + kNeverLabel);
-            add_code(before, pre, "SyncLab trace: barrier arrive, " + tag, guard_for(in));
+            add_code(before, pre, "SyncLab trace: barrier arrive, " + tag, guard_for(in), true);
             needs_never_label_ = true;
             points.push_back({i, trace::EventKind::BarrierArrive, 1, true});
             std::vector<std::string> post;
@@ -563,7 +606,7 @@ class Rewriter {
                 points.push_back({i, trace::EventKind::BarrierLeave, 1, false});
             }
             post.push_back(std::string("add.u32 ") + kPhase + ", " + kPhase + ", 1");
-            add_code(after, post, "SyncLab trace: barrier leave, " + tag, guard_for(in));
+            add_code(after, post, "SyncLab trace: barrier leave, " + tag, guard_for(in), true);
             break;
         }
         case Op::Membar: {
@@ -572,7 +615,7 @@ class Rewriter {
             std::vector<std::string> post = {std::string("mov.u64 ") + kAddr + ", 0",
                                              std::string("mov.u32 ") + kValue + ", 0"};
             emit_event(post, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::Fence, flags)));
-            add_code(after, post, "SyncLab trace: fence, " + tag, guard_for(in));
+            add_code(after, post, "SyncLab trace: fence, " + tag, guard_for(in), true);
             points.push_back({i, trace::EventKind::Fence, 1, false});
             break;
         }
@@ -582,7 +625,7 @@ class Rewriter {
             std::vector<std::string> pre = {std::string("mov.u64 ") + kAddr + ", 0",
                                             std::string("mov.u32 ") + kValue + ", 0"};
             emit_event(pre, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::Exit, flags)));
-            add_code(before, pre, "SyncLab trace: exit, " + tag, guard_for(in));
+            add_code(before, pre, "SyncLab trace: exit, " + tag, guard_for(in), true);
             points.push_back({i, trace::EventKind::Exit, 1, true});
             break;
         }

@@ -23,8 +23,12 @@
 // activemask, popc, one atomic by one lane, shfl of the base) on the cursor of the warp's stripe of
 // the buffer (trace/trace_buffer.h: the layout, and why stripes); a slot at or past the stripe's
 // capacity is not written, so cursor minus capacity is the stripe's number of dropped events (never
-// out of bounds). At kernel start lane 0 of every warp writes %smid + 1 into the warp table (0: the
-// warp never started), which gives each thread's SM.
+// out of bounds). The reservation that passes the capacity also adds what it dropped to the warp's
+// entry of the drop table (the overflow path only: one red by the reserving lane), which says which
+// blocks lost events. At kernel start lane 0 of every warp writes %smid + 1 into the warp table (0:
+// the warp never started), which gives each thread's SM, and every thread reads its block's entry
+// of the block table once: a block that does not record skips every recording point (one uniform
+// branch each) and runs the kernel's own code only.
 #pragma once
 
 #include "ptx/ir.h"
@@ -39,14 +43,18 @@
 
 namespace synclab::ptx {
 
-// The four .u64 parameters appended to the kernel, in this order, after its own.
+// The six .u64 parameters appended to the kernel, in this order, after its own.
 constexpr const char* kTraceParamEvents =
     "__synclab_trace_events"; // trace::Event[stripes * capacity], zeroed
 constexpr const char* kTraceParamCursor = "__synclab_trace_cursor"; // the stripes' cursors (u64 each, every
                                                                     // trace::kCursorStride bytes), zeroed
 constexpr const char* kTraceParamCapacity = "__synclab_trace_capacity"; // scalar: slots per stripe
 constexpr const char* kTraceParamWarps = "__synclab_trace_warps";       // u32[warp_count], zeroed: smid + 1
-constexpr uint32_t kTraceParamCount = 4;
+constexpr const char* kTraceParamBlocks =
+    "__synclab_trace_blocks"; // u32[block_count]: rank or trace::kBlockNotRecorded; 0: every block, rank =
+                              // index
+constexpr const char* kTraceParamDrops = "__synclab_trace_drops"; // u64[warp_count], zeroed: events dropped
+constexpr uint32_t kTraceParamCount = 6;
 
 class InstrumentError : public std::runtime_error {
   public:

@@ -58,7 +58,6 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     gpu::LaunchOptions base;
     base.timeout_s = options.gpu.timeout_s;
     base.grace_s = options.gpu.grace_s;
-    base.event_capacity = options.gpu.event_capacity;
 
     // Untraced: the hardware's own outcome, checked against the CPU reference, rep by rep.
     GpuSide& u = summary.gpu_untraced;
@@ -99,8 +98,10 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         u.kernel_ms_max = *std::max_element(times.begin(), times.end());
     }
 
-    // Traced: one launch of the instrumented kernel; its trace gives the findings.
+    // Traced: the instrumented kernel, launched so that its trace holds whole blocks (a second
+    // launch where the first overflowed: gpu::launch_traced); its trace gives the findings.
     GpuSide& t = summary.gpu_traced;
+    bool coverage_note = false; // the traced run left blocks out: the headline says which
     if (options.gpu.traced && !(options.cancel && options.cancel->load())) {
         gpu::LaunchOptions traced = base;
         traced.traced = true;
@@ -113,8 +114,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         const scenario::Inputs inputs = job.make_inputs(options.seed);
         gpu::LaunchOutcome o;
         try {
-            o = gpu::launch(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers,
-                            inputs.args, traced);
+            o = gpu::launch_traced(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers,
+                                   inputs.args, traced, options.gpu.trace);
         } catch (const ptx::InstrumentError& e) {
             o.status = trace::RunStatus::Error;
             o.message = e.what();
@@ -124,7 +125,13 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         t.ran = true;
         t.reps = 1;
         t.status = o.status;
-        t.message = o.message;
+        // What the buffer was and which blocks it holds whole, beside whatever went wrong.
+        const bool left_out = !o.plan.recorded.empty() || !o.plan.partial.empty();
+        if (o.status == trace::RunStatus::Ok)
+            t.message = o.plan.summary;
+        else
+            t.message = o.message + (left_out ? "; " + o.plan.summary : "");
+        coverage_note = o.status == trace::RunStatus::Ok && left_out;
         t.trace_buffer = gpu::to_string(traced.buffer);
         t.events = o.trace.events.size();
         t.dropped_events = o.dropped_events;
@@ -159,7 +166,9 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     // The headline: the untraced side's outcome where it ran; a failure of either side wins.
     const GpuSide& head = u.ran ? u : t;
     summary.status = head.status;
-    summary.message = head.message;
+    // (an ok traced side's message is its plan sentence, which the headline carries only where
+    // blocks were left out: coverage_note below)
+    summary.message = &head == &t && t.status == trace::RunStatus::Ok ? "" : head.message;
     if (t.ran && t.status != trace::RunStatus::Ok && u.ran) {
         // The traced run's message carries the diagnosis (where the threads wait): show it too.
         if (summary.status == trace::RunStatus::Ok) {
@@ -169,6 +178,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
             summary.message += "; traced run: " + t.message;
         }
     }
+    if (coverage_note)
+        summary.message += (summary.message.empty() ? "" : "; ") + ("traced run: " + t.message);
     summary.reps_run = head.reps;
     summary.wrong_outputs = head.wrong_outputs;
     summary.checked_outputs = head.checked_outputs;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "analysis/findings.h"
+#include "gpu/trace_plan.h"
 #include "ptx/ir.h"
 #include "scenario/scenario.h"
 #include "sim/simulator.h"
@@ -24,13 +25,16 @@ namespace synclab::runner {
 
 // GPU backend settings (RunOptions::gpu).
 struct GpuOptions {
-    bool untraced = true;               // run `reps` untraced launches (outputs checked, kernel times)
-    bool traced = true;                 // and one traced launch (events, findings); --untraced: false
-    bool live = false;                  // traced launch writes to mapped host memory, streamed as it runs
-    double timeout_s = 5;               // per launch; a kernel still running then is stopped
-    double grace_s = 20;                // a worker silent for timeout + grace (JIT, copies) is killed
-    uint64_t event_capacity = 1u << 22; // trace slots (32 bytes each); overflow is counted
-    std::string worker;                 // the synclab-gpu executable ("" = find it, gpu/client.h)
+    bool untraced = true; // run `reps` untraced launches (outputs checked, kernel times)
+    bool traced = true;   // and one traced launch (events, findings); --untraced: false
+    bool live = false;    // traced launch writes to mapped host memory, streamed as it runs
+    double timeout_s = 5; // per launch; a kernel still running then is stopped
+    double grace_s = 20;  // a worker silent for timeout + grace (JIT, copies) is killed
+    // The traced launch's buffer (gpu/trace_plan.h): at most trace.cap_bytes (the CLI's
+    // --trace-buffer MB), sized from a first launch; where not every block fits, a sample of whole
+    // blocks. Overflow is counted, and blocks that lost events are marked Partial.
+    gpu::TraceSizing trace;
+    std::string worker; // the synclab-gpu executable ("" = find it, gpu/client.h)
     // Live mode: called from the runner's thread with the events that appeared since the last call.
     std::function<void(const std::vector<trace::Event>& events, uint64_t seen, double elapsed_ms)> on_events;
 };

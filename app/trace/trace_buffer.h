@@ -15,6 +15,17 @@
 // later events while other stripes still have room; the drop count says how many.
 // Slots are zeroed before a launch; a written event never has time 0 or kind 0, so a reader can tell
 // complete events from reserved-but-unwritten slots while a kernel still runs.
+//
+// Whole blocks (why: an access whose barrier events were lost looks unordered, so a finding must
+// never rest on a block that lost events):
+// - The block table (u32 per block, optional) says which blocks record: kBlockNotRecorded, or the
+//   block's rank among the recording blocks. Without a table every block records, its rank its
+//   index. Stripes are chosen by rank (warp_stripe), so that a sample of every k-th block still
+//   spreads over every stripe instead of piling onto the few that k * warps_per_block % stripes
+//   leaves.
+// - The drop table (u64 per warp of the launch, zeroed) counts the events each warp could not
+//   record. Only the overflow path writes it, so a block none of whose warps has a count kept its
+//   whole history.
 #pragma once
 
 #include "trace/trace.h"
@@ -29,6 +40,7 @@ namespace synclab::trace {
 constexpr uint32_t kCursorStride = 256;  // bytes from one stripe's cursor to the next
 constexpr uint32_t kDefaultStripes = 64; // enough to take the atomics off one address; a power of two
 constexpr uint32_t kMaxStripes = 1024;
+constexpr uint32_t kBlockNotRecorded = 0xffffffffu; // block table entry: this block records nothing
 
 struct TraceBufferLayout {
     uint32_t stripes = 1;
@@ -50,6 +62,13 @@ struct TraceBufferLayout {
 
 inline bool is_power_of_two(uint32_t v) {
     return v != 0 && (v & (v - 1)) == 0;
+}
+
+// The stripe of warp `warp_in_block` of the block of rank `rank`, computed as the instrumented kernel
+// does (32-bit arithmetic; `stripes` a power of two).
+inline uint32_t warp_stripe(uint32_t rank, uint32_t warp_in_block, uint32_t warps_per_block,
+                            uint32_t stripes) {
+    return (rank * warps_per_block + warp_in_block) & (stripes - 1);
 }
 
 // The stripes' cursors, read from a host copy of the cursor area.
@@ -102,6 +121,20 @@ inline std::vector<Event> complete_events(const Event* buffer, const TraceBuffer
         append_complete_events(buffer + layout.stripe_first_slot(s), 0, used, out);
     }
     return out;
+}
+
+// Whether any stripe of a host copy of the buffer may have overflowed, told from the events alone
+// (for a mapped buffer whose cursors cannot be read: a faulted or hung kernel). A stripe whose cursor
+// passed its capacity had every slot reserved, and a reserved slot is written right after (no wait
+// between), so its last slot holds a complete event; a stripe whose last slot is still empty lost
+// nothing.
+inline bool any_stripe_full(const Event* buffer, const TraceBufferLayout& layout) {
+    for (uint32_t s = 0; s < layout.stripes; ++s) {
+        Event last;
+        std::memcpy(&last, buffer + layout.stripe_first_slot(s) + layout.stripe_capacity - 1, sizeof last);
+        if (is_complete_event(last)) return true;
+    }
+    return false;
 }
 
 // Stripes hold each thread's events in program order but interleave threads by stripe: merged by

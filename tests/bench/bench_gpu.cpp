@@ -4,8 +4,11 @@
 // medians over launches), the overhead (traced / untraced) and the capture rate (events per second
 // of traced kernel time), for the device-memory and the mapped host-memory trace buffer, and for the
 // device buffer with one cursor instead of stripes (trace/trace_buffer.h) and with one atomic per
-// thread. Plain main (no Google Benchmark: the GPU machine has none); prints a table; exits 0 with
-// a note where there is no GPU.
+// thread. Then what whole-block tracing costs (gpu::launch_traced) on the tiled matrix
+// product (16 x 16 blocks of 16 x 16 threads, 42 M events): a first launch that overflows and a
+// second one sized from its counts, against one launch with a buffer of the right size, and a
+// sample of blocks under a 256 MB cap. Plain main (no Google Benchmark: the GPU machine has none);
+// prints a table; exits 0 with a note where there is no GPU.
 //
 //   bench_gpu [--reps N] [--blocks B]
 #include "gpu/client.h"
@@ -14,9 +17,13 @@
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
+#include "ptx/parser.h"
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -170,9 +177,10 @@ int main(int argc, char** argv) {
         x ^= x << 17;
         v = static_cast<float>(1 + x % 9);
     }
-    const std::vector<launch::Buffer> sbuf = {floats("g_in", in), floats("g_out", std::vector<float>(n, 0.0f))};
-    const std::vector<launch::KernelArg> sargs = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
-                                               launch::KernelArg::scalar(n)};
+    const std::vector<launch::Buffer> sbuf = {floats("g_in", in),
+                                              floats("g_out", std::vector<float>(n, 0.0f))};
+    const std::vector<launch::KernelArg> sargs = {
+        launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::scalar(n)};
     const std::string label = "stencil " + std::to_string(blocks) + "x256";
     bench.run_case(label, stm, stp, "stencil_correct", lc, sbuf, sargs, 12 * n);
     // The lesson's own launch (what the CLI and the app run): a few blocks, so launch latency, not
@@ -185,7 +193,7 @@ int main(int argc, char** argv) {
         for (uint64_t i = 0; i < sn; ++i)
             small_in[i] = static_cast<float>(1 + i % 9);
         const std::vector<launch::Buffer> small_buf = {floats("g_in", small_in),
-                                                    floats("g_out", std::vector<float>(sn, 0.0f))};
+                                                       floats("g_out", std::vector<float>(sn, 0.0f))};
         const std::vector<launch::KernelArg> small_args = {
             launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::scalar(sn)};
         bench.run_case("stencil " + std::to_string(g.count()) + "x" + std::to_string(b.count()) + " (lesson)",
@@ -258,6 +266,65 @@ int main(int argc, char** argv) {
         if (!p.buffers.empty()) std::memcpy(&b, p.buffers[0].bytes.data(), 4);
         std::printf("\ncheck counters: atomic_add %u of %llu; plain_increment %u of %llu (lost updates)\n", a,
                     (unsigned long long)n, b, (unsigned long long)n);
+    }
+
+    // --- whole blocks: the tiled matrix product of tests/gpu/data ------------------------------------
+    {
+        std::ifstream file(std::string(SYNCLAB_SOURCE_DIR) + "/tests/gpu/data/tiled_matmul.ptx");
+        const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        const ptx::Module mm = ptx::parse_module(text, "tiled_matmul.ptx");
+        std::string kernel;
+        for (const std::string& name : mm.entry_names())
+            if (name.find("NoLoadBarrier") == std::string::npos) kernel = name;
+        const uint32_t width = 256;
+        const uint64_t elems = uint64_t(width) * width;
+        std::vector<float> a(elems), b(elems);
+        for (uint64_t i = 0; i < elems; ++i) {
+            a[i] = float(i % 7) - 3;
+            b[i] = float(i % 5) - 2;
+        }
+        const std::vector<launch::Buffer> mbuf = {floats("C", std::vector<float>(elems, 0.0f)),
+                                                  floats("A", a), floats("B", b)};
+        const std::vector<launch::KernelArg> margs = {
+            launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::pointer(2),
+            launch::KernelArg::scalar(width), launch::KernelArg::scalar(width)};
+        const launch::LaunchConfig mlc{{width / 16, width / 16, 1}, {16, 16, 1}, 0};
+        using Clock = std::chrono::steady_clock;
+        auto ms_since = [](Clock::time_point t0) {
+            return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        };
+        std::printf("\nwhole-block tracing, %s (%ux%u blocks of 16x16), wall time of the whole traced run:\n",
+                    kernel.c_str(), width / 16, width / 16);
+        gpu::LaunchOptions base;
+        base.timeout_s = 10;
+        base.grace_s = 60;
+        const gpu::LaunchOutcome u = gpu::launch(worker, mm, text, kernel, mlc, mbuf, margs, base);
+        std::printf("  untraced                         kernel %8.3f ms\n",
+                    u.kernel_ms.empty() ? 0 : u.kernel_ms.back());
+        gpu::LaunchOptions t = base;
+        t.traced = true;
+        for (int round = 0; round < 2; ++round) { // the second round reuses the worker's trace area
+            t.event_capacity = 48u << 20;
+            auto t0 = Clock::now();
+            const gpu::LaunchOutcome one = gpu::launch(worker, mm, text, kernel, mlc, mbuf, margs, t);
+            std::printf(
+                "  one launch, buffer of %s     kernel %8.3f ms, run %8.1f ms, %llu events, %llu dropped\n",
+                gpu::count_text(48u << 20).c_str(), one.kernel_ms.empty() ? 0 : one.kernel_ms.back(),
+                ms_since(t0), (unsigned long long)one.trace.events.size(),
+                (unsigned long long)one.dropped_events);
+            for (const uint64_t cap : {gpu::kDefaultTraceCap, uint64_t(256) << 20}) {
+                gpu::TraceSizing sizing;
+                sizing.cap_bytes = cap;
+                t0 = Clock::now();
+                const gpu::LaunchOutcome w =
+                    gpu::launch_traced(worker, mm, text, kernel, mlc, mbuf, margs, t, sizing);
+                std::printf("  launch_traced, cap %-8s     kernel %8.3f ms, run %8.1f ms, %llu events, %u "
+                            "launches: %s\n",
+                            gpu::bytes_text(cap).c_str(), w.kernel_ms.empty() ? 0 : w.kernel_ms.back(),
+                            ms_since(t0), (unsigned long long)w.trace.events.size(), w.plan.launches,
+                            w.plan.summary.c_str());
+            }
+        }
     }
 
     std::printf("\nsummary (medians):\n");

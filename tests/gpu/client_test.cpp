@@ -44,6 +44,8 @@ class ScopedEnv {
 
 constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
 
+constexpr size_t kHelloBytes = 54, kRequestBytes = 106, kResultBytes = 109;
+
 TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::RunRequest q;
     q.ptx = ".version 8.0";
@@ -60,6 +62,8 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     q.timeout_s = 2.5;
     q.launches = 3;
     q.live = true;
+    q.block_ranks = {0, trace::kBlockNotRecorded, 1};
+    q.events_if_dropped = false;
     gpu::RunRequest q2;
     gpu::decode(gpu::encode(q), q2);
     EXPECT_EQ(q2.ptx, q.ptx);
@@ -72,6 +76,9 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     EXPECT_TRUE(q2.live);
     EXPECT_EQ(q2.trace_layout.stripes, 16u);
     EXPECT_EQ(q2.trace_layout.stripe_capacity, 99u);
+    EXPECT_EQ(q2.block_ranks, q.block_ranks);
+    EXPECT_FALSE(q2.events_if_dropped);
+    EXPECT_TRUE(gpu::RunRequest{}.events_if_dropped);
 
     gpu::RunResult r;
     r.status = gpu::ResultStatus::Timeout;
@@ -83,6 +90,12 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     r.events[1].kind = trace::EventKind::Exit;
     r.events[1].site = 12;
     r.warps = {1, 0, 5};
+    r.warp_dropped = {0, 12, 0};
+    r.drops_known = true;
+    r.warp_attempted = {40, 52, 40};
+    r.events_withheld = true;
+    r.device_free_bytes = uint64_t(139) << 30;
+    r.trace_area_bytes = 4096;
     gpu::RunResult r2;
     gpu::decode(gpu::encode(r), r2);
     EXPECT_EQ(r2.status, gpu::ResultStatus::Timeout);
@@ -90,6 +103,26 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     ASSERT_EQ(r2.events.size(), 2u);
     EXPECT_EQ(r2.events[1].site, 12);
     EXPECT_EQ(r2.warps, r.warps);
+    EXPECT_EQ(r2.warp_dropped, r.warp_dropped);
+    EXPECT_TRUE(r2.drops_known);
+    EXPECT_EQ(r2.warp_attempted, r.warp_attempted);
+    EXPECT_TRUE(r2.events_withheld);
+    EXPECT_EQ(r2.device_free_bytes, r.device_free_bytes);
+    EXPECT_EQ(r2.trace_area_bytes, 4096u);
+    gpu::Hello hello;
+    hello.device = "NVIDIA H200";
+    hello.memory_bytes = uint64_t(141) << 30;
+    hello.free_memory_bytes = uint64_t(139) << 30;
+    gpu::Hello hello2;
+    gpu::decode(gpu::encode(hello), hello2);
+    EXPECT_EQ(hello2.free_memory_bytes, hello.free_memory_bytes);
+    EXPECT_EQ(hello2.memory_bytes, hello.memory_bytes);
+    // The layout of version 3: a field added or removed changes these sizes; then bump
+    // kProtocolVersion (a worker of another build must be refused, not misread) and update them.
+    EXPECT_EQ(gpu::kProtocolVersion, 3u);
+    EXPECT_EQ(gpu::encode(gpu::Hello{}).size(), kHelloBytes);
+    EXPECT_EQ(gpu::encode(gpu::RunRequest{}).size(), kRequestBytes);
+    EXPECT_EQ(gpu::encode(gpu::RunResult{}).size(), kResultBytes);
 
     // A torn message is an error, never a crash or a silent default.
     std::string torn = gpu::encode(r);
@@ -161,6 +194,33 @@ TEST(GpuCli, NoDriverIsAnInputErrorThatOffersTheSimulator) {
     const Output timeout = run_cli("run stencil --variant correct --backend gpu --timeout 0");
     EXPECT_EQ(timeout.code, 2) << timeout.out;
     EXPECT_TRUE(contains(timeout.out, "--timeout must be between")) << timeout.out;
+}
+
+TEST(GpuCli, TraceBufferOption) {
+    ScopedEnv env("SYNCLAB_CUDA_DRIVER", kNoDriver);
+    ScopedEnv worker("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER);
+    // Accepted with the GPU backend (then the missing driver is the answer).
+    Output o = run_cli("run stencil --variant correct --backend gpu --trace-buffer 64");
+    EXPECT_EQ(o.code, 3) << o.out;
+    EXPECT_TRUE(contains(o.out, "no NVIDIA driver found (")) << o.out;
+    o = run_cli(
+        "check " + std::string(SYNCLAB_SOURCE_DIR) +
+        "/tests/cli/data/user_kernels.ptx --kernel reverse_sync --grid 2 --block 128 --arg buf:i32:256:iota "
+        "--arg buf:i32:256 --backend gpu --trace-buffer 1");
+    EXPECT_EQ(o.code, 3) << o.out;
+    // Usage errors that say what is wrong.
+    o = run_cli("run stencil --variant correct --trace-buffer 64");
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_TRUE(contains(o.out, "--trace-buffer needs --backend gpu")) << o.out;
+    o = run_cli("run stencil --variant correct --backend gpu --untraced --trace-buffer 64");
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_TRUE(contains(o.out, "--trace-buffer sizes the traced launch")) << o.out;
+    for (const char* bad : {"0", "-5", "lots", "99999999999"}) {
+        o = run_cli(std::string("run stencil --variant correct --backend gpu --trace-buffer ") + bad);
+        EXPECT_EQ(o.code, 2) << bad << "\n" << o.out;
+        EXPECT_TRUE(contains(o.out, "--trace-buffer")) << o.out;
+    }
+    EXPECT_TRUE(contains(run_cli("help").out, "--trace-buffer MB"));
 }
 
 TEST(GpuWatchdog, AWorkerThatDoesNotAnswerIsKilledAndReplaced) {

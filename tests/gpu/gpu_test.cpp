@@ -13,9 +13,13 @@
 #include "common/run_command.h"
 #include <gtest/gtest.h>
 
+#include "ptx/parser.h"
+
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sys/wait.h>
@@ -112,6 +116,9 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
                 for (const analysis::Finding& f : r.findings)
                     deadlock |= f.kind == analysis::FindingKind::Deadlock;
                 EXPECT_TRUE(deadlock);
+                // Not finishing loses nothing: no block is Partial for hanging.
+                EXPECT_TRUE(gpu::blocks_with(r.trace.block_history, trace::BlockHistory::Partial).empty())
+                    << t.message;
                 // Both runs end within the timeout plus the time to read the partial trace and restart.
                 EXPECT_LT(took, 2 * kTimeout + 20) << "the hang took too long to end";
                 continue;
@@ -126,6 +133,9 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
                 continue;
             }
             EXPECT_EQ(t.status, trace::RunStatus::Ok) << t.message;
+            // The lesson kernels fit the first buffer: one launch, every block whole.
+            EXPECT_TRUE(r.trace.block_history.empty()) << t.message;
+            EXPECT_EQ(t.message, "trace buffer of 4.2 M events (128 MB): every block recorded whole");
             EXPECT_GT(u.checked_outputs, 0u);
             EXPECT_GT(u.kernel_ms, 0.0);
             if (v.expect.always_correct()) {
@@ -198,6 +208,7 @@ TEST(Gpu, LiveModeStreamsEventsOfAHungKernel) {
     EXPECT_GT(streamed, 0u) << "no events arrived while the kernel ran";
     EXPECT_GE(r.trace.events.size(), streamed);
     EXPECT_TRUE(contains(r.message, "wait at line")) << r.message;
+    EXPECT_TRUE(gpu::blocks_with(r.trace.block_history, trace::BlockHistory::Partial).empty()) << r.message;
 }
 
 TEST(Gpu, LiveModeOfACompletedKernelMatchesTheDeviceBuffer) {
@@ -220,7 +231,8 @@ TEST(Gpu, OverflowIsCountedNotWritten) {
     const scenario::Scenario& s = *scenario::find_scenario("stencil");
     runner::RunOptions o = gpu_options(1);
     o.gpu.untraced = false;
-    o.gpu.event_capacity = 1000;
+    o.gpu.trace.first_events = 1000;
+    o.gpu.trace.whole_blocks = false; // keep the overflowing launch: no second, sized one
     const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("correct"), o);
     EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     // 1000 slots, rounded up to whole stripes; each stripe keeps its first events and counts the rest.
@@ -235,6 +247,242 @@ TEST(Gpu, OverflowIsCountedNotWritten) {
         << "written + dropped = attempted";
     EXPECT_EQ(r.trace.meta.dropped_events, r.dropped_events);
     EXPECT_EQ(r.gpu_traced.wrong_outputs, 0u); // the kernel itself is unharmed by the full buffer
+    // Exactly the blocks that lost events are Partial (the simulator's trace has every block's).
+    const std::vector<uint64_t> got = gpu::events_per_block(r.trace.events, s.launch.grid, s.launch.block);
+    const std::vector<uint64_t> all =
+        gpu::events_per_block(sim_run.trace.events, s.launch.grid, s.launch.block);
+    ASSERT_EQ(r.trace.block_history.size(), s.launch.grid.count());
+    for (uint32_t b = 0; b < s.launch.grid.count(); ++b)
+        EXPECT_EQ(r.trace.history_of(b) == trace::BlockHistory::Partial, got[b] < all[b]) << "block " << b;
+    EXPECT_TRUE(contains(r.gpu_traced.message, "lost events (a partial history")) << r.gpu_traced.message;
+    EXPECT_TRUE(contains(r.message, "traced run: ")) << r.message;
+}
+
+// A first buffer too small for a lesson kernel: the runner traces it again with a buffer sized from
+// the first launch's counts, and every block is whole.
+TEST(Gpu, AFirstBufferThatOverflowsIsSizedAgainFromItsCounts) {
+    REQUIRE_GPU();
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions o = gpu_options(1);
+    o.gpu.untraced = false;
+    o.gpu.trace.first_events = 1000;
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("correct"), o);
+    runner::RunOptions so;
+    so.schedule = sim::Schedule::RoundRobin;
+    const runner::RunSummary sim_run = runner::run_scenario(s, *s.find_variant("correct"), so);
+    std::printf("%s\n", r.gpu_traced.message.c_str());
+    EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    EXPECT_EQ(r.dropped_events, 0u);
+    EXPECT_TRUE(r.trace.block_history.empty());
+    EXPECT_EQ(site_kind_counts(r.trace), site_kind_counts(sim_run.trace));
+    EXPECT_TRUE(contains(r.gpu_traced.message, "a first launch tried ")) << r.gpu_traced.message;
+    EXPECT_TRUE(contains(r.gpu_traced.message, "every block recorded whole")) << r.gpu_traced.message;
+    EXPECT_EQ(r.gpu_traced.wrong_outputs, 0u);
+}
+
+// [SECTION] The tiled matrix product (tests/gpu/data/tiled_matmul.cu): 16 x 16 blocks of
+// 16 x 16 threads, 256 x 256 matrices, 642 events a thread (42.1 M in all, 1.3 GB).
+
+constexpr uint32_t kWidth = 256;
+constexpr uint64_t kEventsPerBlock = 256 * 642;
+
+struct MatMul {
+    ptx::Module module;
+    std::string text, correct, racy;
+};
+
+const MatMul& matmul() {
+    static const MatMul m = [] {
+        MatMul x;
+        std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/tests/gpu/data/tiled_matmul.ptx");
+        x.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        x.module = ptx::parse_module(x.text, "tiled_matmul.ptx");
+        for (const std::string& n : x.module.entry_names())
+            (n.find("NoLoadBarrier") != std::string::npos ? x.racy : x.correct) = n;
+        return x;
+    }();
+    return m;
+}
+
+std::vector<float> floats_of(const launch::Buffer& b) {
+    std::vector<float> v(b.bytes.size() / 4);
+    std::memcpy(v.data(), b.bytes.data(), b.bytes.size());
+    return v;
+}
+
+launch::Buffer buffer_of(const std::string& name, const std::vector<float>& v) {
+    launch::Buffer b{name, std::vector<uint8_t>(v.size() * 4)};
+    std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
+    return b;
+}
+
+// C = A * B with small integers in A and B, so that every sum is exact in float.
+runner::KernelJob matmul_job(const std::string& kernel) {
+    runner::KernelJob job;
+    job.module = &matmul().module;
+    job.kernel = kernel;
+    job.launch = {{kWidth / 16, kWidth / 16, 1}, {16, 16, 1}, 0};
+    job.make_inputs = [](uint64_t seed) {
+        const uint64_t n = uint64_t(kWidth) * kWidth;
+        std::vector<float> a(n), b(n);
+        for (uint64_t i = 0; i < n; ++i) {
+            a[i] = float((i * 7 + seed) % 7) - 3;
+            b[i] = float((i * 5 + seed * 3) % 5) - 2;
+        }
+        scenario::Inputs in;
+        in.buffers = {buffer_of("C", std::vector<float>(n, 0.0f)), buffer_of("A", a), buffer_of("B", b)};
+        in.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
+                   launch::KernelArg::pointer(2), launch::KernelArg::scalar(kWidth),
+                   launch::KernelArg::scalar(kWidth)};
+        return in;
+    };
+    job.check = [](const scenario::Inputs& before, const std::vector<launch::Buffer>& after) {
+        const std::vector<float> a = floats_of(before.buffers[1]), b = floats_of(before.buffers[2]);
+        const std::vector<float> c = floats_of(after.at(0));
+        scenario::CheckResult r;
+        for (uint32_t i = 0; i < kWidth; ++i)
+            for (uint32_t j = 0; j < kWidth; ++j) {
+                float sum = 0;
+                for (uint32_t k = 0; k < kWidth; ++k)
+                    sum += a[i * kWidth + k] * b[k * kWidth + j];
+                ++r.checked;
+                r.wrong += c[i * kWidth + j] != sum ? 1 : 0;
+            }
+        r.summary = std::to_string(r.wrong) + " of " + std::to_string(r.checked) + " elements of C wrong";
+        return r;
+    };
+    job.source_name = "tiled_matmul.cu";
+    job.ptx_text = matmul().text;
+    return job;
+}
+
+runner::RunOptions matmul_options(uint64_t cap_bytes) {
+    runner::RunOptions o = gpu_options(1);
+    o.gpu.timeout_s = 10;
+    o.gpu.trace.cap_bytes = cap_bytes;
+    return o;
+}
+
+void print_matmul(const char* what, const runner::RunSummary& r) {
+    std::printf(
+        "%s: %s; %llu events (%llu dropped), %zu findings, traced kernel %.3f ms, untraced %.3f ms\n  %s\n",
+        what, trace::to_string(r.status), (unsigned long long)r.events, (unsigned long long)r.dropped_events,
+        r.findings.size(), r.gpu_traced.kernel_ms, r.gpu_untraced.kernel_ms, r.gpu_traced.message.c_str());
+}
+
+// Every Whole block holds its whole history (all 642 events of each of its threads); NotRecorded
+// ones hold nothing; returns the Whole blocks.
+std::vector<uint32_t> check_whole_blocks(const runner::RunSummary& r) {
+    const trace::Trace& t = r.trace;
+    const std::vector<uint64_t> per_block = gpu::events_per_block(t.events, t.meta.grid, t.meta.block);
+    std::vector<uint32_t> whole;
+    for (uint32_t b = 0; b < per_block.size(); ++b) {
+        if (t.block_is_whole(b)) {
+            EXPECT_EQ(per_block[b], kEventsPerBlock) << "block " << b << " is Whole but misses events";
+            whole.push_back(b);
+        } else if (t.history_of(b) == trace::BlockHistory::NotRecorded) {
+            EXPECT_EQ(per_block[b], 0u) << "block " << b;
+        }
+    }
+    return whole;
+}
+
+// The run: a correct kernel with a buffer that cannot hold its 42 M events. The run says
+// which blocks it recorded, none is Partial, and there is no finding (the H200 reported a race).
+TEST(Gpu, TiledMatMulWithASmallBufferRecordsWholeBlocksAndFindsNothing) {
+    REQUIRE_GPU();
+    const runner::RunSummary r = runner::run_job(matmul_job(matmul().correct), matmul_options(256ull << 20));
+    print_matmul("tiled matmul, --trace-buffer 256", r);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    EXPECT_EQ(r.gpu_untraced.wrong_outputs, 0u) << r.gpu_untraced.check_summary;
+    EXPECT_EQ(r.gpu_traced.wrong_outputs, 0u) << r.gpu_traced.check_summary;
+    EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+    ASSERT_EQ(r.trace.block_history.size(), 256u);
+    EXPECT_TRUE(gpu::blocks_with(r.trace.block_history, trace::BlockHistory::Partial).empty())
+        << r.gpu_traced.message;
+    const std::vector<uint32_t> whole = check_whole_blocks(r);
+    EXPECT_GT(whole.size(), 10u);
+    EXPECT_LT(whole.size(), 256u);
+    EXPECT_EQ(whole.front(), 0u);
+    EXPECT_LE(r.events * sizeof(trace::Event), 256ull << 20);
+    // The result names the sample and why.
+    const std::string& m = r.gpu_traced.message;
+    EXPECT_TRUE(contains(m, "recording " + gpu::describe_blocks(whole, 256) + " whole")) << m;
+    EXPECT_TRUE(contains(m, "cap of 256 MB")) << m;
+    EXPECT_TRUE(contains(r.message, "traced run: ")) << r.message;
+}
+
+// The same with the cap lifted (the default): the buffer is sized for every block.
+TEST(Gpu, TiledMatMulWithTheDefaultCapRecordsEveryBlock) {
+    REQUIRE_GPU();
+    const runner::RunSummary r =
+        runner::run_job(matmul_job(matmul().correct), matmul_options(gpu::kDefaultTraceCap));
+    print_matmul("tiled matmul, default cap", r);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+    EXPECT_EQ(r.dropped_events, 0u);
+    EXPECT_TRUE(r.trace.block_history.empty()) << r.gpu_traced.message;
+    EXPECT_EQ(r.events, 256 * kEventsPerBlock);
+    EXPECT_EQ(check_whole_blocks(r).size(), 256u);
+    EXPECT_TRUE(contains(r.gpu_traced.message, "every block recorded whole")) << r.gpu_traced.message;
+    EXPECT_EQ(r.gpu_traced.wrong_outputs, 0u);
+}
+
+// Without the barrier between loading the tiles and using them: the race is found, from blocks
+// recorded whole.
+TEST(Gpu, RacyTiledMatMulGetsItsRaceFromTheBlocksRecordedWhole) {
+    REQUIRE_GPU();
+    const runner::RunSummary r = runner::run_job(matmul_job(matmul().racy), matmul_options(256ull << 20));
+    print_matmul("racy tiled matmul, --trace-buffer 256", r);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    ASSERT_FALSE(r.trace.block_history.empty()) << "every block fit: the test shows nothing";
+    bool race = false;
+    for (const analysis::Finding& f : r.findings) {
+        race |= f.kind == analysis::FindingKind::Race && f.space == trace::Space::Shared;
+        EXPECT_TRUE(r.trace.block_is_whole(f.block)) << f.message;
+        for (uint32_t th : f.threads)
+            EXPECT_TRUE(r.trace.block_is_whole(r.trace.threads.at(th).block)) << f.message;
+    }
+    EXPECT_TRUE(race) << "no shared-memory race found";
+}
+
+// Live mode (the mapped buffer) samples blocks and marks drops the same way.
+TEST(Gpu, LiveModeSamplesWholeBlocksToo) {
+    REQUIRE_GPU();
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions o = gpu_options(1);
+    o.gpu.untraced = false;
+    o.gpu.live = true;
+    o.gpu.trace.cap_bytes = 256 << 10; // 8,192 events: a few of the 64 blocks
+    uint64_t streamed = 0;
+    o.gpu.on_events = [&](const std::vector<trace::Event>& events, uint64_t, double) {
+        streamed += events.size();
+    };
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("correct"), o);
+    runner::RunOptions so;
+    so.schedule = sim::Schedule::RoundRobin;
+    const runner::RunSummary sim_run = runner::run_scenario(s, *s.find_variant("correct"), so);
+    std::printf("live, 256 KB: %s (%llu streamed)\n", r.gpu_traced.message.c_str(),
+                (unsigned long long)streamed);
+    EXPECT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    EXPECT_EQ(r.gpu_traced.trace_buffer, "mapped");
+    const std::vector<uint64_t> got = gpu::events_per_block(r.trace.events, s.launch.grid, s.launch.block);
+    const std::vector<uint64_t> all =
+        gpu::events_per_block(sim_run.trace.events, s.launch.grid, s.launch.block);
+    ASSERT_EQ(r.trace.block_history.size(), s.launch.grid.count()) << r.gpu_traced.message;
+    uint32_t whole = 0;
+    for (uint32_t b = 0; b < s.launch.grid.count(); ++b) {
+        if (r.trace.block_is_whole(b)) {
+            EXPECT_EQ(got[b], all[b]) << "block " << b;
+            ++whole;
+        } else {
+            EXPECT_EQ(r.trace.history_of(b), trace::BlockHistory::NotRecorded) << "block " << b;
+            EXPECT_EQ(got[b], 0u) << "block " << b;
+        }
+    }
+    EXPECT_GT(whole, 0u);
+    EXPECT_LT(whole, s.launch.grid.count());
+    EXPECT_TRUE(r.findings.empty());
 }
 
 TEST(Gpu, MissingBarrierShowsOnTheHardwareUntraced) {
