@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace {
 
@@ -22,6 +23,39 @@ void report(benchmark::State& state, uint64_t thread_instr, uint64_t warp_instr,
     state.counters["events/run"] = benchmark::Counter(double(events) / double(state.iterations()));
     state.counters["lanes/warp_instr"] = double(thread_instr) / double(std::max<uint64_t>(warp_instr, 1));
 }
+
+// Resident bytes of this process (VmRSS), from /proc/self/statm.
+uint64_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// The stencil (correct variant) over `blocks` x 256 threads, with the scenario's buffers grown to fit.
+struct StencilLaunch {
+    const ptx::Module* module = nullptr;
+    std::string kernel;
+    launch::LaunchConfig launch;
+    std::vector<launch::Buffer> buffers;
+    std::vector<launch::KernelArg> args;
+
+    explicit StencilLaunch(uint32_t blocks) {
+        const scenario::Scenario& s = *scenario::find_scenario("stencil");
+        module = &runner::scenario_module(s);
+        kernel = s.find_variant("correct")->kernel;
+        const scenario::Inputs inputs = s.make_inputs(1);
+        launch = s.launch;
+        launch.grid = {blocks, 1, 1};
+        launch.block = {256, 1, 1};
+        buffers = inputs.buffers;
+        for (launch::Buffer& b : buffers)
+            b.bytes.resize(std::max<size_t>(b.bytes.size(), size_t(blocks) * 256 * 4));
+        args = inputs.args;
+        for (launch::KernelArg& a : args)
+            if (a.kind == launch::KernelArg::Kind::Scalar) a.bits = uint64_t(blocks) * 256; // n
+    }
+};
 
 void BM_Stencil(benchmark::State& state) {
     const bool traced = state.range(0) != 0;
@@ -54,6 +88,33 @@ void BM_Stencil(benchmark::State& state) {
     report(state, ti, wi, ev);
 }
 BENCHMARK(BM_Stencil)->Arg(0)->Arg(1)->ArgName("traced")->Unit(benchmark::kMillisecond);
+
+// What a traced run keeps resident per recorded event: the growth of this process's resident set
+// from before the run to after it, with the trace (events, thread table, sites) still alive, over
+// the events recorded. 4,096 blocks x 256 threads records about 9.4 M events; at that size the event
+// vector is far above glibc's largest mmap threshold (32 MB), so each run gets fresh pages and the
+// figure is not hidden by memory a previous run freed.
+void BM_StencilResidentPerEvent(benchmark::State& state) {
+    const StencilLaunch l(4096);
+    sim::Options o;
+    o.schedule = sim::Schedule::RoundRobin;
+    o.max_threads = uint64_t(1) << 22;
+    double bytes_per_event = 0;
+    uint64_t events = 0;
+    for (auto _ : state) {
+        std::vector<launch::Buffer> buffers = l.buffers;
+        const uint64_t before = resident_bytes();
+        trace::Trace t;
+        const sim::Result r = sim::simulate(*l.module, l.kernel, l.launch, buffers, l.args, o, &t);
+        if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
+        const uint64_t after = resident_bytes();
+        events = t.events.size();
+        bytes_per_event = double(after > before ? after - before : 0) / double(std::max<uint64_t>(events, 1));
+    }
+    state.counters["resident_B/event"] = bytes_per_event;
+    state.counters["events/run"] = double(events);
+}
+BENCHMARK(BM_StencilResidentPerEvent)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 void BM_Divergent(benchmark::State& state) {
     const bool traced = state.range(0) != 0;
