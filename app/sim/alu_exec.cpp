@@ -118,8 +118,27 @@ const uint64_t* Run::fetch(const Warp& warp, const Operand& op, uint32_t mask, u
         std::fill_n(scratch, kWarpSize, symbol_address_[op.symbol]);
         return scratch;
     case Operand::Kind::Special:
-        for_each_lane(mask, [&](uint32_t l) { scratch[l] = special(warp, op.special, l); });
-        return scratch;
+        switch (op.special) {
+        case ptx::SpecialReg::TidX:
+            if (launch_.block.y == 1 && launch_.block.z == 1) {
+                for_each_lane(mask, [&](uint32_t l) { scratch[l] = warp.first_thread + l; });
+                return scratch;
+            }
+            [[fallthrough]];
+        case ptx::SpecialReg::TidY:
+        case ptx::SpecialReg::TidZ:
+        case ptx::SpecialReg::LaneId:
+        case ptx::SpecialReg::LanemaskEq:
+        case ptx::SpecialReg::LanemaskLt:
+        case ptx::SpecialReg::LanemaskLe:
+        case ptx::SpecialReg::LanemaskGt:
+        case ptx::SpecialReg::LanemaskGe:
+            for_each_lane(mask, [&](uint32_t l) { scratch[l] = special(warp, op.special, l); });
+            return scratch;
+        default: // the same for every lane of the warp
+            std::fill_n(scratch, kWarpSize, special(warp, op.special, 0));
+            return scratch;
+        }
     default:
         return kZeros;
     }
@@ -162,7 +181,15 @@ void Run::execute_setp(Warp& warp, const Instruction& in, uint32_t pc, uint32_t 
     const uint64_t* b = fetch(warp, in.ops[3], mask, sb);
     const bool has_c = in.bool_op != ptx::BoolOp::None;
     const uint64_t* c = has_c ? fetch(warp, in.ops[4], mask, sc) : kZeros;
+    // The common form (one destination, no combining predicate) gets a lane loop per comparison.
+    const bool plain = p && !q && !has_c;
     const bool ok = alu::visit_number(in.type, [&]<class T>(std::type_identity<T>) {
+        if (plain) {
+            alu::visit_compare<T>(in.cmp, [&](auto&& cmp) {
+                for_each_lane(mask, [&](uint32_t l) { p[l] = cmp(alu::as<T>(a[l]), alu::as<T>(b[l])); });
+            });
+            return;
+        }
         for_each_lane(mask, [&](uint32_t l) {
             const bool r = alu::compare<T>(in.cmp, alu::as<T>(a[l]), alu::as<T>(b[l]));
             const bool cv = (c[l] & 1) != 0;

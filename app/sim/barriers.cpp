@@ -32,98 +32,119 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
     Block& block = *warp.block;
     const bool aligned = (in.mods & ptx::mod::kAligned) != 0;
     const bool arrive_only = (in.mods & ptx::mod::kArrive) != 0;
-    const bool counted = in.ops[1].kind != Operand::Kind::None;
-    const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
-    uint32_t ids = 0; // barrier ids used, as bits
-    for (uint32_t m = mask; m; m &= m - 1) {
-        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-        const uint64_t id = read(warp, in.ops[0], l);
-        if (id >= kMaxBarriers)
-            fault(warp, l, pc, "barrier id " + std::to_string(id) + " is out of range (0-15)");
-        BarrierState& bar = block.bars[id];
-        uint64_t count = 0;
-        if (counted) {
-            count = read(warp, in.ops[1], l);
+    const Operand& id_op = in.ops[0];
+    const Operand& count_op = in.ops[1];
+    const bool counted = count_op.kind != Operand::Kind::None;
+    auto id_of = [&](uint32_t l) {
+        return static_cast<uint32_t>(id_op.kind == Operand::Kind::Imm ? id_op.imm : read(warp, id_op, l));
+    };
+    // The parser checked immediate ids; registers are checked here, lane by lane.
+    if (id_op.kind != Operand::Kind::Imm || counted)
+        for (uint32_t m = mask; m; m &= m - 1) {
+            const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+            const uint64_t id = read(warp, id_op, l);
+            if (id >= kMaxBarriers)
+                fault(warp, l, pc, "barrier id " + std::to_string(id) + " is out of range (0-15)");
+            if (!counted) continue;
+            const uint64_t count = read(warp, count_op, l);
             if (count == 0 || count > block.thread_count)
                 fault(warp, l, pc,
                       "barrier thread count " + std::to_string(count) +
                           " is not between 1 and the block size");
         }
-        const size_t event =
-            recording_ ? emit(EventKind::BarrierArrive, warp, l, pc, id, bar.phase, flags) : 0;
-        if (aligned) {
-            warp.arrive_event[l] = event;
-            continue;
-        }
-        // Not aligned: this thread arrives now.
-        if (counted) bar.expected = static_cast<uint32_t>(count);
-        ++bar.arrived;
-        ids |= 1u << id;
-        if (!arrive_only) {
-            materialize(warp);
-            warp.state[l] = LaneState::AtBarrier;
-            warp.pc[l] = pc + 1;
-            warp.ready_mask &= ~(1u << l);
-            bar.waiting.push_back(warp.first_thread + l);
-        }
+    // Each lane's arrival, at its own time (an aligned barrier counts it later, with its warp).
+    if (recording_) {
+        const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+        for_each_lane(mask, [&](uint32_t l) {
+            const uint32_t id = id_of(l);
+            const size_t event = emit(EventKind::BarrierArrive, warp, l, pc, id, block.bars[id].phase, flags);
+            if (aligned) warp.arrive_event[l] = event;
+        });
     }
-    if (!aligned) {
-        if (arrive_only) advance(warp, mask, pc + 1);
-        check_barriers(block, ids);
+    if (aligned) {
+        // These lanes wait at pc for the rest of their warp.
+        materialize(warp);
+        for_each_lane(mask, [&](uint32_t l) {
+            warp.state[l] = LaneState::AlignedWait;
+            warp.pc[l] = pc;
+        });
+        warp.ready_mask &= ~mask;
+        warp.aligned_mask |= mask;
+        gather_aligned(warp);
         return;
     }
-    // Aligned: these lanes wait at pc for the rest of their warp.
-    materialize(warp);
+    // Not aligned: each thread arrives on its own, now.
+    uint32_t ids = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-        warp.state[l] = LaneState::AlignedWait;
-        warp.pc[l] = pc;
+        const uint32_t id = id_of(l);
+        BarrierState& bar = block.bars[id];
+        if (counted) bar.expected = static_cast<uint32_t>(read(warp, count_op, l));
+        ++bar.arrived;
+        ids |= 1u << id;
+        if (!arrive_only) bar.waiting.push_back({warp.index, 1u << l, pc + 1});
     }
-    warp.ready_mask &= ~mask;
-    warp.aligned_mask |= mask;
-    gather_aligned(warp);
+    if (arrive_only) {
+        advance(warp, mask, pc + 1);
+    } else {
+        materialize(warp);
+        for_each_lane(mask, [&](uint32_t l) {
+            warp.state[l] = LaneState::AtBarrier;
+            warp.pc[l] = pc + 1;
+        });
+        warp.ready_mask &= ~mask;
+    }
+    check_barriers(block, ids);
 }
 
 // If every non-exited lane of the warp waits at one aligned barrier instruction, the warp arrives
 // there: all its lanes are counted at the block barrier at once.
 void Run::gather_aligned(Warp& warp) {
-    if (!warp.aligned_mask) return;
+    const uint32_t lanes = warp.aligned_mask;
+    if (!lanes) return;
     const uint32_t live = warp.live_mask();
-    if ((warp.aligned_mask & live) != live) return; // some live lane is elsewhere (running, or waiting)
-    const uint32_t s = warp.pc[std::countr_zero(warp.aligned_mask)];
-    for (uint32_t m = warp.aligned_mask; m; m &= m - 1)
+    if ((lanes & live) != live) return; // some live lane is elsewhere (running, or waiting)
+    const uint32_t s = warp.pc[std::countr_zero(lanes)];
+    for (uint32_t m = lanes; m; m &= m - 1)
         if (warp.pc[std::countr_zero(m)] != s) return; // lanes at different barrier instructions
     const Instruction& in = fn_.code[s];
     const bool arrive_only = (in.mods & ptx::mod::kArrive) != 0;
+    const Operand& id_op = in.ops[0];
     const bool counted = in.ops[1].kind != Operand::Kind::None;
     Block& block = *warp.block;
-    uint32_t ids = 0;
-    for (uint32_t m = warp.aligned_mask; m; m &= m - 1) {
+    // The operands were checked when the lanes arrived, and their registers have not changed since.
+    uint32_t lanes_of[kMaxBarriers] = {};
+    for (uint32_t m = lanes; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-        // The operands were checked when the lane arrived, and its registers have not changed since.
-        const uint32_t id = static_cast<uint32_t>(read(warp, in.ops[0], l));
+        const uint32_t id =
+            static_cast<uint32_t>(id_op.kind == Operand::Kind::Imm ? id_op.imm : read(warp, id_op, l));
+        lanes_of[id] |= 1u << l;
         BarrierState& bar = block.bars[id];
         if (counted) bar.expected = static_cast<uint32_t>(read(warp, in.ops[1], l));
         // The phase may have moved on since the lane arrived (other warps completed one with an
         // explicit count): its arrival counts in the phase it joins now.
         if (recording_) trace_->events[warp.arrive_event[l]].value = bar.phase;
-        ++bar.arrived;
-        ids |= 1u << id;
-        warp.pc[l] = s + 1;
-        if (arrive_only) {
-            warp.state[l] = LaneState::Ready;
-        } else {
-            warp.state[l] = LaneState::AtBarrier;
-            bar.waiting.push_back(warp.first_thread + l);
-        }
     }
+    const LaneState next = arrive_only ? LaneState::Ready : LaneState::AtBarrier;
+    for_each_lane(lanes, [&](uint32_t l) {
+        warp.pc[l] = s + 1;
+        warp.state[l] = next;
+    });
+    warp.aligned_mask = 0;
     if (arrive_only) {
         // Every live lane was waiting here, so they all go on together.
-        warp.ready_mask = warp.aligned_mask;
+        warp.ready_mask = lanes;
         warp.uniform = true;
         warp.upc = s + 1;
     }
-    warp.aligned_mask = 0;
+    uint32_t ids = 0;
+    for (uint32_t id = 0; id < kMaxBarriers; ++id) {
+        if (!lanes_of[id]) continue;
+        BarrierState& bar = block.bars[id];
+        bar.arrived += lane_count(lanes_of[id]);
+        if (!arrive_only) bar.waiting.push_back({warp.index, lanes_of[id], s + 1});
+        ids |= 1u << id;
+    }
     check_barriers(block, ids);
 }
 
@@ -139,20 +160,24 @@ void Run::check_barrier(Block& block, uint32_t id) {
     const uint32_t required = bar.expected ? bar.expected : block.live_threads;
     if (bar.arrived == 0 || bar.arrived < required) return;
     ++tick_;
-    release_scratch_.clear();
-    const uint32_t block_first = block.linear * threads_per_block_;
-    for (uint32_t t : bar.waiting)
-        release_scratch_.push_back(block_first + t);
-    memory_->barrier_completed({block.linear, block.sm, id, bar.phase, release_scratch_});
+    memory_->barrier_completed(
+        {block.linear, block.sm, id, bar.phase, block.linear * threads_per_block_, bar.waiting});
     const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
-    for (uint32_t t : bar.waiting) {
-        Warp& w = block.warps[t / kWarpSize];
-        const uint32_t l = t % kWarpSize;
-        materialize(w);
-        w.state[l] = LaneState::Ready;
-        w.ready_mask |= 1u << l;
-        w.uniform = false;
-        if (recording_) emit(EventKind::BarrierLeave, w, l, w.pc[l] - 1, id, bar.phase, flags);
+    for (const Waiter& waiter : bar.waiting) {
+        Warp& w = block.warps[waiter.warp];
+        if (w.ready_mask == 0) {
+            // The released lanes are all the warp has ready, all at one PC.
+            w.uniform = true;
+            w.upc = waiter.resume_pc;
+        } else {
+            materialize(w);
+        }
+        w.ready_mask |= waiter.lanes;
+        for_each_lane(waiter.lanes, [&](uint32_t l) { w.state[l] = LaneState::Ready; });
+        if (recording_)
+            for_each_lane(waiter.lanes, [&](uint32_t l) {
+                emit(EventKind::BarrierLeave, w, l, waiter.resume_pc - 1, id, bar.phase, flags);
+            });
     }
     bar.waiting.clear();
     bar.arrived = 0;

@@ -44,8 +44,10 @@ std::string id_list(const std::vector<uint32_t>& ids, size_t max_pieces = 8) {
         i = j + 1;
     }
     std::string out;
-    for (size_t p = 0; p < pieces.size(); ++p)
-        out += (p ? ", " : "") + pieces[p];
+    for (size_t p = 0; p < pieces.size(); ++p) {
+        if (p) out += ", ";
+        out += pieces[p];
+    }
     if (covered < ids.size()) out += " and " + std::to_string(ids.size() - covered) + " more";
     return out;
 }
@@ -147,11 +149,16 @@ std::string Run::deadlock_report() const {
             continue;
         }
         std::sort(blocks.begin(), blocks.end());
-        out += (blocks.size() == 1 ? " Block " : " Blocks ") + id_list(blocks) + ":" + picture;
+        out += blocks.size() == 1 ? " Block " : " Blocks ";
+        out += id_list(blocks);
+        out += ":";
+        out += picture;
     }
-    if (hidden)
-        out += " " + std::to_string(hidden) + (hidden == 1 ? " more block waits" : " more blocks wait") +
-               " likewise.";
+    if (hidden) {
+        out += " ";
+        out += std::to_string(hidden);
+        out += hidden == 1 ? " more block waits likewise." : " more blocks wait likewise.";
+    }
     if (any_split)
         out += " Lanes of one warp at different barrier instructions wait for each other forever: an aligned "
                "barrier (bar.sync, __syncthreads()) lets a warp arrive only when all of its non-exited lanes "
@@ -188,6 +195,14 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
                         ti.end_site = st == LaneState::AtBarrier ? w.pc[l] - 1 : w.pc[l];
                     }
                 }
+        // Blocks that never started.
+        const uint32_t sms = std::max<uint32_t>(options_.sm_count, 1);
+        for (size_t g = size_t(next_block_) * threads_per_block_; g < t.threads.size(); ++g) {
+            trace::ThreadInfo& ti = t.threads[g];
+            ti.end = trace::ThreadEnd::NotStarted;
+            ti.end_site = 0;
+            ti.sm = static_cast<uint16_t>(ti.block % sms);
+        }
         const uint32_t last_site = t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1);
         for (trace::ThreadInfo& ti : t.threads)
             ti.end_site = std::min(ti.end_site, last_site);

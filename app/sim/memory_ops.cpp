@@ -116,50 +116,72 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
     fault(warp, lane, pc, "unsupported state space");
 }
 
-// Resolves `address[l]` for the lanes of access.mask. The common cases (a shared or a global access
-// that is in bounds and aligned) stay inline; everything else, errors included, goes through
-// resolve_slow.
+// Resolves `address[l]` for the lanes of access.mask. The common cases (every lane of a shared,
+// parameter or global access in bounds and aligned) are checked for the whole warp at once and
+// filled in one pass; anything else, errors included, goes lane by lane through resolve_slow.
 void Run::resolve_lanes(Warp& warp, const Instruction& in, uint32_t pc, const uint64_t* address, bool write,
                         WarpAccess& a) {
     const uint32_t size = a.size;
     const uint64_t misaligned = size - 1;
+    const uint32_t mask = a.mask;
+    // Whether an access of a lane of `mask` reaches outside [lo, lo + limit) or is misaligned: the
+    // largest offset and the OR of the addresses, compared once.
+    auto out_of = [&](uint64_t lo, uint64_t limit) {
+        if (limit < size) return true;
+        uint64_t largest = 0, bits = 0;
+        for_each_lane(mask, [&](uint32_t l) {
+            const uint64_t x = address[l] - lo; // wraps for x < lo, which then counts as out of range
+            largest = x > largest ? x : largest;
+            bits |= address[l];
+        });
+        return largest > limit - size || (bits & misaligned) != 0;
+    };
+    auto fill = [&](trace::Space space, uint8_t* base, uint64_t lo) {
+        for_each_lane(mask, [&](uint32_t l) {
+            a.space[l] = space;
+            a.address[l] = address[l];
+            a.host[l] = base + (address[l] - lo);
+        });
+    };
     switch (in.space) {
     case ptx::Space::Shared: {
         Block& b = *warp.block;
-        const uint64_t limit = b.shared.size();
-        uint8_t* base = b.shared.data();
-        for_each_lane(a.mask, [&](uint32_t l) {
-            const uint64_t x = address[l];
-            if ((x & misaligned) != 0 || x >= limit || limit - x < size) {
-                a.host[l] = resolve_slow(warp, in, pc, l, x, size, write, a.space[l], a.address[l]);
-                return;
-            }
-            a.space[l] = trace::Space::Shared;
-            a.address[l] = x;
-            a.host[l] = base + x;
-        });
+        if (out_of(0, b.shared.size())) break;
+        fill(trace::Space::Shared, b.shared.data(), 0);
         return;
     }
-    case ptx::Space::Global: {
-        for_each_lane(a.mask, [&](uint32_t l) {
+    case ptx::Space::Param:
+        if (write || out_of(0, params_.size())) break;
+        fill(trace::Space::Other, params_.data(), 0);
+        return;
+    case ptx::Space::Global:
+    case ptx::Space::Const: {
+        Allocation* alloc = global_.last_found();
+        if (!alloc) alloc = global_.find(address[std::countr_zero(mask)], size);
+        if (alloc && !(write && alloc->read_only) && !out_of(alloc->base, alloc->size)) {
+            fill(trace::Space::Global, alloc->data, alloc->base);
+            return;
+        }
+        // Lanes in different allocations (or an error): one lookup per lane.
+        for_each_lane(mask, [&](uint32_t l) {
             const uint64_t x = address[l];
-            Allocation* alloc = (x & misaligned) == 0 ? global_.find(x, size) : nullptr;
-            if (!alloc || (write && alloc->read_only)) {
+            Allocation* found = (x & misaligned) == 0 ? global_.find(x, size) : nullptr;
+            if (!found || (write && found->read_only)) {
                 a.host[l] = resolve_slow(warp, in, pc, l, x, size, write, a.space[l], a.address[l]);
                 return;
             }
             a.space[l] = trace::Space::Global;
             a.address[l] = x;
-            a.host[l] = alloc->data + (x - alloc->base);
+            a.host[l] = found->data + (x - found->base);
         });
         return;
     }
     default:
-        for_each_lane(a.mask, [&](uint32_t l) {
-            a.host[l] = resolve_slow(warp, in, pc, l, address[l], size, write, a.space[l], a.address[l]);
-        });
-        return;
+        break;
     }
+    for_each_lane(mask, [&](uint32_t l) {
+        a.host[l] = resolve_slow(warp, in, pc, l, address[l], size, write, a.space[l], a.address[l]);
+    });
 }
 
 // [SECTION] Loads and stores =========================================================================
@@ -203,11 +225,14 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
     access.size = elem;
     access.mask = mask;
 
-    const bool volatile_like = in.order != ptx::MemOrder::Weak;
-    const bool ordered = is_ordered(in.order);
-    const trace::Scope scope = trace_scope(in.scope, trace::Scope::None);
-    const uint8_t shared_flags = trace::make_flags(trace::Space::Shared, elem, volatile_like, scope, ordered);
-    const uint8_t global_flags = trace::make_flags(trace::Space::Global, elem, volatile_like, scope, ordered);
+    uint8_t shared_flags = 0, global_flags = 0;
+    if (recording_) {
+        const bool volatile_like = in.order != ptx::MemOrder::Weak;
+        const bool ordered = is_ordered(in.order);
+        const trace::Scope scope = trace_scope(in.scope, trace::Scope::None);
+        shared_flags = trace::make_flags(trace::Space::Shared, elem, volatile_like, scope, ordered);
+        global_flags = trace::make_flags(trace::Space::Global, elem, volatile_like, scope, ordered);
+    }
     const EventKind kind = is_load ? EventKind::Load : EventKind::Store;
 
     uint64_t element_address[kWarpSize];

@@ -63,13 +63,15 @@ struct FenceRequest {
     ptx::MemScope scope = ptx::MemScope::Gpu;
 };
 
-// A phase of a block barrier completed: `threads` (global indices) are released together.
+// A phase of a block barrier completed: the lanes of `released` are let go together. Thread
+// (warp w, lane l) of the block is global thread first_thread + w * 32 + l.
 struct BarrierRelease {
     uint32_t block = 0;
     uint32_t sm = 0;
     uint32_t barrier = 0; // barrier id
     uint32_t phase = 0;   // the phase that completed
-    std::span<const uint32_t> threads;
+    uint32_t first_thread = 0;
+    std::span<const Waiter> released;
 };
 
 class MemorySystem {

@@ -97,14 +97,8 @@ class Run {
                 uint64_t value, uint8_t flags) {
         std::vector<trace::Event>& events = trace_->events;
         if (events.size() == event_room_) grow_events();
-        trace::Event& e = events.emplace_back();
-        e.time = tick_;
-        e.address = address;
-        e.value = static_cast<uint32_t>(value);
-        e.thread = warp.global_first + lane;
-        e.site = static_cast<uint16_t>(pc);
-        e.kind = kind;
-        e.flags = flags;
+        events.push_back(trace::Event{tick_, address, static_cast<uint32_t>(value), warp.global_first + lane,
+                                      0, static_cast<uint16_t>(pc), kind, flags});
         return events.size() - 1;
     }
     void grow_events();
@@ -153,7 +147,6 @@ class Run {
     std::vector<Warp*> warps_;                         // warps of resident blocks, in admission order
     uint32_t next_block_ = 0;
     uint32_t blocks_done_ = 0;
-    std::vector<uint32_t> release_scratch_; // global thread ids of a completing barrier phase
 
     // counters
     uint64_t tick_ = 0;

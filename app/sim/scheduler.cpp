@@ -4,12 +4,13 @@ namespace synclab::sim {
 
 Pick RoundRobinScheduler::pick(const WarpSet& warps) {
     const size_t n = warps.size();
+    size_t w = cursor_ < n ? cursor_ : 0;
     for (size_t i = 0; i < n; ++i) {
-        const size_t w = (cursor_ + i) % n;
         if (warps.runnable(w)) {
-            cursor_ = (w + 1) % n;
+            cursor_ = w + 1 == n ? 0 : w + 1;
             return {w, 1};
         }
+        w = w + 1 == n ? 0 : w + 1;
     }
     return {};
 }
@@ -21,10 +22,10 @@ void RoundRobinScheduler::resident_changed(const WarpSet& warps) {
 Pick RandomScheduler::pick(const WarpSet& warps) {
     const size_t n = warps.size();
     if (n == 0) return {};
-    const size_t start = rng_.below(static_cast<uint32_t>(n));
+    size_t w = rng_.below(static_cast<uint32_t>(n));
     for (size_t i = 0; i < n; ++i) {
-        const size_t w = (start + i) % n;
         if (warps.runnable(w)) return {w, 1 + rng_.below(8)};
+        w = w + 1 == n ? 0 : w + 1;
     }
     return {};
 }
@@ -54,10 +55,9 @@ bool AdversarialScheduler::wants_delay(const WarpSet& warps, size_t i) const {
 Pick AdversarialScheduler::pick(const WarpSet& warps) {
     const size_t n = warps.size();
     if (n == 0) return {};
-    const size_t start = rng_.below(static_cast<uint32_t>(n));
+    size_t w = rng_.below(static_cast<uint32_t>(n));
     size_t fallback = Pick::kNone;
-    for (size_t i = 0; i < n; ++i) {
-        const size_t w = (start + i) % n;
+    for (size_t i = 0; i < n; ++i, w = w + 1 == n ? 0 : w + 1) {
         if (!warps.runnable(w)) continue;
         if (wants_delay(warps, w)) {
             if (fallback == Pick::kNone) fallback = w;

@@ -48,7 +48,7 @@ void Run::set_up() {
     const uint64_t per_block = uint64_t(warps_per_block_) * slots_ * kWarpSize * 8 + shared_bytes_ +
                                uint64_t(threads_per_block_) * fn_.local_bytes + sizeof(Block) +
                                uint64_t(warps_per_block_) * (sizeof(Warp) + sizeof(Warp*)) +
-                               uint64_t(threads_per_block_) * sizeof(uint32_t); // barrier waiting list
+                               uint64_t(threads_per_block_) * sizeof(Waiter); // barrier waiting lists
     const uint64_t resident =
         std::min<uint64_t>(std::max<uint32_t>(options_.max_resident_blocks, 1), block_count_);
     const uint64_t threads = uint64_t(block_count_) * threads_per_block_;
@@ -129,15 +129,10 @@ void Run::start_trace() {
     for (size_t i = 0; i < fn_.code.size(); ++i)
         t.sites.push_back(
             {fn_.code[i].ptx_line, fn_.code[i].source_line, i < fn_.text.size() ? fn_.text[i] : ""});
-    // The thread table is the run's record of how every thread ended: filled as threads start, exit
-    // or fault, and at the end for the threads still resident.
+    // The thread table is the run's record of how every thread ended: filled as blocks start and
+    // threads exit or fault, and at the end for the threads still resident and the blocks that never
+    // started (finish_trace).
     t.threads = trace::thread_layout(launch_.grid, launch_.block);
-    const uint32_t sms = std::max<uint32_t>(options_.sm_count, 1);
-    for (trace::ThreadInfo& ti : t.threads) {
-        ti.sm = static_cast<uint16_t>(ti.block % sms);
-        ti.end = trace::ThreadEnd::NotStarted;
-        ti.end_site = 0;
-    }
     thread_table_ = t.threads.data();
     t.block_history.clear();
     // A fresh vector: one the caller reused may hold more capacity than the budgets allow.
@@ -219,8 +214,11 @@ void Run::admit_blocks() {
             warp.regs = b.regs.data() + size_t(w) * slots_ * kWarpSize;
             warp.block = &b;
             if (thread_table_)
-                for (uint32_t l = 0; l < lanes; ++l)
-                    thread_table_[warp.global_first + l].end = trace::ThreadEnd::Running;
+                for (uint32_t l = 0; l < lanes; ++l) {
+                    trace::ThreadInfo& ti = thread_table_[warp.global_first + l];
+                    ti.end = trace::ThreadEnd::Running;
+                    ti.sm = static_cast<uint16_t>(b.sm);
+                }
         }
         for (Warp& warp : b.warps)
             warps_.push_back(&warp);

@@ -77,11 +77,18 @@ struct Warp {
     uint32_t live_mask() const { return present_mask & ~exited_mask; }
 };
 
+// Lanes of one warp blocked in a barrier phase, and where they resume.
+struct Waiter {
+    uint32_t warp = 0;      // warp index in the block
+    uint32_t lanes = 0;     // lane mask
+    uint32_t resume_pc = 0; // the instruction after the barrier
+};
+
 struct BarrierState {
-    uint32_t arrived = 0;          // threads counted in the current phase (arrive and sync)
-    uint32_t expected = 0;         // explicit thread count of bar.sync a, b (0: all non-exited threads)
-    uint32_t phase = 0;            // completed phases so far
-    std::vector<uint32_t> waiting; // thread_in_block of threads blocked in the current phase
+    uint32_t arrived = 0;        // threads counted in the current phase (arrive and sync)
+    uint32_t expected = 0;       // explicit thread count of bar.sync a, b (0: all non-exited threads)
+    uint32_t phase = 0;          // completed phases so far
+    std::vector<Waiter> waiting; // lanes blocked in the current phase
 };
 
 struct Block {

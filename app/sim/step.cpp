@@ -60,12 +60,10 @@ void Run::step(Warp& warp) {
     uint32_t mask = group;
     if (in.guard != Operand::kNoReg) {
         const uint64_t* p = reg(warp, in.guard);
-        uint32_t taken = 0;
-        for (uint32_t m = group; m; m &= m - 1) {
-            const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-            if (((p[l] & 1) != 0) != in.guard_negated) taken |= 1u << l;
-        }
-        mask = taken;
+        uint32_t set = 0;
+        for (uint32_t l = 0; l < kWarpSize; ++l) // branch-free: lanes outside the group are masked off
+            set |= static_cast<uint32_t>(p[l] & 1) << l;
+        mask = (in.guard_negated ? ~set : set) & group;
     }
 
     switch (in.op) {

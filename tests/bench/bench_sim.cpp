@@ -1,7 +1,8 @@
 // Simulator throughput: thread-instructions/s and warp-instructions/s, tracing on and off, on a
 // converged kernel (stencil, 64 blocks x 256 threads) and a divergent one (per-thread loop trip
-// counts and branches, tests/sim/data/sim_kernels.cu: divergent_loops). Figures are printed as
-// counters; run with --benchmark_repetitions=5 for medians (scripts/bench.sh does).
+// counts and branches, tests/sim/data/sim_kernels.cu: divergent_loops), and the resident bytes a
+// traced run keeps per event. Figures are printed as counters; run with --benchmark_repetitions=5
+// for medians (scripts/bench.sh does).
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -59,27 +60,15 @@ struct StencilLaunch {
 
 void BM_Stencil(benchmark::State& state) {
     const bool traced = state.range(0) != 0;
-    const scenario::Scenario& s = *scenario::find_scenario("stencil");
-    const scenario::Variant& v = *s.find_variant("correct");
-    const ptx::Module& module = runner::scenario_module(s);
-    const scenario::Inputs inputs = s.make_inputs(1);
+    const StencilLaunch l(64);
     sim::Options o;
     o.schedule = sim::Schedule::RoundRobin;
     o.record_trace = traced;
-    launch::LaunchConfig launch = s.launch;
-    launch.grid = {64, 1, 1};
-    launch.block = {256, 1, 1};
     uint64_t ti = 0, wi = 0, ev = 0;
     for (auto _ : state) {
-        std::vector<launch::Buffer> buffers = inputs.buffers;
-        // The scenario's buffers are sized for its own launch; grow them for 64 x 256 if needed.
-        for (launch::Buffer& b : buffers)
-            b.bytes.resize(std::max<size_t>(b.bytes.size(), 64 * 256 * 4));
+        std::vector<launch::Buffer> buffers = l.buffers;
         trace::Trace t;
-        std::vector<launch::KernelArg> args = inputs.args;
-        for (launch::KernelArg& a : args)
-            if (a.kind == launch::KernelArg::Kind::Scalar) a.bits = 64 * 256; // n
-        const sim::Result r = sim::simulate(module, v.kernel, launch, buffers, args, o, &t);
+        const sim::Result r = sim::simulate(*l.module, l.kernel, l.launch, buffers, l.args, o, &t);
         if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
         ti += r.thread_instructions;
         wi += r.warp_instructions;

@@ -126,7 +126,11 @@ class Recording final : public MemorySystem {
     }
     void fence(const FenceRequest& f) override { log_.fences.push_back(f); }
     void barrier_completed(const BarrierRelease& r) override {
-        log_.barriers.push_back({r, std::vector<uint32_t>(r.threads.begin(), r.threads.end())});
+        std::vector<uint32_t> threads;
+        for (const Waiter& w : r.released)
+            for (uint32_t l = 0; l < kWarpSize; ++l)
+                if (w.lanes >> l & 1) threads.push_back(r.first_thread + w.warp * kWarpSize + l);
+        log_.barriers.push_back({r, threads});
     }
     void thread_exited(uint32_t t) override { log_.exited.push_back(t); }
     void kernel_ended() override { ++log_.ended; }
