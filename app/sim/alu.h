@@ -230,6 +230,32 @@ template <class T> inline bool compare(ptx::Cmp cmp, T a, T b) {
     }
 }
 
+// Calls f(cmp) with a callable cmp(a, b) == compare<T>(op, a, b), chosen once: a lane loop inside f
+// then runs without a switch per lane. The common integer comparisons get their own callables; the
+// others share the general one.
+template <class T, class F> inline void visit_compare(ptx::Cmp op, F&& f) {
+    using ptx::Cmp;
+    if constexpr (std::is_integral_v<T>) {
+        switch (op) {
+        case Cmp::Eq:
+            return f([](T a, T b) { return a == b; });
+        case Cmp::Ne:
+            return f([](T a, T b) { return a != b; });
+        case Cmp::Lt:
+            return f([](T a, T b) { return a < b; });
+        case Cmp::Le:
+            return f([](T a, T b) { return a <= b; });
+        case Cmp::Gt:
+            return f([](T a, T b) { return a > b; });
+        case Cmp::Ge:
+            return f([](T a, T b) { return a >= b; });
+        default:
+            break;
+        }
+    }
+    f([op](T a, T b) { return compare<T>(op, a, b); });
+}
+
 inline bool combine(ptx::BoolOp op, bool a, bool c) {
     switch (op) {
     case ptx::BoolOp::And:

@@ -41,6 +41,10 @@ class GlobalMemory {
         return find_slow(address, size);
     }
 
+    // The allocation the last successful find() returned (nullptr before the first): most warps
+    // touch one allocation, so checking against it first avoids a search per lane.
+    Allocation* last_found() const { return last_; }
+
     // Describes where `address` falls, for error messages ("2 bytes past the end of g_out").
     std::string describe(uint64_t address) const;
 

@@ -3,9 +3,23 @@
 //
 // Execution model: every thread has its own PC (independent thread scheduling, Volta+). A warp
 // executes together all of its runnable lanes that sit at the same PC (the SIMT fast path); lanes at
-// different PCs are separate groups, and the scheduler picks which group of which warp steps next.
-// Barriers complete when every non-exited thread of the block has arrived (or the .count is met),
-// whatever barrier instruction each used. Memory is sequentially consistent for now.
+// different PCs are separate groups: lanes at ret/exit run first, then the lowest PC. The scheduler
+// picks which warp steps next.
+//
+// Barriers, as an H200 applies them (PTX ISA, "bar, barrier"; CUDA Programming Guide, "__syncthreads()
+// is allowed in conditional code but only if the conditional evaluates identically across the
+// entire thread block"):
+// - __syncthreads() is bar.sync 0 = barrier.sync.aligned: every non-exited lane of a warp must execute
+//   the same barrier instruction (ptxas puts a warp-wide WARPSYNC before each BAR.SYNC). A lane that
+//   reaches an aligned barrier waits there for the other non-exited lanes of its warp; the warp
+//   arrives at the block barrier when all of them are at that instruction. Lanes of one warp waiting
+//   at different aligned barrier instructions wait for each other forever (status Deadlock). Lanes
+//   that exit no longer count.
+// - barrier.sync without .aligned counts each thread's arrival on its own.
+// - A phase of a block barrier completes when the expected number of threads arrived (the count of
+//   bar.sync a, b, else every non-exited thread of the block), whatever barrier instruction each warp
+//   used.
+// Memory is sequentially consistent (memory_system.h holds the seam for other models).
 #pragma once
 
 #include "launch/launch.h"
@@ -40,13 +54,16 @@ struct Options {
     Schedule schedule = Schedule::RoundRobin;
     uint64_t seed = 1;
     bool record_trace = true;
-    uint32_t sm_count = 8;                     // reported by %nsmid; blocks are placed on SM block % sm_count
-    uint32_t max_resident_blocks = 16;         // blocks simulated at once (others start as blocks finish)
-    uint64_t max_steps = 200'000'000;          // thread-instructions; past it: status Budget
-    uint64_t max_threads = 1u << 22;           // grid x block; past it: status Budget before running
-    uint64_t max_memory_bytes = 1ull << 31;    // registers + shared + local of the resident blocks
-    uint64_t max_events = 50'000'000;          // past it, further events are dropped and counted
-    const std::atomic<bool>* cancel = nullptr; // set to true to stop the run (status Cancelled)
+    uint32_t sm_count = 8;             // reported by %nsmid; blocks are placed on SM block % sm_count
+    uint32_t max_resident_blocks = 16; // blocks simulated at once (others start as blocks finish)
+    uint64_t max_steps = 200'000'000;  // thread-instructions; past it: status Budget
+    uint64_t max_threads = 1u << 22;   // grid x block; past it: status Budget before running
+    // The simulator's state (resident blocks' registers, shared and local memory, per-thread tables)
+    // plus the trace it records (events, thread table). Checked before running for what is sized up
+    // front, and while running as the trace grows; past it: status Budget ("--max-memory BYTES").
+    uint64_t max_memory_bytes = 1ull << 31;
+    uint64_t max_events = 50'000'000;              // trace events; past it: status Budget ("--max-events N")
+    const std::atomic<bool>* cancel = nullptr;     // set to true to stop the run (status Cancelled)
     std::function<void(double fraction)> progress; // called now and then with blocks done / blocks
 };
 
@@ -55,14 +72,16 @@ struct Result {
     std::string message;              // what went wrong, with thread, instruction and PTX/CUDA line
     uint64_t thread_instructions = 0; // instructions executed, counted per thread
     uint64_t warp_instructions = 0;   // instructions issued, counted per warp group
-    uint64_t dropped_events = 0;
+    uint64_t memory_bytes = 0;        // peak of what max_memory_bytes counts
 };
 
 // Runs `kernel` of `module`. `buffers` are updated in place with the kernel's writes. When
 // `trace_out` is given, its threads, sites, events and the run fields of meta (grid, block, schedule,
 // seed, memory_model, status, counts, kernel, backend, device, sm_count) are filled; the caller
 // fills scenario/variant/source fields. Never throws for problems of the kernel or its launch: they
-// come back as status Error/Budget/Deadlock with a message.
+// come back as status Error/Budget/Deadlock with a message. A run stopped by a budget (or cancelled)
+// with events recorded fills trace->block_history: blocks that finished Whole, blocks resident at
+// the stop Partial, blocks never started NotRecorded. The simulator never drops events.
 Result simulate(const ptx::Module& module, const std::string& kernel, const LaunchConfig& launch,
                 std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
                 trace::Trace* trace_out);

@@ -1,7 +1,8 @@
 // Simulator throughput: thread-instructions/s and warp-instructions/s, tracing on and off, on a
 // converged kernel (stencil, 64 blocks x 256 threads) and a divergent one (per-thread loop trip
-// counts and branches, tests/sim/data/sim_kernels.cu: divergent_loops). Figures are printed as
-// counters; run with --benchmark_repetitions=5 for medians (scripts/bench.sh does).
+// counts and branches, tests/sim/data/sim_kernels.cu: divergent_loops), and the resident bytes a
+// traced run keeps per event. Figures are printed as counters; run with --benchmark_repetitions=5
+// for medians (scripts/bench.sh does).
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -11,6 +12,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace {
 
@@ -23,29 +25,50 @@ void report(benchmark::State& state, uint64_t thread_instr, uint64_t warp_instr,
     state.counters["lanes/warp_instr"] = double(thread_instr) / double(std::max<uint64_t>(warp_instr, 1));
 }
 
+// Resident bytes of this process (VmRSS), from /proc/self/statm.
+uint64_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// The stencil (correct variant) over `blocks` x 256 threads, with the scenario's buffers grown to fit.
+struct StencilLaunch {
+    const ptx::Module* module = nullptr;
+    std::string kernel;
+    launch::LaunchConfig launch;
+    std::vector<launch::Buffer> buffers;
+    std::vector<launch::KernelArg> args;
+
+    explicit StencilLaunch(uint32_t blocks) {
+        const scenario::Scenario& s = *scenario::find_scenario("stencil");
+        module = &runner::scenario_module(s);
+        kernel = s.find_variant("correct")->kernel;
+        const scenario::Inputs inputs = s.make_inputs(1);
+        launch = s.launch;
+        launch.grid = {blocks, 1, 1};
+        launch.block = {256, 1, 1};
+        buffers = inputs.buffers;
+        for (launch::Buffer& b : buffers)
+            b.bytes.resize(std::max<size_t>(b.bytes.size(), size_t(blocks) * 256 * 4));
+        args = inputs.args;
+        for (launch::KernelArg& a : args)
+            if (a.kind == launch::KernelArg::Kind::Scalar) a.bits = uint64_t(blocks) * 256; // n
+    }
+};
+
 void BM_Stencil(benchmark::State& state) {
     const bool traced = state.range(0) != 0;
-    const scenario::Scenario& s = *scenario::find_scenario("stencil");
-    const scenario::Variant& v = *s.find_variant("correct");
-    const ptx::Module& module = runner::scenario_module(s);
-    const scenario::Inputs inputs = s.make_inputs(1);
+    const StencilLaunch l(64);
     sim::Options o;
     o.schedule = sim::Schedule::RoundRobin;
     o.record_trace = traced;
-    launch::LaunchConfig launch = s.launch;
-    launch.grid = {64, 1, 1};
-    launch.block = {256, 1, 1};
     uint64_t ti = 0, wi = 0, ev = 0;
     for (auto _ : state) {
-        std::vector<launch::Buffer> buffers = inputs.buffers;
-        // The scenario's buffers are sized for its own launch; grow them for 64 x 256 if needed.
-        for (launch::Buffer& b : buffers)
-            b.bytes.resize(std::max<size_t>(b.bytes.size(), 64 * 256 * 4));
+        std::vector<launch::Buffer> buffers = l.buffers;
         trace::Trace t;
-        std::vector<launch::KernelArg> args = inputs.args;
-        for (launch::KernelArg& a : args)
-            if (a.kind == launch::KernelArg::Kind::Scalar) a.bits = 64 * 256; // n
-        const sim::Result r = sim::simulate(module, v.kernel, launch, buffers, args, o, &t);
+        const sim::Result r = sim::simulate(*l.module, l.kernel, l.launch, buffers, l.args, o, &t);
         if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
         ti += r.thread_instructions;
         wi += r.warp_instructions;
@@ -54,6 +77,33 @@ void BM_Stencil(benchmark::State& state) {
     report(state, ti, wi, ev);
 }
 BENCHMARK(BM_Stencil)->Arg(0)->Arg(1)->ArgName("traced")->Unit(benchmark::kMillisecond);
+
+// What a traced run keeps resident per recorded event: the growth of this process's resident set
+// from before the run to after it, with the trace (events, thread table, sites) still alive, over
+// the events recorded. 4,096 blocks x 256 threads records about 9.4 M events; at that size the event
+// vector is far above glibc's largest mmap threshold (32 MB), so each run gets fresh pages and the
+// figure is not hidden by memory a previous run freed.
+void BM_StencilResidentPerEvent(benchmark::State& state) {
+    const StencilLaunch l(4096);
+    sim::Options o;
+    o.schedule = sim::Schedule::RoundRobin;
+    o.max_threads = uint64_t(1) << 22;
+    double bytes_per_event = 0;
+    uint64_t events = 0;
+    for (auto _ : state) {
+        std::vector<launch::Buffer> buffers = l.buffers;
+        const uint64_t before = resident_bytes();
+        trace::Trace t;
+        const sim::Result r = sim::simulate(*l.module, l.kernel, l.launch, buffers, l.args, o, &t);
+        if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
+        const uint64_t after = resident_bytes();
+        events = t.events.size();
+        bytes_per_event = double(after > before ? after - before : 0) / double(std::max<uint64_t>(events, 1));
+    }
+    state.counters["resident_B/event"] = bytes_per_event;
+    state.counters["events/run"] = double(events);
+}
+BENCHMARK(BM_StencilResidentPerEvent)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 void BM_Divergent(benchmark::State& state) {
     const bool traced = state.range(0) != 0;

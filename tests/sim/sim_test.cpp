@@ -1,63 +1,25 @@
 // Simulator unit tests: every kernel in data/sim_kernels.cu against a CPU reference, over block sizes
 // that are deliberately not all multiples of a warp (CUB style: 1, 7, 32, 65, 128, ...), plus the
 // barrier, error, budget, determinism and event contracts.
-#include "ptx/parser.h"
-#include "sim/simulator.h"
+#include "sim_test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <bit>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace synclab::sim {
 namespace {
 
+using namespace synclab::sim::testing;
+
 const ptx::Module& kernels() {
-    static const ptx::Module module = [] {
-        std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/tests/sim/data/sim_kernels.ptx");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ptx::parse_module(ss.str(), "sim_kernels.ptx");
-    }();
+    static const ptx::Module module = load_module("sim_kernels");
     return module;
 }
-
-template <class T> Buffer make_buffer(const std::string& name, const std::vector<T>& values) {
-    Buffer b;
-    b.name = name;
-    b.bytes.resize(values.size() * sizeof(T));
-    std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
-    return b;
-}
-
-template <class T> std::vector<T> values_of(const Buffer& b) {
-    std::vector<T> v(b.bytes.size() / sizeof(T));
-    std::memcpy(v.data(), b.bytes.data(), b.bytes.size());
-    return v;
-}
-
-LaunchConfig launch(Dim3 grid, Dim3 block, uint32_t shared = 0) {
-    LaunchConfig l;
-    l.grid = grid;
-    l.block = block;
-    l.dynamic_shared_bytes = shared;
-    return l;
-}
-
-Options with_schedule(Schedule s, uint64_t seed = 1) {
-    Options o;
-    o.schedule = s;
-    o.seed = seed;
-    return o;
-}
-
-const Schedule kSchedules[] = {Schedule::RoundRobin, Schedule::Random, Schedule::Adversarial};
 
 // [SECTION] Indices and launch shapes
 
@@ -527,20 +489,6 @@ TEST(Simulator, SameSeedGivesIdenticalTraceDifferentSeedsDiffer) {
     EXPECT_TRUE(same_events(run_store_barrier_load(Schedule::RoundRobin, 1),
                             run_store_barrier_load(Schedule::RoundRobin, 2)))
         << "round-robin does not depend on the seed";
-}
-
-TEST(Simulator, FullTraceBufferDropsAndCounts) {
-    Options o;
-    o.max_events = 100;
-    std::vector<Buffer> buffers = {make_buffer("out", std::vector<uint32_t>(2 * 96))};
-    trace::Trace t;
-    o.schedule = Schedule::RoundRobin;
-    const Result r = simulate(kernels(), "store_barrier_load", launch({2, 1, 1}, {96, 1, 1}), buffers,
-                              {KernelArg::pointer(0)}, o, &t);
-    ASSERT_EQ(r.status, trace::RunStatus::Ok);
-    EXPECT_EQ(t.events.size(), 100u);
-    EXPECT_EQ(r.dropped_events, 192u * 6 - 100);
-    EXPECT_EQ(t.meta.dropped_events, r.dropped_events);
 }
 
 TEST(Simulator, UntracedRunRecordsNothing) {

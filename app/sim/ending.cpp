@@ -1,0 +1,229 @@
+// Ending a run: error locations, the deadlock report (who waits where, as the GPU's timeout diagnosis
+// says it), the thread table of the threads still resident, the block history of a run cut short,
+// and the run's metadata.
+#include "sim/run.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace synclab::sim {
+
+namespace {
+
+// "0-31", "0, 4, ..., 252", "3, 17 and 5 more": consecutive runs as ranges, strided runs of four or
+// more as their first two and last, at most `max_pieces` pieces. `ids` must be sorted and unique.
+std::string id_list(const std::vector<uint32_t>& ids, size_t max_pieces = 8) {
+    std::vector<std::string> pieces;
+    size_t covered = 0;
+    size_t i = 0;
+    while (i < ids.size() && pieces.size() < max_pieces) {
+        size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+            ++j;
+        if (j > i) {
+            pieces.push_back(std::to_string(ids[i]) + "-" + std::to_string(ids[j]));
+        } else {
+            size_t k = i;
+            if (i + 1 < ids.size()) {
+                const uint32_t stride = ids[i + 1] - ids[i];
+                while (k + 1 < ids.size() && ids[k + 1] - ids[k] == stride)
+                    ++k;
+                // Leave the last id to a consecutive run that follows it (1, 3, 5, 7, 8).
+                if (k + 1 < ids.size() && ids[k + 1] == ids[k] + 1) --k;
+            }
+            if (k >= i + 3) {
+                pieces.push_back(std::to_string(ids[i]) + ", " + std::to_string(ids[i + 1]) + ", ..., " +
+                                 std::to_string(ids[k]));
+                j = k;
+            } else {
+                pieces.push_back(std::to_string(ids[i]));
+            }
+        }
+        covered += j - i + 1;
+        i = j + 1;
+    }
+    std::string out;
+    for (size_t p = 0; p < pieces.size(); ++p) {
+        if (p) out += ", ";
+        out += pieces[p];
+    }
+    if (covered < ids.size()) out += " and " + std::to_string(ids.size() - covered) + " more";
+    return out;
+}
+
+// Block pictures spelled out in a deadlock report; the others are counted.
+constexpr size_t kMaxPictures = 3;
+
+} // namespace
+
+// [SECTION] Errors ===================================================================================
+
+std::string Run::line_of(uint32_t pc) const {
+    if (pc >= fn_.code.size()) return "past the end";
+    const Instruction& in = fn_.code[pc];
+    std::string s = "PTX line " + std::to_string(in.ptx_line);
+    if (in.source_line) {
+        const std::string file = in.source_file < module_.files.size() ? module_.files[in.source_file] : "";
+        s += ", " + (file.empty() ? std::string("line ") : file + ":") + std::to_string(in.source_line);
+    }
+    return s;
+}
+
+std::string Run::where(const Warp& warp, uint32_t lane, uint32_t pc) const {
+    const Block& b = *warp.block;
+    const uint32_t t = warp.first_thread + lane;
+    const Dim3& bd = launch_.block;
+    std::ostringstream os;
+    os << "block (" << b.id.x << "," << b.id.y << "," << b.id.z << ") thread (" << t % bd.x << ","
+       << (t / bd.x) % bd.y << "," << t / (bd.x * bd.y) << ")";
+    if (pc < fn_.code.size())
+        os << " at '" << (pc < fn_.text.size() ? fn_.text[pc] : "") << "' (" << line_of(pc) << ")";
+    return os.str();
+}
+
+void Run::fault(const Warp& warp, uint32_t lane, uint32_t pc, const std::string& what) {
+    set_end(warp.global_first + lane, trace::ThreadEnd::Faulted, pc);
+    throw KernelFault{where(warp, lane, pc) + ": " + what};
+}
+
+// [SECTION] Deadlock report ==========================================================================
+
+// Per resident block: which threads wait at which instruction, how many exited, and which warps are
+// split across barrier instructions (the aligned-barrier rule that makes them wait forever). Blocks
+// with the same picture are named together.
+std::string Run::deadlock_report() const {
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> pictures; // picture -> blocks
+    bool any_split = false;
+    for (const auto& bp : resident_) {
+        const Block& b = *bp;
+        std::map<uint32_t, std::vector<uint32_t>> by_site; // instruction -> waiting threads (in block)
+        std::vector<uint32_t> split_warps;
+        uint32_t exited = 0;
+        for (const Warp& w : b.warps) {
+            uint32_t sites_in_warp = 0, first_site = UINT32_MAX;
+            for (uint32_t l = 0; l < kWarpSize; ++l) {
+                const LaneState st = w.state[l];
+                if (st == LaneState::Exited) ++exited;
+                if (st != LaneState::AtBarrier && st != LaneState::AlignedWait && st != LaneState::WarpWait)
+                    continue;
+                const uint32_t site = st == LaneState::AtBarrier ? w.pc[l] - 1 : w.pc[l];
+                by_site[site].push_back(w.first_thread + l);
+                if (site != first_site) {
+                    if (first_site == UINT32_MAX) first_site = site;
+                    ++sites_in_warp;
+                }
+            }
+            if (w.aligned_mask && sites_in_warp > 1) split_warps.push_back(w.index);
+        }
+        std::ostringstream os;
+        bool first = true;
+        for (const auto& [site, threads] : by_site) {
+            os << (first ? " " : "; ") << (threads.size() == 1 ? "thread " : "threads ") << id_list(threads);
+            if (threads.size() > 1) os << " (" << threads.size() << ")";
+            os << (threads.size() == 1 ? " waits at '" : " wait at '")
+               << (site < fn_.text.size() ? fn_.text[site] : "?") << "' (" << line_of(site) << ")";
+            first = false;
+        }
+        if (exited)
+            os << (first ? " " : "; ") << exited << (exited == 1 ? " thread exited" : " threads exited");
+        if (!split_warps.empty())
+            os << "; the lanes of " << (split_warps.size() == 1 ? "warp " : "warps ") << id_list(split_warps)
+               << " wait at different barrier instructions";
+        os << ".";
+        any_split = any_split || !split_warps.empty();
+        const std::string picture = os.str();
+        auto it =
+            std::find_if(pictures.begin(), pictures.end(), [&](const auto& p) { return p.first == picture; });
+        if (it == pictures.end())
+            pictures.push_back({picture, {b.linear}});
+        else
+            it->second.push_back(b.linear);
+    }
+    std::string out = "no thread can move.";
+    size_t hidden = 0;
+    for (size_t i = 0; i < pictures.size(); ++i) {
+        auto& [picture, blocks] = pictures[i];
+        if (i >= kMaxPictures) {
+            hidden += blocks.size();
+            continue;
+        }
+        std::sort(blocks.begin(), blocks.end());
+        out += blocks.size() == 1 ? " Block " : " Blocks ";
+        out += id_list(blocks);
+        out += ":";
+        out += picture;
+    }
+    if (hidden) {
+        out += " ";
+        out += std::to_string(hidden);
+        out += hidden == 1 ? " more block waits likewise." : " more blocks wait likewise.";
+    }
+    if (any_split)
+        out += " Lanes of one warp at different barrier instructions wait for each other forever: an aligned "
+               "barrier (bar.sync, __syncthreads()) lets a warp arrive only when all of its non-exited lanes "
+               "are at the same one.";
+    return out;
+}
+
+// [SECTION] Trace: thread table, block history, metadata =============================================
+
+void Run::finish_trace(Result& result, double elapsed_ms) {
+    if (!trace_) return;
+    trace::Trace& t = *trace_;
+    if (!thread_table_) {
+        // The launch was rejected before it started: no threads, no events.
+        t.threads.clear();
+        t.events.clear();
+        t.block_history.clear();
+    } else {
+        // Threads still in resident blocks: where they are.
+        for (const auto& bp : resident_)
+            for (const Warp& w : bp->warps)
+                for (uint32_t l = 0; l < kWarpSize; ++l) {
+                    const LaneState st = w.state[l];
+                    if (st == LaneState::Absent || st == LaneState::Exited) continue;
+                    trace::ThreadInfo& ti = thread_table_[w.global_first + l];
+                    if (ti.end == trace::ThreadEnd::Faulted) continue;
+                    if (st == LaneState::Ready) {
+                        ti.end = trace::ThreadEnd::Running;
+                        ti.end_site = w.uniform ? w.upc : w.pc[l];
+                    } else {
+                        // At a block barrier (pc is past it), or waiting at the instruction itself: for
+                        // the rest of its warp at an aligned barrier, or at a warp collective.
+                        ti.end = trace::ThreadEnd::AtBarrier;
+                        ti.end_site = st == LaneState::AtBarrier ? w.pc[l] - 1 : w.pc[l];
+                    }
+                }
+        // Blocks that never started.
+        const uint32_t sms = std::max<uint32_t>(options_.sm_count, 1);
+        for (size_t g = size_t(next_block_) * threads_per_block_; g < t.threads.size(); ++g) {
+            trace::ThreadInfo& ti = t.threads[g];
+            ti.end = trace::ThreadEnd::NotStarted;
+            ti.end_site = 0;
+            ti.sm = static_cast<uint16_t>(ti.block % sms);
+        }
+        const uint32_t last_site = t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1);
+        for (trace::ThreadInfo& ti : t.threads)
+            ti.end_site = std::min(ti.end_site, last_site);
+        // A run cut short: only the blocks that finished have their whole history in the trace.
+        const bool cut =
+            result.status == trace::RunStatus::Budget || result.status == trace::RunStatus::Cancelled;
+        t.block_history.clear();
+        if (cut && recording_ && !t.events.empty() && (!resident_.empty() || next_block_ < block_count_)) {
+            t.block_history.assign(block_count_, trace::BlockHistory::Whole);
+            for (uint32_t b = next_block_; b < block_count_; ++b)
+                t.block_history[b] = trace::BlockHistory::NotRecorded;
+            for (const auto& bp : resident_)
+                t.block_history[bp->linear] = trace::BlockHistory::Partial;
+        }
+    }
+    t.meta.status = result.status;
+    t.meta.status_message = result.message;
+    t.meta.elapsed_ms = elapsed_ms;
+    t.meta.thread_instructions = result.thread_instructions;
+    t.meta.warp_instructions = result.warp_instructions;
+    t.meta.dropped_events = 0;
+}
+
+} // namespace synclab::sim

@@ -1,0 +1,164 @@
+// One simulated launch (private to app/sim): the Run object behind sim::simulate().
+//
+// Where each concern lives:
+//   simulator.cpp    simulate(), schedule names, the run loop (Run::execute)
+//   setup.cpp        launch validation, parameters, globals, trace header, up-front budgets;
+//                    block admission and retirement
+//   step.cpp         one warp step: group selection, guard predicate, dispatch, branches
+//   alu_exec.cpp     arithmetic, logic, comparison, conversion, special registers (alu.h: scalar
+//                    semantics)
+//   memory_ops.cpp   address resolution and bounds checks; loads, stores, atomics and fences through
+//                    the memory system (memory_system.h, sc_memory.cpp)
+//   barriers.cpp     block barriers (aligned and not), thread exits
+//   collectives.cpp  bar.warp.sync, vote, shfl
+//   events.cpp       the event and memory budgets of the trace
+//   ending.cpp       deadlock report, thread table, block history, run metadata
+//   scheduler.cpp    the scheduling policies
+#pragma once
+
+#include "sim/memory.h"
+#include "sim/memory_system.h"
+#include "sim/scheduler.h"
+#include "sim/simulator.h"
+#include "sim/state.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace synclab::sim {
+
+class Run {
+  public:
+    // `memory`: the memory system (default: ScMemory); simulate() always uses the default, tests
+    // give their own to observe the seam.
+    Run(const ptx::Module& module, const ptx::Function& fn, const LaunchConfig& launch,
+        std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
+        trace::Trace* trace, std::unique_ptr<MemorySystem> memory = nullptr);
+
+    Result execute();
+
+  private:
+    using Instruction = ptx::Instruction;
+    using Operand = ptx::Operand;
+
+    // set-up (setup.cpp)
+    void set_up();
+    void check_launch();
+    void build_params();
+    void allocate_globals();
+    void start_trace();
+    void admit_blocks();
+    void retire_block(Block* block);
+    WarpSet warp_set() const { return WarpSet(warps_, fn_, is_exit_.data()); }
+
+    // stepping (step.cpp)
+    void step(Warp& warp);
+    void materialize(Warp& warp);
+    void advance(Warp& warp, uint32_t mask, uint32_t next_pc);
+    void branch(Warp& warp, const Instruction& in, uint32_t pc, uint32_t group, uint32_t taken);
+
+    // arithmetic (alu_exec.cpp)
+    void execute_alu(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void execute_mov_vector(Warp& warp, const Instruction& in, uint32_t mask);
+    void execute_setp(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void execute_cvt(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    [[noreturn]] void unsupported(const Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    // Operand values of the lanes of `mask`, indexed by lane: a register's own row, or `scratch`
+    // filled with the value (immediates, special registers, symbols, negated predicates).
+    const uint64_t* fetch(const Warp& warp, const Operand& op, uint32_t mask, uint64_t* scratch) const;
+    uint64_t read(const Warp& warp, const Operand& op, uint32_t lane) const;
+    uint64_t special(const Warp& warp, ptx::SpecialReg reg, uint32_t lane) const;
+    uint64_t* reg(Warp& warp, uint32_t slot) const { return warp.regs + size_t(slot) * kWarpSize; }
+
+    // memory (memory_ops.cpp)
+    void execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void execute_fence(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void resolve_lanes(Warp& warp, const Instruction& in, uint32_t pc, const uint64_t* address, bool write,
+                       WarpAccess& access);
+    uint8_t* resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint32_t lane, uint64_t address,
+                          uint32_t size, bool write, trace::Space& space, uint64_t& trace_address);
+    Issuer issuer(const Warp& warp) const;
+    void finish_access(Warp& warp, const WarpAccess& access);
+
+    // barriers and exits (barriers.cpp)
+    void execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void gather_aligned(Warp& warp);
+    void check_barriers(Block& block, uint32_t ids);
+    void check_barrier(Block& block, uint32_t id);
+    void exit_lanes(Warp& warp, uint32_t pc, uint32_t mask);
+
+    // warp collectives (collectives.cpp)
+    void execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+
+    // events and budgets (events.cpp)
+    size_t emit(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
+                uint64_t value, uint8_t flags) {
+        std::vector<trace::Event>& events = trace_->events;
+        if (events.size() == event_room_) grow_events();
+        events.push_back(trace::Event{tick_, address, static_cast<uint32_t>(value), warp.global_first + lane,
+                                      0, static_cast<uint16_t>(pc), kind, flags});
+        return events.size() - 1;
+    }
+    void grow_events();
+    uint64_t trace_bytes() const;
+    void set_end(uint32_t thread, trace::ThreadEnd end, uint32_t site) {
+        if (thread_table_) {
+            thread_table_[thread].end = end;
+            thread_table_[thread].end_site = site;
+        }
+    }
+
+    // errors and ending (ending.cpp)
+    std::string line_of(uint32_t pc) const;
+    std::string where(const Warp& warp, uint32_t lane, uint32_t pc) const;
+    [[noreturn]] void fault(const Warp& warp, uint32_t lane, uint32_t pc, const std::string& what);
+    std::string deadlock_report() const;
+    void finish_trace(Result& result, double elapsed_ms);
+
+    const ptx::Module& module_;
+    const ptx::Function& fn_;
+    const LaunchConfig& launch_;
+    std::vector<Buffer>& buffers_;
+    const std::vector<KernelArg>& args_;
+    const Options& options_;
+    trace::Trace* trace_;
+    std::unique_ptr<Scheduler> scheduler_;
+    std::unique_ptr<MemorySystem> memory_;
+
+    // the launch
+    uint32_t threads_per_block_ = 0;
+    uint32_t warps_per_block_ = 0;
+    uint32_t block_count_ = 0;
+    uint32_t slots_ = 0;
+    uint32_t shared_bytes_ = 0;
+    uint32_t code_size_ = 0;
+    std::vector<uint8_t> is_exit_; // per instruction (and one past the end): ret or exit
+    std::vector<uint8_t> params_;
+    std::vector<std::vector<uint8_t>> global_vars_; // backing store of module .global/.const variables
+    std::vector<uint64_t> symbol_address_;          // per Module::globals index
+    std::vector<uint64_t> buffer_address_;
+    GlobalMemory global_;
+
+    // resident blocks
+    std::vector<std::unique_ptr<Block>> resident_;
+    std::vector<std::unique_ptr<Block>> spare_blocks_; // retired, kept for their allocations
+    std::vector<Warp*> warps_;                         // warps of resident blocks, in admission order
+    uint32_t next_block_ = 0;
+    uint32_t blocks_done_ = 0;
+
+    // counters
+    uint64_t tick_ = 0;
+    uint64_t thread_instructions_ = 0;
+    uint64_t warp_instructions_ = 0;
+
+    // trace and budgets
+    bool recording_ = false;
+    trace::ThreadInfo* thread_table_ = nullptr; // trace_->threads, when there is a trace
+    size_t event_room_ = 0;                     // events that fit before the next budget check
+    uint64_t fixed_bytes_ = 0;                  // state and tables sized up front
+    uint64_t peak_bytes_ = 0;
+};
+
+} // namespace synclab::sim

@@ -1,0 +1,85 @@
+#include "sim/scheduler.h"
+
+namespace synclab::sim {
+
+Pick RoundRobinScheduler::pick(const WarpSet& warps) {
+    const size_t n = warps.size();
+    size_t w = cursor_ < n ? cursor_ : 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (warps.runnable(w)) {
+            cursor_ = w + 1 == n ? 0 : w + 1;
+            return {w, 1};
+        }
+        w = w + 1 == n ? 0 : w + 1;
+    }
+    return {};
+}
+
+void RoundRobinScheduler::resident_changed(const WarpSet& warps) {
+    cursor_ = warps.size() == 0 ? 0 : cursor_ % warps.size();
+}
+
+Pick RandomScheduler::pick(const WarpSet& warps) {
+    const size_t n = warps.size();
+    if (n == 0) return {};
+    size_t w = rng_.below(static_cast<uint32_t>(n));
+    for (size_t i = 0; i < n; ++i) {
+        if (warps.runnable(w)) return {w, 1 + rng_.below(8)};
+        w = w + 1 == n ? 0 : w + 1;
+    }
+    return {};
+}
+
+bool AdversarialScheduler::is_victim(const Warp& warp) const {
+    // A fixed, seed-dependent half of the warps.
+    Rng pick{seed_ ^ (uint64_t(warp.block->linear) << 20) ^ warp.index ^ 0xadull};
+    return (pick.next() & 1) != 0;
+}
+
+// policy_state counts the delays in a row of a victim warp.
+bool AdversarialScheduler::wants_delay(const WarpSet& warps, size_t i) const {
+    Warp& warp = warps[i];
+    if (!is_victim(warp)) return false;
+    if (warp.policy_state >= kMaxDelays) {
+        warp.policy_state = 0;
+        return false;
+    }
+    const ptx::Instruction* in = warps.next_instruction(i);
+    const bool shared_access = in && ptx::is_memory_access(in->op) &&
+                               (in->space == ptx::Space::Shared || in->space == ptx::Space::Generic);
+    if (!shared_access) return false;
+    ++warp.policy_state;
+    return true;
+}
+
+Pick AdversarialScheduler::pick(const WarpSet& warps) {
+    const size_t n = warps.size();
+    if (n == 0) return {};
+    size_t w = rng_.below(static_cast<uint32_t>(n));
+    size_t fallback = Pick::kNone;
+    for (size_t i = 0; i < n; ++i, w = w + 1 == n ? 0 : w + 1) {
+        if (!warps.runnable(w)) continue;
+        if (wants_delay(warps, w)) {
+            if (fallback == Pick::kNone) fallback = w;
+            continue;
+        }
+        return {w, 1 + rng_.below(4)};
+    }
+    // Every runnable warp wants a delay: run one anyway.
+    if (fallback == Pick::kNone) return {};
+    return {fallback, 1 + rng_.below(4)};
+}
+
+std::unique_ptr<Scheduler> make_scheduler(Schedule schedule, uint64_t seed) {
+    switch (schedule) {
+    case Schedule::RoundRobin:
+        return std::make_unique<RoundRobinScheduler>();
+    case Schedule::Random:
+        return std::make_unique<RandomScheduler>(seed);
+    case Schedule::Adversarial:
+        return std::make_unique<AdversarialScheduler>(seed);
+    }
+    return std::make_unique<RoundRobinScheduler>();
+}
+
+} // namespace synclab::sim

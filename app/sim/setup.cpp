@@ -1,0 +1,245 @@
+// Launch set-up (validation, parameters, globals, trace header, what is sized up front against the
+// memory budget) and block admission and retirement.
+#include "sim/run.h"
+
+#include <algorithm>
+
+namespace synclab::sim {
+
+using ptx::Instruction;
+
+// [SECTION] Launch set-up ============================================================================
+
+void Run::check_launch() {
+    const Dim3& g = launch_.grid;
+    const Dim3& b = launch_.block;
+    if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
+        throw KernelFault{"launch: grid and block dimensions must all be at least 1"};
+    if (b.count() > 1024)
+        throw KernelFault{"launch: " + std::to_string(b.count()) +
+                          " threads per block; CUDA allows at most 1024"};
+    if (b.z > 64) throw KernelFault{"launch: block z dimension is at most 64"};
+    if (g.y > 65535 || g.z > 65535) throw KernelFault{"launch: grid y and z dimensions are at most 65535"};
+    const uint64_t total = g.count() * b.count();
+    if (total > options_.max_threads)
+        throw BudgetExceeded{"launch of " + std::to_string(total) + " threads exceeds the thread budget of " +
+                             std::to_string(options_.max_threads)};
+    threads_per_block_ = static_cast<uint32_t>(b.count());
+    warps_per_block_ = (threads_per_block_ + kWarpSize - 1) / kWarpSize;
+    block_count_ = static_cast<uint32_t>(g.count());
+    slots_ = static_cast<uint32_t>(fn_.registers.size());
+    // Dynamic shared memory starts after the static variables (at their aligned end).
+    shared_bytes_ =
+        std::max(fn_.shared_dynamic_offset, fn_.shared_static_bytes) + launch_.dynamic_shared_bytes;
+    if (shared_bytes_ > 228 * 1024)
+        throw KernelFault{"launch: " + std::to_string(shared_bytes_) +
+                          " bytes of shared memory per block; the largest GPUs allow 227 KB"};
+}
+
+void Run::set_up() {
+    check_launch();
+    code_size_ = static_cast<uint32_t>(fn_.code.size());
+    is_exit_.assign(code_size_ + 1, 0);
+    for (uint32_t pc = 0; pc < code_size_; ++pc)
+        is_exit_[pc] = ptx::is_exit(fn_.code[pc].op);
+
+    // What is sized before the first instruction runs: the resident blocks' state, the thread table
+    // and the site table. The events come on top, checked as they grow (grow_events).
+    const uint64_t per_block = uint64_t(warps_per_block_) * slots_ * kWarpSize * 8 + shared_bytes_ +
+                               uint64_t(threads_per_block_) * fn_.local_bytes + sizeof(Block) +
+                               uint64_t(warps_per_block_) * (sizeof(Warp) + sizeof(Warp*)) +
+                               uint64_t(threads_per_block_) * sizeof(Waiter); // barrier waiting lists
+    const uint64_t resident =
+        std::min<uint64_t>(std::max<uint32_t>(options_.max_resident_blocks, 1), block_count_);
+    const uint64_t threads = uint64_t(block_count_) * threads_per_block_;
+    const uint64_t table = trace_ ? threads * sizeof(trace::ThreadInfo) : 0;
+    uint64_t sites = 0;
+    if (trace_)
+        for (size_t i = 0; i < fn_.code.size(); ++i)
+            sites += sizeof(trace::Site) + (i < fn_.text.size() ? fn_.text[i].size() : 0);
+    uint64_t globals = fn_.param_bytes;
+    for (const ptx::GlobalVar& v : module_.globals)
+        globals += v.size;
+    fixed_bytes_ = per_block * resident + table + sites + globals + code_size_;
+    peak_bytes_ = fixed_bytes_;
+    if (fixed_bytes_ > options_.max_memory_bytes)
+        throw BudgetExceeded{
+            "the launch needs " + std::to_string(fixed_bytes_) + " bytes before its first instruction (" +
+            std::to_string(resident) + " resident blocks of " + std::to_string(per_block) +
+            " bytes of registers, shared and local memory" +
+            (trace_ ? ", a thread table of " + std::to_string(threads) + " threads" : std::string()) +
+            "), over the memory budget of " + std::to_string(options_.max_memory_bytes) +
+            " bytes; raise it with --max-memory BYTES"};
+
+    build_params();
+    allocate_globals();
+    recording_ = trace_ && options_.record_trace;
+    start_trace();
+}
+
+void Run::build_params() {
+    if (args_.size() != fn_.params.size())
+        throw KernelFault{"kernel " + fn_.name + " takes " + std::to_string(fn_.params.size()) +
+                          " parameters, " + std::to_string(args_.size()) + " given"};
+    buffer_address_.resize(buffers_.size());
+    for (size_t i = 0; i < buffers_.size(); ++i)
+        buffer_address_[i] =
+            global_.add(buffers_[i].name.empty() ? "buffer " + std::to_string(i) : buffers_[i].name,
+                        buffers_[i].bytes.data(), buffers_[i].bytes.size());
+    params_.assign(fn_.param_bytes, 0);
+    for (size_t i = 0; i < args_.size(); ++i) {
+        const ptx::Param& p = fn_.params[i];
+        uint64_t value = args_[i].bits;
+        if (args_[i].kind == KernelArg::Kind::Buffer) {
+            if (args_[i].buffer >= buffers_.size())
+                throw KernelFault{"argument " + std::to_string(i) + " names buffer " +
+                                  std::to_string(args_[i].buffer) + ", but only " +
+                                  std::to_string(buffers_.size()) + " exist"};
+            if (p.size != 8)
+                throw KernelFault{"argument " + std::to_string(i) + " (" + p.name + ") is a " +
+                                  std::to_string(p.size) + "-byte parameter, but a buffer pointer was given"};
+            value = buffer_address_[args_[i].buffer];
+        }
+        if (p.size != 1 && p.size != 2 && p.size != 4 && p.size != 8)
+            throw KernelFault{"parameter " + p.name + " is a " + std::to_string(p.size) +
+                              "-byte aggregate; only scalar and pointer parameters are supported"};
+        if (p.offset + p.size > params_.size())
+            throw KernelFault{"parameter " + p.name + " lies outside the parameter buffer"};
+        store_bytes(params_.data() + p.offset, p.size, value);
+    }
+}
+
+void Run::allocate_globals() {
+    global_vars_.resize(module_.globals.size());
+    symbol_address_.resize(module_.globals.size());
+    for (size_t i = 0; i < module_.globals.size(); ++i) {
+        const ptx::GlobalVar& v = module_.globals[i];
+        global_vars_[i].assign(std::max<uint32_t>(v.size, 1), 0);
+        std::copy_n(v.init.begin(), std::min<size_t>(v.init.size(), v.size), global_vars_[i].begin());
+        symbol_address_[i] =
+            global_.add(v.name, global_vars_[i].data(), v.size, v.space == ptx::Space::Const);
+    }
+}
+
+void Run::start_trace() {
+    if (!trace_) return;
+    trace::Trace& t = *trace_;
+    t.sites.clear();
+    t.sites.reserve(fn_.code.size());
+    for (size_t i = 0; i < fn_.code.size(); ++i)
+        t.sites.push_back(
+            {fn_.code[i].ptx_line, fn_.code[i].source_line, i < fn_.text.size() ? fn_.text[i] : ""});
+    // The thread table is the run's record of how every thread ended: filled as blocks start and
+    // threads exit or fault, and at the end for the threads still resident and the blocks that never
+    // started (finish_trace).
+    t.threads = trace::thread_layout(launch_.grid, launch_.block);
+    thread_table_ = t.threads.data();
+    t.block_history.clear();
+    // A fresh vector: one the caller reused may hold more capacity than the budgets allow.
+    std::vector<trace::Event>().swap(t.events);
+    if (recording_) {
+        // Room for one event per event-producing instruction per thread (loops may need more):
+        // untouched reserved pages cost nothing, while regrowing a large vector copies it.
+        uint64_t per_thread = 1; // exit
+        for (const Instruction& in : fn_.code) {
+            if (ptx::is_barrier(in.op)) {
+                per_thread += 2; // arrive and leave
+            } else if (ptx::is_memory_access(in.op)) {
+                // Loads and stores of parameters and local memory are not traced.
+                const bool untraced = !ptx::is_atomic(in.op) &&
+                                      (in.space == ptx::Space::Param || in.space == ptx::Space::Local);
+                if (!untraced) per_thread += in.vector;
+            } else if (ptx::emits_event(in.op) && !ptx::is_exit(in.op)) {
+                per_thread += 1;
+            }
+        }
+        const uint64_t room = (options_.max_memory_bytes - fixed_bytes_) / sizeof(trace::Event);
+        const uint64_t want = per_thread * uint64_t(block_count_) * threads_per_block_;
+        t.events.reserve(std::min({want, options_.max_events, room}));
+        event_room_ = std::min<uint64_t>(t.events.capacity(), options_.max_events);
+        peak_bytes_ = fixed_bytes_ + trace_bytes();
+    }
+    t.meta.kernel = fn_.name;
+    t.meta.backend = "sim";
+    t.meta.device = "SyncLab simulator";
+    t.meta.sm_count = options_.sm_count;
+    t.meta.schedule = to_string(options_.schedule);
+    t.meta.seed = options_.seed;
+    t.meta.memory_model = memory_->name();
+    t.meta.grid = launch_.grid;
+    t.meta.block = launch_.block;
+    t.meta.dynamic_shared_bytes = launch_.dynamic_shared_bytes;
+    t.meta.dropped_events = 0;
+}
+
+// [SECTION] Block admission and retirement ===========================================================
+
+void Run::admit_blocks() {
+    bool admitted = false;
+    while (resident_.size() < std::max<uint32_t>(options_.max_resident_blocks, 1) &&
+           next_block_ < block_count_) {
+        std::unique_ptr<Block> block;
+        if (spare_blocks_.empty()) {
+            block = std::make_unique<Block>();
+        } else {
+            block = std::move(spare_blocks_.back());
+            spare_blocks_.pop_back();
+        }
+        Block& b = *block;
+        b.linear = next_block_++;
+        b.id = {b.linear % launch_.grid.x, (b.linear / launch_.grid.x) % launch_.grid.y,
+                b.linear / (launch_.grid.x * launch_.grid.y)};
+        b.thread_count = threads_per_block_;
+        b.live_threads = threads_per_block_;
+        b.sm = b.linear % std::max<uint32_t>(options_.sm_count, 1);
+        b.shared.assign(shared_bytes_, 0);
+        b.local.assign(size_t(threads_per_block_) * fn_.local_bytes, 0);
+        b.regs.assign(size_t(warps_per_block_) * slots_ * kWarpSize, 0);
+        for (BarrierState& bar : b.bars) {
+            bar.arrived = bar.expected = bar.phase = 0;
+            bar.waiting.clear();
+        }
+        b.warps.assign(warps_per_block_, Warp{});
+        const uint32_t block_first = b.linear * threads_per_block_;
+        for (uint32_t w = 0; w < warps_per_block_; ++w) {
+            Warp& warp = b.warps[w];
+            warp.index = w;
+            warp.first_thread = w * kWarpSize;
+            warp.global_first = block_first + warp.first_thread;
+            const uint32_t lanes = std::min(kWarpSize, threads_per_block_ - warp.first_thread);
+            warp.present_mask = lanes == kWarpSize ? kFullMask : ((1u << lanes) - 1);
+            warp.ready_mask = warp.present_mask;
+            for (uint32_t l = 0; l < kWarpSize; ++l)
+                warp.state[l] = l < lanes ? LaneState::Ready : LaneState::Absent;
+            warp.regs = b.regs.data() + size_t(w) * slots_ * kWarpSize;
+            warp.block = &b;
+            if (thread_table_)
+                for (uint32_t l = 0; l < lanes; ++l) {
+                    trace::ThreadInfo& ti = thread_table_[warp.global_first + l];
+                    ti.end = trace::ThreadEnd::Running;
+                    ti.sm = static_cast<uint16_t>(b.sm);
+                }
+        }
+        for (Warp& warp : b.warps)
+            warps_.push_back(&warp);
+        resident_.push_back(std::move(block));
+        admitted = true;
+    }
+    if (admitted) scheduler_->resident_changed(warp_set());
+}
+
+void Run::retire_block(Block* b) {
+    warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [b](Warp* w) { return w->block == b; }),
+                 warps_.end());
+    for (size_t i = 0; i < resident_.size(); ++i)
+        if (resident_[i].get() == b) {
+            spare_blocks_.push_back(std::move(resident_[i]));
+            resident_.erase(resident_.begin() + static_cast<std::ptrdiff_t>(i));
+            break;
+        }
+    ++blocks_done_;
+    scheduler_->resident_changed(warp_set());
+    admit_blocks();
+}
+
+} // namespace synclab::sim

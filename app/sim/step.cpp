@@ -1,0 +1,123 @@
+// One warp step: pick the group of lanes that runs (state.h: next_group), apply the guard predicate,
+// dispatch the instruction to its executor, move the PCs.
+#include "sim/run.h"
+
+namespace synclab::sim {
+
+using ptx::Op;
+using ptx::Operand;
+
+void Run::materialize(Warp& warp) {
+    if (!warp.uniform) return;
+    for (uint32_t m = warp.ready_mask; m; m &= m - 1)
+        warp.pc[std::countr_zero(m)] = warp.upc;
+    warp.uniform = false;
+}
+
+// Moves the lanes of `mask` (all at one PC) to `next_pc`.
+void Run::advance(Warp& warp, uint32_t mask, uint32_t next_pc) {
+    if (warp.uniform && mask == warp.ready_mask) {
+        warp.upc = next_pc;
+        return;
+    }
+    materialize(warp);
+    for (uint32_t m = mask; m; m &= m - 1)
+        warp.pc[std::countr_zero(m)] = next_pc;
+}
+
+// bra: the lanes of `taken` jump, the other lanes of the group fall through.
+void Run::branch(Warp& warp, const Instruction& in, uint32_t pc, uint32_t group, uint32_t taken) {
+    if (taken == group) {
+        advance(warp, group, in.target);
+    } else if (taken == 0) {
+        advance(warp, group, pc + 1);
+    } else {
+        materialize(warp);
+        for (uint32_t m = group; m; m &= m - 1) {
+            const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+            warp.pc[l] = ((taken >> l) & 1) ? in.target : pc + 1;
+        }
+    }
+}
+
+void Run::step(Warp& warp) {
+    const Group g = next_group(warp, is_exit_.data());
+    if (!warp.uniform && g.mask == warp.ready_mask) {
+        warp.uniform = true;
+        warp.upc = g.pc;
+    }
+    const uint32_t pc = g.pc;
+    const uint32_t group = g.mask;
+    if (pc >= code_size_)
+        fault(warp, static_cast<uint32_t>(std::countr_zero(group)), pc - 1,
+              "ran past the end of the kernel without ret/exit");
+    const Instruction& in = fn_.code[pc];
+    ++tick_;
+    ++warp_instructions_;
+    thread_instructions_ += lane_count(group);
+
+    // Guard predicate: lanes whose guard is false only move on.
+    uint32_t mask = group;
+    if (in.guard != Operand::kNoReg) {
+        const uint64_t* p = reg(warp, in.guard);
+        uint32_t set = 0;
+        for (uint32_t l = 0; l < kWarpSize; ++l) // branch-free: lanes outside the group are masked off
+            set |= static_cast<uint32_t>(p[l] & 1) << l;
+        mask = (in.guard_negated ? ~set : set) & group;
+    }
+
+    switch (in.op) {
+    case Op::Bra:
+        branch(warp, in, pc, group, mask);
+        return;
+    case Op::Ret:
+    case Op::Exit:
+        if (mask != group) advance(warp, group & ~mask, pc + 1);
+        exit_lanes(warp, pc, mask);
+        return;
+    case Op::Bar:
+        if (mask != group) advance(warp, group & ~mask, pc + 1);
+        execute_barrier(warp, in, pc, mask);
+        return;
+    case Op::WarpSync:
+    case Op::Vote:
+    case Op::Shfl:
+        // Lanes whose guard is false move on; the others run it or wait for their partners.
+        if (mask != group) advance(warp, group & ~mask, pc + 1);
+        execute_warp_collective(warp, in, pc, mask);
+        return;
+    case Op::Trap:
+        if (mask) fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), pc, "trap instruction executed");
+        advance(warp, group, pc + 1);
+        return;
+    default:
+        break;
+    }
+
+    if (mask) {
+        switch (in.op) {
+        case Op::Ld:
+        case Op::St:
+            execute_memory(warp, in, pc, mask);
+            break;
+        case Op::Atom:
+        case Op::Red:
+            execute_atomic(warp, in, pc, mask);
+            break;
+        case Op::Membar:
+            execute_fence(warp, in, pc, mask);
+            break;
+        case Op::Nanosleep:
+            break;
+        case Op::Cvt:
+            execute_cvt(warp, in, pc, mask);
+            break;
+        default:
+            execute_alu(warp, in, pc, mask);
+            break;
+        }
+    }
+    advance(warp, group, pc + 1);
+}
+
+} // namespace synclab::sim
