@@ -75,10 +75,10 @@ extern "C" __global__ void divergent_barrier_half_block(const int* g_in, int* g_
 }
 
 // odd_lanes: the same mistake inside every warp: odd threads take an extra barrier, so even and
-// odd lanes of one warp wait at different __syncthreads(). barrier_divergence must fire; wrong
-// outputs are possible for the same reason as in half_block. (On an H200 the results come out right,
-// because ptxas predicates the barrier for the whole warp, but compute-sanitizer's synccheck reports
-// "Divergent thread(s) in warp".)
+// odd lanes of one warp wait at different __syncthreads() and, since a warp arrives only when all
+// its lanes are at the same barrier instruction, the block hangs: deadlock and barrier_divergence
+// must fire (odd lanes at line 92, even at 93). (An untraced H200 completes it right: ptxas predicates
+// the barrier for the whole warp; synccheck still reports "Divergent thread(s) in warp".)
 extern "C" __global__ void divergent_barrier_odd_lanes(const int* g_in, int* g_out)
 {
     __shared__ int s_tile[256];
@@ -121,10 +121,10 @@ extern "C" __global__ void divergent_barrier_exit_before_barrier(const int* g_in
 
 // loop_per_thread: "each thread syncs in its own turn". Thread i reaches a __syncthreads() only in
 // iteration i, so every thread arrives exactly once, but at a different moment and, once nvcc has
-// unrolled the loop, at one of several different bar.sync instructions. The simulator, which
-// counts arrivals whatever instruction they use, completes the barrier and the results come out
-// right; barrier_divergence must fire all the same. On an H200 this kernel hangs: the lanes of a
-// warp wait at different barrier instructions for each other forever.
+// unrolled the loop, at one of four different bar.sync instructions. The lanes of a warp wait at
+// different barrier instructions for each other forever: the block hangs, in the simulator as on
+// an H200. The student sees status deadlock with who waits at which copy of line 139; deadlock and
+// barrier_divergence must fire.
 extern "C" __global__ void divergent_barrier_loop_per_thread(const int* g_in, int* g_out)
 {
     __shared__ int s_tile[256];

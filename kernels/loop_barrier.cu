@@ -36,13 +36,13 @@ extern "C" __global__ void loop_barrier_uniform_trip_count(const int* g_len, con
 }
 
 // per_thread_trip_count: the loop runs g_len[t] times, so threads leave it at different rounds.
-// A thread that is done goes on to the __syncthreads() after the loop while the others are still
-// waiting at the ones inside it: one barrier phase is completed by arrivals at different
-// __syncthreads() lines. The simulator counts the arrivals and carries on; barrier_divergence must
-// fire. The sums go wrong too: a thread with a long list keeps adding the last item its partner
-// left in s_item, and a thread with a short list misses its partner's later items. An H200 hangs
-// on this kernel: lanes of one warp wait at different bar.sync instructions (nvcc unrolled the loop
-// by four, and there is the barrier after it), and they never meet.
+// A thread that is done goes on to the __syncthreads() after the loop while its warp-mates still
+// wait at the ones inside it, and nvcc unrolled the loop by four: the lanes of each warp end up at
+// different bar.sync instructions, and a warp arrives only when all its lanes are at the same one.
+// The block hangs, in the simulator as on an H200: the student sees status deadlock with the
+// threads waiting at lines 57 and 61; deadlock and barrier_divergence must fire. (Only a bound
+// that is the same for the whole block, with the work under if (i < len), lets every warp meet
+// its barriers.)
 extern "C" __global__ void loop_barrier_per_thread_trip_count(const int* g_len, const int* g_items, int* g_out,
                                                               int n, int max_len)
 {
