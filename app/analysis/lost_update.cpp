@@ -49,10 +49,10 @@ struct Rmw {
 };
 
 struct PendingLoad {
-    uint16_t site = 0;
-    uint32_t epoch = 0;
     uint64_t writes_at_load = 0; // the address's write counter at the load
-    uint64_t own_writes = 0;     // T's own atomic writes of the address since the load
+    uint32_t epoch = 0;
+    uint32_t own_writes = 0; // T's own atomic writes of the address since the load
+    uint16_t site = 0;
 };
 
 struct AddressState {
@@ -109,22 +109,21 @@ class AddressStates {
 
 // The loads of each thread that a later store of that thread may pair with, by address. Most
 // threads hold a few at a time: a short list per thread, searched linearly (no hash lookup, which
-// is a cache miss per access over millions of threads); a thread that holds many (a loop over an
-// array) moves to a map of its own.
+// is a cache miss per access over millions of threads), its entries in one pool recycled through a
+// free list (no allocation per thread); a thread that holds many (a loop over an array) moves to a
+// map of its own.
 class PendingLoads {
   public:
-    explicit PendingLoads(size_t threads) : lists_(threads) {}
+    explicit PendingLoads(size_t threads) : heads_(threads, kNone), counts_(threads, 0) {}
 
     PendingLoad* find(uint32_t thread, uint64_t address) {
-        if (!many_.empty()) {
-            const auto it = many_.find(thread);
-            if (it != many_.end()) {
-                const auto load = it->second.find(address);
-                return load == it->second.end() ? nullptr : &load->second;
-            }
+        if (counts_[thread] > kListMax) {
+            auto& map = many_[thread];
+            const auto it = map.find(address);
+            return it == map.end() ? nullptr : &it->second;
         }
-        for (auto& [a, load] : lists_[thread])
-            if (a == address) return &load;
+        for (uint32_t i = heads_[thread]; i != kNone; i = pool_[i].next)
+            if (pool_[i].address == address) return &pool_[i].load;
         return nullptr;
     }
 
@@ -134,51 +133,79 @@ class PendingLoads {
             *slot = load;
             return;
         }
-        if (!many_.empty()) {
-            const auto it = many_.find(thread);
-            if (it != many_.end()) {
-                it->second.emplace(address, load);
-                return;
-            }
-        }
-        std::vector<std::pair<uint64_t, PendingLoad>>& list = lists_[thread];
-        if (list.size() < kListMax) {
-            list.emplace_back(address, load);
+        if (counts_[thread] > kListMax) {
+            many_[thread].emplace(address, load);
             return;
         }
-        auto& map = many_[thread];
-        for (const auto& [a, l] : list)
-            map.emplace(a, l);
-        map.emplace(address, load);
-        std::vector<std::pair<uint64_t, PendingLoad>>().swap(list);
+        if (counts_[thread] == kListMax) { // the list is long: move it to a map
+            auto& map = many_[thread];
+            for (uint32_t i = heads_[thread]; i != kNone; i = pool_[i].next)
+                map.emplace(pool_[i].address, pool_[i].load);
+            release_list(thread);
+            map.emplace(address, load);
+            counts_[thread] = kListMax + 1;
+            return;
+        }
+        uint32_t entry;
+        if (free_ != kNone) {
+            entry = free_;
+            free_ = pool_[entry].next;
+        } else {
+            entry = uint32_t(pool_.size());
+            pool_.emplace_back();
+        }
+        pool_[entry] = Entry{address, load, heads_[thread]};
+        heads_[thread] = entry;
+        ++counts_[thread];
     }
 
     void erase(uint32_t thread, uint64_t address) {
-        if (!many_.empty()) {
-            const auto it = many_.find(thread);
-            if (it != many_.end()) {
-                it->second.erase(address);
-                return;
-            }
+        if (counts_[thread] > kListMax) {
+            many_[thread].erase(address);
+            return;
         }
-        auto& list = lists_[thread];
-        for (size_t i = 0; i < list.size(); ++i) {
-            if (list[i].first != address) continue;
-            list[i] = list.back();
-            list.pop_back();
+        for (uint32_t* link = &heads_[thread]; *link != kNone; link = &pool_[*link].next) {
+            const uint32_t i = *link;
+            if (pool_[i].address != address) continue;
+            *link = pool_[i].next;
+            pool_[i].next = free_;
+            free_ = i;
+            --counts_[thread];
             return;
         }
     }
 
     // The thread exited: none of its loads pairs with anything any more.
     void clear(uint32_t thread) {
-        std::vector<std::pair<uint64_t, PendingLoad>>().swap(lists_[thread]);
-        if (!many_.empty()) many_.erase(thread);
+        if (counts_[thread] > kListMax) many_.erase(thread);
+        release_list(thread);
+        counts_[thread] = 0;
     }
 
   private:
-    static constexpr size_t kListMax = 16;
-    std::vector<std::vector<std::pair<uint64_t, PendingLoad>>> lists_;
+    static constexpr uint32_t kNone = UINT32_MAX;
+    static constexpr uint16_t kListMax = 16;
+    struct Entry {
+        uint64_t address = 0;
+        PendingLoad load;
+        uint32_t next = kNone;
+    };
+
+    void release_list(uint32_t thread) {
+        uint32_t i = heads_[thread];
+        while (i != kNone) {
+            const uint32_t next = pool_[i].next;
+            pool_[i].next = free_;
+            free_ = i;
+            i = next;
+        }
+        heads_[thread] = kNone;
+    }
+
+    std::vector<uint32_t> heads_;  // per thread: first entry of its list
+    std::vector<uint16_t> counts_; // per thread: entries; kListMax + 1: the thread is in many_
+    std::vector<Entry> pool_;
+    uint32_t free_ = kNone;
     std::unordered_map<uint32_t, std::unordered_map<uint64_t, PendingLoad, AddressHash>> many_;
 };
 
@@ -253,7 +280,7 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
             const AddressState* state = addresses.find(e.address);
             // The latest load pairs with the store.
             pending.put(e.thread, e.address,
-                        PendingLoad{e.site, clock.stamp(e.thread).epoch, state ? state->writes : 0, 0});
+                        PendingLoad{state ? state->writes : 0, clock.stamp(e.thread).epoch, 0, e.site});
             continue;
         }
         AddressState& state = addresses.at(e.address);
