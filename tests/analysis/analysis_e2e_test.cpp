@@ -3,10 +3,13 @@
 // must give what each kernel's comment says: a finding that must fire, and near-twins that stay
 // silent. Also: findings merged over --reps keep count and message consistent.
 #include "analysis/findings.h"
+#include "gpu/gpu_run.h"
+#include "ptx/instrument.h"
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 #include "sim/simulator.h"
+#include "trace/trace_buffer.h"
 
 #include <gtest/gtest.h>
 
@@ -84,6 +87,66 @@ KernelRun run(const std::string& file, const std::string& kernel, uint32_t grid,
     return r;
 }
 
+// A trace as a traced GPU launch makes it, without a GPU: the kernel instrumented for tracing
+// (ptx/instrument.h) runs in the simulator, which executes the recording code like any other PTX;
+// the events are read back from the trace buffer's stripes, merged by %globaltimer, and the thread
+// table is built from them as the GPU runner does (gpu::thread_table). Barrier phase numbers count
+// each thread's own barriers, as on the GPU.
+KernelRun run_gpu_format(const std::string& file, const std::string& kernel, uint32_t grid, uint32_t block,
+                         std::vector<size_t> words, sim::Schedule schedule, uint64_t seed, int64_t n = -1) {
+    KernelRun r;
+    const std::string text = read_file(file + ".ptx");
+    const ptx::InstrumentedKernel ik = ptx::instrument_kernel(text, module(file), kernel);
+    const ptx::Module traced = ptx::parse_module(ik.ptx, file + ".traced.ptx");
+    std::vector<KernelArg> args;
+    for (size_t i = 0; i < words.size(); ++i) {
+        r.buffers.push_back(zeros("b" + std::to_string(i), words[i]));
+        args.push_back(KernelArg::pointer(uint32_t(i)));
+    }
+    if (n >= 0) args.push_back(KernelArg::scalar(uint64_t(n)));
+    LaunchConfig launch;
+    launch.grid = {grid, 1, 1};
+    launch.block = {block, 1, 1};
+    const trace::TraceBufferLayout layout =
+        trace::TraceBufferLayout::for_capacity(1u << 20, trace::kDefaultStripes);
+    const uint32_t own = uint32_t(r.buffers.size());
+    const uint64_t warps = ptx::trace_warp_count(launch.grid, launch.block);
+    r.buffers.push_back({"trace_events", std::vector<uint8_t>(layout.event_bytes(), 0)});
+    r.buffers.push_back({"trace_cursor", std::vector<uint8_t>(layout.cursor_bytes(), 0)});
+    r.buffers.push_back({"trace_warps", std::vector<uint8_t>(warps * 4, 0)});
+    args.push_back(KernelArg::pointer(own));
+    args.push_back(KernelArg::pointer(own + 1));
+    args.push_back(KernelArg::scalar(layout.stripe_capacity));
+    args.push_back(KernelArg::pointer(own + 2));
+    sim::Options options;
+    options.schedule = schedule;
+    options.seed = seed;
+    options.record_trace = false;
+    const sim::Result result = sim::simulate(traced, kernel, launch, r.buffers, args, options, nullptr);
+    EXPECT_EQ(result.status, trace::RunStatus::Ok) << kernel << ": " << result.message;
+    const std::vector<uint64_t> cursors = trace::read_cursors(r.buffers[own + 1].bytes.data(), layout);
+    EXPECT_EQ(trace::cursor_totals(cursors, layout).dropped, 0u);
+    r.trace.events = trace::complete_events(
+        reinterpret_cast<const trace::Event*>(r.buffers[own].bytes.data()), layout, &cursors);
+    trace::merge_by_time(r.trace.events);
+    std::vector<uint32_t> warp_table(warps);
+    std::memcpy(warp_table.data(), r.buffers[own + 2].bytes.data(), warps * 4);
+    r.trace.meta.grid = launch.grid;
+    r.trace.meta.block = launch.block;
+    r.trace.threads = gpu::thread_table(launch.grid, launch.block, r.trace.events, warp_table, true);
+    const ptx::Function* fn = nullptr;
+    for (const ptx::Function& f : module(file).functions)
+        if (f.name == kernel) fn = &f;
+    EXPECT_NE(fn, nullptr);
+    if (fn == nullptr) return r;
+    for (size_t i = 0; i < fn->code.size(); ++i)
+        r.trace.sites.push_back(
+            {fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
+    r.buffers.resize(own);
+    r.findings = analyze(r.trace);
+    return r;
+}
+
 std::string dump(const std::vector<Finding>& findings) {
     std::string out = std::to_string(findings.size()) + " finding(s):";
     for (const Finding& f : findings)
@@ -106,15 +169,12 @@ struct GlobalCase {
     bool lost_update;
 };
 
-// Verdict, per kernel of global_races.cu: the race on global memory it has (RAW across blocks, RAW
-// / WAR inside a block without a barrier, WAW of several blocks, WAW on an atomic's slot), nothing
-// for its near-twins (a barrier, atomics only, atomicAdd slots), and a lost update with no race.
-TEST(analysis_e2e, GlobalRacesAsEachKernelSays) {
-    const GlobalCase cases[] = {
+std::vector<GlobalCase> global_cases() {
+    return {
         {"_Z15read_next_blockIiEvPT_S1_i", 3, {300, 300}, 300, {Hazard::RAW, Hazard::WAR}, false},
         // Which hazard a pair shows depends on which warp ran first (schedule): either is right.
-        {"_Z20neighbour_no_barrierPiS_", 1, {100, 100}, -1, {Hazard::RAW, Hazard::WAR}, false},
-        {"_Z22neighbour_with_barrierPiS_", 1, {100, 100}, -1, {}, false},
+        {"_Z20neighbour_no_barrierPiS_", 3, {300, 300}, -1, {Hazard::RAW, Hazard::WAR}, false},
+        {"_Z22neighbour_with_barrierPiS_", 3, {300, 300}, -1, {}, false},
         {"_Z19shift_left_in_placePi", 1, {100}, -1, {Hazard::WAR, Hazard::RAW}, false},
         {"_Z27every_block_writes_the_samePi", 3, {100}, -1, {Hazard::WAW}, false},
         {"_Z18count_with_atomicsPj", 3, {1}, -1, {}, false},
@@ -122,6 +182,13 @@ TEST(analysis_e2e, GlobalRacesAsEachKernelSays) {
         {"_Z20slot_from_atomic_maxPiS_", 3, {1, 8}, -1, {Hazard::WAW}, false},
         {"_Z20slot_from_atomic_addPiS_", 3, {1, 300}, -1, {}, false},
     };
+}
+
+// Verdict, per kernel of global_races.cu: the race on global memory it has (RAW across blocks, RAW
+// / WAR inside a block without a barrier, WAW of several blocks, WAW on an atomic's slot), nothing
+// for its near-twins (a barrier, atomics only, atomicAdd slots), and a lost update with no race.
+TEST(analysis_e2e, GlobalRacesAsEachKernelSays) {
+    const std::vector<GlobalCase> cases = global_cases();
     for (const GlobalCase& c : cases) {
         for (const sim::Schedule schedule : kSchedules) {
             for (const uint64_t seed : kSeeds) {
@@ -220,6 +287,43 @@ TEST(analysis_e2e, MergedRepetitionsKeepCountAndMessageConsistent) {
         EXPECT_EQ(f.runs, 4u) << f.message;
         EXPECT_NE(f.message.find("(" + std::to_string(f.count) + " "), std::string::npos) << f.message;
         EXPECT_NE(f.message.find("in 4 runs)"), std::string::npos) << f.message;
+    }
+}
+
+// Verdict: the same kernels traced as on a GPU (instrumented PTX run in the simulator: events
+// merged by %globaltimer, phase numbers per thread, thread table from the events) give the same
+// verdicts: races on global where the kernel has them, none for the near-twins, a lost update with
+// no race, the warp-level divergence and its legal twins.
+TEST(analysis_e2e, GpuFormatTracesGiveTheSameVerdicts) {
+    auto kinds = [](const std::vector<Finding>& findings) {
+        std::vector<FindingKind> out;
+        for (const Finding& f : findings)
+            if (std::find(out.begin(), out.end(), f.kind) == out.end()) out.push_back(f.kind);
+        return out;
+    };
+    for (const sim::Schedule schedule : kSchedules) {
+        for (const GlobalCase& c : global_cases()) {
+            const KernelRun r =
+                run_gpu_format("global_races", c.kernel, c.grid, 100, c.words, schedule, 4, c.n);
+            std::vector<FindingKind> expected;
+            if (!c.hazards.empty()) expected.push_back(FindingKind::Race);
+            if (c.lost_update) expected.push_back(FindingKind::LostUpdate);
+            EXPECT_EQ(kinds(r.findings), expected)
+                << c.kernel << " " << sim::to_string(schedule) << ": " << dump(r.findings);
+        }
+        const std::pair<const char*, bool> warp_cases[] = {
+            {"_Z20partial_warp_barrierPKiPi", true}, {"_Z19upper_lanes_barrierPKiPi", true},
+            {"_Z18early_return_lanesPKiPi", false},  {"_Z18whole_warps_returnPKiPi", false},
+            {"_Z17uniform_conditionPKiPi", false},
+        };
+        for (const auto& [kernel, divergent] : warp_cases) {
+            const KernelRun r = run_gpu_format("warp_divergence", kernel, 2, 100, {200, 200}, schedule, 4);
+            const std::vector<FindingKind> expected =
+                divergent ? std::vector<FindingKind>{FindingKind::BarrierDivergence}
+                          : std::vector<FindingKind>{};
+            EXPECT_EQ(kinds(r.findings), expected)
+                << kernel << " " << sim::to_string(schedule) << ": " << dump(r.findings);
+        }
     }
 }
 

@@ -14,21 +14,24 @@ template <typename T> __global__ void read_next_block(T* g_data, T* g_out, int n
 }
 template __global__ void read_next_block<int>(int*, int*, int);
 
-// race RAW (global), inside a block, no barrier. Launch: 1 block of 100 threads.
+// race RAW (global), inside each block, no barrier: each thread reads its neighbour's element of
+// its block's tile. Launch: 3 blocks of 100 threads.
 __global__ void neighbour_no_barrier(int* g_data, int* g_out)
 {
+    int base = blockIdx.x * blockDim.x;
     int t = threadIdx.x;
-    g_data[t] = t;
-    g_out[t] = g_data[(t + 1) % blockDim.x];
+    g_data[base + t] = t;
+    g_out[base + t] = g_data[base + (t + 1) % blockDim.x];
 }
 
-// no finding: the same with a __syncthreads() between the write and the read.
+// no finding: the same with a __syncthreads() between the write and the read (any grid).
 __global__ void neighbour_with_barrier(int* g_data, int* g_out)
 {
+    int base = blockIdx.x * blockDim.x;
     int t = threadIdx.x;
-    g_data[t] = t;
+    g_data[base + t] = t;
     __syncthreads();
-    g_out[t] = g_data[(t + 1) % blockDim.x];
+    g_out[base + t] = g_data[base + (t + 1) % blockDim.x];
 }
 
 // race WAR (global), inside a block: each thread reads its neighbour's element, then overwrites
