@@ -22,7 +22,9 @@
 // later accesses (they do not see its value), as in racecheck.
 //
 // Hazard names follow the observed order: earlier write then read = RAW, earlier read then write =
-// WAR, write then write = WAW.
+// WAR, write then write = WAW. Messages: detail::race_finding (shared with global_races.cpp).
+//
+// Only blocks with a whole history are read (coverage()).
 //
 // Limits: an access whose epoch is older than the granule's (a trace not in execution order, e.g. a
 // GPU trace ordered by a skewed clock) is not checked. An access crossing an 8-byte boundary (never
