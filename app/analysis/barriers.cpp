@@ -14,14 +14,22 @@
 //   (b) lanes of one warp arriving in one phase at different sites (completed or not): undefined on
 //       pre-Volta GPUs and a sign that the barrier sits in warp-divergent code;
 //   (c) the run ended (status Deadlock or Timeout) with threads waiting in a phase that threads of
-//       their block never arrived at (the others wait elsewhere, run, or faulted).
+//       their block never arrived at (the others wait elsewhere, run, or faulted);
+//   (d) a warp executing an aligned barrier (bar.sync: __syncthreads()) while some of its live
+//       lanes are elsewhere: they skipped it and went on, or wait or run elsewhere when the run
+//       ends (see check_skipped for the rule and the references).
 // Legal patterns give nothing: a barrier under a block-uniform condition (every thread of a block
-// uses the same site, blocks may differ) and barriers reached after some threads exited (exited
-// threads do not take part in later phases).
+// uses the same site, blocks may differ), barriers reached after some threads exited (exited
+// threads do not take part in later phases), whole warps that return before a barrier.
+//
+// Only blocks with a whole history are read (coverage()): a block whose barrier events were lost
+// would show phases that never happened.
 #include "analysis/detail.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -36,7 +44,8 @@ namespace {
 struct Arrival {
     uint32_t thread = 0;
     uint16_t site = 0;
-    bool left = false; // the thread's BarrierLeave of this phase was seen
+    bool left = false;     // the thread's BarrierLeave of this phase was seen
+    uint64_t position = 0; // index of the BarrierArrive in trace.events
 };
 
 struct Phase {
@@ -143,12 +152,13 @@ class Collector {
         return &findings_.back();
     }
 
-    // Appends the findings, with their counts and a count suffix "(N <what>)" where N > 1.
-    void finish(std::vector<Finding>& out, const char* what) {
+    // Appends the findings with their counts, each a `noun` ("such phase").
+    void finish(std::vector<Finding>& out, const char* noun) {
         for (size_t i = 0; i < findings_.size(); ++i) {
             Finding& f = findings_[i];
             f.count = counts_[i];
-            if (f.count > 1) f.message += " (" + std::to_string(f.count) + " " + what + ")";
+            f.count_noun = noun;
+            render_message(f);
             out.push_back(std::move(f));
         }
     }
@@ -184,10 +194,10 @@ void check_sites(const trace::Trace& trace, const Phase& phase, Collector& phase
                 detail::add_line(*f, trace, g.site);
                 f->threads.push_back(g.first_thread);
             }
-            f->message = barrier_name(phase.id) + " phase " + std::to_string(phase.number) + " of block " +
-                         std::to_string(phase.block) + " completed by threads waiting at different " +
-                         (phase.id == 0 ? "__syncthreads()" : "barrier instructions") + ": " +
-                         describe_groups(trace, groups, "thread");
+            f->text = barrier_name(phase.id) + " phase " + std::to_string(phase.number) + " of block " +
+                      std::to_string(phase.block) + " completed by threads waiting at different " +
+                      (phase.id == 0 ? "__syncthreads()" : "barrier instructions") + ": " +
+                      describe_groups(trace, groups, "thread");
         }
     }
     if (groups.size() < 2) return; // every lane of every warp used the same site
@@ -214,9 +224,9 @@ void check_sites(const trace::Trace& trace, const Phase& phase, Collector& phase
             detail::add_line(*f, trace, g.site);
             f->threads.push_back(g.first_thread);
         }
-        f->message =
-            "divergent threads in warp " + std::to_string(warp) + " of block " + std::to_string(phase.block) +
-            " wait at different barriers in the same phase: " + describe_groups(trace, lanes, "lane");
+        f->text = "divergent threads in warp " + std::to_string(warp) + " of block " +
+                  std::to_string(phase.block) +
+                  " wait at different barriers in the same phase: " + describe_groups(trace, lanes, "lane");
     }
 }
 
@@ -267,21 +277,220 @@ void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, con
         if (!rest.empty()) rest += ", ";
         rest += detail::describe_end(trace, end, group.second, ids);
     }
-    f->message = "in block " + std::to_string(phase.block) + ", " + waiters + " (barrier " +
-                 std::to_string(phase.id) + ", phase " + std::to_string(phase.number) +
-                 ") for threads that never arrive: " + rest;
+    f->text = "in block " + std::to_string(phase.block) + ", " + waiters + " (barrier " +
+              std::to_string(phase.id) + ", phase " + std::to_string(phase.number) +
+              ") for threads that never arrive: " + rest;
+}
+
+// [d] Warp-level divergence at an aligned barrier --------------------------------------------------
+
+// Whether the instruction at `site` is an aligned barrier: `bar.*` (bar.sync, bar.arrive, bar.red
+// are the .aligned forms of barrier.*) or `barrier.*.aligned`. A guard ("@%p1 ") is skipped.
+bool is_aligned_barrier(const trace::Trace& trace, uint32_t site) {
+    if (site >= trace.sites.size()) return false;
+    std::string_view text = trace.sites[site].text;
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    if (text.starts_with("@")) {
+        const size_t space = text.find_first_of(" \t");
+        text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+            text.remove_prefix(1);
+    }
+    if (text.starts_with("bar.warp")) return false; // __syncwarp: not a CTA barrier
+    if (text.starts_with("bar.") || text.starts_with("bar ")) return true;
+    const std::string_view opcode = text.substr(0, text.find_first_of(" \t"));
+    return opcode.starts_with("barrier.") && opcode.find(".aligned") != std::string_view::npos;
+}
+
+// One (phase, warp, aligned site) whose warp has lanes that did not arrive anywhere in the phase.
+struct SkipCandidate {
+    size_t phase = 0;
+    uint32_t warp = 0;
+    uint16_t site = 0;
+    uint64_t first = 0;   // position of the warp's first arrival at the site in the phase
+    uint32_t at_site = 0; // lanes that arrived at the site
+    uint32_t missing = 0; // lanes of the warp in the thread table that arrived nowhere in the phase
+    uint32_t first_thread = 0;
+};
+
+// Where a lane went after the warp's first arrival: the site of its next event other than Exit,
+// or kNoSite (it had none: it exited, or the run ended with it stuck).
+constexpr uint32_t kNoSite = UINT32_MAX;
+
+// The (d) rule. In a phase (block, barrier id, number), the arrivals of warp W at aligned site S
+// begin at W's first arrival there (trace order). A lane of W that is in the thread table, did not
+// arrive in that phase (lanes at another barrier instruction of the phase are (b)'s), had not
+// exited by that first arrival, and then either records another event (it skipped the barrier and
+// went on: a memory access, a later barrier...) or never exits (it waits or runs elsewhere when the
+// run ends) is on the other side: W executed S while that lane was live elsewhere.
+//
+// Legal and silent: whole warps that never arrive (no lane of W at S: a block-level matter, not
+// the warp's), lanes that exited before W's first arrival, and lanes whose only event after it is
+// their Exit. The last is how an early `return` of some lanes looks when the lanes at the barrier
+// were scheduled first (this simulator runs the lowest PC first; a GPU may order the lanes either
+// way): those lanes reach no other instruction that records an event before they exit.
+//
+// Why a warp must arrive whole: __syncthreads() compiles to bar.sync, the aligned form of
+// barrier.sync. PTX ISA, "Parallel Synchronization and Communication Instructions: bar, barrier"
+// (https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-bar-barrier):
+// "barrier{.cta} instruction causes executing thread to wait for all non-exited threads from its
+// warp", and the .aligned modifier "indicates that all threads in CTA will execute the same
+// barrier{.cta} instruction. In conditionally executed code, an aligned barrier{.cta} instruction
+// should only be used if it is known that all threads in CTA evaluate the condition identically,
+// otherwise behavior is undefined." CUDA C++ Programming Guide, "Synchronization Functions"
+// (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#synchronization-functions):
+// "__syncthreads() is allowed in conditional code but only if the conditional evaluates
+// identically across the entire thread block, otherwise the code execution is likely to hang or
+// produce unintended side effects." compute-sanitizer's synccheck reports this case as
+// "Divergent thread(s) in warp".
+void check_skipped(const trace::Trace& trace, const detail::BlockTable& table,
+                   const std::vector<Phase>& phases, Collector& skipped) {
+    std::vector<SkipCandidate> candidates;
+    for (size_t p = 0; p < phases.size(); ++p) {
+        const Phase& phase = phases[p];
+        // Per warp of the phase: lanes that arrived anywhere; per (warp, aligned site) a candidate.
+        std::map<uint32_t, uint32_t> arrived; // warp -> lane mask
+        std::map<std::pair<uint32_t, uint16_t>, SkipCandidate> at;
+        for (const Arrival& a : phase.arrivals) {
+            const trace::ThreadInfo& info = trace.threads[a.thread];
+            arrived[info.warp] |= 1u << info.lane;
+            if (!is_aligned_barrier(trace, a.site)) continue;
+            auto [it, inserted] = at.try_emplace({info.warp, a.site});
+            SkipCandidate& c = it->second;
+            if (inserted) c = SkipCandidate{p, info.warp, a.site, a.position, 0, 0, a.thread};
+            c.at_site |= 1u << info.lane;
+        }
+        for (auto& [key, c] : at) {
+            uint32_t present = 0;
+            for (uint32_t lane = 0; lane < 32; ++lane) {
+                const uint32_t t = table.global(phase.block, c.warp * 32 + lane);
+                if (t != kNoThread && trace.threads[t].end != trace::ThreadEnd::NotStarted)
+                    present |= 1u << lane;
+            }
+            c.missing = present & ~arrived[c.warp];
+            if (c.missing != 0) candidates.push_back(c);
+        }
+    }
+    if (candidates.empty()) return;
+
+    // One pass over the events: each thread's first Exit, and for each candidate lane the site of
+    // its first non-Exit event after the candidate's first arrival.
+    struct Request {
+        uint64_t after = 0;
+        size_t candidate = 0;
+        uint32_t lane = 0;
+        uint32_t next_site = kNoSite;
+    };
+    std::unordered_map<uint32_t, std::vector<Request>> requests; // thread -> by `after`
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const SkipCandidate& c = candidates[i];
+        for (uint32_t m = c.missing; m; m &= m - 1) {
+            const uint32_t lane = uint32_t(std::countr_zero(m));
+            requests[table.global(phases[c.phase].block, c.warp * 32 + lane)].push_back({c.first, i, lane});
+        }
+    }
+    for (auto& [thread, list] : requests)
+        std::sort(list.begin(), list.end(),
+                  [](const Request& a, const Request& b) { return a.after < b.after; });
+    std::unordered_map<uint32_t, uint64_t> exit_at; // thread -> position of its first Exit
+    std::unordered_map<uint32_t, size_t> resolved;  // thread -> requests resolved so far
+    for (uint64_t position = 0; position < trace.events.size(); ++position) {
+        const Event& e = trace.events[position];
+        const auto it = requests.find(e.thread);
+        if (it == requests.end()) continue;
+        if (e.kind == EventKind::Exit) {
+            exit_at.try_emplace(e.thread, position);
+            continue;
+        }
+        size_t& k = resolved[e.thread];
+        while (k < it->second.size() && it->second[k].after < position)
+            it->second[k++].next_site = e.site;
+    }
+
+    // Per candidate: its other-side lanes, grouped by where they are.
+    std::vector<std::vector<const Request*>> by_candidate(candidates.size());
+    for (const auto& [thread, list] : requests)
+        for (const Request& r : list)
+            by_candidate[r.candidate].push_back(&r);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const SkipCandidate& c = candidates[i];
+        const Phase& phase = phases[c.phase];
+        // (went on: 0 / ended: 1 + ThreadEnd, site) -> lanes, and the first thread of each group.
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> groups;
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> first_of;
+        for (const Request* r : by_candidate[i]) {
+            const uint32_t thread = table.global(phase.block, c.warp * 32 + r->lane);
+            const auto exit = exit_at.find(thread);
+            if (exit != exit_at.end() && exit->second < c.first) continue; // exited before: legal
+            std::pair<uint32_t, uint32_t> where;
+            if (r->next_site != kNoSite) {
+                where = {0, r->next_site};
+            } else if (exit == exit_at.end() && trace.threads[thread].end != trace::ThreadEnd::Exited) {
+                where = {1 + uint32_t(trace.threads[thread].end), trace.threads[thread].end_site};
+            } else {
+                continue; // its only later event is its Exit: taken as an early return
+            }
+            groups[where].push_back(r->lane);
+        }
+        if (groups.empty()) continue;
+        for (auto& [where, lanes] : groups) {
+            std::sort(lanes.begin(), lanes.end());
+            first_of[where] = table.global(phase.block, c.warp * 32 + lanes.front());
+        }
+
+        std::vector<uint32_t> key{3, line_of(trace, c.site)};
+        for (const auto& [where, lanes] : groups) {
+            key.push_back(where.first);
+            key.push_back(line_of(trace, where.second));
+        }
+        Finding* f = skipped.add(key);
+        if (f == nullptr) continue;
+        *f = barrier_finding(phase);
+        detail::add_line(*f, trace, c.site);
+        f->threads.push_back(c.first_thread);
+        std::vector<uint32_t> at_lanes;
+        for (uint32_t m = c.at_site; m; m &= m - 1)
+            at_lanes.push_back(uint32_t(std::countr_zero(m)));
+        std::string rest;
+        for (const auto& [where, lanes] : groups) {
+            detail::add_line(*f, trace, where.second);
+            f->threads.push_back(first_of[where]);
+            if (!rest.empty()) rest += ", ";
+            const bool one = lanes.size() == 1;
+            const std::string who = detail::noun_list("lane", lanes);
+            if (where.first == 0) {
+                rest += who + (one ? " skips it and goes on to " : " skip it and go on to ") +
+                        detail::line_label(trace, where.second);
+            } else if (static_cast<trace::ThreadEnd>(where.first - 1) == trace::ThreadEnd::AtBarrier) {
+                rest += who + (one ? " waits at " : " wait at ") + detail::line_label(trace, where.second);
+            } else {
+                rest += who + (one ? " was" : " were") + " still running at " +
+                        detail::line_label(trace, where.second);
+            }
+        }
+        f->text = "divergent threads in warp " + std::to_string(c.warp) + " of block " +
+                  std::to_string(phase.block) + ": " + detail::noun_list("lane", at_lanes) +
+                  (at_lanes.size() == 1 ? " executes the " : " execute the ") +
+                  (phase.id == 0 ? "__syncthreads()" : barrier_name(phase.id)) + " at " +
+                  detail::line_label(trace, c.site) + " while the warp's other live " +
+                  (groups.size() == 1 && groups.begin()->second.size() == 1 ? "lane is" : "lanes are") +
+                  " elsewhere: " + rest;
+    }
 }
 
 } // namespace
 
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options) {
+    const detail::WholeBlocks whole(trace);
     std::vector<Phase> phases; // in order of first arrival
     std::unordered_map<PhaseKey, size_t, PhaseKeyHash> index;
     // (thread, barrier id) -> its open arrival: (index in phases, index in arrivals).
     std::unordered_map<uint64_t, std::pair<size_t, size_t>> open;
-    for (const Event& e : trace.events) {
+    for (uint64_t position = 0; position < trace.events.size(); ++position) {
+        const Event& e = trace.events[position];
         if (e.kind != EventKind::BarrierArrive && e.kind != EventKind::BarrierLeave) continue;
-        if (e.thread >= trace.threads.size()) continue;
+        if (!whole.thread(e.thread)) continue;
         const PhaseKey key{trace.threads[e.thread].block, uint32_t(e.address), e.value};
         auto [it, inserted] = index.try_emplace(key, phases.size());
         if (inserted) phases.push_back(Phase{key.block, key.id, key.number, {}, false});
@@ -289,7 +498,7 @@ std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Op
         const uint64_t thread_barrier = (uint64_t(e.thread) << 32) | key.id;
         if (e.kind == EventKind::BarrierArrive) {
             open[thread_barrier] = {it->second, phase.arrivals.size()};
-            phase.arrivals.push_back(Arrival{e.thread, e.site, false});
+            phase.arrivals.push_back(Arrival{e.thread, e.site, false, position});
         } else {
             phase.completed = true;
             const auto arrival = open.find(thread_barrier);
@@ -303,15 +512,17 @@ std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Op
     const bool hung =
         trace.meta.status == trace::RunStatus::Deadlock || trace.meta.status == trace::RunStatus::Timeout;
     const detail::BlockTable table(trace);
-    Collector by_phase, by_warp, stuck;
+    Collector by_phase, by_warp, stuck, skipped;
     for (const Phase& phase : phases) {
         check_sites(trace, phase, by_phase, by_warp);
         if (hung && !phase.completed) check_stuck(trace, table, phase, stuck);
     }
+    check_skipped(trace, table, phases, skipped);
     std::vector<Finding> out;
-    stuck.finish(out, "such phases");
-    by_phase.finish(out, "such phases");
-    by_warp.finish(out, "such warp phases");
+    stuck.finish(out, "such phase");
+    by_phase.finish(out, "such phase");
+    by_warp.finish(out, "such warp phase");
+    skipped.finish(out, "such warp phase");
     detail::sort_and_cap(out, options.max_findings_per_kind);
     return out;
 }

@@ -8,7 +8,9 @@
 // none waits, threads that did not finish); block = the first block with such threads; address = 0.
 // The message lists, per block, how its threads ended, blocks with the same picture merged:
 //   "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited".
-// Blocks where every thread exited or never started are left out.
+// Blocks where every thread exited or never started are left out, and so are blocks whose history
+// is not whole (coverage()): the run status still says the run hung, but only whole blocks are
+// described ("run timed out; no block recorded whole shows unfinished threads" where none is).
 #include "analysis/detail.h"
 
 #include <algorithm>
@@ -29,6 +31,7 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
     if (!deadlock && trace.meta.status != trace::RunStatus::Timeout) return {};
 
     const detail::BlockTable table(trace);
+    const detail::WholeBlocks whole(trace);
     uint64_t waiting = 0;
     uint64_t unfinished = 0;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> waits;   // (line, site) -> first waiting thread
@@ -38,6 +41,7 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
     std::vector<std::pair<std::string, std::vector<uint32_t>>> patterns;
 
     for (uint32_t block = 0; block < table.block_count(); ++block) {
+        if (!whole.block(block)) continue;
         // Threads grouped by (end, end_site), groups in order of their first thread.
         std::vector<std::pair<std::pair<ThreadEnd, uint32_t>, std::vector<uint32_t>>> groups;
         bool stuck = false;
@@ -87,15 +91,18 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
     f.space = trace::Space::Other;
     f.block = first_block == detail::kNoThread ? 0 : first_block;
     f.count = waiting > 0 ? waiting : unfinished;
+    f.count_noun = waiting > 0 ? "waiting thread" : "unfinished thread";
     for (const auto& [line_key, thread] : waiting > 0 ? waits : running) {
         detail::add_line(f, trace, line_key.second);
         f.threads.push_back(thread);
     }
-    f.message = deadlock ? "run ended in deadlock" : "run timed out";
+    std::string& text = f.text;
+    text = deadlock ? "run ended in deadlock" : "run timed out";
     if (patterns.empty()) {
-        f.message += " with no thread left unfinished in the thread table";
+        text += whole.all() ? " with no thread left unfinished in the thread table"
+                            : "; no block recorded whole shows unfinished threads";
     } else {
-        f.message += ": ";
+        text += ": ";
         size_t shown = 0;
         size_t hidden_blocks = 0;
         for (const auto& [picture, blocks] : patterns) {
@@ -103,11 +110,12 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
                 hidden_blocks += blocks.size();
                 continue;
             }
-            if (shown++ != 0) f.message += "; ";
-            f.message += detail::noun_list("block", blocks) + ": " + picture;
+            if (shown++ != 0) text += "; ";
+            text += detail::noun_list("block", blocks) + ": " + picture;
         }
-        if (hidden_blocks != 0) f.message += "; and " + std::to_string(hidden_blocks) + " more blocks";
+        if (hidden_blocks != 0) text += "; and " + std::to_string(hidden_blocks) + " more blocks";
     }
+    render_message(f);
     return {f};
 }
 

@@ -6,19 +6,85 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace synclab::analysis::detail {
 
 constexpr uint32_t kNoThread = UINT32_MAX;
 
+// A 64-bit mixer (splitmix64's finaliser) for hash keys built from addresses and thread indices:
+// std::hash<uint64_t> is the identity, and structured keys (base + 4 * t) then crowd a few buckets.
+inline uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 // "line 12" for a site with a CUDA source line, "PTX line 40" when only its PTX line is known,
 // "an unknown line" for a site outside the site table.
 std::string line_label(const trace::Trace& trace, uint32_t site);
 
-// Appends line_of(site) to finding.lines and `site` to finding.sites unless that line is already
-// listed (lines are deduplicated; sites keep the first site of each line).
+// Adds `site` to the finding unless a site of the same line (line_of) is listed already: `site` goes
+// to finding.sites, its CUDA source line to finding.lines, or, where it has none, its PTX line to
+// finding.ptx_lines.
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site);
+
+// "block 3 thread 17"
+std::string block_thread(const trace::Trace& trace, uint32_t thread);
+
+// The blocks whose events the analyses use: those with a whole history (trace::BlockHistory).
+class WholeBlocks {
+  public:
+    explicit WholeBlocks(const trace::Trace& trace);
+    bool all() const { return all_; }
+    bool block(uint32_t block) const { return all_ || trace_.block_is_whole(block); }
+    // Whether the thread is in the table and its block is whole.
+    bool thread(uint32_t thread) const {
+        return thread < trace_.threads.size() &&
+               (all_ || trace_.block_is_whole(trace_.threads[thread].block));
+    }
+
+  private:
+    const trace::Trace& trace_;
+    bool all_ = true;
+};
+
+// Accesses, by (thread, site), that belong to a read-modify-write the lost-update analysis
+// reported, per global address: a race between two of them is that lost update, not a second
+// finding. Built by lost_updates(); read by the global race analysis.
+class RmwAccesses {
+  public:
+    void add(uint64_t address, uint32_t thread, uint16_t site);
+    void seal(); // sorts; call once after the last add()
+    bool empty() const { return by_address_.empty(); }
+    bool has_address(uint64_t address) const { return by_address_.count(address) != 0; }
+    bool contains(uint64_t address, uint32_t thread, uint16_t site) const;
+
+  private:
+    std::unordered_map<uint64_t, std::vector<uint64_t>> by_address_; // sorted (thread << 16 | site)
+};
+
+// The lost-update analysis's findings and the accesses they rest on.
+struct LostUpdates {
+    std::vector<Finding> findings;
+    RmwAccesses accesses;
+};
+LostUpdates lost_updates(const trace::Trace& trace, const Options& options);
+
+std::vector<Finding> global_races(const trace::Trace& trace, const Options& options,
+                                  const RmwAccesses& explained, ShadowStats* stats = nullptr);
+
+// A race finding (both analyses word it alike): `count` racing access pairs of `hazard` between
+// the earlier access (first_thread at first_site) and the later one, e.g. "RAW hazard on
+// __shared__ address 0x4 in block 0: thread 5 (line 12) reads a value thread 4 wrote (line 10)
+// with no barrier between them"; global memory names threads as "block B thread T" and says why
+// they are unordered (no barrier between them, or different blocks).
+Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
+                     uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,
+                     uint64_t count);
 
 std::string hex(uint64_t value);            // "0x7c"
 const char* space_name(trace::Space space); // "__shared__", "global", "local", "memory"

@@ -86,15 +86,37 @@ std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces) {
     return out;
 }
 
+bool at_finding_line(const trace::Trace& trace, const Finding& finding, uint32_t site) {
+    if (site >= trace.sites.size()) return false;
+    const trace::Site& s = trace.sites[site];
+    const std::vector<uint32_t>& lines = s.source_line != 0 ? finding.lines : finding.ptx_lines;
+    const uint32_t line = s.source_line != 0 ? s.source_line : s.ptx_line;
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options) {
+    return detail::lost_updates(trace, options).findings;
+}
+
+std::vector<Finding> find_global_races(const trace::Trace& trace, const Options& options,
+                                       ShadowStats* stats) {
+    return detail::global_races(trace, options, detail::lost_updates(trace, options).accesses, stats);
+}
+
 std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) {
     // Most important first: a hang explains everything after it; a divergent barrier makes the
-    // barrier-based ordering of the race analysis questionable; lost updates are global races.
+    // barrier-based ordering of the race analysis questionable; lost updates are global races
+    // of a more specific shape (the global race analysis leaves out the pairs they explain).
     std::vector<Finding> all = find_deadlock(trace);
     if (all.size() > options.max_findings_per_kind) all.resize(options.max_findings_per_kind);
-    for (auto* analysis : {&find_barrier_divergence, &find_shared_races, &find_lost_updates}) {
-        std::vector<Finding> found = analysis(trace, options);
+    auto append = [&all](std::vector<Finding>&& found) {
         all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
-    }
+    };
+    append(find_barrier_divergence(trace, options));
+    append(find_shared_races(trace, options));
+    detail::LostUpdates lost = detail::lost_updates(trace, options);
+    append(detail::global_races(trace, options, lost.accesses));
+    append(std::move(lost.findings));
     return all;
 }
 
@@ -109,9 +131,35 @@ std::string line_label(const trace::Trace& trace, uint32_t site) {
 
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site) {
     const uint32_t line = line_of(trace, site);
-    if (std::find(finding.lines.begin(), finding.lines.end(), line) != finding.lines.end()) return;
-    finding.lines.push_back(line);
+    for (uint32_t listed : finding.sites)
+        if (line_of(trace, listed) == line) return;
     finding.sites.push_back(site);
+    if (site >= trace.sites.size()) return; // no line of either kind
+    const trace::Site& s = trace.sites[site];
+    (s.source_line != 0 ? finding.lines : finding.ptx_lines).push_back(line);
+}
+
+std::string block_thread(const trace::Trace& trace, uint32_t thread) {
+    if (thread >= trace.threads.size()) return "thread #" + std::to_string(thread);
+    const trace::ThreadInfo& info = trace.threads[thread];
+    return "block " + std::to_string(info.block) + " thread " + std::to_string(info.thread_in_block);
+}
+
+void RmwAccesses::add(uint64_t address, uint32_t thread, uint16_t site) {
+    by_address_[address].push_back((uint64_t(thread) << 16) | site);
+}
+
+void RmwAccesses::seal() {
+    for (auto& [address, keys] : by_address_) {
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    }
+}
+
+bool RmwAccesses::contains(uint64_t address, uint32_t thread, uint16_t site) const {
+    const auto it = by_address_.find(address);
+    return it != by_address_.end() &&
+           std::binary_search(it->second.begin(), it->second.end(), (uint64_t(thread) << 16) | site);
 }
 
 std::string hex(uint64_t value) {
@@ -161,7 +209,8 @@ std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32
 
 void sort_and_cap(std::vector<Finding>& findings, uint32_t max) {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        return std::tie(a.lines, a.sites, a.hazard) < std::tie(b.lines, b.sites, b.hazard);
+        return std::tie(a.lines, a.ptx_lines, a.sites, a.hazard) <
+               std::tie(b.lines, b.ptx_lines, b.sites, b.hazard);
     });
     if (findings.size() > max) findings.resize(max);
 }

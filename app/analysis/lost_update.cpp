@@ -15,14 +15,19 @@
 // its store in the trace: that write was overwritten, so its update was lost in this run.
 //
 // One finding per (load site, store site): count = distinct threads with an unsynchronised RMW,
-// summed over the addresses (a thread counts once per address). The message also gives how many
-// of those RMWs overlapped, and an example (preferably an overlapped one: the thread whose update
-// was lost comes second in `threads`).
+// summed over the addresses (a thread counts once per address); lost = those RMWs that overlapped
+// (each overwrote another thread's update). The message gives both and an example (preferably an
+// overlapped one: the thread whose update was lost comes second in `threads`).
+//
+// Only blocks with a whole history are read (coverage()). The accesses of every reported RMW go
+// into LostUpdates::accesses, so that the global race analysis does not report them again.
 #include "analysis/detail.h"
 #include "analysis/happens_before.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 namespace synclab::analysis {
@@ -44,27 +49,164 @@ struct Rmw {
 };
 
 struct PendingLoad {
-    uint16_t site = 0;
-    uint32_t epoch = 0;
     uint64_t writes_at_load = 0; // the address's write counter at the load
-    uint64_t own_writes = 0;     // T's own atomic writes of the address since the load
+    uint32_t epoch = 0;
+    uint32_t own_writes = 0; // T's own atomic writes of the address since the load
+    uint16_t site = 0;
 };
 
 struct AddressState {
     uint64_t writes = 0;
     uint32_t last_writer = kNoThread;
-    int64_t rmws = -1; // index into the RMW lists, -1: none yet
+    int32_t rmws = -1; // index into the RMW lists, -1: none yet
 };
 
-struct ThreadAddress {
-    uint32_t thread;
-    uint64_t address;
-    bool operator==(const ThreadAddress&) const = default;
+struct AddressHash {
+    size_t operator()(uint64_t address) const { return detail::mix(address); }
 };
-struct ThreadAddressHash {
-    size_t operator()(const ThreadAddress& k) const {
-        return std::hash<uint64_t>{}((k.address * 0x9e3779b97f4a7c15ull) ^ k.thread);
+
+// AddressState of every written address: word-aligned addresses in pages of 64 words (neighbouring
+// threads write neighbouring words, so most accesses find the page they need cached), others in
+// a map.
+class AddressStates {
+  public:
+    // The state of `address`, created on first use.
+    AddressState& at(uint64_t address) {
+        if (address % 4 != 0) return odd_[address];
+        return page(address / 4 / kPageWords, true)->states[address / 4 % kPageWords];
     }
+    // The state of `address` if it was ever written, else null.
+    const AddressState* find(uint64_t address) {
+        if (address % 4 != 0) {
+            const auto it = odd_.find(address);
+            return it == odd_.end() ? nullptr : &it->second;
+        }
+        Page* p = page(address / 4 / kPageWords, false);
+        return p ? &p->states[address / 4 % kPageWords] : nullptr;
+    }
+
+  private:
+    static constexpr uint64_t kPageWords = 64;
+    struct Page {
+        std::array<AddressState, kPageWords> states{};
+    };
+    Page* page(uint64_t index, bool create) {
+        if (index == cached_index_ && cached_ != nullptr) return cached_;
+        auto it = pages_.find(index);
+        if (it == pages_.end()) {
+            if (!create) return nullptr;
+            it = pages_.emplace(index, std::make_unique<Page>()).first;
+        }
+        cached_index_ = index;
+        cached_ = it->second.get();
+        return cached_;
+    }
+    std::unordered_map<uint64_t, std::unique_ptr<Page>, AddressHash> pages_;
+    uint64_t cached_index_ = UINT64_MAX;
+    Page* cached_ = nullptr;
+    std::unordered_map<uint64_t, AddressState, AddressHash> odd_;
+};
+
+// The loads of each thread that a later store of that thread may pair with, by address. Most
+// threads hold a few at a time: a short list per thread, searched linearly (no hash lookup, which
+// is a cache miss per access over millions of threads), its entries in one pool recycled through a
+// free list (no allocation per thread); a thread that holds many (a loop over an array) moves to a
+// map of its own.
+class PendingLoads {
+  public:
+    explicit PendingLoads(size_t threads) : heads_(threads, kNone), counts_(threads, 0) {}
+
+    PendingLoad* find(uint32_t thread, uint64_t address) {
+        if (counts_[thread] > kListMax) {
+            auto& map = many_[thread];
+            const auto it = map.find(address);
+            return it == map.end() ? nullptr : &it->second;
+        }
+        for (uint32_t i = heads_[thread]; i != kNone; i = pool_[i].next)
+            if (pool_[i].address == address) return &pool_[i].load;
+        return nullptr;
+    }
+
+    // Records `load` as the thread's latest load of `address`.
+    void put(uint32_t thread, uint64_t address, const PendingLoad& load) {
+        if (PendingLoad* slot = find(thread, address)) {
+            *slot = load;
+            return;
+        }
+        if (counts_[thread] > kListMax) {
+            many_[thread].emplace(address, load);
+            return;
+        }
+        if (counts_[thread] == kListMax) { // the list is long: move it to a map
+            auto& map = many_[thread];
+            for (uint32_t i = heads_[thread]; i != kNone; i = pool_[i].next)
+                map.emplace(pool_[i].address, pool_[i].load);
+            release_list(thread);
+            map.emplace(address, load);
+            counts_[thread] = kListMax + 1;
+            return;
+        }
+        uint32_t entry;
+        if (free_ != kNone) {
+            entry = free_;
+            free_ = pool_[entry].next;
+        } else {
+            entry = uint32_t(pool_.size());
+            pool_.emplace_back();
+        }
+        pool_[entry] = Entry{address, load, heads_[thread]};
+        heads_[thread] = entry;
+        ++counts_[thread];
+    }
+
+    void erase(uint32_t thread, uint64_t address) {
+        if (counts_[thread] > kListMax) {
+            many_[thread].erase(address);
+            return;
+        }
+        for (uint32_t* link = &heads_[thread]; *link != kNone; link = &pool_[*link].next) {
+            const uint32_t i = *link;
+            if (pool_[i].address != address) continue;
+            *link = pool_[i].next;
+            pool_[i].next = free_;
+            free_ = i;
+            --counts_[thread];
+            return;
+        }
+    }
+
+    // The thread exited: none of its loads pairs with anything any more.
+    void clear(uint32_t thread) {
+        if (counts_[thread] > kListMax) many_.erase(thread);
+        release_list(thread);
+        counts_[thread] = 0;
+    }
+
+  private:
+    static constexpr uint32_t kNone = UINT32_MAX;
+    static constexpr uint16_t kListMax = 16;
+    struct Entry {
+        uint64_t address = 0;
+        PendingLoad load;
+        uint32_t next = kNone;
+    };
+
+    void release_list(uint32_t thread) {
+        uint32_t i = heads_[thread];
+        while (i != kNone) {
+            const uint32_t next = pool_[i].next;
+            pool_[i].next = free_;
+            free_ = i;
+            i = next;
+        }
+        heads_[thread] = kNone;
+    }
+
+    std::vector<uint32_t> heads_;  // per thread: first entry of its list
+    std::vector<uint16_t> counts_; // per thread: entries; kListMax + 1: the thread is in many_
+    std::vector<Entry> pool_;
+    uint32_t free_ = kNone;
+    std::unordered_map<uint32_t, std::unordered_map<uint64_t, PendingLoad, AddressHash>> many_;
 };
 
 // One (load site, store site) finding being built.
@@ -72,8 +214,7 @@ struct Aggregate {
     uint16_t load_site = 0;
     uint16_t store_site = 0;
     uint64_t threads = 0;    // distinct threads per address, summed
-    uint64_t rmws = 0;       // unsynchronised RMWs
-    uint64_t overlapped = 0; // of them, overlapped
+    uint64_t overlapped = 0; // unsynchronised RMWs that overlapped
     uint64_t addresses = 0;
     bool example_overlapped = false;
     uint64_t address = 0;
@@ -113,73 +254,60 @@ std::vector<uint8_t> unsynchronised(const trace::Trace& trace, const std::vector
     return out;
 }
 
-std::string who(const trace::Trace& trace, uint32_t thread) {
-    const trace::ThreadInfo& info = trace.threads[thread];
-    return "block " + std::to_string(info.block) + " thread " + std::to_string(info.thread_in_block);
-}
-
 } // namespace
 
-std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options) {
-    detail::BarrierClock clock(trace);
-    std::unordered_map<ThreadAddress, PendingLoad, ThreadAddressHash> pending;
-    // Addresses each thread put into `pending`, so that its loads are dropped when it exits (a
-    // kernel that only reads would otherwise keep every load to the end).
-    std::vector<std::vector<uint64_t>> pending_of(trace.threads.size());
-    std::unordered_map<uint64_t, AddressState> addresses;
+namespace detail {
+
+LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
+    LostUpdates result;
+    const WholeBlocks whole(trace);
+    BarrierClock clock(trace);
+    // Dropped when a thread exits: a kernel that only reads would otherwise keep every load.
+    PendingLoads pending(trace.threads.size());
+    AddressStates addresses;
     std::vector<uint64_t> rmw_addresses;     // in order of first RMW
     std::vector<std::vector<Rmw>> rmw_lists; // parallel to rmw_addresses
 
     for (const Event& e : trace.events) {
-        if (e.thread >= trace.threads.size()) continue;
+        if (!whole.thread(e.thread)) continue;
         if (!e.is_memory_access()) {
             clock.observe(e);
-            if (e.kind == EventKind::Exit) {
-                for (uint64_t address : pending_of[e.thread])
-                    pending.erase(ThreadAddress{e.thread, address});
-                std::vector<uint64_t>().swap(pending_of[e.thread]);
-            }
+            if (e.kind == EventKind::Exit) pending.clear(e.thread);
             continue;
         }
         if (e.space() != trace::Space::Global) continue;
-        const ThreadAddress key{e.thread, e.address};
         if (e.kind == EventKind::Load) {
-            const auto it = addresses.find(e.address);
-            const PendingLoad load{e.site, clock.stamp(e.thread).epoch,
-                                   it == addresses.end() ? 0 : it->second.writes, 0};
-            auto [slot, inserted] = pending.try_emplace(key, load);
-            if (inserted) {
-                pending_of[e.thread].push_back(e.address);
-            } else {
-                slot->second = load; // the latest load pairs with the store
-            }
+            const AddressState* state = addresses.find(e.address);
+            // The latest load pairs with the store.
+            pending.put(e.thread, e.address,
+                        PendingLoad{state ? state->writes : 0, clock.stamp(e.thread).epoch, 0, e.site});
             continue;
         }
-        AddressState& state = addresses[e.address];
-        const auto load = pending.find(key);
+        AddressState& state = addresses.at(e.address);
+        PendingLoad* const load = pending.find(e.thread, e.address);
         if (e.kind == EventKind::Store) {
             const bool plain = !e.is_volatile() && (e.flags & trace::flag::kOrdered) == 0;
-            if (load != pending.end()) {
+            if (load != nullptr) {
                 if (plain) {
                     Rmw rmw;
                     rmw.thread = e.thread;
-                    rmw.load_site = load->second.site;
+                    rmw.load_site = load->site;
                     rmw.store_site = e.site;
-                    rmw.load_epoch = load->second.epoch;
+                    rmw.load_epoch = load->epoch;
                     rmw.store_epoch = clock.stamp(e.thread).epoch;
-                    rmw.overlapped = state.writes - load->second.writes_at_load > load->second.own_writes;
+                    rmw.overlapped = state.writes - load->writes_at_load > load->own_writes;
                     if (rmw.overlapped && state.last_writer != e.thread) rmw.overwritten = state.last_writer;
                     if (state.rmws < 0) {
-                        state.rmws = int64_t(rmw_lists.size());
+                        state.rmws = int32_t(rmw_lists.size());
                         rmw_addresses.push_back(e.address);
                         rmw_lists.emplace_back();
                     }
                     rmw_lists[size_t(state.rmws)].push_back(rmw);
                 }
-                pending.erase(load); // a store ends the RMW window, whatever its kind
+                pending.erase(e.thread, e.address); // a store ends the RMW window, whatever its kind
             }
-        } else if (load != pending.end()) {
-            ++load->second.own_writes; // T's own atomic on X between its load and its store
+        } else if (load != nullptr) {
+            ++load->own_writes; // T's own atomic on X between its load and its store
         }
         ++state.writes;
         state.last_writer = e.thread;
@@ -193,7 +321,10 @@ std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options&
         // Per site pair at this address: its unsynchronised RMWs.
         std::map<std::pair<uint16_t, uint16_t>, std::vector<size_t>> by_sites;
         for (size_t i = 0; i < rmws.size(); ++i) {
-            if (flagged[i]) by_sites[{rmws[i].load_site, rmws[i].store_site}].push_back(i);
+            if (!flagged[i]) continue;
+            by_sites[{rmws[i].load_site, rmws[i].store_site}].push_back(i);
+            result.accesses.add(rmw_addresses[a], rmws[i].thread, rmws[i].load_site);
+            result.accesses.add(rmw_addresses[a], rmws[i].thread, rmws[i].store_site);
         }
         for (const auto& [sites, members] : by_sites) {
             auto [it, inserted] = index.try_emplace(sites, aggregates.size());
@@ -211,7 +342,6 @@ std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options&
             std::sort(threads.begin(), threads.end());
             threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
             agg.threads += threads.size();
-            agg.rmws += members.size();
             ++agg.addresses;
             // Example: the first address; replaced once by the first address with an overlap.
             if (agg.addresses == 1 || (!agg.example_overlapped && overlapped != nullptr)) {
@@ -235,42 +365,41 @@ std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options&
         }
     }
 
-    std::vector<Finding> out;
+    result.accesses.seal();
+    std::vector<Finding>& out = result.findings;
     for (const Aggregate& agg : aggregates) {
         Finding f;
         f.kind = FindingKind::LostUpdate;
         f.space = trace::Space::Global;
-        detail::add_line(f, trace, agg.load_site);
-        detail::add_line(f, trace, agg.store_site);
+        add_line(f, trace, agg.load_site);
+        add_line(f, trace, agg.store_site);
         f.threads = {agg.first_thread, agg.second_thread};
         f.count = agg.threads;
+        f.count_noun = "thread";
+        f.lost = agg.overlapped;
         f.address = agg.address;
         f.block = trace.threads[agg.first_thread].block;
         const bool many = agg.addresses > 1;
-        f.message = "lost update on global " + detail::hex(agg.address) +
-                    (many ? " and " + std::to_string(agg.addresses - 1) + " other address" +
-                                (agg.addresses > 2 ? "es" : "")
-                          : std::string()) +
-                    ": " + std::to_string(agg.threads) + " threads read-modify-write " +
-                    (many ? "them" : "it") + " without an atomic (load " +
-                    detail::line_label(trace, agg.load_site) + ", store " +
-                    detail::line_label(trace, agg.store_site) + "); ";
-        if (agg.overlapped > 0) {
-            f.message += std::to_string(agg.overlapped) + " of those " + std::to_string(agg.rmws) +
-                         " updates overlapped another thread's and were lost";
-            if (agg.example_overlapped) {
-                f.message += ", e.g. " + who(trace, agg.first_thread) + " overwrote the update of " +
-                             who(trace, agg.second_thread);
-            }
+        f.text = "lost update on global " + hex(agg.address) +
+                 (many ? " and " + std::to_string(agg.addresses - 1) + " other address" +
+                             (agg.addresses > 2 ? "es" : "")
+                       : std::string()) +
+                 ": threads read-modify-write " + (many ? "them" : "it") + " without an atomic (load " +
+                 line_label(trace, agg.load_site) + ", store " + line_label(trace, agg.store_site) +
+                 ") and nothing orders them; ";
+        if (agg.example_overlapped) {
+            f.text += "e.g. " + block_thread(trace, agg.first_thread) + " overwrote the update of " +
+                      block_thread(trace, agg.second_thread);
         } else {
-            f.message += "none of those " + std::to_string(agg.rmws) +
-                         " updates overlapped in this run, but nothing orders them (e.g. " +
-                         who(trace, agg.first_thread) + " and " + who(trace, agg.second_thread) + ")";
+            f.text += "e.g. " + block_thread(trace, agg.first_thread) + " and " +
+                      block_thread(trace, agg.second_thread);
         }
+        render_message(f);
         out.push_back(std::move(f));
     }
-    detail::sort_and_cap(out, options.max_findings_per_kind);
-    return out;
+    sort_and_cap(out, options.max_findings_per_kind);
+    return result;
 }
 
+} // namespace detail
 } // namespace synclab::analysis

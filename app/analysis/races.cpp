@@ -22,7 +22,9 @@
 // later accesses (they do not see its value), as in racecheck.
 //
 // Hazard names follow the observed order: earlier write then read = RAW, earlier read then write =
-// WAR, write then write = WAW.
+// WAR, write then write = WAW. Messages: detail::race_finding (shared with global_races.cpp).
+//
+// Only blocks with a whole history are read (coverage()).
 //
 // Limits: an access whose epoch is older than the granule's (a trace not in execution order, e.g. a
 // GPU trace ordered by a skewed clock) is not checked. An access crossing an 8-byte boundary (never
@@ -102,13 +104,14 @@ struct Aggregate {
 
 class RaceChecker {
   public:
-    explicit RaceChecker(const trace::Trace& trace) : trace_(trace), table_(trace), clock_(trace) {
+    explicit RaceChecker(const trace::Trace& trace)
+        : trace_(trace), whole_(trace), table_(trace), clock_(trace) {
         shadow_.resize(table_.block_count());
     }
 
     void run() {
         for (const Event& e : trace_.events) {
-            if (e.thread >= trace_.threads.size()) continue;
+            if (!whole_.thread(e.thread)) continue;
             if (e.is_memory_access()) {
                 if (e.space() == trace::Space::Shared) access(e);
                 continue;
@@ -251,38 +254,10 @@ class RaceChecker {
     }
 
     Finding make_finding(const Aggregate& a) const {
-        Finding f;
-        f.kind = FindingKind::Race;
-        f.hazard = a.key.hazard;
-        f.space = trace::Space::Shared;
-        detail::add_line(f, trace_, a.key.first_site);
-        detail::add_line(f, trace_, a.key.second_site);
-        f.threads = {a.first_thread, a.second_thread};
-        f.count = a.count;
-        f.address = a.address;
+        Finding f =
+            detail::race_finding(trace_, a.key.hazard, trace::Space::Shared, a.key.first_site,
+                                 a.key.second_site, a.first_thread, a.second_thread, a.address, a.count);
         f.block = a.block;
-        const uint32_t first = trace_.threads[a.first_thread].thread_in_block;
-        const uint32_t second = trace_.threads[a.second_thread].thread_in_block;
-        const std::string first_at = " (" + detail::line_label(trace_, a.key.first_site) + ")";
-        const std::string second_at = " (" + detail::line_label(trace_, a.key.second_site) + ")";
-        std::string what;
-        switch (a.key.hazard) {
-        case Hazard::RAW:
-            what = " reads a value thread ";
-            break;
-        case Hazard::WAR:
-            what = " overwrites a value thread ";
-            break;
-        default:
-            what = " overwrites a value thread ";
-            break;
-        }
-        f.message = std::string(to_string(a.key.hazard)) + " hazard on __shared__ address " +
-                    detail::hex(a.address) + " in block " + std::to_string(a.block) + ": thread " +
-                    std::to_string(second) + second_at + what + std::to_string(first) +
-                    (a.key.hazard == Hazard::WAR ? " read" : " wrote") + first_at +
-                    " with no barrier between them";
-        if (a.count > 1) f.message += " (" + std::to_string(a.count) + " racing access pairs)";
         return f;
     }
 
@@ -293,6 +268,7 @@ class RaceChecker {
     };
 
     const trace::Trace& trace_;
+    detail::WholeBlocks whole_;
     detail::BlockTable table_;
     BarrierClock clock_;
     std::vector<std::unordered_map<uint64_t, Granule>> shadow_; // per block: granule index -> state
@@ -303,6 +279,41 @@ class RaceChecker {
 };
 
 } // namespace
+
+namespace detail {
+
+Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
+                     uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,
+                     uint64_t count) {
+    Finding f;
+    f.kind = FindingKind::Race;
+    f.hazard = hazard;
+    f.space = space;
+    add_line(f, trace, first_site);
+    add_line(f, trace, second_site);
+    f.threads = {first_thread, second_thread};
+    f.count = count;
+    f.count_noun = "racing access pair";
+    f.address = address;
+    f.block = trace.threads[first_thread].block;
+    const bool shared = space == trace::Space::Shared;
+    const bool same_block = trace.threads[first_thread].block == trace.threads[second_thread].block;
+    auto name = [&](uint32_t thread) {
+        return shared ? "thread " + std::to_string(trace.threads[thread].thread_in_block)
+                      : block_thread(trace, thread);
+    };
+    f.text = std::string(to_string(hazard)) + " hazard on " + space_name(space) + " address " + hex(address) +
+             (shared ? " in block " + std::to_string(f.block) : std::string()) + ": " + name(second_thread) +
+             " (" + line_label(trace, second_site) + ")" +
+             (hazard == Hazard::RAW ? " reads a value " : " overwrites a value ") + name(first_thread) +
+             (hazard == Hazard::WAR ? " read" : " wrote") + " (" + line_label(trace, first_site) + ")" +
+             (same_block ? " with no barrier between them"
+                         : "; threads of different blocks are not ordered within a launch");
+    render_message(f);
+    return f;
+}
+
+} // namespace detail
 
 std::vector<Finding> find_shared_races(const trace::Trace& trace, const Options& options) {
     RaceChecker checker(trace);

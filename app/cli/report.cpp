@@ -30,16 +30,40 @@ nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trac
         }
         threads.push_back(j);
     }
-    return {{"kind", analysis::to_string(f.kind)},
-            {"hazard", analysis::to_string(f.hazard)},
-            {"space", trace::to_string(f.space)},
-            {"lines", f.lines},
-            {"threads", threads},
-            {"count", f.count},
-            {"message", f.message}};
+    nlohmann::json j = {{"kind", analysis::to_string(f.kind)},
+                        {"hazard", analysis::to_string(f.hazard)},
+                        {"space", trace::to_string(f.space)},
+                        {"lines", f.lines},
+                        {"ptx_lines", f.ptx_lines},
+                        {"threads", threads},
+                        {"count", f.count},
+                        {"runs", f.runs},
+                        {"message", f.message}};
+    if (f.kind == analysis::FindingKind::LostUpdate) j["lost"] = f.lost;
+    return j;
+}
+
+nlohmann::json coverage_json(const analysis::Coverage& c) {
+    return {{"blocks", c.blocks},           {"analysed", c.analysed},
+            {"partial", c.partial},         {"not_recorded", c.not_recorded},
+            {"not_started", c.not_started}, {"summary", c.summary}};
 }
 
 namespace {
+
+// "lines 12, 15" / "line 12, PTX line 40" / "PTX lines 40, 41"
+std::string lines_text(const analysis::Finding& f) {
+    auto list = [](const char* noun, const std::vector<uint32_t>& lines) {
+        std::string out = std::string(noun) + (lines.size() == 1 ? " " : "s ");
+        for (size_t i = 0; i < lines.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(lines[i]);
+        return out;
+    };
+    std::string out;
+    if (!f.lines.empty()) out = list("line", f.lines);
+    if (!f.ptx_lines.empty()) out += (out.empty() ? "" : ", ") + list("PTX line", f.ptx_lines);
+    return out.empty() ? "no line" : out;
+}
 
 nlohmann::json gpu_side_json(const runner::GpuSide& g) {
     if (!g.ran) return nullptr;
@@ -89,6 +113,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"check_summary", s.check_summary},
         {"findings", findings},
         {"notes", s.notes},
+        {"coverage", coverage_json(analysis::coverage(s.trace))},
         {"events", s.events},
         {"dropped_events", s.dropped_events},
         {"traced", s.traced},
@@ -154,14 +179,15 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
         for (const analysis::Finding& f : s.findings) {
             out << "  " << analysis::to_string(f.kind);
             if (f.hazard != analysis::Hazard::None) out << " " << analysis::to_string(f.hazard);
-            out << " (" << trace::to_string(f.space) << ", lines";
-            for (size_t i = 0; i < f.lines.size(); ++i)
-                out << (i ? ", " : " ") << f.lines[i];
-            out << ", x" << f.count << "): " << f.message << "\n";
+            out << " (" << trace::to_string(f.space) << ", " << lines_text(f) << ", x" << f.count
+                << "): " << f.message << "\n";
         }
     }
     for (const std::string& note : s.notes)
         out << "note:     " << note << "\n";
+    // The findings rest on the blocks recorded whole only: say so where that is not all of them.
+    const analysis::Coverage coverage = analysis::coverage(s.trace);
+    if (!coverage.complete()) out << "coverage: " << coverage.summary << "\n";
     out << "events:   " << s.events << "  thread-instructions " << s.thread_instructions << "  time "
         << std::fixed << std::setprecision(1) << s.elapsed_ms << " ms\n";
     out.unsetf(std::ios::fixed);
@@ -201,15 +227,24 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
             break;
         }
         out << " (" << f.count << (f.count == 1 ? " occurrence" : " occurrences") << ")\n";
-        for (size_t i = 0; i < f.lines.size(); ++i) {
-            out << "=========     at " << file << f.lines[i];
-            if (i < f.sites.size() && f.sites[i] < trace.sites.size())
-                out << "  [" << trace.sites[f.sites[i]].text << "]";
+        // One line per site: its CUDA line where it has one, else its PTX line.
+        for (size_t i = 0; i < f.sites.size(); ++i) {
+            const uint32_t site = f.sites[i];
+            out << "=========     at ";
+            if (site < trace.sites.size() && trace.sites[site].source_line != 0)
+                out << file << trace.sites[site].source_line;
+            else if (site < trace.sites.size())
+                out << "PTX line " << trace.sites[site].ptx_line;
+            else
+                out << "an unknown line";
+            if (site < trace.sites.size()) out << "  [" << trace.sites[site].text << "]";
             if (i < f.threads.size()) out << " by " << thread_name(trace, f.threads[i]);
             out << "\n";
         }
         out << "=========     " << f.message << "\n";
     }
+    const analysis::Coverage coverage = analysis::coverage(trace);
+    if (!coverage.complete()) out << "========= Coverage: " << coverage.summary << "\n";
     out << "========= SUMMARY: " << errors << (errors == 1 ? " error" : " errors") << "\n";
 }
 

@@ -13,6 +13,8 @@
 namespace synclab::cli {
 
 nlohmann::json finding_json(const analysis::Finding& finding, const trace::Trace& trace);
+// Which blocks the findings rest on (analysis::coverage), e.g. {"blocks": 64, "analysed": 12, ...}.
+nlohmann::json coverage_json(const analysis::Coverage& coverage);
 
 // The JSON summary of `synclab run` / `synclab check` (fields are part of the CLI contract).
 nlohmann::json summary_json(const runner::RunSummary& summary, const runner::RunOptions& options);

@@ -12,19 +12,6 @@
 
 namespace synclab::runner {
 
-void merge_findings(std::vector<analysis::Finding>& into, const std::vector<analysis::Finding>& more) {
-    for (const analysis::Finding& f : more) {
-        bool merged = false;
-        for (analysis::Finding& g : into)
-            if (g.kind == f.kind && g.hazard == f.hazard && g.space == f.space && g.lines == f.lines) {
-                g.count += f.count;
-                merged = true;
-                break;
-            }
-        if (!merged) into.push_back(f);
-    }
-}
-
 namespace {
 
 double median(std::vector<double> v) {
@@ -237,7 +224,7 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
         trace.meta.checked_outputs = check.checked;
 
         const std::vector<analysis::Finding> findings = analysis::analyze(trace);
-        merge_findings(summary.findings, findings);
+        analysis::merge_findings(summary.findings, findings);
         ++summary.reps_run;
         summary.wrong_outputs += check.wrong;
         summary.checked_outputs += check.checked;

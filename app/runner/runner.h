@@ -121,9 +121,6 @@ const ptx::Module& scenario_module(const scenario::Scenario& scenario);
 RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Variant& variant,
                         const RunOptions& options);
 
-// Merges `more` into `into`: the same (kind, hazard, space, lines) add their counts.
-void merge_findings(std::vector<analysis::Finding>& into, const std::vector<analysis::Finding>& more);
-
 } // namespace synclab::runner
 
 namespace synclab::runner {

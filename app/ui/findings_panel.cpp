@@ -21,6 +21,8 @@ constexpr const char* kAbout =
     "space: the memory involved.\n"
     "lines: the CUDA lines of the accesses, first access first (\"PTX n\" where no CUDA line is known).\n"
     "count: how often it happened (racing pairs, divergent phases, threads), added over repetitions.\n"
+    "Only blocks whose trace is whole are analysed: where some lost events (a full trace buffer, a "
+    "budget) or were not recorded, a line above the table says which.\n"
     "example: two of the threads involved, by trace index, block and thread index in the block.\n\n"
     "Click a row to zoom the timeline to it and highlight its lines in the source.";
 
@@ -76,9 +78,17 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::PopID();
         return;
     }
+    if (coverage_of_ != record) {
+        coverage_of_ = record;
+        const analysis::Coverage c = analysis::coverage(summary.trace);
+        coverage_ = c.complete() ? std::string() : c.summary + ".";
+        if (!coverage_.empty()) coverage_[0] = 'A'; // "Analysed 12 of 64 blocks: ..."
+    }
+    if (!coverage_.empty()) widgets::coloured_text_wrapped(theme::kDeadlock, coverage_.c_str());
     if (findings.empty()) {
         const std::string text = std::string("No findings ") + widgets::glyph_or(0x2014, "\u2014", "-") +
-                                 " the analysis saw no race, barrier divergence, lost update or deadlock.";
+                                 " the analysis saw no race, barrier divergence, lost update or deadlock" +
+                                 (coverage_.empty() ? "." : " in the blocks it analysed.");
         widgets::wrapped(text.c_str());
         ImGui::PopID();
         return;
@@ -137,7 +147,7 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::TableSetColumnIndex(kSpace);
         ImGui::TextUnformatted(space_text(f).c_str());
         ImGui::TableSetColumnIndex(kLines);
-        ImGui::TextUnformatted(lines_text(trace, f).c_str());
+        ImGui::TextUnformatted(lines_text(f).c_str());
         ImGui::TableSetColumnIndex(kCount);
         ImGui::Text("%llu", static_cast<unsigned long long>(f.count));
         ImGui::PopID();

@@ -5,12 +5,20 @@
 
 #include "ui/app_state.h"
 
+#include <string>
+
 namespace synclab::ui {
 
 class FindingsPanel {
   public:
     // Draws into the current window. Writes state.requests.focus_finding only.
     void draw(AppState& state);
+
+  private:
+    // analysis::coverage() of the record drawn last ("" when every block was analysed): it walks
+    // the thread table, so it is not redone every frame.
+    const RunRecord* coverage_of_ = nullptr;
+    std::string coverage_;
 };
 
 } // namespace synclab::ui

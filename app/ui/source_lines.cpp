@@ -145,15 +145,8 @@ uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site) {
     return site < trace.sites.size() ? trace.sites[site].ptx_line : 0;
 }
 
-std::vector<uint32_t> finding_cuda_lines(const trace::Trace& trace, const analysis::Finding& finding) {
-    std::vector<uint32_t> lines;
-    if (finding.sites.empty()) {
-        lines = finding.lines;
-    } else {
-        for (uint32_t site : finding.sites)
-            if (site < trace.sites.size() && trace.sites[site].source_line != 0)
-                lines.push_back(trace.sites[site].source_line);
-    }
+std::vector<uint32_t> finding_cuda_lines(const analysis::Finding& finding) {
+    std::vector<uint32_t> lines = finding.lines;
     lines.erase(std::remove(lines.begin(), lines.end(), 0u), lines.end());
     sort_unique(lines);
     return lines;
@@ -186,7 +179,7 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
     const std::vector<analysis::Finding>& findings = record->summary.findings;
 
     for (size_t i = 0; i < findings.size(); ++i) {
-        for (uint32_t line : finding_cuda_lines(trace, findings[i]))
+        for (uint32_t line : finding_cuda_lines(findings[i]))
             m.cuda.by_line[line].push_back(int(i));
         for (uint32_t line : finding_ptx_lines(trace, findings[i]))
             m.ptx.by_line[line].push_back(int(i));
@@ -195,7 +188,7 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
     const int sel = selection.selected_finding;
     if (sel >= 0 && size_t(sel) < findings.size()) {
         const analysis::Finding& f = findings[size_t(sel)];
-        m.cuda.selected = finding_cuda_lines(trace, f);
+        m.cuda.selected = finding_cuda_lines(f);
         m.ptx.selected = finding_ptx_lines(trace, f);
         m.cuda.selected_colour = m.ptx.selected_colour = finding_colour(f.kind);
     } else {
@@ -242,15 +235,12 @@ std::string thread_example(const trace::Trace& trace, const analysis::Finding& f
     return out;
 }
 
-std::string lines_text(const trace::Trace& trace, const analysis::Finding& finding) {
+std::string lines_text(const analysis::Finding& finding) {
     std::string out;
-    for (size_t i = 0; i < finding.lines.size(); ++i) {
-        if (i != 0) out += ", ";
-        const bool ptx_stand_in = i < finding.sites.size() && finding.sites[i] < trace.sites.size() &&
-                                  trace.sites[finding.sites[i]].source_line == 0;
-        if (ptx_stand_in) out += "PTX ";
-        out += std::to_string(finding.lines[i]);
-    }
+    for (uint32_t line : finding.lines)
+        out += (out.empty() ? "" : ", ") + std::to_string(line);
+    for (uint32_t line : finding.ptx_lines)
+        out += (out.empty() ? "PTX " : ", PTX ") + std::to_string(line);
     return out;
 }
 

@@ -84,10 +84,9 @@ uint32_t text_colour_on(uint32_t background);
 // PTX line of a site (1-based), 0 when the site is not in the trace's site table.
 uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site);
 
-// CUDA lines of a finding: the source line of each of its sites that has one. Finding::lines is not
-// used when sites are known because a site without a CUDA line puts its PTX line there instead (see
-// analysis/findings.h), which must not light up an unrelated CUDA line. Sorted, unique.
-std::vector<uint32_t> finding_cuda_lines(const trace::Trace& trace, const analysis::Finding& finding);
+// CUDA lines of a finding (Finding::lines: a site without a CUDA line is in Finding::ptx_lines
+// instead, so it lights up no CUDA line). Sorted, unique.
+std::vector<uint32_t> finding_cuda_lines(const analysis::Finding& finding);
 
 // PTX lines of a finding's sites. Sorted, unique.
 std::vector<uint32_t> finding_ptx_lines(const trace::Trace& trace, const analysis::Finding& finding);
@@ -129,9 +128,9 @@ std::string thread_label(const trace::Trace& trace, uint32_t thread);
 std::string thread_example(const trace::Trace& trace, const analysis::Finding& finding,
                            std::string_view arrow = "\u2194");
 
-// The finding's lines as written in the table: "20, 23, 24"; a line that is a PTX stand-in (its site
-// has no CUDA line) is written "PTX 41".
-std::string lines_text(const trace::Trace& trace, const analysis::Finding& finding);
+// The finding's lines as written in the table: its CUDA lines "20, 23, 24", then the PTX lines of its
+// sites that have no CUDA line, each written "PTX 41".
+std::string lines_text(const analysis::Finding& finding);
 
 // "shared" / "global" / "local"; "" for findings that involve no memory (barriers, deadlock).
 std::string space_text(const analysis::Finding& finding);

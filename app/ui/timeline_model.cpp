@@ -684,9 +684,7 @@ std::vector<uint32_t> accesses(const TimelineIndex& index, const analysis::Findi
             const Event& e = trace.events[i];
             if (!e.is_memory_access() || e.space() != f.space || !touches(e, f.address)) continue;
             if (pass == 0 && e.site != site) continue;
-            if (pass == 1 &&
-                std::find(f.lines.begin(), f.lines.end(), analysis::line_of(trace, e.site)) == f.lines.end())
-                continue;
+            if (pass == 1 && !analysis::at_finding_line(trace, f, e.site)) continue;
             out.push_back(i);
         }
     }
@@ -704,8 +702,7 @@ uint32_t arrival(const TimelineIndex& index, const analysis::Finding& f, uint32_
         if (e.kind != EventKind::BarrierArrive) continue;
         if (f.kind == analysis::FindingKind::Deadlock) {
             last = i;
-        } else if (std::find(f.lines.begin(), f.lines.end(), analysis::line_of(trace, e.site)) !=
-                   f.lines.end()) {
+        } else if (analysis::at_finding_line(trace, f, e.site)) {
             return i;
         }
     }

@@ -31,7 +31,8 @@ TEST(analysis_deadlock, FindingFromStatusAndThreadTable) {
     EXPECT_EQ(f.count, 128u);
     EXPECT_EQ(f.block, 0u);
     EXPECT_EQ(f.message,
-              "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited");
+              "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited "
+              "(128 waiting threads)");
 }
 
 // Verdict: blocks with the same picture are merged; lines sorted; every waiting thread counted.
@@ -55,7 +56,8 @@ TEST(analysis_deadlock, BlocksWithTheSamePictureMerged) {
     EXPECT_EQ(found[0].count, 192u);
     EXPECT_EQ(
         found[0].message,
-        "run ended in deadlock: blocks 0-2: threads 0-31 wait at line 12, threads 32-63 wait at line 15");
+        "run ended in deadlock: blocks 0-2: threads 0-31 wait at line 12, threads 32-63 wait at line 15 "
+        "(192 waiting threads)");
 }
 
 // Verdict: a timeout with nobody at a barrier still summarises where threads were running.

@@ -36,14 +36,14 @@ TEST(analysis_lost_updates, FoundWithOverlapCount) {
     EXPECT_EQ(f.count, 4u);
     EXPECT_EQ(f.address, kCounter);
     EXPECT_EQ(f.threads, (V{t1, t0}));
-    EXPECT_EQ(f.message,
-              "lost update on global 0x1000: 4 threads read-modify-write it without an atomic (load "
-              "line 9, store line 9); 1 of those 4 updates overlapped another thread's and were lost, e.g. "
-              "block 0 thread 1 overwrote the update of block 0 thread 0");
+    EXPECT_EQ(f.lost, 1u);
+    EXPECT_EQ(f.message, "lost update on global 0x1000: threads read-modify-write it without an atomic (load "
+                         "line 9, store line 9) and nothing orders them; e.g. block 0 thread 1 overwrote the "
+                         "update of block 0 thread 0 (4 threads, 1 update lost)");
 }
 
 // Verdict: RMWs of one counter that never overlap in this run are still unordered (different
-// blocks) -> reported with "none ... overlapped".
+// blocks) -> reported with "no update lost in this run".
 TEST(analysis_lost_updates, UnorderedButNotOverlappingStillReported) {
     TraceBuilder b(2, 1);
     const uint16_t load = b.site(9), store = b.site(10);
@@ -54,10 +54,11 @@ TEST(analysis_lost_updates, UnorderedButNotOverlappingStillReported) {
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].lines, (V{9, 10}));
     EXPECT_EQ(found[0].count, 2u);
+    EXPECT_EQ(found[0].lost, 0u);
     EXPECT_EQ(found[0].message,
-              "lost update on global 0x1000: 2 threads read-modify-write it without an atomic (load "
-              "line 9, store line 10); none of those 2 updates overlapped in this run, but nothing "
-              "orders them (e.g. block 0 thread 0 and block 1 thread 0)");
+              "lost update on global 0x1000: threads read-modify-write it without an atomic (load "
+              "line 9, store line 10) and nothing orders them; e.g. block 0 thread 0 and block 1 "
+              "thread 0 (2 threads, no update lost in this run)");
 }
 
 // Verdict: atomicAdd by every thread (and red.add) -> nothing.
@@ -136,11 +137,11 @@ TEST(analysis_lost_updates, SeveralAddressesAggregatePerSitePair) {
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].count, 32u);
     EXPECT_EQ(found[0].address, 0x3000u);
+    EXPECT_EQ(found[0].lost, 28u);
     EXPECT_EQ(found[0].message,
-              "lost update on global 0x3000 and 3 other addresses: 32 threads read-modify-write "
-              "them without an atomic (load line 14, store line 14); 28 of those 32 updates "
-              "overlapped another thread's and were lost, e.g. block 0 thread 4 overwrote the update "
-              "of block 0 thread 0");
+              "lost update on global 0x3000 and 3 other addresses: threads read-modify-write them "
+              "without an atomic (load line 14, store line 14) and nothing orders them; e.g. block 0 "
+              "thread 4 overwrote the update of block 0 thread 0 (32 threads, 28 updates lost)");
 }
 
 } // namespace

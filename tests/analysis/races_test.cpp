@@ -227,14 +227,17 @@ TEST(analysis_races, GlobalAccessesIgnored) {
     EXPECT_TRUE(found.empty()) << dump(found);
 }
 
-// Verdict: a site without a CUDA line is named by its PTX line.
-TEST(analysis_races, PtxLineStandsInForAnUnknownSourceLine) {
+// Verdict: a site without a CUDA line is named by its PTX line, which goes into ptx_lines (lines
+// holds CUDA lines only).
+TEST(analysis_races, PtxLineOfASiteWithoutSourceLineApart) {
     TraceBuilder b(1, 4);
     const uint16_t write = b.site(0, 40), read = b.site(7);
     b.store(0, write, 0x4).load(1, read, 0x4).exit_all();
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
-    EXPECT_EQ(found[0].lines, (V{40, 7}));
+    EXPECT_EQ(found[0].lines, (V{7}));
+    EXPECT_EQ(found[0].ptx_lines, (V{40}));
+    EXPECT_EQ(found[0].sites, (V{write, read}));
     EXPECT_EQ(found[0].message,
               "RAW hazard on __shared__ address 0x4 in block 0: thread 1 (line 7) reads a value "
               "thread 0 wrote (PTX line 40) with no barrier between them");

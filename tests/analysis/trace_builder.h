@@ -32,14 +32,18 @@ class TraceBuilder {
         trace_.threads = trace::thread_layout(trace_.meta.grid, trace_.meta.block);
     }
 
-    // A site with CUDA line `line` (0: unknown) and PTX line `ptx_line` (default: 100 + index).
-    uint16_t site(uint32_t line, uint32_t ptx_line = 0) {
+    // A site with CUDA line `line` (0: unknown), PTX line `ptx_line` (default: 100 + index) and PTX
+    // text `text`.
+    uint16_t site(uint32_t line, uint32_t ptx_line = 0, std::string text = "") {
         trace::Site s;
         s.source_line = line;
         s.ptx_line = ptx_line != 0 ? ptx_line : 100 + uint32_t(trace_.sites.size());
+        s.text = std::move(text);
         trace_.sites.push_back(s);
         return uint16_t(trace_.sites.size() - 1);
     }
+    // A __syncthreads() at `line`: its PTX is the aligned "bar.sync 0".
+    uint16_t sync_site(uint32_t line) { return site(line, 0, "bar.sync 0"); }
 
     // Trace thread index of (block, thread_in_block).
     uint32_t thread(uint32_t block, uint32_t thread_in_block) const {
@@ -108,6 +112,13 @@ class TraceBuilder {
     }
     TraceBuilder& status(trace::RunStatus status) {
         trace_.meta.status = status;
+        return *this;
+    }
+    // Marks `block`'s history (the other blocks stay Whole).
+    TraceBuilder& history(uint32_t block, trace::BlockHistory history) {
+        if (trace_.block_history.size() <= block)
+            trace_.block_history.resize(trace_.meta.grid.count(), trace::BlockHistory::Whole);
+        trace_.block_history[block] = history;
         return *this;
     }
 

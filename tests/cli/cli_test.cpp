@@ -70,11 +70,20 @@ TEST(Cli, RunJsonHasTheContractFields) {
     EXPECT_GT(j["wrong_outputs"].get<uint64_t>(), 0u);
     ASSERT_FALSE(j["findings"].empty());
     const auto& f = j["findings"][0];
-    for (const char* field : {"kind", "hazard", "space", "lines", "threads", "count"})
+    for (const char* field : {"kind", "hazard", "space", "lines", "ptx_lines", "threads", "count", "runs"})
         EXPECT_TRUE(f.contains(field)) << field;
     EXPECT_EQ(f["kind"], "race");
     EXPECT_EQ(f["space"], "shared");
     EXPECT_EQ(f["lines"].size(), 2u);
+    EXPECT_TRUE(f["ptx_lines"].empty()) << "every site of the stencil has a CUDA line";
+    // Merged over the two repetitions: the message states the merged count.
+    EXPECT_EQ(f["runs"], 2);
+    EXPECT_TRUE(contains(f["message"].get<std::string>(), "(" + std::to_string(f["count"].get<uint64_t>()) +
+                                                              " racing access pairs in 2 runs)"))
+        << f["message"];
+    ASSERT_TRUE(j.contains("coverage"));
+    EXPECT_EQ(j["coverage"]["analysed"], j["coverage"]["blocks"]);
+    EXPECT_TRUE(contains(j["coverage"]["summary"].get<std::string>(), "analysed all")) << j["coverage"];
 }
 
 TEST(Cli, RunCorrectVariantHasNoFindings) {
@@ -142,6 +151,33 @@ TEST(Cli, SaveReportAndExportATrace) {
     std::ifstream in(json);
     const auto j = nlohmann::json::parse(in);
     EXPECT_FALSE(j["traceEvents"].empty());
+}
+
+// A trace whose blocks lost events (as a traced GPU run with a full buffer marks them): the report
+// rests no finding on them and says which blocks it analysed and why.
+TEST(Cli, ReportSaysWhichBlocksItAnalysed) {
+    const std::string slt = temp("stencil_partial.slt");
+    ASSERT_EQ(run("run stencil --variant missing_barrier --schedule adversarial --out " + slt).code, 0);
+    synclab::trace::Trace t = synclab::trace::load_trace(slt);
+    const uint64_t blocks = t.meta.grid.count();
+    ASSERT_GT(blocks, 1u);
+    t.block_history.assign(blocks, synclab::trace::BlockHistory::Partial);
+    t.block_history[0] = synclab::trace::BlockHistory::Whole;
+    t.meta.dropped_events = 1000;
+    synclab::trace::save_trace(t, slt);
+    Output o = run("report " + slt);
+    ASSERT_EQ(o.code, 0) << o.out;
+    EXPECT_TRUE(contains(o.out, "Coverage: analysed 1 of " + std::to_string(blocks) + " blocks: blocks 1-" +
+                                    std::to_string(blocks - 1) + " lost events (the trace buffer was full)"))
+        << o.out;
+    EXPECT_TRUE(contains(o.out, "in block 0")) << "block 0 is whole: its race is reported\n" << o.out;
+    EXPECT_FALSE(contains(o.out, "in block 1:")) << o.out;
+
+    t.block_history[0] = synclab::trace::BlockHistory::Partial;
+    synclab::trace::save_trace(t, slt);
+    o = run("report " + slt);
+    ASSERT_EQ(o.code, 0) << o.out;
+    EXPECT_TRUE(contains(o.out, "SUMMARY: 0 errors")) << o.out;
 }
 
 TEST(Cli, DamagedOrMissingInputsExitThree) {

@@ -79,13 +79,14 @@ trace::Trace synthetic_trace() {
 }
 
 analysis::Finding race(std::vector<uint32_t> sites, std::vector<uint32_t> lines,
-                       std::vector<uint32_t> threads) {
+                       std::vector<uint32_t> threads, std::vector<uint32_t> ptx_lines = {}) {
     analysis::Finding f;
     f.kind = analysis::FindingKind::Race;
     f.hazard = analysis::Hazard::RAW;
     f.space = trace::Space::Shared;
     f.sites = std::move(sites);
     f.lines = std::move(lines);
+    f.ptx_lines = std::move(ptx_lines);
     f.threads = std::move(threads);
     f.count = 3;
     f.message = "a race";
@@ -195,17 +196,21 @@ TEST(ChooseSource, ALoadedTraceWithoutScenarioShowsItsText) {
     EXPECT_TRUE(c.ptx.empty()) << "a user's trace without PTX must not borrow the selected scenario's";
 }
 
-TEST(FindingLines, UseSitesAndSkipPtxStandIns) {
+TEST(FindingLines, CudaLinesAndPtxLinesApart) {
     const trace::Trace t = synthetic_trace();
-    // Lines as the analysis writes them: the third site has no CUDA line, so its PTX line 41 stands in.
-    const analysis::Finding f = race({1, 0, 2}, {23, 20, 41}, {3, 34});
-    EXPECT_EQ(finding_cuda_lines(t, f), (std::vector<uint32_t>{20, 23})) << "PTX line 41 is no CUDA line";
+    // Lines as the analysis writes them: the third site has no CUDA line, so its PTX line 41 is in
+    // ptx_lines, not in lines.
+    const analysis::Finding f = race({1, 0, 2}, {23, 20}, {3, 34}, {41});
+    EXPECT_EQ(finding_cuda_lines(f), (std::vector<uint32_t>{20, 23})) << "PTX line 41 is no CUDA line";
     EXPECT_EQ(finding_ptx_lines(t, f), (std::vector<uint32_t>{10, 14, 41}));
-    EXPECT_EQ(lines_text(t, f), "23, 20, PTX 41");
+    EXPECT_EQ(lines_text(f), "23, 20, PTX 41");
+
+    const analysis::Finding ptx_only = race({2}, {}, {3}, {41});
+    EXPECT_TRUE(finding_cuda_lines(ptx_only).empty());
+    EXPECT_EQ(lines_text(ptx_only), "PTX 41");
 
     analysis::Finding no_sites = race({}, {7, 5, 0}, {});
-    EXPECT_EQ(finding_cuda_lines(t, no_sites), (std::vector<uint32_t>{5, 7}))
-        << "without sites, lines as given";
+    EXPECT_EQ(finding_cuda_lines(no_sites), (std::vector<uint32_t>{5, 7})) << "lines as given, 0 dropped";
     EXPECT_TRUE(finding_ptx_lines(t, no_sites).empty());
 }
 
@@ -224,7 +229,8 @@ TEST(SourceMarks, SyntheticRunAndSelection) {
     divergence.kind = analysis::FindingKind::BarrierDivergence;
     divergence.space = trace::Space::Other;
     divergence.sites = {2, 0};
-    divergence.lines = {41, 20};
+    divergence.lines = {20};
+    divergence.ptx_lines = {41};
     r.summary.findings = {divergence, race({0, 1}, {20, 23}, {3, 34})};
 
     Selection sel;

@@ -812,9 +812,9 @@ TEST(TimelineRealRun, StencilMissingBarrierArrowsLandOnTheFindingsLines) {
         const Event& b = trace.events[r.second];
         EXPECT_EQ(a.thread, f.threads[0]) << f.message;
         EXPECT_EQ(b.thread, f.threads[1]) << f.message;
-        EXPECT_NE(std::find(f.lines.begin(), f.lines.end(), analysis::line_of(trace, a.site)), f.lines.end())
+        EXPECT_TRUE(analysis::at_finding_line(trace, f, a.site))
             << f.message << ": first access at line " << analysis::line_of(trace, a.site);
-        EXPECT_NE(std::find(f.lines.begin(), f.lines.end(), analysis::line_of(trace, b.site)), f.lines.end())
+        EXPECT_TRUE(analysis::at_finding_line(trace, f, b.site))
             << f.message << ": second access at line " << analysis::line_of(trace, b.site);
         EXPECT_LE(a.time, b.time) << f.message;
         EXPECT_TRUE(a.writes_memory() || b.writes_memory()) << f.message;

@@ -1,0 +1,492 @@
+// Races on global memory: conflicting accesses of two threads that nothing orders.
+//
+// Happens-before (happens_before.h): an access of thread A happens before a later access of thread
+// B when A == B, or when both are in one block and A's barrier epoch is older than B's. Threads of
+// different blocks are never ordered within one launch (fences and release/acquire are not modelled
+// yet). Two accesses race when they overlap in a byte, at least one writes, they are unordered, and
+// they are not both atomic. Hazards, counting and wording follow the shared-memory analysis
+// (races.cpp): RAW once per racing read and writer whose value it sees, WAR once per (reader thread,
+// read site) since the last write and racing write, WAW once per write and the write it overwrites.
+//
+// Lost updates. A race between two accesses that both belong to read-modify-writes the lost-update
+// analysis reported (detail::RmwAccesses: same address, (thread, site) of the RMW's load or store)
+// is that lost update: it is not counted here a second time.
+//
+// Shadow state, per 4-byte word, in pages of kPageWords words (a page exists once one of its words
+// is accessed): one 24-byte Cell holding the last write (thread, barrier epoch, site, atomic) and
+// the plain reads since that write, inline while they are one (thread, site) pair, else a ReaderSet:
+// one ReadGroup per (block, site) holding its first reader and, from the second reader on, two
+// bitsets over the block's threads (readers in the group's newest epoch, and in older ones; a
+// same-block write races only with the former). A 4 M-thread kernel whose threads each write their
+// own word thus needs about 24 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
+// access, or at an unaligned address, is split: its four bytes get a Cell each.
+//
+// Extension point (fences, release/acquire): the writer's (thread, epoch) and a reader's are
+// FastTrack epochs "c@t". An acquire edge would give each thread a vector clock over blocks (the
+// epochs it has synchronised with); ordered() would then also order two accesses of different
+// blocks when earlier.epoch <= later's clock entry for earlier's block. The cells need no change.
+//
+// Limits: an access whose epoch is older than a cell's entry from its own block (a trace not in
+// execution order, e.g. a GPU trace ordered by a skewed clock) is not compared with that entry.
+#include "analysis/detail.h"
+#include "analysis/happens_before.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <memory>
+#include <unordered_map>
+
+namespace synclab::analysis {
+
+using detail::kNoThread;
+using trace::Event;
+
+namespace {
+
+constexpr uint32_t kWordBytes = 4;
+constexpr uint32_t kPageWords = 64;
+constexpr uint32_t kNoBits = UINT32_MAX;
+
+enum class Readers : uint8_t { None, One, Set };
+
+struct Cell {
+    uint32_t w_thread = kNoThread; // last write (trace thread index); kNoThread: none yet
+    uint32_t w_epoch = 0;
+    uint32_t r_thread = kNoThread; // Readers::One: the reader; Readers::Set: index into sets_
+    uint32_t r_epoch = 0;
+    uint16_t w_site = 0;
+    uint16_t r_site = 0;
+    bool w_atomic = false;
+    Readers readers = Readers::None;
+    bool split = false;   // the word's bytes have cells of their own (split_)
+    bool counted = false; // counted in ShadowStats::words
+};
+static_assert(sizeof(Cell) == 24, "a shadowed word costs 24 bytes");
+
+struct Page {
+    std::array<Cell, kPageWords> cells{};
+};
+
+// Readers of one site in one block since the last write.
+struct ReadGroup {
+    uint32_t block = 0;
+    uint32_t epoch = 0; // newest epoch of a reader
+    uint32_t first = 0; // thread_in_block of the first reader
+    uint16_t site = 0;
+    std::unique_ptr<uint64_t[]> bits; // null: `first` is the only reader; else [now | older] bitsets
+};
+
+struct ReaderSet {
+    std::vector<ReadGroup> groups;
+    // (block, site) -> group, built once a set has many groups (a word every block reads).
+    std::unique_ptr<std::unordered_map<uint64_t, uint32_t>> index;
+};
+constexpr size_t kIndexFrom = 16;
+
+uint64_t group_key(uint32_t block, uint16_t site) {
+    return (uint64_t(block) << 16) | site;
+}
+
+struct Stamp {
+    uint32_t thread = 0;
+    uint32_t block = 0;
+    uint32_t epoch = 0;
+};
+
+// Whether `earlier` happens before `later` (see the header comment); an earlier access of the
+// same block in a newer epoch (out-of-order trace) counts as ordered: it is not compared.
+bool ordered(const Stamp& earlier, const Stamp& later) {
+    if (earlier.thread == later.thread) return true;
+    if (earlier.block != later.block) return false;
+    return earlier.epoch != later.epoch;
+}
+
+struct PairKey {
+    Hazard hazard = Hazard::None;
+    uint16_t first_site = 0;
+    uint16_t second_site = 0;
+    bool operator==(const PairKey&) const = default;
+};
+struct PairKeyHash {
+    size_t operator()(const PairKey& k) const {
+        return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) |
+                                     k.second_site);
+    }
+};
+
+struct Aggregate {
+    PairKey key;
+    uint64_t count = 0;
+    uint32_t first_thread = 0;
+    uint32_t second_thread = 0;
+    uint64_t address = 0;
+};
+
+class GlobalRaceChecker {
+  public:
+    GlobalRaceChecker(const trace::Trace& trace, const detail::RmwAccesses& explained)
+        : trace_(trace), whole_(trace), table_(trace), clock_(trace), explained_(explained) {}
+
+    void run() {
+        for (const Event& e : trace_.events) {
+            if (!whole_.thread(e.thread)) continue;
+            if (!e.is_memory_access()) {
+                clock_.observe(e);
+                continue;
+            }
+            if (e.space() == trace::Space::Global) access(e);
+        }
+    }
+
+    std::vector<Finding> findings(const Options& options) const {
+        std::vector<Finding> out;
+        out.reserve(aggregates_.size());
+        for (const Aggregate& a : aggregates_)
+            out.push_back(detail::race_finding(trace_, a.key.hazard, trace::Space::Global, a.key.first_site,
+                                               a.key.second_site, a.first_thread, a.second_thread, a.address,
+                                               a.count));
+        detail::sort_and_cap(out, options.max_findings_per_kind);
+        return out;
+    }
+
+    ShadowStats stats() const {
+        ShadowStats s;
+        s.words = words_;
+        s.split_words = split_.size();
+        // A page map node: the key, the pointer, the next pointer and the bucket slot.
+        s.bytes = pages_.size() * (sizeof(Page) + 4 * sizeof(void*)) +
+                  split_.size() * (sizeof(std::array<Cell, kWordBytes>) + 4 * sizeof(void*)) +
+                  peak_set_bytes_;
+        return s;
+    }
+
+  private:
+    struct Target {
+        Cell* cell;
+        uint64_t address; // first byte the cell stands for
+    };
+
+    // --- locating cells -------------------------------------------------------------------------
+
+    Cell& word_cell(uint64_t word) {
+        const uint64_t page = word / kPageWords;
+        if (page != cached_page_ || cached_ == nullptr) {
+            auto [it, inserted] = pages_.try_emplace(page);
+            if (inserted) it->second = std::make_unique<Page>();
+            cached_page_ = page;
+            cached_ = it->second.get();
+        }
+        Cell& c = cached_->cells[word % kPageWords];
+        if (!c.counted) {
+            c.counted = true;
+            ++words_;
+        }
+        return c;
+    }
+
+    std::array<Cell, kWordBytes>& split_word(uint64_t word, Cell& whole) {
+        auto [it, inserted] = split_.try_emplace(word);
+        if (inserted) {
+            for (Cell& byte : it->second)
+                byte = clone(whole);
+            release_readers(whole);
+            whole = Cell{};
+            whole.split = true;
+            whole.counted = true;
+        }
+        return it->second;
+    }
+
+    // The cells an access covers: whole words where it covers them and the word is not split,
+    // else the bytes of the split word.
+    void targets_of(const Event& e, std::vector<Target>& out) {
+        out.clear();
+        const uint64_t begin = e.address;
+        const uint64_t end = e.address + e.size();
+        for (uint64_t word = begin / kWordBytes; word * kWordBytes < end; ++word) {
+            const uint64_t base = word * kWordBytes;
+            Cell& c = word_cell(word);
+            const bool covers = begin <= base && end >= base + kWordBytes;
+            if (covers && !c.split) {
+                out.push_back({&c, base});
+                continue;
+            }
+            std::array<Cell, kWordBytes>& bytes = split_word(word, c);
+            for (uint64_t b = std::max(begin, base); b < std::min(end, base + kWordBytes); ++b)
+                out.push_back({&bytes[b - base], b});
+        }
+    }
+
+    // --- reader sets ----------------------------------------------------------------------------
+
+    size_t words_for(uint32_t block) const { return (table_.width(block) + 63) / 64; }
+
+    uint32_t new_set() {
+        if (!free_sets_.empty()) {
+            const uint32_t id = free_sets_.back();
+            free_sets_.pop_back();
+            return id;
+        }
+        sets_.emplace_back();
+        return uint32_t(sets_.size() - 1);
+    }
+
+    void release_readers(Cell& c) {
+        if (c.readers == Readers::Set) {
+            ReaderSet& set = sets_[c.r_thread];
+            set_bytes_ -= set_cost(set);
+            std::vector<ReadGroup>().swap(set.groups);
+            set.index.reset();
+            free_sets_.push_back(c.r_thread);
+        }
+        c.readers = Readers::None;
+        c.r_thread = kNoThread;
+    }
+
+    size_t set_cost(const ReaderSet& set) const {
+        size_t bytes = sizeof(ReaderSet) + set.groups.capacity() * sizeof(ReadGroup);
+        for (const ReadGroup& g : set.groups)
+            if (g.bits) bytes += 2 * words_for(g.block) * sizeof(uint64_t);
+        if (set.index) bytes += set.index->size() * (sizeof(uint64_t) + sizeof(uint32_t) + 3 * sizeof(void*));
+        return bytes;
+    }
+
+    Cell clone(const Cell& c) {
+        Cell copy = c;
+        if (c.readers != Readers::Set) return copy;
+        const uint32_t id = new_set();
+        ReaderSet& from = sets_[c.r_thread];
+        ReaderSet& to = sets_[id];
+        for (const ReadGroup& g : from.groups) {
+            ReadGroup h{g.block, g.epoch, g.first, g.site, nullptr};
+            if (g.bits) {
+                const size_t n = 2 * words_for(g.block);
+                h.bits = std::make_unique<uint64_t[]>(n);
+                std::copy(g.bits.get(), g.bits.get() + n, h.bits.get());
+            }
+            to.groups.push_back(std::move(h));
+        }
+        if (from.index) to.index = std::make_unique<std::unordered_map<uint64_t, uint32_t>>(*from.index);
+        set_bytes_ += set_cost(to);
+        peak_set_bytes_ = std::max(peak_set_bytes_, set_bytes_);
+        copy.r_thread = id;
+        return copy;
+    }
+
+    ReadGroup* find_group(ReaderSet& set, uint32_t block, uint16_t site) {
+        if (!set.groups.empty() && set.groups.back().block == block && set.groups.back().site == site)
+            return &set.groups.back();
+        if (set.index) {
+            const auto it = set.index->find(group_key(block, site));
+            return it == set.index->end() ? nullptr : &set.groups[it->second];
+        }
+        for (ReadGroup& g : set.groups)
+            if (g.block == block && g.site == site) return &g;
+        return nullptr;
+    }
+
+    void add_group(ReaderSet& set, uint32_t block, uint16_t site, uint32_t local, uint32_t epoch) {
+        set_bytes_ -= set_cost(set);
+        set.groups.push_back(ReadGroup{block, epoch, local, site, nullptr});
+        if (set.index) {
+            set.index->emplace(group_key(block, site), uint32_t(set.groups.size() - 1));
+        } else if (set.groups.size() >= kIndexFrom) {
+            set.index = std::make_unique<std::unordered_map<uint64_t, uint32_t>>();
+            for (uint32_t i = 0; i < set.groups.size(); ++i)
+                set.index->emplace(group_key(set.groups[i].block, set.groups[i].site), i);
+        }
+        set_bytes_ += set_cost(set);
+        peak_set_bytes_ = std::max(peak_set_bytes_, set_bytes_);
+    }
+
+    static void set_bit(uint64_t* bits, uint32_t local) { bits[local / 64] |= uint64_t(1) << (local % 64); }
+
+    void add_to_group(ReadGroup& g, uint32_t local, uint32_t epoch) {
+        const size_t words = words_for(g.block);
+        if (!g.bits) {
+            if (local == g.first) {
+                g.epoch = std::max(g.epoch, epoch); // the newer read stands for both
+                return;
+            }
+            g.bits = std::make_unique<uint64_t[]>(2 * words); // zeroed
+            set_bytes_ += 2 * words * sizeof(uint64_t);
+            peak_set_bytes_ = std::max(peak_set_bytes_, set_bytes_);
+            set_bit(g.bits.get(), g.first); // `first` is a reader of g.epoch
+        }
+        uint64_t* now = g.bits.get();
+        uint64_t* older = now + words;
+        if (epoch > g.epoch) {
+            for (size_t w = 0; w < words; ++w) {
+                older[w] |= now[w];
+                now[w] = 0;
+            }
+            g.epoch = epoch;
+            set_bit(now, local);
+        } else if (epoch == g.epoch) {
+            set_bit(now, local);
+        } else {
+            set_bit(older, local); // out-of-order trace: never compared with its own block's writes
+        }
+    }
+
+    void add_reader(Cell& c, const Stamp& now, uint32_t local, uint16_t site) {
+        if (c.readers == Readers::None) {
+            c.readers = Readers::One;
+            c.r_thread = now.thread;
+            c.r_epoch = now.epoch;
+            c.r_site = site;
+            return;
+        }
+        if (c.readers == Readers::One) {
+            if (c.r_thread == now.thread && c.r_site == site) {
+                c.r_epoch = std::max(c.r_epoch, now.epoch);
+                return;
+            }
+            const trace::ThreadInfo& was = trace_.threads[c.r_thread];
+            const uint32_t id = new_set();
+            add_group(sets_[id], was.block, c.r_site, was.thread_in_block, c.r_epoch);
+            c.readers = Readers::Set;
+            c.r_thread = id;
+        }
+        ReaderSet& set = sets_[c.r_thread];
+        if (ReadGroup* g = find_group(set, now.block, site)) {
+            add_to_group(*g, local, now.epoch);
+        } else {
+            add_group(set, now.block, site, local, now.epoch);
+        }
+    }
+
+    // Readers of `c` that race with a write stamped `now`: appended to racing_ as (site, thread).
+    void racing_readers(const Cell& c, const Stamp& now, uint32_t local) {
+        if (c.readers == Readers::One) {
+            const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch};
+            if (!ordered(reader, now)) racing_.emplace_back(c.r_site, c.r_thread);
+            return;
+        }
+        if (c.readers != Readers::Set) return;
+        for (const ReadGroup& g : sets_[c.r_thread].groups) {
+            const bool same_block = g.block == now.block;
+            if (same_block && g.epoch != now.epoch) continue; // ordered before, or out of order
+            if (!g.bits) {
+                if (!same_block || g.first != local)
+                    racing_.emplace_back(g.site, table_.global(g.block, g.first));
+                continue;
+            }
+            const size_t words = words_for(g.block);
+            for (size_t w = 0; w < words; ++w) {
+                uint64_t bits = g.bits[w] | (same_block ? 0 : g.bits[words + w]);
+                while (bits) {
+                    const uint32_t reader = uint32_t(w * 64 + std::countr_zero(bits));
+                    bits &= bits - 1;
+                    if (same_block && reader == local) continue;
+                    racing_.emplace_back(g.site, table_.global(g.block, reader));
+                }
+            }
+        }
+    }
+
+    // --- checking -------------------------------------------------------------------------------
+
+    void access(const Event& e) {
+        const trace::ThreadInfo& info = trace_.threads[e.thread];
+        const Stamp now{e.thread, info.block, clock_.stamp(e.thread).epoch};
+        const bool writes = e.writes_memory();
+        const bool atomic = e.is_atomic();
+        const bool rmw_address = !explained_.empty() && explained_.has_address(e.address);
+        targets_of(e, targets_);
+
+        // The last writes: RAW for a read, WAW for a write, once per distinct writer and site.
+        writers_seen_.clear();
+        for (const Target& t : targets_) {
+            const Cell& c = *t.cell;
+            if (c.w_thread == kNoThread || (atomic && c.w_atomic)) continue;
+            const Stamp writer{c.w_thread, trace_.threads[c.w_thread].block, c.w_epoch};
+            if (ordered(writer, now)) continue;
+            const auto seen = std::make_pair(c.w_thread, c.w_site);
+            if (std::find(writers_seen_.begin(), writers_seen_.end(), seen) != writers_seen_.end()) continue;
+            writers_seen_.push_back(seen);
+            if (rmw_address && explained(e.address, c.w_thread, c.w_site, e.thread, e.site)) continue;
+            record({writes ? Hazard::WAW : Hazard::RAW, c.w_site, e.site}, 1, c.w_thread, e.thread,
+                   t.address);
+        }
+
+        if (!writes) {
+            for (const Target& t : targets_)
+                add_reader(*t.cell, now, info.thread_in_block, e.site);
+            return;
+        }
+
+        // WAR with the reads since those writes, each (site, reader) once over the cells covered.
+        racing_.clear();
+        for (const Target& t : targets_)
+            racing_readers(*t.cell, now, info.thread_in_block);
+        if (targets_.size() > 1) {
+            std::sort(racing_.begin(), racing_.end());
+            racing_.erase(std::unique(racing_.begin(), racing_.end()), racing_.end());
+        }
+        for (const auto& [site, reader] : racing_) {
+            if (rmw_address && explained(e.address, reader, site, e.thread, e.site)) continue;
+            record({Hazard::WAR, site, e.site}, 1, reader, e.thread, targets_.front().address);
+        }
+        for (const Target& t : targets_) {
+            Cell& c = *t.cell;
+            release_readers(c);
+            c.w_thread = e.thread;
+            c.w_epoch = now.epoch;
+            c.w_site = e.site;
+            c.w_atomic = atomic;
+        }
+    }
+
+    bool explained(uint64_t address, uint32_t first_thread, uint16_t first_site, uint32_t second_thread,
+                   uint16_t second_site) const {
+        return explained_.contains(address, first_thread, first_site) &&
+               explained_.contains(address, second_thread, second_site);
+    }
+
+    void record(PairKey key, uint64_t count, uint32_t first_thread, uint32_t second_thread,
+                uint64_t address) {
+        auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
+        if (inserted) aggregates_.push_back(Aggregate{key, 0, first_thread, second_thread, address});
+        aggregates_[it->second].count += count;
+    }
+
+    const trace::Trace& trace_;
+    detail::WholeBlocks whole_;
+    detail::BlockTable table_;
+    detail::BarrierClock clock_;
+    const detail::RmwAccesses& explained_;
+
+    std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_; // page index -> cells
+    uint64_t cached_page_ = UINT64_MAX;
+    Page* cached_ = nullptr;
+    std::unordered_map<uint64_t, std::array<Cell, kWordBytes>> split_; // word index -> byte cells
+    std::vector<ReaderSet> sets_;
+    std::vector<uint32_t> free_sets_;
+    uint64_t words_ = 0;
+    size_t set_bytes_ = 0;
+    size_t peak_set_bytes_ = 0;
+
+    std::unordered_map<PairKey, size_t, PairKeyHash> index_;
+    std::vector<Aggregate> aggregates_; // in order of first discovery
+
+    std::vector<Target> targets_;                             // scratch
+    std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch
+    std::vector<std::pair<uint16_t, uint32_t>> racing_;       // scratch: (site, reader thread)
+};
+
+} // namespace
+
+namespace detail {
+
+std::vector<Finding> global_races(const trace::Trace& trace, const Options& options,
+                                  const RmwAccesses& explained, ShadowStats* stats) {
+    GlobalRaceChecker checker(trace, explained);
+    checker.run();
+    if (stats) *stats = checker.stats();
+    return checker.findings(options);
+}
+
+} // namespace detail
+} // namespace synclab::analysis

@@ -1,0 +1,158 @@
+// analysis_bench: how long analyze() takes over big traces, and what the global race analysis's
+// shadow state costs. Built with the tests, not run by ctest (it takes tens of seconds):
+//   build/tests/analysis/analysis_bench [--reps N]
+// Prints one line per measurement with the median of N runs (default 3):
+// - the stencil (both variants) at 8,448 blocks x 256 threads, traced by the simulator;
+// - a synthetic trace of 4 M threads (16,384 x 256) that each write and read back their own word:
+//   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set.
+#include "analysis/findings.h"
+#include "runner/runner.h"
+#include "scenario/scenario.h"
+#include "sim/simulator.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace synclab;
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// Resident set size now (VmRSS), in MiB.
+double rss_mib() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+    return 0;
+}
+
+void bench_stencil(const char* variant_id, uint32_t reps) {
+    const scenario::Scenario* s = scenario::find_scenario("stencil");
+    const scenario::Variant* v = s ? s->find_variant(variant_id) : nullptr;
+    if (v == nullptr) {
+        std::printf("stencil/%s: not in the catalog\n", variant_id);
+        return;
+    }
+    constexpr uint32_t kBlocks = 8448, kThreads = 256;
+    const uint32_t n = kBlocks * kThreads;
+    std::vector<launch::Buffer> buffers(2);
+    buffers[0].name = "g_in";
+    buffers[0].bytes.resize(size_t(n) * 4);
+    for (uint32_t i = 0; i < n; ++i) {
+        const float x = float(i % 97);
+        std::memcpy(buffers[0].bytes.data() + size_t(i) * 4, &x, 4);
+    }
+    buffers[1].name = "g_out";
+    buffers[1].bytes.assign(size_t(n) * 4, 0);
+    const std::vector<launch::KernelArg> args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
+                                                 launch::KernelArg::scalar(n)};
+    launch::LaunchConfig launch;
+    launch.grid = {kBlocks, 1, 1};
+    launch.block = {kThreads, 1, 1};
+    sim::Options options;
+    options.schedule = sim::Schedule::RoundRobin;
+    trace::Trace trace;
+    const double t0 = now_ms();
+    const sim::Result r =
+        sim::simulate(runner::scenario_module(*s), v->kernel, launch, buffers, args, options, &trace);
+    const double sim_ms = now_ms() - t0;
+    if (r.status != trace::RunStatus::Ok) {
+        std::printf("stencil/%s: the simulation ended %s: %s\n", variant_id, trace::to_string(r.status),
+                    r.message.c_str());
+        return;
+    }
+    std::vector<double> times;
+    size_t findings = 0;
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        findings = analysis::analyze(trace).size();
+        times.push_back(now_ms() - a);
+    }
+    std::printf("stencil/%s %u x %u: %zu events (simulated in %.0f ms); analyze() median %.0f ms "
+                "(%.1f M events/s), %zu findings\n",
+                variant_id, kBlocks, kThreads, trace.events.size(), sim_ms, median(times),
+                double(trace.events.size()) / median(times) / 1e3, findings);
+}
+
+void bench_own_words(uint32_t reps) {
+    constexpr uint32_t kBlocks = 16384, kThreads = 256;
+    const uint64_t threads = uint64_t(kBlocks) * kThreads;
+    trace::Trace trace;
+    trace.meta.grid = {kBlocks, 1, 1};
+    trace.meta.block = {kThreads, 1, 1};
+    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
+    trace.sites = {
+        {10, 1, "st.global.u32 [%rd1], %r1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}};
+    trace.events.reserve(threads * 3);
+    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address) {
+        trace::Event e;
+        e.time = trace.events.size() + 1;
+        e.kind = kind;
+        e.thread = thread;
+        e.site = site;
+        e.address = address;
+        e.flags = kind == trace::EventKind::Exit ? trace::make_flags(trace::Space::Other, 4)
+                                                 : trace::make_flags(trace::Space::Global, 4);
+        trace.events.push_back(e);
+    };
+    for (uint32_t t = 0; t < threads; ++t)
+        push(trace::EventKind::Store, t, 0, 0x100000000ull + 4ull * t);
+    for (uint32_t t = 0; t < threads; ++t)
+        push(trace::EventKind::Load, t, 1, 0x100000000ull + 4ull * t);
+    for (uint32_t t = 0; t < threads; ++t)
+        push(trace::EventKind::Exit, t, 2, 0);
+
+    std::vector<double> times, global_times;
+    size_t findings = 0;
+    const double trace_rss = rss_mib();
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        findings = analysis::analyze(trace).size();
+        times.push_back(now_ms() - a);
+    }
+    analysis::ShadowStats stats;
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        analysis::find_global_races(trace, {}, &stats);
+        global_times.push_back(now_ms() - a);
+    }
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("4 M threads writing their own word: %zu events; analyze() median %.0f ms, %zu findings; "
+                "find_global_races median %.0f ms; shadow %llu words, %.1f MiB, %.1f bytes/word "
+                "(%llu words split); RSS with the trace %.0f MiB, peak %.0f MiB\n",
+                trace.events.size(), median(times), findings, median(global_times),
+                static_cast<unsigned long long>(stats.words), double(stats.bytes) / (1 << 20),
+                double(stats.bytes) / double(std::max<uint64_t>(stats.words, 1)),
+                static_cast<unsigned long long>(stats.split_words), trace_rss,
+                double(usage.ru_maxrss) / 1024.0);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    uint32_t reps = 3;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--reps") == 0) reps = uint32_t(std::max(1, std::atoi(argv[i + 1])));
+    bench_stencil("missing_barrier", reps);
+    bench_stencil("correct", reps);
+    bench_own_words(reps);
+    return 0;
+}
