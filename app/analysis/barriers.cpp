@@ -152,10 +152,11 @@ class Collector {
         return &findings_.back();
     }
 
-    // Appends the findings with their counts, each a `noun` ("such phase").
-    void finish(std::vector<Finding>& out, const char* noun) {
+    // Appends the findings of check `check` with their counts, each a `noun` ("such phase").
+    void finish(std::vector<Finding>& out, const char* check, const char* noun) {
         for (size_t i = 0; i < findings_.size(); ++i) {
             Finding& f = findings_[i];
+            f.check = check;
             f.count = counts_[i];
             f.count_noun = noun;
             render_message(f);
@@ -519,10 +520,10 @@ std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Op
     }
     check_skipped(trace, table, phases, skipped);
     std::vector<Finding> out;
-    stuck.finish(out, "such phase");
-    by_phase.finish(out, "such phase");
-    by_warp.finish(out, "such warp phase");
-    skipped.finish(out, "such warp phase");
+    stuck.finish(out, "stuck_phase", "such phase");
+    by_phase.finish(out, "mixed_barrier_phase", "such phase");
+    by_warp.finish(out, "warp_at_different_barriers", "such warp phase");
+    skipped.finish(out, "warp_skipped_barrier", "such warp phase");
     detail::sort_and_cap(out, options.max_findings_per_kind);
     return out;
 }

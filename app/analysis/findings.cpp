@@ -117,6 +117,7 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
     detail::LostUpdates lost = detail::lost_updates(trace, options);
     append(detail::global_races(trace, options, lost.accesses));
     append(std::move(lost.findings));
+    merge_same_lines(all);
     return all;
 }
 

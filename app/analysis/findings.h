@@ -39,6 +39,9 @@ const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"
 //   its numbers always agree with the fields.
 struct Finding {
     FindingKind kind = FindingKind::Race;
+    // Which check of the kind found it (a barrier phase completed at different instructions, a warp
+    // split at a barrier, ...): findings of different checks stay apart when findings merge.
+    std::string check;
     Hazard hazard = Hazard::None;
     trace::Space space = trace::Space::Shared;
     std::vector<uint32_t> lines;     // CUDA source lines involved (see above)
@@ -59,10 +62,15 @@ struct Finding {
 // " (N <count_noun>s[, L updates lost][ in R runs])".
 void render_message(Finding& finding);
 
-// Merges `more` (the findings of another run) into `into`: findings of the same kind, hazard, space,
-// lines and PTX lines add their counts and runs, keep the first run's example, and get their
+// Merges `more` (the findings of another run) into `into`: findings of the same kind, check, hazard,
+// space, lines and PTX lines add their counts and runs, keep the first run's example, and get their
 // message rendered again; the others are appended.
 void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more);
+
+// Within one run: findings the reader cannot tell apart (same kind, check, hazard, space and lines, e.g.
+// the copies of one line in an unrolled loop) become one, their counts added (runs unchanged).
+// analyze() does this; the order of first appearance is kept.
+void merge_same_lines(std::vector<Finding>& findings);
 
 // Whether `site`'s line is one of the finding's: its CUDA source line is in `lines`, or it has none
 // and its PTX line is in `ptx_lines`.

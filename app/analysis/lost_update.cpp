@@ -375,6 +375,7 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
         add_line(f, trace, agg.store_site);
         f.threads = {agg.first_thread, agg.second_thread};
         f.count = agg.threads;
+        f.check = "plain_read_modify_write";
         f.count_noun = "thread";
         f.lost = agg.overlapped;
         f.address = agg.address;

@@ -287,6 +287,7 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
                      uint64_t count) {
     Finding f;
     f.kind = FindingKind::Race;
+    f.check = space == trace::Space::Shared ? "shared_race" : "global_race";
     f.hazard = hazard;
     f.space = space;
     add_line(f, trace, first_site);

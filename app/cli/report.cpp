@@ -31,6 +31,7 @@ nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trac
         threads.push_back(j);
     }
     nlohmann::json j = {{"kind", analysis::to_string(f.kind)},
+                        {"check", f.check},
                         {"hazard", analysis::to_string(f.hazard)},
                         {"space", trace::to_string(f.space)},
                         {"lines", f.lines},

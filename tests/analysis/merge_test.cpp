@@ -74,6 +74,28 @@ TEST(analysis_merge, MergedMessageAgreesWithTheMergedCount) {
               "RAW hazard on __shared__ address 0x4 in block 0 (2 racing access pairs in 2 runs)");
 }
 
+// Verdict: inside one run, the findings of the copies of one line (an unrolled loop gives one site
+// per copy, so one aggregate each) are one finding to the reader: their counts add up and the
+// message does not speak of several runs; a run merged later still counts as one more run.
+TEST(analysis_merge, CopiesOfOneLineInOneRunAreOneFinding) {
+    std::vector<Finding> one_run = {race(3, {5, 6}), race(4, {5, 6}), race(2, {5, 7})};
+    one_run[1].threads = {9, 10};
+    merge_same_lines(one_run);
+    ASSERT_EQ(one_run.size(), 2u);
+    EXPECT_EQ(one_run[0].count, 7u);
+    EXPECT_EQ(one_run[0].runs, 1u);
+    EXPECT_TRUE(one_run[0].threads.empty()) << "the first copy's example";
+    EXPECT_EQ(one_run[0].message, "RAW hazard on __shared__ address 0x4 in block 0 (7 racing access pairs)");
+    EXPECT_EQ(one_run[1].lines, (V{5, 7}));
+    std::vector<Finding> next_run = {race(1, {5, 6}), race(1, {5, 6})};
+    merge_same_lines(next_run);
+    merge_findings(one_run, next_run);
+    EXPECT_EQ(one_run[0].count, 9u);
+    EXPECT_EQ(one_run[0].runs, 2u);
+    EXPECT_EQ(one_run[0].message,
+              "RAW hazard on __shared__ address 0x4 in block 0 (9 racing access pairs in 2 runs)");
+}
+
 // Verdict: findings at other lines, other PTX lines, or of another hazard are kept apart.
 TEST(analysis_merge, DifferentFindingsStayApart) {
     std::vector<Finding> merged;
