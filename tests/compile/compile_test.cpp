@@ -41,9 +41,9 @@ TEST(Compile, NvccMakesPtxWithTheUsersDefines) {
     EXPECT_EQ(r.compiler, "nvcc");
     const ptx::Module m = ptx::parse_module(r.ptx, "nvcc_ok.ptx");
     EXPECT_EQ(ptx::require_kernel(m, "add_one", "nvcc_ok.ptx").name, "_Z7add_onePi");
-    const ptx::Function& fill = ptx::require_kernel(m, "fill<3>", "nvcc_ok.ptx");
+    const ptx::Function* fill = &ptx::require_kernel(m, "fill<3>", "nvcc_ok.ptx");
     bool saw_43 = false; // N + VALUE folded into one immediate
-    for (const ptx::Instruction& in : fill.code)
+    for (const ptx::Instruction& in : fill->code)
         for (const ptx::Operand& op : in.ops)
             saw_43 = saw_43 || (op.kind == ptx::Operand::Kind::Imm && op.imm == 43);
     EXPECT_TRUE(saw_43) << r.ptx;
@@ -70,9 +70,9 @@ TEST(Compile, NvrtcMakesPtxWithLineInfo) {
     const Result r = compile_with_nvrtc(kKernel, "inline.cu", Options{{"-DVALUE=1"}});
     EXPECT_TRUE(r.compiler.starts_with("NVRTC ")) << r.compiler;
     const ptx::Module m = ptx::parse_module(r.ptx, "inline.ptx");
-    const ptx::Function& k = ptx::require_kernel(m, "add_one", "inline.ptx");
+    const ptx::Function* k = &ptx::require_kernel(m, "add_one", "inline.ptx");
     bool has_line = false;
-    for (const ptx::Instruction& in : k.code)
+    for (const ptx::Instruction& in : k->code)
         has_line = has_line || in.source_line == 2;
     EXPECT_TRUE(has_line) << "-lineinfo: the kernel's instructions name source line 2";
     ASSERT_GT(m.files.size(), 1u);
