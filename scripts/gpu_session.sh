@@ -146,9 +146,12 @@ if want sanitizer; then
         eval timeout 60 compute-sanitizer --tool "$tool" --target-processes all --print-limit 4 \
           "$s" check "$root/tests/corpus/kernels/$name.ptx" $args --backend gpu --untraced --timeout 10 >"$log" 2>&1
         cat "$log"
-        summary=$(grep -o 'ERROR SUMMARY: [0-9]* error[s]*' "$log" | tail -1)
-        kinds=$(grep -oE '(WAR|RAW|WAW) hazard|Divergent thread\(s\) in (warp|block)|Barrier error' "$log" | sort -u | tr '\n' ',' )
-        row="$row\t${summary:-no summary} ${kinds%,}"
+        # racecheck: "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)" and the lines of
+        # "Race reported between Write access at ... in x.cu:8"; synccheck: "ERROR SUMMARY: N errors".
+        summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards? displayed \([^)]*\)|ERROR SUMMARY: [0-9]+ errors?' "$log" | tail -1)
+        kinds=$(grep -oE 'in [A-Za-z0-9_]+\.cu:[0-9]+' "$log" | sort -u | sed 's/^in //' | tr '\n' ' ')
+        grep -q 'did not finish' "$log" && kinds="$kinds(hung)"
+        row="$row\t${summary:-no summary} ${kinds% }"
       done
       printf "$row\n" >>"$out/sanitizer.tsv"
     done
