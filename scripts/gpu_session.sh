@@ -148,7 +148,7 @@ if want sanitizer; then
         cat "$log"
         # racecheck: "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)" and the lines of
         # "Race reported between Write access at ... in x.cu:8"; synccheck: "ERROR SUMMARY: N errors".
-        summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards? displayed \([^)]*\)|ERROR SUMMARY: [0-9]+ errors?' "$log" | tail -1)
+        summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards? displayed \([^)]*\)|ERROR SUMMARY: [0-9]+ errors?' "$log" | head -1)
         kinds=$(grep -oE 'in [A-Za-z0-9_]+\.cu:[0-9]+' "$log" | sort -u | sed 's/^in //' | tr '\n' ' ')
         grep -q 'did not finish' "$log" && kinds="$kinds(hung)"
         row="$row\t${summary:-no summary} ${kinds% }"
