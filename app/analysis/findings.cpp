@@ -1,6 +1,7 @@
 // analyze(), the enum names, and the helpers every analysis shares (line naming, thread lists,
 // ordering and capping of findings).
 #include "analysis/detail.h"
+#include "trace/id_list.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -42,49 +43,6 @@ uint32_t line_of(const trace::Trace& trace, uint32_t site) {
     return s.source_line != 0 ? s.source_line : s.ptx_line;
 }
 
-std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces) {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    std::vector<std::string> pieces;
-    size_t covered = 0; // ids consumed by the pieces kept
-    size_t i = 0;
-    while (i < ids.size()) {
-        if (max_pieces != 0 && pieces.size() == max_pieces) break;
-        size_t j = i; // last index of the run starting at i
-        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
-            ++j;
-        if (j > i) {
-            pieces.push_back(std::to_string(ids[i]) + "-" + std::to_string(ids[j]));
-        } else {
-            // A strided run (1, 3, 5, 7, ...) of at least four ids, none of them part of a
-            // consecutive run except possibly the last.
-            size_t k = i;
-            if (i + 1 < ids.size()) {
-                const uint32_t stride = ids[i + 1] - ids[i];
-                while (k + 1 < ids.size() && ids[k + 1] - ids[k] == stride)
-                    ++k;
-                // Leave the last id to a following consecutive run (1, 3, 5, 7, 8 -> "1, 3, 5", "7-8").
-                if (k + 1 < ids.size() && ids[k + 1] == ids[k] + 1) --k;
-            }
-            if (k >= i + 3) {
-                pieces.push_back(std::to_string(ids[i]) + ", " + std::to_string(ids[i + 1]) + ", ..., " +
-                                 std::to_string(ids[k]));
-                j = k;
-            } else {
-                pieces.push_back(std::to_string(ids[i]));
-            }
-        }
-        covered += j - i + 1;
-        i = j + 1;
-    }
-    std::string out;
-    for (size_t p = 0; p < pieces.size(); ++p) {
-        if (p != 0) out += ", ";
-        out += pieces[p];
-    }
-    if (covered < ids.size()) out += " and " + std::to_string(ids.size() - covered) + " more";
-    return out;
-}
 
 bool at_finding_line(const trace::Trace& trace, const Finding& finding, uint32_t site) {
     if (site >= trace.sites.size()) return false;
@@ -186,7 +144,7 @@ const char* space_name(trace::Space space) {
 std::string noun_list(const char* noun, const std::vector<uint32_t>& ids) {
     std::string out = noun;
     if (ids.size() != 1) out += "s";
-    return out + " " + format_thread_list(ids);
+    return out + " " + trace::format_id_list(ids);
 }
 
 std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32_t end_site,

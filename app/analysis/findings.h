@@ -121,9 +121,5 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace);
 // kinds share one number space here: use it to group sites, at_finding_line() to match them.
 uint32_t line_of(const trace::Trace& trace, uint32_t site);
 
-// Formats ids (thread or lane indices) compactly: sorted, duplicates dropped, consecutive runs as
-// "0-127", runs of 4 or more with one stride > 1 as "1, 3, ..., 31"; e.g. "0-127, 130, 200-255".
-// After `max_pieces` pieces the rest is summarised as "and N more".
-std::string format_thread_list(std::vector<uint32_t> ids, size_t max_pieces = 8);
 
 } // namespace synclab::analysis

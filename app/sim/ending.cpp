@@ -2,6 +2,7 @@
 // says it), the thread table of the threads still resident, the block history of a run cut short,
 // and the run's metadata.
 #include "sim/run.h"
+#include "trace/id_list.h"
 
 #include <algorithm>
 #include <map>
@@ -11,46 +12,6 @@ namespace synclab::sim {
 
 namespace {
 
-// "0-31", "0, 4, ..., 252", "3, 17 and 5 more": consecutive runs as ranges, strided runs of four or
-// more as their first two and last, at most `max_pieces` pieces. `ids` must be sorted and unique.
-std::string id_list(const std::vector<uint32_t>& ids, size_t max_pieces = 8) {
-    std::vector<std::string> pieces;
-    size_t covered = 0;
-    size_t i = 0;
-    while (i < ids.size() && pieces.size() < max_pieces) {
-        size_t j = i;
-        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
-            ++j;
-        if (j > i) {
-            pieces.push_back(std::to_string(ids[i]) + "-" + std::to_string(ids[j]));
-        } else {
-            size_t k = i;
-            if (i + 1 < ids.size()) {
-                const uint32_t stride = ids[i + 1] - ids[i];
-                while (k + 1 < ids.size() && ids[k + 1] - ids[k] == stride)
-                    ++k;
-                // Leave the last id to a consecutive run that follows it (1, 3, 5, 7, 8).
-                if (k + 1 < ids.size() && ids[k + 1] == ids[k] + 1) --k;
-            }
-            if (k >= i + 3) {
-                pieces.push_back(std::to_string(ids[i]) + ", " + std::to_string(ids[i + 1]) + ", ..., " +
-                                 std::to_string(ids[k]));
-                j = k;
-            } else {
-                pieces.push_back(std::to_string(ids[i]));
-            }
-        }
-        covered += j - i + 1;
-        i = j + 1;
-    }
-    std::string out;
-    for (size_t p = 0; p < pieces.size(); ++p) {
-        if (p) out += ", ";
-        out += pieces[p];
-    }
-    if (covered < ids.size()) out += " and " + std::to_string(ids.size() - covered) + " more";
-    return out;
-}
 
 // Block pictures spelled out in a deadlock report; the others are counted.
 constexpr size_t kMaxPictures = 3;
@@ -119,7 +80,7 @@ std::string Run::deadlock_report() const {
         std::ostringstream os;
         bool first = true;
         for (const auto& [site, threads] : by_site) {
-            os << (first ? " " : "; ") << (threads.size() == 1 ? "thread " : "threads ") << id_list(threads);
+            os << (first ? " " : "; ") << (threads.size() == 1 ? "thread " : "threads ") << trace::format_id_list(threads);
             if (threads.size() > 1) os << " (" << threads.size() << ")";
             os << (threads.size() == 1 ? " waits at '" : " wait at '")
                << (site < fn_.text.size() ? fn_.text[site] : "?") << "' (" << line_of(site) << ")";
@@ -128,7 +89,7 @@ std::string Run::deadlock_report() const {
         if (exited)
             os << (first ? " " : "; ") << exited << (exited == 1 ? " thread exited" : " threads exited");
         if (!split_warps.empty())
-            os << "; the lanes of " << (split_warps.size() == 1 ? "warp " : "warps ") << id_list(split_warps)
+            os << "; the lanes of " << (split_warps.size() == 1 ? "warp " : "warps ") << trace::format_id_list(split_warps)
                << " wait at different barrier instructions";
         os << ".";
         any_split = any_split || !split_warps.empty();
@@ -150,7 +111,7 @@ std::string Run::deadlock_report() const {
         }
         std::sort(blocks.begin(), blocks.end());
         out += blocks.size() == 1 ? " Block " : " Blocks ";
-        out += id_list(blocks);
+        out += trace::format_id_list(blocks);
         out += ":";
         out += picture;
     }

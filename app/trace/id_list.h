@@ -1,0 +1,17 @@
+// Thread, lane, warp or block ids as a person reads them: "0-127, 130, 200-255", "1, 3, ..., 31",
+// "0, 10, 20 and 3 more". One spelling for every message that lists ids (the simulator's deadlock
+// report, the analyses' findings, the app).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synclab::trace {
+
+// Sorted, duplicates dropped; consecutive runs as "0-127", runs of four or more with one stride > 1
+// as "1, 3, ..., 31". After `max_pieces` pieces (0: no limit) the rest is summarised as "and N more".
+std::string format_id_list(std::vector<uint32_t> ids, size_t max_pieces = 8);
+
+} // namespace synclab::trace
