@@ -82,6 +82,40 @@ std::vector<Finding> global_races(const trace::Trace& trace, const Options& opti
 // __shared__ address 0x4 in block 0: thread 5 (line 12) reads a value thread 4 wrote (line 10)
 // with no barrier between them"; global memory names threads as "block B thread T" and says why
 // they are unordered (no barrier between them, or different blocks).
+// The racing access pairs one race checker found (shared or global memory), aggregated by (hazard,
+// earlier site, later site) in order of first discovery; the first pair of each is its example.
+class RacePairs {
+  public:
+    void record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count,
+                uint32_t first_thread, uint32_t second_thread, uint64_t address);
+    // One finding per aggregate (race_finding), ordered and capped (sort_and_cap).
+    std::vector<Finding> findings(const trace::Trace& trace, trace::Space space,
+                                  const Options& options) const;
+
+  private:
+    struct Key {
+        Hazard hazard = Hazard::None;
+        uint16_t first_site = 0;
+        uint16_t second_site = 0;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const {
+            return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) |
+                                         k.second_site);
+        }
+    };
+    struct Aggregate {
+        Key key;
+        uint64_t count = 0;
+        uint32_t first_thread = 0;  // example: thread of the earlier access
+        uint32_t second_thread = 0; // example: thread of the later access
+        uint64_t address = 0;
+    };
+    std::unordered_map<Key, size_t, KeyHash> index_;
+    std::vector<Aggregate> aggregates_;
+};
+
 Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
                      uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,
                      uint64_t count);

@@ -102,27 +102,6 @@ bool ordered(const Stamp& earlier, const Stamp& later) {
     return earlier.epoch != later.epoch;
 }
 
-struct PairKey {
-    Hazard hazard = Hazard::None;
-    uint16_t first_site = 0;
-    uint16_t second_site = 0;
-    bool operator==(const PairKey&) const = default;
-};
-struct PairKeyHash {
-    size_t operator()(const PairKey& k) const {
-        return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) |
-                                     k.second_site);
-    }
-};
-
-struct Aggregate {
-    PairKey key;
-    uint64_t count = 0;
-    uint32_t first_thread = 0;
-    uint32_t second_thread = 0;
-    uint64_t address = 0;
-};
-
 class GlobalRaceChecker {
   public:
     GlobalRaceChecker(const trace::Trace& trace, const detail::RmwAccesses& explained)
@@ -140,14 +119,7 @@ class GlobalRaceChecker {
     }
 
     std::vector<Finding> findings(const Options& options) const {
-        std::vector<Finding> out;
-        out.reserve(aggregates_.size());
-        for (const Aggregate& a : aggregates_)
-            out.push_back(detail::race_finding(trace_, a.key.hazard, trace::Space::Global, a.key.first_site,
-                                               a.key.second_site, a.first_thread, a.second_thread, a.address,
-                                               a.count));
-        detail::sort_and_cap(out, options.max_findings_per_kind);
-        return out;
+        return pairs_.findings(trace_, trace::Space::Global, options);
     }
 
     ShadowStats stats() const {
@@ -407,8 +379,8 @@ class GlobalRaceChecker {
             if (std::find(writers_seen_.begin(), writers_seen_.end(), seen) != writers_seen_.end()) continue;
             writers_seen_.push_back(seen);
             if (rmw_address && explained(e.address, c.w_thread, c.w_site, e.thread, e.site)) continue;
-            record({writes ? Hazard::WAW : Hazard::RAW, c.w_site, e.site}, 1, c.w_thread, e.thread,
-                   t.address);
+            pairs_.record(writes ? Hazard::WAW : Hazard::RAW, c.w_site, e.site, 1, c.w_thread, e.thread,
+                          t.address);
         }
 
         if (!writes) {
@@ -427,7 +399,7 @@ class GlobalRaceChecker {
         }
         for (const auto& [site, reader] : racing_) {
             if (rmw_address && explained(e.address, reader, site, e.thread, e.site)) continue;
-            record({Hazard::WAR, site, e.site}, 1, reader, e.thread, targets_.front().address);
+            pairs_.record(Hazard::WAR, site, e.site, 1, reader, e.thread, targets_.front().address);
         }
         for (const Target& t : targets_) {
             Cell& c = *t.cell;
@@ -443,13 +415,6 @@ class GlobalRaceChecker {
                    uint16_t second_site) const {
         return explained_.contains(address, first_thread, first_site) &&
                explained_.contains(address, second_thread, second_site);
-    }
-
-    void record(PairKey key, uint64_t count, uint32_t first_thread, uint32_t second_thread,
-                uint64_t address) {
-        auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
-        if (inserted) aggregates_.push_back(Aggregate{key, 0, first_thread, second_thread, address});
-        aggregates_[it->second].count += count;
     }
 
     const trace::Trace& trace_;
@@ -468,8 +433,7 @@ class GlobalRaceChecker {
     size_t set_bytes_ = 0;
     size_t peak_set_bytes_ = 0;
 
-    std::unordered_map<PairKey, size_t, PairKeyHash> index_;
-    std::vector<Aggregate> aggregates_; // in order of first discovery
+    detail::RacePairs pairs_;
 
     std::vector<Target> targets_;                             // scratch
     std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch

@@ -80,28 +80,6 @@ struct Granule {
     }
 };
 
-struct PairKey {
-    Hazard hazard = Hazard::None;
-    uint16_t first_site = 0;
-    uint16_t second_site = 0;
-    bool operator==(const PairKey&) const = default;
-};
-struct PairKeyHash {
-    size_t operator()(const PairKey& k) const {
-        return std::hash<uint64_t>{}((uint64_t(k.hazard) << 32) | (uint64_t(k.first_site) << 16) |
-                                     k.second_site);
-    }
-};
-
-struct Aggregate {
-    PairKey key;
-    uint64_t count = 0;
-    uint32_t first_thread = 0;  // example: thread of the earlier access
-    uint32_t second_thread = 0; // example: thread of the later access
-    uint64_t address = 0;
-    uint32_t block = 0;
-};
-
 class RaceChecker {
   public:
     explicit RaceChecker(const trace::Trace& trace)
@@ -127,12 +105,7 @@ class RaceChecker {
     }
 
     std::vector<Finding> findings(const Options& options) const {
-        std::vector<Finding> out;
-        out.reserve(aggregates_.size());
-        for (const Aggregate& a : aggregates_)
-            out.push_back(make_finding(a));
-        detail::sort_and_cap(out, options.max_findings_per_kind);
-        return out;
+        return pairs_.findings(trace_, trace::Space::Shared, options);
     }
 
   private:
@@ -180,8 +153,8 @@ class RaceChecker {
                 seen = seen || (thread == w.thread && s == w.site);
             if (seen) continue;
             writers_seen_.emplace_back(w.thread, w.site);
-            record({writes ? Hazard::WAW : Hazard::RAW, w.site, site}, 1, w.thread, e.thread,
-                   granule_base + b, block);
+            pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, site, 1, w.thread, e.thread,
+                          granule_base + b);
         }
 
         if (!writes) {
@@ -222,8 +195,8 @@ class RaceChecker {
                     example = uint32_t(w * 64 + std::countr_zero(u.bits[w]));
             }
             if (count == 0) continue;
-            record({Hazard::WAR, u.site, site}, count, table_.global(block, example), e.thread, u.address,
-                   block);
+            pairs_.record(Hazard::WAR, u.site, site, count, table_.global(block, example), e.thread,
+                          u.address);
         }
         for (uint32_t b = first_byte; b < last_byte; ++b) {
             g.writes[b] = WriteCell{e.thread, site, atomic};
@@ -246,21 +219,6 @@ class RaceChecker {
         groups.push_back(ReadGroup{site, local, 1, {}});
     }
 
-    void record(PairKey key, uint64_t count, uint32_t first_thread, uint32_t second_thread, uint64_t address,
-                uint32_t block) {
-        auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
-        if (inserted) aggregates_.push_back(Aggregate{key, 0, first_thread, second_thread, address, block});
-        aggregates_[it->second].count += count;
-    }
-
-    Finding make_finding(const Aggregate& a) const {
-        Finding f =
-            detail::race_finding(trace_, a.key.hazard, trace::Space::Shared, a.key.first_site,
-                                 a.key.second_site, a.first_thread, a.second_thread, a.address, a.count);
-        f.block = a.block;
-        return f;
-    }
-
     struct SiteUnion {
         uint16_t site = 0;
         uint64_t address = 0; // first byte where a reader of this site was found
@@ -272,8 +230,7 @@ class RaceChecker {
     detail::BlockTable table_;
     BarrierClock clock_;
     std::vector<std::unordered_map<uint64_t, Granule>> shadow_; // per block: granule index -> state
-    std::unordered_map<PairKey, size_t, PairKeyHash> index_;
-    std::vector<Aggregate> aggregates_;                       // in order of first discovery
+    detail::RacePairs pairs_;
     std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch
     std::vector<SiteUnion> unions_;                           // scratch
 };
@@ -281,6 +238,25 @@ class RaceChecker {
 } // namespace
 
 namespace detail {
+
+void RacePairs::record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count,
+                       uint32_t first_thread, uint32_t second_thread, uint64_t address) {
+    const Key key{hazard, first_site, second_site};
+    auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
+    if (inserted) aggregates_.push_back(Aggregate{key, 0, first_thread, second_thread, address});
+    aggregates_[it->second].count += count;
+}
+
+std::vector<Finding> RacePairs::findings(const trace::Trace& trace, trace::Space space,
+                                         const Options& options) const {
+    std::vector<Finding> out;
+    out.reserve(aggregates_.size());
+    for (const Aggregate& a : aggregates_)
+        out.push_back(race_finding(trace, a.key.hazard, space, a.key.first_site, a.key.second_site,
+                                   a.first_thread, a.second_thread, a.address, a.count));
+    sort_and_cap(out, options.max_findings_per_kind);
+    return out;
+}
 
 Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
                      uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,
