@@ -1,7 +1,7 @@
 // analyze(), the enum names, and the helpers every analysis shares (line naming, thread lists,
 // ordering and capping of findings).
 #include "analysis/detail.h"
-#include "trace/id_list.h"
+#include "trace/text_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -42,7 +42,6 @@ uint32_t line_of(const trace::Trace& trace, uint32_t site) {
     const trace::Site& s = trace.sites[site];
     return s.source_line != 0 ? s.source_line : s.ptx_line;
 }
-
 
 bool at_finding_line(const trace::Trace& trace, const Finding& finding, uint32_t site) {
     if (site >= trace.sites.size()) return false;
@@ -122,9 +121,7 @@ bool RmwAccesses::contains(uint64_t address, uint32_t thread, uint16_t site) con
 }
 
 std::string hex(uint64_t value) {
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
-    return buffer;
+    return trace::format_hex(value);
 }
 
 const char* space_name(trace::Space space) {

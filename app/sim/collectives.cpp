@@ -3,22 +3,11 @@
 // non-exited member waits at the same instruction (bar.warp.sync: at any bar.warp.sync); then the
 // instruction runs for all of them at once. (activemask is an ALU instruction: alu_exec.cpp.)
 #include "sim/run.h"
-
-#include <cstdio>
+#include "trace/text_format.h"
 
 namespace synclab::sim {
 
 using ptx::Op;
-
-namespace {
-
-std::string hex(uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
-} // namespace
 
 void Run::execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask) {
     if (!mask) return;
@@ -30,7 +19,7 @@ void Run::execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc
     if ((members & (1u << first)) == 0)
         fault(warp, first, pc,
               "lane " + std::to_string(first) + " executes " + ptx::to_string(in.op) +
-                  " but is not in its member mask " + hex(members));
+                  " but is not in its member mask " + trace::format_hex(members));
     // Lanes already waiting at this instruction (bar.warp.sync: at any bar.warp.sync) join this group.
     uint32_t joined = mask;
     for (uint32_t l = 0; l < kWarpSize; ++l)

@@ -2,7 +2,7 @@
 // says it), the thread table of the threads still resident, the block history of a run cut short,
 // and the run's metadata.
 #include "sim/run.h"
-#include "trace/id_list.h"
+#include "trace/text_format.h"
 
 #include <algorithm>
 #include <map>

@@ -2,8 +2,7 @@
 // bounds, alignment, read-only), then handed to the memory system one warp-instruction at a time.
 #include "sim/atomic_ops.h"
 #include "sim/run.h"
-
-#include <cstdio>
+#include "trace/text_format.h"
 
 namespace synclab::sim {
 
@@ -12,12 +11,6 @@ using ptx::Operand;
 using trace::EventKind;
 
 namespace {
-
-std::string hex(uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 // The trace's scope for a PTX scope (.cta -> block, .sys -> system, .gpu/.cluster -> device);
 // `fallback` for instructions that name none.
@@ -71,7 +64,7 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
     if (size > 1 && address % size != 0)
         fault(warp, lane, pc,
               "misaligned " + std::to_string(size) + "-byte access at " + to_string(s) + " address " +
-                  hex(address));
+                  trace::format_hex(address));
     trace_address = address;
     switch (s) {
     case ptx::Space::Global:
@@ -81,7 +74,8 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
         if (!a)
             fault(warp, lane, pc,
                   std::string("out-of-bounds ") + (write ? "write" : "read") + " of " + std::to_string(size) +
-                      " bytes at global address " + hex(address) + " (" + global_.describe(address) + ")");
+                      " bytes at global address " + trace::format_hex(address) + " (" +
+                      global_.describe(address) + ")");
         if (write && a->read_only) fault(warp, lane, pc, "write to read-only " + a->name);
         return a->data + (address - a->base);
     }
@@ -91,7 +85,7 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
         if (address + size > b.shared.size() || address + size < address)
             fault(warp, lane, pc,
                   std::string("out-of-bounds ") + (write ? "write" : "read") + " at shared offset " +
-                      hex(address) + " (the block has " + std::to_string(b.shared.size()) +
+                      trace::format_hex(address) + " (the block has " + std::to_string(b.shared.size()) +
                       " bytes of shared memory)");
         return b.shared.data() + address;
     }
@@ -99,7 +93,7 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
         space = trace::Space::Local;
         if (address + size > fn_.local_bytes || address + size < address)
             fault(warp, lane, pc,
-                  "out-of-bounds local access at offset " + hex(address) + " (frame of " +
+                  "out-of-bounds local access at offset " + trace::format_hex(address) + " (frame of " +
                       std::to_string(fn_.local_bytes) + " bytes)");
         return warp.block->local.data() + size_t(warp.first_thread + lane) * fn_.local_bytes + address;
     }
@@ -107,7 +101,7 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
         space = trace::Space::Other;
         if (write) fault(warp, lane, pc, "store to kernel parameter space");
         if (address + size > params_.size() || address + size < address)
-            fault(warp, lane, pc, "read past the kernel parameters at offset " + hex(address));
+            fault(warp, lane, pc, "read past the kernel parameters at offset " + trace::format_hex(address));
         return params_.data() + address;
     }
     default:
@@ -212,7 +206,7 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
             if (base[l] % bytes != 0)
                 fault(warp, l, pc,
                       "misaligned " + std::to_string(bytes) + "-byte vector access at address " +
-                          hex(base[l]));
+                          trace::format_hex(base[l]));
         });
     }
 

@@ -1,6 +1,6 @@
-// Thread, lane, warp or block ids as a person reads them: "0-127, 130, 200-255", "1, 3, ..., 31",
-// "0, 10, 20 and 3 more". One spelling for every message that lists ids (the simulator's deadlock
-// report, the analyses' findings, the app).
+// How messages spell ids and addresses, one way for every layer that writes them (the simulator's
+// errors and deadlock report, the analyses' findings, the app): ids as a person reads them ("0-127,
+// 130, 200-255", "1, 3, ..., 31", "0, 10, 20 and 3 more") and addresses in hex ("0x7c").
 #pragma once
 
 #include <cstddef>
@@ -13,5 +13,8 @@ namespace synclab::trace {
 // Sorted, duplicates dropped; consecutive runs as "0-127", runs of four or more with one stride > 1
 // as "1, 3, ..., 31". After `max_pieces` pieces (0: no limit) the rest is summarised as "and N more".
 std::string format_id_list(std::vector<uint32_t> ids, size_t max_pieces = 8);
+
+// "0x7c".
+std::string format_hex(uint64_t value);
 
 } // namespace synclab::trace

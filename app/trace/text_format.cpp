@@ -1,6 +1,7 @@
-#include "trace/id_list.h"
+#include "trace/text_format.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace synclab::trace {
 
@@ -46,6 +47,12 @@ std::string format_id_list(std::vector<uint32_t> ids, size_t max_pieces) {
     }
     if (covered < ids.size()) out += " and " + std::to_string(ids.size() - covered) + " more";
     return out;
+}
+
+std::string format_hex(uint64_t value) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
+    return buffer;
 }
 
 } // namespace synclab::trace

@@ -1,5 +1,5 @@
 // trace::format_id_list: the one spelling of id lists in messages.
-#include "trace/id_list.h"
+#include "trace/text_format.h"
 
 #include <gtest/gtest.h>
 
