@@ -160,6 +160,24 @@ double parse_number(std::string_view text, const char* what) {
 
 } // namespace
 
+std::string launch_problem(const Dim3& grid, const Dim3& block) {
+    auto shape = [](const Dim3& d) {
+        return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+    };
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+        return "grid " + shape(grid) + ", block " + shape(block) + ": every dimension must be at least 1";
+    // Each factor is at most 2^32 - 1, so a product of two fits in 64 bits; the third is checked.
+    const uint64_t block_xy = uint64_t(block.x) * block.y;
+    if (block_xy > kMaxThreadsPerBlock || block_xy * block.z > kMaxThreadsPerBlock)
+        return "block " + shape(block) + " has more than " + std::to_string(kMaxThreadsPerBlock) +
+               " threads; CUDA allows at most " + std::to_string(kMaxThreadsPerBlock);
+    if (block.z > kMaxBlockZ) return "block " + shape(block) + ": the block's z dimension is at most 64";
+    if (grid.x > kMaxGridX) return "grid " + shape(grid) + ": the grid's x dimension is at most 2147483647";
+    if (grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
+        return "grid " + shape(grid) + ": the grid's y and z dimensions are at most 65535";
+    return "";
+}
+
 uint32_t elem_size(ElemType t) {
     switch (t) {
     case ElemType::I8:

@@ -22,6 +22,19 @@ struct LaunchConfig {
     uint32_t dynamic_shared_bytes = 0;
 };
 
+// CUDA's limits on a launch shape (every current GPU): at most 1024 threads per block, block z at
+// most 64, grid x at most 2^31 - 1, grid y and z at most 65535, and at most 227 KB of shared memory
+// per block (static + dynamic).
+constexpr uint32_t kMaxThreadsPerBlock = 1024;
+constexpr uint32_t kMaxBlockZ = 64;
+constexpr uint32_t kMaxGridX = 0x7fffffffu;
+constexpr uint32_t kMaxGridYZ = 65535;
+constexpr uint32_t kMaxSharedBytes = 227 * 1024;
+
+// What is wrong with a launch shape, in words ("block 2048x1x1 has 2048 threads; CUDA allows at most
+// 1024"), or "" when CUDA would take it. Counts are computed without overflow.
+std::string launch_problem(const Dim3& grid, const Dim3& block);
+
 // A device buffer as the host sees it. A runner gives each one a device address.
 struct Buffer {
     std::string name;

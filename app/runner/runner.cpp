@@ -1,9 +1,9 @@
 #include "runner/runner.h"
 
 #include "gpu/gpu_run.h"
-#include "runner/kernel_notes.h"
 #include "ptx/instrument.h"
 #include "ptx/parser.h"
+#include "runner/kernel_notes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -191,6 +191,13 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
 
 namespace {
 
+uint64_t bytes_of(const std::vector<launch::Buffer>& buffers) {
+    uint64_t n = 0;
+    for (const launch::Buffer& b : buffers)
+        n += b.bytes.size();
+    return n;
+}
+
 RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
     RunSummary summary;
     const uint32_t reps = std::max<uint32_t>(options.reps, 1);
@@ -204,6 +211,12 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
         scenario::Inputs inputs = job.make_inputs(options.seed + r);
         std::vector<launch::Buffer> buffers = inputs.buffers;
         sim::Options sim_options = options.limits;
+        // The memory budget covers what the whole run holds: besides the simulator's state, its
+        // trace and the buffers it writes, the inputs kept for the check and the repetition kept
+        // so far.
+        sim_options.held_by_caller_bytes = bytes_of(inputs.buffers) + bytes_of(summary.final_buffers) +
+                                           summary.trace.events.size() * sizeof(trace::Event) +
+                                           summary.trace.threads.size() * sizeof(trace::ThreadInfo);
         sim_options.schedule = options.schedule;
         sim_options.seed = options.seed + r;
         sim_options.cancel = options.cancel;

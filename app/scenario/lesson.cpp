@@ -225,7 +225,8 @@ class Builder {
         const Value* topic = field(*root_, "topic", Kind::String, "");
         if (!is_lesson_id(topic->string))
             fail(topic->line,
-                 "topic '" + topic->string + "' must be one word (barriers, warps, fences, atomics)");
+                 "topic '" + topic->string + "' must be one word (the app groups lessons by it: barriers, "
+                 "warps, fences, atomics, ...)");
         s_.topic = topic->string;
         const Value* source = field(*root_, "source", Kind::String, "");
         if (!(source->string.ends_with(".cu") || source->string.ends_with(".ptx")) ||
@@ -234,14 +235,13 @@ class Builder {
         s_.source_file = source->string;
         s_.launch.grid = dims("grid");
         s_.launch.block = dims("block");
-        if (s_.launch.block.count() > 1024)
-            fail(line_of(*root_, "block"), "block has " + std::to_string(s_.launch.block.count()) +
-                                               " threads; a CUDA block holds at most 1024");
+        if (const std::string problem = launch::launch_problem(s_.launch.grid, s_.launch.block); !problem.empty())
+            fail(line_of(*root_, problem.starts_with("grid") ? "grid" : "block"), problem);
         if (const toml::Entry* e = root_->find("shared_bytes")) {
             const Value* v = field(*root_, "shared_bytes", Kind::Integer, "");
-            if (v->integer < 0 || v->integer > 227 * 1024)
-                fail(e->line, "shared_bytes must be 0 .. 232448 (227 KiB, an H200's most per block), got " +
-                                  std::to_string(v->integer));
+            if (v->integer < 0 || v->integer > launch::kMaxSharedBytes)
+                fail(e->line, "shared_bytes must be 0 .. " + std::to_string(launch::kMaxSharedBytes) +
+                                  " (227 KiB, an H200's most per block), got " + std::to_string(v->integer));
             s_.launch.dynamic_shared_bytes = static_cast<uint32_t>(v->integer);
         }
         s_.lesson_file = file_;

@@ -19,7 +19,7 @@ Allocation* GlobalMemory::find_slow(uint64_t address, uint64_t size) {
                                [](uint64_t a, const Allocation& alloc) { return a < alloc.base; });
     if (it == allocations_.begin()) return nullptr;
     --it;
-    if (address + size > it->base + it->size) return nullptr;
+    if (!holds(*it, address, size)) return nullptr;
     last_ = &*it;
     return last_;
 }

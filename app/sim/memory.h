@@ -35,10 +35,14 @@ class GlobalMemory {
     // returns its device address.
     uint64_t add(std::string name, uint8_t* data, uint64_t size, bool read_only = false);
 
-    // The allocation holding [address, address + size), or nullptr.
+    // The allocation holding [address, address + size), or nullptr. (Written so that no sum can
+    // wrap: a kernel may compute any 64-bit address.)
     Allocation* find(uint64_t address, uint64_t size) {
-        if (last_ && address >= last_->base && address + size <= last_->base + last_->size) return last_;
+        if (last_ && holds(*last_, address, size)) return last_;
         return find_slow(address, size);
+    }
+    static bool holds(const Allocation& a, uint64_t address, uint64_t size) {
+        return address >= a.base && size <= a.size && address - a.base <= a.size - size;
     }
 
     // The allocation the last successful find() returned (nullptr before the first): most warps

@@ -13,17 +13,15 @@ using ptx::Instruction;
 void Run::check_launch() {
     const Dim3& g = launch_.grid;
     const Dim3& b = launch_.block;
-    if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
-        throw KernelFault{"launch: grid and block dimensions must all be at least 1"};
-    if (b.count() > 1024)
-        throw KernelFault{"launch: " + std::to_string(b.count()) +
-                          " threads per block; CUDA allows at most 1024"};
-    if (b.z > 64) throw KernelFault{"launch: block z dimension is at most 64"};
-    if (g.y > 65535 || g.z > 65535) throw KernelFault{"launch: grid y and z dimensions are at most 65535"};
-    const uint64_t total = g.count() * b.count();
-    if (total > options_.max_threads)
-        throw BudgetExceeded{"launch of " + std::to_string(total) + " threads exceeds the thread budget of " +
-                             std::to_string(options_.max_threads)};
+    if (const std::string problem = launch::launch_problem(g, b); !problem.empty())
+        throw KernelFault{"launch: " + problem};
+    // Within CUDA's limits grid.count() fits in 64 bits, but grid x block may not.
+    uint64_t total = 0;
+    const bool overflows = __builtin_mul_overflow(g.count(), b.count(), &total);
+    if (overflows || total > options_.max_threads)
+        throw BudgetExceeded{"launch of " +
+                             (overflows ? std::string("more than 2^64") : std::to_string(total)) +
+                             " threads exceeds the thread budget of " + std::to_string(options_.max_threads)};
     threads_per_block_ = static_cast<uint32_t>(b.count());
     warps_per_block_ = (threads_per_block_ + kWarpSize - 1) / kWarpSize;
     block_count_ = static_cast<uint32_t>(g.count());
@@ -31,7 +29,7 @@ void Run::check_launch() {
     // Dynamic shared memory starts after the static variables (at their aligned end).
     shared_bytes_ =
         std::max(fn_.shared_dynamic_offset, fn_.shared_static_bytes) + launch_.dynamic_shared_bytes;
-    if (shared_bytes_ > 228 * 1024)
+    if (shared_bytes_ > launch::kMaxSharedBytes)
         throw KernelFault{"launch: " + std::to_string(shared_bytes_) +
                           " bytes of shared memory per block; the largest GPUs allow 227 KB"};
 }
@@ -60,7 +58,11 @@ void Run::set_up() {
     uint64_t globals = fn_.param_bytes;
     for (const ptx::GlobalVar& v : module_.globals)
         globals += v.size;
-    fixed_bytes_ = per_block * resident + table + sites + globals + code_size_;
+    uint64_t buffer_bytes = 0; // the kernel's own buffers, which the run writes in place
+    for (const Buffer& b : buffers_)
+        buffer_bytes += b.bytes.size();
+    fixed_bytes_ = per_block * resident + table + sites + globals + code_size_ + buffer_bytes +
+                   options_.held_by_caller_bytes;
     peak_bytes_ = fixed_bytes_;
     if (fixed_bytes_ > options_.max_memory_bytes)
         throw BudgetExceeded{
@@ -68,6 +70,10 @@ void Run::set_up() {
             std::to_string(resident) + " resident blocks of " + std::to_string(per_block) +
             " bytes of registers, shared and local memory" +
             (trace_ ? ", a thread table of " + std::to_string(threads) + " threads" : std::string()) +
+            ", the kernel's buffers of " + std::to_string(buffer_bytes) + " bytes" +
+            (options_.held_by_caller_bytes
+                 ? ", " + std::to_string(options_.held_by_caller_bytes) + " bytes of inputs and results kept"
+                 : std::string()) +
             "), over the memory budget of " + std::to_string(options_.max_memory_bytes) +
             " bytes; raise it with --max-memory BYTES"};
 

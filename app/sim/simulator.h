@@ -58,10 +58,14 @@ struct Options {
     uint32_t max_resident_blocks = 16; // blocks simulated at once (others start as blocks finish)
     uint64_t max_steps = 200'000'000;  // thread-instructions; past it: status Budget
     uint64_t max_threads = 1u << 22;   // grid x block; past it: status Budget before running
-    // The simulator's state (resident blocks' registers, shared and local memory, per-thread tables)
-    // plus the trace it records (events, thread table). Checked before running for what is sized up
-    // front, and while running as the trace grows; past it: status Budget ("--max-memory BYTES").
+    // The simulator's state (resident blocks' registers, shared and local memory, per-thread tables),
+    // the kernel's buffers, what the caller holds (below) and the trace it records (events, thread
+    // table). Checked before running for what is sized up front, and while running as the trace
+    // grows; past it: status Budget ("--max-memory BYTES").
     uint64_t max_memory_bytes = 1ull << 31;
+    // What the caller holds for this run besides what the simulator allocates (the inputs kept for
+    // the check, an earlier repetition's trace): counted against max_memory_bytes with the rest.
+    uint64_t held_by_caller_bytes = 0;
     uint64_t max_events = 50'000'000;              // trace events; past it: status Budget ("--max-events N")
     const std::atomic<bool>* cancel = nullptr;     // set to true to stop the run (status Cancelled)
     std::function<void(double fraction)> progress; // called now and then with blocks done / blocks

@@ -264,7 +264,20 @@ TEST(LessonErrors, IdAndSource) {
     expect_error(h, "lesson.toml:4: source 'smem_reverse.c' must be a file name ending in .cu or .ptx");
     Files i;
     i.toml = with(i.toml, "block = 96", "block = [32, 33]");
-    expect_error(i, "lesson.toml:6: block has 1056 threads; a CUDA block holds at most 1024");
+    expect_error(i, "lesson.toml:6: block 32x33x1 has more than 1024 threads; CUDA allows at most 1024");
+    Files j; // a thread count that wraps to 0 in 64-bit arithmetic must not pass as small
+    j.toml = with(j.toml, "block = 96", "block = [1073741824, 1073741824, 16]");
+    expect_error(j, "lesson.toml:6: block 1073741824x1073741824x16 has more than 1024 threads; CUDA allows at "
+                    "most 1024");
+    Files k;
+    k.toml = with(k.toml, "block = 96", "block = [32, 1, 65]");
+    expect_error(k, "lesson.toml:6: block 32x1x65 has more than 1024 threads; CUDA allows at most 1024");
+    Files l;
+    l.toml = with(l.toml, "block = 96", "block = [1, 1, 65]");
+    expect_error(l, "lesson.toml:6: block 1x1x65: the block's z dimension is at most 64");
+    Files m;
+    m.toml = with(m.toml, "grid = 5", "grid = [1, 70000]");
+    expect_error(m, "lesson.toml:5: grid 1x70000x1: the grid's y and z dimensions are at most 65535");
 }
 
 TEST(LessonErrors, TextSectionMissingInOneLanguage) {

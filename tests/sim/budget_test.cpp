@@ -198,6 +198,28 @@ TEST(MemoryBudget, AReusedTraceDoesNotCarryItsOldCapacityPastTheBudget) {
     EXPECT_EQ(t.events.size(), 2u * 96 * kEventsPerThread);
 }
 
+// The kernel's buffers and what the caller keeps count too: a launch small in itself but with a
+// 64 MB output buffer does not fit 16 MB; it fits 128 MB until the caller holds another 64 MB.
+TEST(MemoryBudget, BuffersAndWhatTheCallerHoldsCount) {
+    std::vector<Buffer> big = {make_buffer("out", std::vector<uint32_t>(16u << 20))};
+    Options o;
+    o.max_memory_bytes = 16u << 20;
+    trace::Trace t;
+    Result r = simulate(kernels(), "store_barrier_load", launch({1, 1, 1}, {32, 1, 1}), big,
+                        {KernelArg::pointer(0)}, o, &t);
+    ASSERT_EQ(r.status, RunStatus::Budget) << r.message;
+    EXPECT_NE(r.message.find("the kernel's buffers of 67108864 bytes"), std::string::npos) << r.message;
+    o.max_memory_bytes = 128u << 20;
+    r = simulate(kernels(), "store_barrier_load", launch({1, 1, 1}, {32, 1, 1}), big, {KernelArg::pointer(0)},
+                 o, &t);
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+    o.held_by_caller_bytes = 64u << 20;
+    r = simulate(kernels(), "store_barrier_load", launch({1, 1, 1}, {32, 1, 1}), big, {KernelArg::pointer(0)},
+                 o, &t);
+    ASSERT_EQ(r.status, RunStatus::Budget) << r.message;
+    EXPECT_NE(r.message.find("67108864 bytes of inputs and results kept"), std::string::npos) << r.message;
+}
+
 TEST(EventReserve, ATracedRunReservesAboutWhatItRecords) {
     Options o;
     const Outcome r = store_barrier_load(8, 256, o);
