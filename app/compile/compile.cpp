@@ -3,6 +3,7 @@
 #include "compile/nvrtc_api.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,8 @@ namespace synclab::compile {
 
 namespace {
 
+constexpr int kCompileTimeoutSeconds = 300; // a template-heavy kernel compiles in seconds
+
 std::string read_whole_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream ss;
@@ -25,18 +28,23 @@ std::string read_whole_file(const std::string& path) {
     return ss.str();
 }
 
-bool executable(const std::string& path) { return !path.empty() && access(path.c_str(), X_OK) == 0; }
+bool executable(const std::string& path) {
+    return !path.empty() && access(path.c_str(), X_OK) == 0;
+}
 
-// Runs argv[0] with `argv` (no shell), stdout and stderr into `log_path`. Returns the exit code, or
-// -1 when it could not be started or did not exit normally.
-int run_process(std::vector<std::string> argv, const std::string& log_path) {
+// Runs argv[0] with `argv` (no shell), stdout and stderr into `log_path`, for at most `timeout_s`
+// seconds (then it is killed). Returns the exit code; -1 when it could not be started or did not
+// exit normally; -2 when it ran out of time.
+int run_process(std::vector<std::string> argv, const std::string& log_path, int timeout_s) {
     std::vector<char*> args;
-    for (std::string& a : argv) args.push_back(a.data());
+    for (std::string& a : argv)
+        args.push_back(a.data());
     args.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
-        const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        // O_EXCL: the log is new in a folder only we can write to.
+        const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
         if (log_fd >= 0) {
             dup2(log_fd, STDOUT_FILENO);
             dup2(log_fd, STDERR_FILENO);
@@ -45,10 +53,44 @@ int run_process(std::vector<std::string> argv, const std::string& log_path) {
         _exit(127);
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    for (int waited_ms = 0;; waited_ms += 20) {
+        const pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) break;
+        if (done < 0 && errno != EINTR) return -1;
+        if (waited_ms >= timeout_s * 1000) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            return -2;
+        }
+        usleep(20'000);
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+// A private temporary folder (mkdtemp: mode 0700, a fresh name), removed with what is in it.
+class TempDir {
+  public:
+    TempDir() {
+        char tmpl[] = "/tmp/synclab-nvcc-XXXXXX";
+        if (mkdtemp(tmpl) == nullptr)
+            throw CompileError("cannot create a temporary folder for nvcc's output (" +
+                                   std::string(std::strerror(errno)) + ")",
+                               "");
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        for (const char* name : {"/kernel.ptx", "/nvcc.log"})
+            std::remove((path_ + name).c_str());
+        rmdir(path_.c_str());
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::string file(const char* name) const { return path_ + "/" + name; }
+
+  private:
+    std::string path_;
+};
 
 // [SECTION] NVRTC, loaded at run time (nvrtc_api.h; nvrtc_api_check.cpp checks the declarations
 // against the real header where the toolkit is installed).
@@ -114,7 +156,8 @@ const Nvrtc& nvrtc() {
 std::vector<std::string> build_flags() {
     std::vector<std::string> flags;
     std::stringstream words(SYNCLAB_NVCC_FLAGS);
-    for (std::string flag; words >> flag;) flags.push_back(flag);
+    for (std::string flag; words >> flag;)
+        flags.push_back(flag);
     return flags;
 }
 
@@ -141,26 +184,25 @@ std::optional<std::string> find_nvcc() {
 Result compile_with_nvcc(const std::string& path, const Options& options) {
     const std::optional<std::string> nvcc = find_nvcc();
     if (!nvcc) throw CompileError(path + ": nvcc (the CUDA toolkit) is not installed here", "");
-    char tmpl[] = "/tmp/synclab-nvcc-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    if (fd < 0) throw CompileError("cannot create a temporary file for nvcc's output (" +
-                                       std::string(std::strerror(errno)) + ")",
-                                   "");
-    close(fd);
-    const std::string out = std::string(tmpl) + ".ptx";
-    const std::string log = std::string(tmpl) + ".log";
+    const TempDir dir;
+    const std::string out = dir.file("kernel.ptx");
+    const std::string log = dir.file("nvcc.log");
     std::vector<std::string> argv = {*nvcc};
-    for (const std::string& f : build_flags()) argv.push_back(f);
-    for (const std::string& f : options.extra_args) argv.push_back(f);
-    for (const std::string& w : {path, std::string("-o"), out}) argv.push_back(w);
-    const int rc = run_process(argv, log);
+    for (const std::string& f : build_flags())
+        argv.push_back(f);
+    for (const std::string& f : options.extra_args)
+        argv.push_back(f);
+    for (const std::string& w : {path, std::string("-o"), out})
+        argv.push_back(w);
+    const int rc = run_process(argv, log, kCompileTimeoutSeconds);
     Result result;
     result.compiler = "nvcc";
     result.log = read_whole_file(log);
     if (rc == 0) result.ptx = read_whole_file(out);
-    std::remove(out.c_str());
-    std::remove(log.c_str());
-    std::remove(tmpl);
+    if (rc == -2)
+        throw CompileError(path + ": nvcc did not finish within " + std::to_string(kCompileTimeoutSeconds) +
+                               " s",
+                           result.log);
     if (rc == -1 || rc == 127) throw CompileError(path + ": could not run " + *nvcc, result.log);
     if (rc != 0) throw CompileError(path + ": nvcc failed", result.log);
     if (result.ptx.empty()) throw CompileError(path + ": nvcc wrote no PTX", result.log);
@@ -180,12 +222,15 @@ Result compile_with_nvrtc(const std::string& source, const std::string& name, co
     std::vector<std::string> flags;
     for (const std::string& f : build_flags())
         if (f != "-ptx" && !f.starts_with("-O")) flags.push_back(f);
-    for (const std::string& f : options.extra_args) flags.push_back(f);
+    for (const std::string& f : options.extra_args)
+        flags.push_back(f);
     std::vector<const char*> argv;
-    for (const std::string& f : flags) argv.push_back(f.c_str());
+    for (const std::string& f : flags)
+        argv.push_back(f.c_str());
 
     nvrtcProgram program = nullptr;
-    if (nvrtcResult r = api.CreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr); r != 0)
+    if (nvrtcResult r = api.CreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr);
+        r != 0)
         throw CompileError(name + ": NVRTC could not create a program (" + api.GetErrorString(r) + ")", "");
     struct Destroy {
         const Nvrtc& api;
@@ -205,7 +250,8 @@ Result compile_with_nvrtc(const std::string& source, const std::string& name, co
         result.log.resize(log_size - 1); // the terminating NUL
     }
     if (compiled != 0)
-        throw CompileError(name + ": NVRTC failed (" + std::string(api.GetErrorString(compiled)) + ")", result.log);
+        throw CompileError(name + ": NVRTC failed (" + std::string(api.GetErrorString(compiled)) + ")",
+                           result.log);
     size_t ptx_size = 0;
     if (api.GetPTXSize(program, &ptx_size) != 0 || ptx_size < 2)
         throw CompileError(name + ": NVRTC returned no PTX", result.log);
@@ -223,10 +269,17 @@ Result compile_file(const std::string& path, const Options& options) {
         if (!in) throw CompileError(path + ": cannot open (" + std::string(std::strerror(errno)) + ")", "");
         std::ostringstream ss;
         ss << in.rdbuf();
+        // nvcc finds headers beside the .cu; NVRTC has no file, so it is told where.
         const std::string::size_type slash = path.find_last_of('/');
-        return compile_with_nvrtc(ss.str(), slash == std::string::npos ? path : path.substr(slash + 1), options);
+        Options with_folder = options;
+        with_folder.extra_args.insert(
+            with_folder.extra_args.begin(),
+            "--include-path=" + (slash == std::string::npos ? std::string(".") : path.substr(0, slash)));
+        return compile_with_nvrtc(ss.str(), slash == std::string::npos ? path : path.substr(slash + 1),
+                                  with_folder);
     }
-    throw CompileError(path + ": compiling CUDA needs nvcc or NVRTC (the CUDA toolkit), and neither is here (" +
+    throw CompileError(path +
+                           ": compiling CUDA needs nvcc or NVRTC (the CUDA toolkit), and neither is here (" +
                            why + "); compile it elsewhere with 'nvcc -ptx -lineinfo' and pass the .ptx",
                        "");
 }

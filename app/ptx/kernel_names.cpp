@@ -20,21 +20,30 @@ std::string normalized(std::string_view text) {
 }
 
 // "void reduce<256u>(int const*, int*)" -> "reduce<256u>": drops the return type that demangled
-// template functions carry and the parameter list (the last top-level parenthesis group).
+// template functions carry and the parameter list (the parenthesis group that closes the
+// signature; "(anonymous namespace)::k(int*)" has another one before it).
 std::string without_parameters(const std::string& signature) {
-    int depth = 0;
     size_t open = std::string::npos;
-    for (size_t i = 0; i < signature.size(); ++i) {
-        const char c = signature[i];
-        if (c == '<') ++depth;
-        if (c == '>') --depth;
-        if (c == '(' && depth == 0) {
-            open = i;
-            break;
+    if (!signature.empty() && signature.back() == ')') {
+        int depth = 0;
+        for (size_t i = signature.size(); i-- > 0;) {
+            if (signature[i] == ')') ++depth;
+            if (signature[i] == '(' && --depth == 0) {
+                open = i;
+                break;
+            }
         }
     }
     std::string name = signature.substr(0, open);
     if (name.starts_with("void ")) name = name.substr(5);
+    return name;
+}
+
+// A kernel in an unnamed namespace is named with or without its "(anonymous namespace)::".
+std::string without_anonymous_namespace(std::string name) {
+    static constexpr std::string_view kAnonymous = "(anonymous namespace)::";
+    for (size_t at = name.find(kAnonymous); at != std::string::npos; at = name.find(kAnonymous))
+        name.erase(at, kAnonymous.size());
     return name;
 }
 
@@ -69,9 +78,11 @@ std::vector<const Function*> find_kernels(const Module& module, std::string_view
         if (!f.is_entry) continue;
         const std::string signature = demangle(f.name);
         const std::string bare = without_parameters(signature);
-        if (normalized(signature) == wanted || normalized(bare) == wanted ||
-            normalized(without_template_arguments(bare)) == wanted)
-            out.push_back(&f);
+        for (const std::string& form : {signature, bare, without_template_arguments(bare)})
+            if (normalized(form) == wanted || normalized(without_anonymous_namespace(form)) == wanted) {
+                out.push_back(&f);
+                break;
+            }
     }
     return out;
 }

@@ -20,7 +20,8 @@ std::string demangle(const std::string& symbol);
 // 1. the entry whose PTX name is exactly `name` (mangled or extern "C");
 // 2. otherwise every entry whose demangled signature matches `name` as a whole
 //    ("block_sum(int const*, int*)"), without its parameters ("block_sum", "ns::k", "reduce<256>"), or
-//    without its template arguments ("reduce", which may match several instantiations).
+//    without its template arguments ("reduce", which may match several instantiations); a kernel in
+//    an unnamed namespace also without its "(anonymous namespace)::".
 // Spaces and the literal suffixes the demangler adds to template arguments ("256u") are ignored.
 std::vector<const Function*> find_kernels(const Module& module, std::string_view name);
 

@@ -79,6 +79,22 @@ TEST(Compile, NvrtcMakesPtxWithLineInfo) {
     EXPECT_NE(m.files[1].find("inline.cu"), std::string::npos);
 }
 
+// Without nvcc, a .cu that includes a header beside it still compiles: NVRTC is told the .cu's folder.
+TEST(Compile, NvrtcFindsHeadersBesideTheFile) {
+    std::string why;
+    if (!nvrtc_available(&why)) GTEST_SKIP() << why;
+    const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / ("nvrtc_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "value.h") << "#define VALUE 1234567\n";
+    std::ofstream(dir / "k.cu") << "#include \"value.h\"\n__global__ void k(int* p) { p[0] = VALUE; }\n";
+    setenv("SYNCLAB_NVCC", "none", 1);
+    const Result r = compile_file((dir / "k.cu").string());
+    unsetenv("SYNCLAB_NVCC");
+    EXPECT_TRUE(r.compiler.starts_with("NVRTC")) << r.compiler;
+    EXPECT_NE(r.ptx.find("1234567"), std::string::npos) << r.ptx;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Compile, NvrtcErrorsCarryItsLog) {
     std::string why;
     if (!nvrtc_available(&why)) GTEST_SKIP() << why;

@@ -25,6 +25,8 @@ const Module& kernels() {
         "_Z5scalePiii",                     // scale(int*, int, int)
         "_ZN3lab4fillEPii",                 // lab::fill(int*, int)
         "reverse_no_sync",                  // extern "C"
+        "_ZN12_GLOBAL__N_14kernEPi",        // (anonymous namespace)::kern(int*)
+        "_ZN2ns12_GLOBAL__N_14kernIiEEvPT_", // void ns::(anonymous namespace)::kern<int>(int*)
     });
     return m;
 }
@@ -52,6 +54,15 @@ TEST(KernelNames, PlainNamesFindMangledKernels) {
     EXPECT_EQ(found("_Z5scalePffi"), Names{"_Z5scalePffi"}) << "the PTX name itself";
     EXPECT_TRUE(found("fill").empty()) << "a namespace is part of the name";
     EXPECT_TRUE(found("block").empty()) << "no prefix matching";
+}
+
+TEST(KernelNames, KernelsInAnUnnamedNamespace) {
+    EXPECT_EQ(demangle("_ZN12_GLOBAL__N_14kernEPi"), "(anonymous namespace)::kern(int*)");
+    EXPECT_EQ(found("kern"), Names{"_ZN12_GLOBAL__N_14kernEPi"});
+    EXPECT_EQ(found("(anonymous namespace)::kern"), Names{"_ZN12_GLOBAL__N_14kernEPi"});
+    EXPECT_EQ(found("kern(int*)"), Names{"_ZN12_GLOBAL__N_14kernEPi"});
+    EXPECT_EQ(found("ns::kern"), Names{"_ZN2ns12_GLOBAL__N_14kernIiEEvPT_"});
+    EXPECT_EQ(found("ns::kern<int>"), Names{"_ZN2ns12_GLOBAL__N_14kernIiEEvPT_"});
 }
 
 TEST(KernelNames, TemplatesAndOverloads) {
