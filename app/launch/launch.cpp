@@ -236,6 +236,17 @@ BufferSpec parse_buffer_spec(std::string_view text) {
         } else if (init.starts_with("const=")) {
             spec.init = BufferSpec::Init::Const;
             spec.constant = parse_number(init.substr(6), "const");
+            // An integer element holds whole numbers of its range only: 2.9 or 1e30 would be
+            // truncated or undefined, not what the lesson meant.
+            if (!is_float(spec.type)) {
+                const WholeRange r = whole_range(spec.type);
+                // (2^63 itself rounds to double(INT64_MAX): refused, as int64_t cannot hold it.)
+                if (spec.constant != std::floor(spec.constant) || spec.constant < double(r.lo) ||
+                    spec.constant > double(r.hi) || spec.constant >= 9223372036854775808.0)
+                    throw SpecError("const=" + std::string(init.substr(6)) + " is not a whole number " +
+                                    std::to_string(r.lo) + ".." + std::to_string(r.hi) + " (what " +
+                                    to_string(spec.type) + " holds)");
+            }
         } else {
             throw SpecError("unknown initialiser '" + std::string(init) +
                             "' (zero, iota, random, random=LO..HI, const=V)");
