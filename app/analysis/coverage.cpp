@@ -35,9 +35,15 @@ bool never_started(const trace::Trace& trace, const detail::BlockTable& table, u
 
 Coverage coverage(const trace::Trace& trace) {
     Coverage c;
+    if (trace.threads.empty()) {
+        // No thread table: an untraced run, a launch refused before it ran, a worker that died.
+        c.recorded = false;
+        c.summary = "no trace was recorded: nothing was analysed";
+        return c;
+    }
     const detail::BlockTable table(trace);
-    const uint64_t launched = trace.meta.grid.count();
-    c.blocks = uint32_t(std::max<uint64_t>({launched, table.block_count(), trace.block_history.size()}));
+    // The blocks the thread table holds (a loaded trace's table is exactly the grid; slt_file.h).
+    c.blocks = std::max<uint32_t>(table.block_count(), uint32_t(std::min<size_t>(trace.block_history.size(), UINT32_MAX)));
     for (uint32_t block = 0; block < c.blocks; ++block) {
         switch (trace.history_of(block)) {
         case trace::BlockHistory::Whole:

@@ -84,7 +84,8 @@ struct Coverage {
     std::vector<uint32_t> partial;      // lost some of their events
     std::vector<uint32_t> not_recorded; // not traced (left out to fit the trace buffer)
     std::vector<uint32_t> not_started;  // not traced: they never started (the run stopped first)
-    bool complete() const { return analysed == blocks; }
+    bool recorded = true;               // the trace has a thread table (else nothing was analysed)
+    bool complete() const { return recorded && analysed == blocks; }
     // "analysed all 64 blocks", or e.g. "analysed 12 of 64 blocks: blocks 12-15 lost events (the
     // trace buffer was full), blocks 16-63 were not recorded".
     std::string summary;

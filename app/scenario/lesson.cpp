@@ -224,9 +224,9 @@ class Builder {
         s_.id = id->string;
         const Value* topic = field(*root_, "topic", Kind::String, "");
         if (!is_lesson_id(topic->string))
-            fail(topic->line,
-                 "topic '" + topic->string + "' must be one word (the app groups lessons by it: barriers, "
-                 "warps, fences, atomics, ...)");
+            fail(topic->line, "topic '" + topic->string +
+                                  "' must be one word (the app groups lessons by it: barriers, "
+                                  "warps, fences, atomics, ...)");
         s_.topic = topic->string;
         const Value* source = field(*root_, "source", Kind::String, "");
         if (!(source->string.ends_with(".cu") || source->string.ends_with(".ptx")) ||
@@ -235,7 +235,8 @@ class Builder {
         s_.source_file = source->string;
         s_.launch.grid = dims("grid");
         s_.launch.block = dims("block");
-        if (const std::string problem = launch::launch_problem(s_.launch.grid, s_.launch.block); !problem.empty())
+        if (const std::string problem = launch::launch_problem(s_.launch.grid, s_.launch.block);
+            !problem.empty())
             fail(line_of(*root_, problem.starts_with("grid") ? "grid" : "block"), problem);
         if (const toml::Entry* e = root_->find("shared_bytes")) {
             const Value* v = field(*root_, "shared_bytes", Kind::Integer, "");
@@ -421,6 +422,13 @@ class Builder {
             fail(ref->line, "unknown reference '" + ref->string + "' (C++ references: " + join(names) +
                                 "; or \"rr:VARIANT\": that variant's outputs under the rr schedule)");
         }
+        if (r->one_dimensional_blocks && (s_.launch.block.y != 1 || s_.launch.block.z != 1))
+            fail(ref->line,
+                 where + "the reference '" + ref->string +
+                     "' reads each block's tile as blockDim.x elements: it needs a one-dimensional "
+                     "block, not " +
+                     std::to_string(s_.launch.block.x) + "x" + std::to_string(s_.launch.block.y) + "x" +
+                     std::to_string(s_.launch.block.z));
         std::vector<std::string> checked;
         for (const ReferenceBuffer& need : r->buffers) {
             const size_t b = buffer_named(need.name);
@@ -494,6 +502,10 @@ class Builder {
             const ptx::Param& p = fn.params[i];
             const std::string at =
                 where + "args[" + std::to_string(i) + "] (parameter " + p.name + " of " + fn.name + "): ";
+            if (p.size != 1 && p.size != 2 && p.size != 4 && p.size != 8)
+                fail(a.line, at + "a " + std::to_string(p.size) +
+                                 "-byte aggregate parameter (a struct passed by value); lessons pass only "
+                                 "pointers and scalars");
             if (a.is_buffer) {
                 if (p.size != 8)
                     fail(a.line, at + "a buffer goes to a pointer, but this is a " + std::to_string(p.size) +

@@ -93,19 +93,23 @@ const std::vector<Reference>& references() {
         {"stencil",
          "g_out[i] = left + centre + right of g_in inside each block",
          {{"g_in", ElemType::F32}, {"g_out", ElemType::F32, true}},
+         true,
          check_stencil},
         {"divergent_barrier",
          "each block's tile of g_in rotated by 64 x blockIdx.x, written to g_out reversed",
          {{"g_in", ElemType::I32}, {"g_out", ElemType::I32, true}},
+         true,
          check_divergent_barrier},
         {"loop_barrier",
          "g_out[t] = the sum of the list (g_len, g_items) of the partner thread on the other side of the "
          "block",
          {{"g_len", ElemType::I32}, {"g_items", ElemType::I32}, {"g_out", ElemType::I32, true}},
+         true,
          check_loop_barrier},
         {"lost_update",
          "g_counter = its start value + one per thread of the launch",
          {{"g_counter", ElemType::U32, true}},
+         false,
          check_lost_update},
     };
     return all;

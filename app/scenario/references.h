@@ -24,6 +24,7 @@ struct Reference {
     std::string_view name;
     std::string_view what; // one line: what it checks
     std::vector<ReferenceBuffer> buffers;
+    bool one_dimensional_blocks = false; // it reads a block's tile as blockDim.x elements
     CheckResult (*check)(const launch::LaunchConfig& launch, const Inputs& before,
                          const std::vector<launch::Buffer>& after);
 };

@@ -95,6 +95,13 @@ Result Run::execute() {
 Result simulate(const ptx::Module& module, const std::string& kernel, const LaunchConfig& launch,
                 std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
                 trace::Trace* trace_out) {
+    // What ran, as far as the request says it, even for a run refused before its first instruction.
+    if (trace_out) {
+        trace_out->meta.kernel = kernel;
+        trace_out->meta.backend = "sim";
+        trace_out->meta.grid = launch.grid;
+        trace_out->meta.block = launch.block;
+    }
     auto fail = [&](std::string message) {
         Result r;
         r.status = trace::RunStatus::Error;

@@ -78,8 +78,8 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::PopID();
         return;
     }
-    if (coverage_of_ != record) {
-        coverage_of_ = record;
+    if (coverage_of_ != record->serial || coverage_of_ == 0) {
+        coverage_of_ = record->serial;
         const analysis::Coverage c = analysis::coverage(summary.trace);
         coverage_ = c.complete() ? std::string() : c.summary + ".";
         if (!coverage_.empty()) coverage_[0] = 'A'; // "Analysed 12 of 64 blocks: ..."

@@ -15,9 +15,10 @@ class FindingsPanel {
     void draw(AppState& state);
 
   private:
-    // analysis::coverage() of the record drawn last ("" when every block was analysed): it walks
-    // the thread table, so it is not redone every frame.
-    const RunRecord* coverage_of_ = nullptr;
+    // analysis::coverage() of the record drawn last ("" when every block was analysed), keyed by the
+    // record's serial (a new record may reuse a freed one's address): it walks the thread table, so it
+    // is not redone every frame.
+    uint64_t coverage_of_ = 0;
     std::string coverage_;
 };
 

@@ -128,5 +128,17 @@ TEST(analysis_coverage, SaysWhichBlocksAndWhy) {
               "analysed 0 of 1 blocks: block 0 lost events (their trace is incomplete)");
 }
 
+// Verdict: a trace without a thread table (an untraced run, a launch refused before it ran) claims
+// no analysed block, whatever its grid says.
+TEST(analysis_coverage, NoThreadTableMeansNothingAnalysed) {
+    trace::Trace t;
+    t.meta.grid = {4294967295u, 65535, 65535};
+    const Coverage c = coverage(t);
+    EXPECT_FALSE(c.recorded);
+    EXPECT_FALSE(c.complete());
+    EXPECT_EQ(c.analysed, 0u);
+    EXPECT_EQ(c.summary, "no trace was recorded: nothing was analysed");
+}
+
 } // namespace
 } // namespace synclab::analysis

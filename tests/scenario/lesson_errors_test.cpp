@@ -250,6 +250,12 @@ TEST(LessonErrors, Reference) {
     expect_error(j,
                  "lesson.toml:10: reference 'divergent_barrier': it checks g_out, so outputs must be exactly "
                  "that");
+    Files k; // a tile-based reference with a 2-D block would compare against the wrong tiles
+    k.toml = with(k.toml, "reference = \"rr:correct\"", "reference = \"divergent_barrier\"");
+    k.toml = with(k.toml, "g_in = \"buf:i32:480:random=1..1000000\"", "g_in = \"buf:i32:480\"");
+    k.toml = with(k.toml, "block = 96", "block = [32, 3]");
+    expect_error(k, "lesson.toml:8: reference 'divergent_barrier': the reference 'divergent_barrier' reads each "
+                    "block's tile as blockDim.x elements: it needs a one-dimensional block, not 32x3x1");
 }
 
 TEST(LessonErrors, IdAndSource) {
