@@ -244,8 +244,9 @@ class Parser {
                 out += c;
                 continue;
             }
-            const char e = at_end() ? '\0' : peek();
-            if (!at_end()) advance();
+            if (at_end() || peek() == '\n') fail("the string is not closed on its line");
+            const char e = peek();
+            advance();
             switch (e) {
             case '"':
                 out += '"';
@@ -271,6 +272,8 @@ class Parser {
                     cp = cp * 16 + static_cast<uint32_t>(d);
                     advance();
                 }
+                // A lone UTF-16 surrogate is no character: UTF-8 cannot encode it.
+                if (cp >= 0xD800 && cp <= 0xDFFF) fail("\\u escape of a UTF-16 surrogate, not a character");
                 append_utf8(out, cp);
                 break;
             }
@@ -296,19 +299,26 @@ class Parser {
         while (!at_end() && (is_bare_key_char(peek()) || peek() == '+' || peek() == '.'))
             advance();
         const std::string raw(text_.substr(start, pos_ - start));
+        const size_t sign = raw[0] == '+' || raw[0] == '-' ? 1 : 0;
+        const std::string_view unsigned_part = std::string_view(raw).substr(sign);
+        if (unsigned_part.starts_with("0b") || unsigned_part.starts_with("0o"))
+            fail("'" + raw + "': binary and octal numbers are not supported (write it in decimal or 0x hex)");
+        if (sign && unsigned_part.starts_with("0x")) fail("'" + raw + "': a hex number takes no sign");
+        const bool hex = unsigned_part.starts_with("0x");
         std::string digits;
         for (size_t i = 0; i < raw.size(); ++i) {
             if (raw[i] != '_') {
                 digits += raw[i];
                 continue;
             }
-            // TOML: an underscore sits between two digits.
-            const bool between = i > 0 && i + 1 < raw.size() &&
-                                 std::isxdigit(static_cast<unsigned char>(raw[i - 1])) &&
-                                 std::isxdigit(static_cast<unsigned char>(raw[i + 1]));
+            // TOML: an underscore sits between two digits (hex digits in a hex number).
+            auto digit = [hex](char c) {
+                return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+                           : std::isdigit(static_cast<unsigned char>(c)) != 0;
+            };
+            const bool between = i > 0 && i + 1 < raw.size() && digit(raw[i - 1]) && digit(raw[i + 1]);
             if (!between) fail("'" + raw + "' is not a number");
         }
-        const bool hex = digits.starts_with("0x");
         const bool is_float = !hex && digits.find_first_of(".eE") != std::string::npos;
         errno = 0;
         char* end = nullptr;
@@ -338,6 +348,8 @@ class Parser {
 } // namespace
 
 Document parse(std::string_view text, const std::string& file) {
+    // Editors on some systems save UTF-8 with a byte-order mark: it is not part of the first key.
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     return Parser(text, file).run();
 }
 

@@ -87,6 +87,12 @@ TEST(LessonToml, CrLfLinesAndNoFinalNewline) {
     EXPECT_EQ(d.tables[1].find("c")->line, 4u);
 }
 
+TEST(LessonToml, AByteOrderMarkIsNotPartOfTheFirstKey) {
+    const Document d = parse("\xEF\xBB\xBFid = \"x\"\nn = 0x1_f\n", "bom.toml");
+    EXPECT_EQ(d.tables[0].find("id")->value.string, "x");
+    EXPECT_EQ(d.tables[0].find("n")->value.integer, 31);
+}
+
 TEST(LessonToml, SyntaxErrorsNameFileAndLine) {
     struct Case {
         std::string text, error;
@@ -120,6 +126,13 @@ TEST(LessonToml, SyntaxErrorsNameFileAndLine) {
         {"a = 1.\n", "x.toml:1: '1.' is not a number"},
         {"a = 1979-05-27\n", "x.toml:1: '1979-05-27' is not a number"},
         {"= 1\n", "x.toml:1: expected a key, got '= 1'"},
+        {"a = \"abc\\", "x.toml:1: the string is not closed on its line"},
+        {"a = \"abc\\\n", "x.toml:1: the string is not closed on its line"},
+        {"a = \"\\uD800\"\n", "x.toml:1: \\u escape of a UTF-16 surrogate, not a character"},
+        {"a = 1_e5\n", "x.toml:1: '1_e5' is not a number"},
+        {"a = 0b101\n", "x.toml:1: '0b101': binary and octal numbers are not supported"},
+        {"a = 0o17\n", "x.toml:1: '0o17': binary and octal numbers are not supported"},
+        {"a = +0x10\n", "x.toml:1: '+0x10': a hex number takes no sign"},
     };
     for (const Case& c : cases) {
         const std::string e = error_of(c.text);
