@@ -22,9 +22,9 @@ const fs::path kDir = fs::path(SYNCLAB_SOURCE_DIR) / "tests" / "corpus" / "kerne
 
 struct Case {
     std::string name;                // file stem
-    std::vector<std::string> expect; // finding kinds that must appear; empty: clean
+    std::vector<std::string> expect; // the finding kinds that must appear, and no other; empty: clean
     std::string also;                // a word the expected finding's space or hazard must show
-    std::string check;               // synclab check arguments
+    std::vector<std::string> checks; // synclab check arguments, one run each (block sizes differ)
     std::string status = "ok";
 };
 
@@ -52,7 +52,7 @@ Case parse_case(const fs::path& cu) {
         } else if (auto v = value("also")) {
             c.also = *v;
         } else if (auto v = value("check")) {
-            c.check = *v;
+            c.checks.push_back(*v);
         } else if (auto v = value("status")) {
             c.status = *v;
         }
@@ -69,42 +69,46 @@ std::vector<Case> cases() {
 }
 
 // gtest prints a failing case's parameter: its name, not its bytes.
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.name;
+}
 
 class Corpus : public ::testing::TestWithParam<Case> {};
 
+// Each `// check:` line, over three seeds (--reps 3): exactly the expected kinds of finding, on the
+// expected space or hazard, at CUDA source lines of the kernel's file.
 TEST_P(Corpus, GetsItsVerdict) {
     const Case& c = GetParam();
-    ASSERT_FALSE(c.check.empty()) << c.name << ".cu has no '// check:' header";
-    const std::string command = std::string(SYNCLAB_CLI) + " check " + (kDir / (c.name + ".ptx")).string() +
-                                " " + c.check + " --json";
-    const synclab::testing::CommandOutput o = synclab::testing::run_command(command);
-    ASSERT_EQ(o.code, 0) << command << "\n" << o.out;
-    const nlohmann::json j = nlohmann::json::parse(o.out);
-    EXPECT_EQ(j["status"], c.status) << command << "\n" << j["message"];
-    std::set<std::string> kinds;
-    for (const auto& f : j["findings"])
-        kinds.insert(f["kind"].get<std::string>());
-    std::string found;
-    for (const auto& f : j["findings"])
-        found += "\n  " + f["kind"].get<std::string>() + ": " + f["message"].get<std::string>();
-    if (c.expect.empty()) {
-        EXPECT_TRUE(kinds.empty()) << c.name << ": expected no finding, got" << found;
-    }
-    for (const std::string& k : c.expect)
-        EXPECT_TRUE(kinds.count(k)) << c.name << ": expected a '" << k << "' finding, got"
-                                    << (found.empty() ? " none" : found);
-    if (!c.also.empty()) {
-        bool shown = false;
-        for (const auto& f : j["findings"])
-            if (f["kind"] == c.expect.front()) shown = shown || f["space"] == c.also || f["hazard"] == c.also;
-        EXPECT_TRUE(shown) << c.name << ": no '" << c.expect.front() << "' finding on/with '" << c.also
-                           << "':" << found;
-    }
-    // Every finding names CUDA source lines of this kernel's file (the .ptx names its .cu).
-    for (const auto& f : j["findings"]) {
-        if (f["kind"] != "deadlock") {
-            EXPECT_FALSE(f["lines"].empty()) << c.name << ": a finding without lines" << found;
+    ASSERT_FALSE(c.checks.empty()) << c.name << ".cu has no '// check:' header";
+    for (const std::string& check : c.checks) {
+        const std::string command = std::string(SYNCLAB_CLI) + " check " +
+                                    (kDir / (c.name + ".ptx")).string() + " " + check + " --reps 3 --json";
+        const synclab::testing::CommandOutput o = synclab::testing::run_command(command);
+        ASSERT_EQ(o.code, 0) << command << "\n" << o.out;
+        const nlohmann::json j = nlohmann::json::parse(o.out);
+        EXPECT_EQ(j["status"], c.status) << command << "\n" << j["message"];
+        std::set<std::string> kinds;
+        std::string found;
+        for (const auto& f : j["findings"]) {
+            kinds.insert(f["kind"].get<std::string>());
+            found += "\n  " + f["kind"].get<std::string>() + ": " + f["message"].get<std::string>();
+        }
+        const std::set<std::string> expected(c.expect.begin(), c.expect.end());
+        EXPECT_EQ(kinds, expected) << c.name << " (" << check << "): got"
+                                   << (found.empty() ? " none" : found);
+        if (!c.also.empty() && !c.expect.empty()) {
+            bool shown = false;
+            for (const auto& f : j["findings"])
+                if (f["kind"] == c.expect.front())
+                    shown = shown || f["space"] == c.also || f["hazard"] == c.also;
+            EXPECT_TRUE(shown) << c.name << ": no '" << c.expect.front() << "' finding on/with '" << c.also
+                               << "':" << found;
+        }
+        // Every finding names CUDA source lines of this kernel's file (the .ptx names its .cu).
+        for (const auto& f : j["findings"]) {
+            if (f["kind"] != "deadlock") {
+                EXPECT_FALSE(f["lines"].empty()) << c.name << ": a finding without lines" << found;
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 // expect: clean
 // check: --kernel tail_sum --grid 2 --block 100 --arg buf:i32:200:iota --arg buf:i32:2
+// check: --kernel tail_sum --grid 3 --block 7 --arg buf:i32:21:iota --arg buf:i32:3
+// check: --kernel tail_sum --grid 1 --block 97 --arg buf:i32:97:iota --arg buf:i32:1
 // Lanes past the end return before the barrier: exited threads do not take part in a barrier, so
 // this is legal (the last warp of each 100-thread block is partial, too).
 __global__ void tail_sum(const int* in, int* out) {

@@ -1,5 +1,7 @@
 // expect: clean
 // check: --kernel reverse --grid 2 --block 64 --arg buf:i32:128:iota --arg buf:i32:128 --schedule adversarial
+// check: --kernel reverse --grid 3 --block 33 --arg buf:i32:99:iota --arg buf:i32:99 --schedule adversarial
+// check: --kernel reverse --grid 2 --block 1 --arg buf:i32:2:iota --arg buf:i32:2
 // The fixed twin of shared_reverse.cu.
 __global__ void reverse(const int* in, int* out) {
     __shared__ int tile[64];
