@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
+#include <set>
 
 namespace synclab {
 namespace {
@@ -95,6 +97,36 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
                                                     << sim::to_string(schedule) << " in 10 seeds";
         }
     }
+}
+
+// The source lines a variant's lesson text names ("line 92" in English, "第 92 行" in Chinese).
+std::set<uint32_t> quoted_lines(const scenario::LessonText& text, const std::regex& pattern) {
+    std::set<uint32_t> lines;
+    for (const std::string* part : {&text.title, &text.shows, &text.predict, &text.look_at, &text.fix})
+        for (std::sregex_iterator it(part->begin(), part->end(), pattern), end; it != end; ++it)
+            lines.insert(static_cast<uint32_t>(std::stoul((*it)[1].str())));
+    return lines;
+}
+
+// Lesson text that names source lines names lines its run really points at: both languages name
+// the same ones, and the findings of the variant's run name every one of them (so a kernel edit
+// that moves a line cannot leave the text pointing at the wrong one).
+TEST_P(Verdict, LinesTheLessonNamesAreTheFindingsLines) {
+    const scenario::Scenario& s = *GetParam().scenario;
+    const scenario::Variant& v = *GetParam().variant;
+    const std::set<uint32_t> en = quoted_lines(v.en, std::regex(R"(\bline (\d+))"));
+    const std::set<uint32_t> zh = quoted_lines(v.zh, std::regex("第 (\\d+) 行"));
+    EXPECT_EQ(en, zh) << s.id << "/" << v.id << ": the English and Chinese text name different lines";
+    if (en.empty()) return;
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::RoundRobin;
+    const runner::RunSummary r = runner::run_scenario(s, v, o);
+    std::set<uint32_t> named;
+    for (const analysis::Finding& f : r.findings)
+        named.insert(f.lines.begin(), f.lines.end());
+    for (uint32_t line : en)
+        EXPECT_TRUE(named.count(line)) << s.id << "/" << v.id << ": the lesson names line " << line
+                                       << ", which no finding of its run names";
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
