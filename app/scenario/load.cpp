@@ -2,6 +2,8 @@
 #include "scenario/lesson.h"
 #include "scenario/scenario.h"
 
+#include "compile/compile.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -60,16 +62,24 @@ Scenario load_lesson(const fs::path& folder_in) {
         }
         k.cuda_name = given.string();
         k.cuda_text = read_text(given, "the kernel's CUDA source");
+        // The .ptx beside the .cu where there is one (what was committed), else the .cu compiled
+        // now, as kernels/ are (nvcc, else NVRTC).
         const fs::path ptx = fs::path(given).replace_extension(".ptx");
-        if (!fs::is_regular_file(ptx, e))
-            throw LessonError(
-                toml, line,
-                "source '" + source + "': no " + ptx.filename().string() +
-                    " beside it. A lesson loaded at run time needs its kernel compiled to PTX for "
-                    "now: nvcc -ptx -lineinfo -O3 -arch=compute_75 -std=c++17 " +
-                    source + " -o " + ptx.filename().string());
-        k.ptx_name = ptx.string();
-        k.ptx_text = read_text(ptx, "the kernel's PTX");
+        if (fs::is_regular_file(ptx, e)) {
+            k.ptx_name = ptx.string();
+            k.ptx_text = read_text(ptx, "the kernel's PTX");
+            return k;
+        }
+        try {
+            const compile::Result compiled = compile::compile_file(given.string());
+            k.ptx_name = ptx.string() + " (compiled by " + compiled.compiler + ")";
+            k.ptx_text = compiled.ptx;
+        } catch (const compile::CompileError& error) {
+            throw LessonError(toml, line,
+                              "source '" + source + "': no " + ptx.filename().string() +
+                                  " beside it, and compiling it failed: " + error.what() +
+                                  (error.log().empty() ? std::string() : "\n" + error.log()));
+        }
         return k;
     };
     return build_lesson(src);

@@ -128,8 +128,8 @@ const std::vector<Scenario>& catalog();
 const Scenario* find_scenario(std::string_view id);
 
 // A lesson folder on disk: lesson.toml, en.md, zh.md and the kernel the lesson file names in
-// `source`: a .ptx, or a .cu with its .ptx beside it (compiling .cu at load time needs the nvcc
-// library the CLI does not offer yet). Throws LessonError.
+// `source`: a .ptx, or a .cu (its .ptx beside it is used where there is one; else it is compiled
+// now, with nvcc or NVRTC: app/compile). Throws LessonError.
 Scenario load_lesson(const std::filesystem::path& folder);
 // Every lesson folder in `dir`: in the order of `dir`/LESSONS where there is one, else every
 // sub-folder holding a lesson.toml, by name. Throws LessonError (also for an empty folder).

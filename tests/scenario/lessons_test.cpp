@@ -2,6 +2,7 @@
 // tests/scenario/data/lessons/smem_reverse, built with no C++ of its own, and the errors for folders
 // that are not lessons. Its verdicts run in tests/verdict with the built-in lessons'.
 #include "scenario/scenario.h"
+#include "compile/compile.h"
 
 #include <gtest/gtest.h>
 
@@ -190,16 +191,6 @@ TEST(Lessons, FolderErrors) {
     EXPECT_EQ(load_error(no_text), (no_text / "zh.md").string() +
                                        ": missing: the lesson's Chinese text (see assets/lessons/README.md)");
 
-    // A .cu without its .ptx: the error says why and how to make it.
-    const fs::path no_ptx = scratch.copy_lesson("smem_reverse");
-    fs::remove(no_ptx / "smem_reverse.ptx");
-    const std::string e = load_error(no_ptx);
-    EXPECT_EQ(e.rfind((no_ptx / "lesson.toml").string() + ":4: source 'smem_reverse.cu': no smem_reverse.ptx "
-                                                          "beside it",
-                      0),
-              0u)
-        << e;
-    EXPECT_NE(e.find("nvcc -ptx -lineinfo"), std::string::npos) << e;
 
     // The folder's name is the lesson's id.
     const fs::path renamed = scratch.copy_lesson("other_name");
@@ -214,6 +205,41 @@ TEST(Lessons, FolderErrors) {
     EXPECT_NE(load_error(wrong_source).find("lesson.toml:4: source 'other.cu': no such file in "),
               std::string::npos)
         << load_error(wrong_source);
+}
+
+// A .cu without its .ptx is compiled when the lesson loads (nvcc, else NVRTC), and gives the same
+// kernels as the committed PTX.
+TEST(Lessons, ACuWithoutItsPtxIsCompiledOnLoad) {
+    if (!compile::find_nvcc() && !compile::nvrtc_available()) GTEST_SKIP() << "no nvcc or NVRTC here";
+    Scratch scratch;
+    const fs::path folder = scratch.copy_lesson("smem_reverse");
+    fs::remove(folder / "smem_reverse.ptx");
+    const Scenario s = load_lesson(folder);
+    EXPECT_NE(s.ptx_source().find(".entry smem_reverse_correct"), std::string_view::npos);
+    EXPECT_NE(s.ptx_source().find(".entry smem_reverse_missing_barrier"), std::string_view::npos);
+}
+
+// Without a compiler, the error says what is missing and how to make the .ptx. (NVRTC is looked
+// up once per process: a fresh one, with neither found.)
+TEST(Lessons, ACuWithoutItsPtxAndNoCompilerSaysWhatToDo) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            setenv("SYNCLAB_NVCC", "none", 1);
+            setenv("SYNCLAB_NVRTC", "/nonexistent/libnvrtc.so", 1);
+            Scratch scratch;
+            const fs::path no_ptx = scratch.copy_lesson("smem_reverse");
+            fs::remove(no_ptx / "smem_reverse.ptx");
+            const std::string e = load_error(no_ptx);
+            std::fprintf(stderr, "%s\n", e.c_str());
+            const bool says = e.rfind((no_ptx / "lesson.toml").string() +
+                                          ":4: source 'smem_reverse.cu': no smem_reverse.ptx beside it, and "
+                                          "compiling it failed",
+                                      0) == 0 &&
+                              e.find("nvcc -ptx -lineinfo") != std::string::npos;
+            std::exit(says ? 0 : 1);
+        },
+        testing::ExitedWithCode(0), "compiling it failed");
 }
 
 TEST(Lessons, PtxOnlyLessonAndTrailingSlash) {
