@@ -31,6 +31,12 @@ Outcome make(trace::RunStatus status, uint64_t wrong, uint64_t checked) {
 } // namespace
 
 Outcome simulator_outcome(const RunSummary& summary) {
+    if (summary.status == trace::RunStatus::Budget && summary.budget != sim::Budget::Steps) {
+        Outcome o;
+        o.end = Outcome::End::Fails;
+        o.text = "too big to simulate (budget)";
+        return o;
+    }
     return make(summary.status, summary.wrong_outputs, summary.checked_outputs);
 }
 

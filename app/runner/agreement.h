@@ -16,7 +16,8 @@ struct Outcome {
 };
 
 // The simulator's outcome over a summary's repetitions: deadlock, a step budget (a spin that never
-// ends) and a timeout hang; an error or a cancelled run fails.
+// ends) and a timeout hang; an error, a cancelled run, and a run too big to simulate whole (event,
+// memory or thread budget) fail: they say nothing about the kernel.
 Outcome simulator_outcome(const RunSummary& summary);
 
 // The GPU's own outcome: its untraced launches (a watchdog timeout hangs).

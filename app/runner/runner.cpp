@@ -259,6 +259,7 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
         }
         if (result.status != trace::RunStatus::Ok) {
             summary.status = result.status;
+            summary.budget = result.budget;
             summary.message = result.message;
             break;
         }

@@ -73,6 +73,7 @@ struct RunSummary {
                                                     // findings, else the first
     std::vector<analysis::Finding> findings;        // merged over repetitions (counts added)
     trace::RunStatus status = trace::RunStatus::Ok; // first non-ok status, else ok
+    sim::Budget budget = sim::Budget::None;         // status Budget (simulator): which one
     std::string message;
     uint32_t reps_run = 0;
     uint64_t wrong_outputs = 0; // summed over repetitions

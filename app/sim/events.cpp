@@ -17,8 +17,9 @@ void Run::grow_events() {
     std::vector<trace::Event>& events = trace_->events;
     const uint64_t used = events.size();
     if (used >= options_.max_events)
-        throw BudgetExceeded{"the trace reached its event budget of " + std::to_string(options_.max_events) +
-                             " events, so the run stopped there; raise it with --max-events N"};
+        throw BudgetExceeded{Budget::Events,
+                             "the trace reached its event budget of " + std::to_string(options_.max_events) +
+                                 " events, so the run stopped there; raise it with --max-events N"};
     // Grow by half (not double): a large trace then overshoots what it needs by less.
     const uint64_t old_capacity = events.capacity();
     uint64_t want = std::max<uint64_t>(old_capacity + old_capacity / 2, uint64_t(1) << 16);
@@ -29,11 +30,12 @@ void Run::grow_events() {
         options_.max_memory_bytes > held ? (options_.max_memory_bytes - held) / sizeof(trace::Event) : 0;
     want = std::min(want, room);
     if (want <= used)
-        throw BudgetExceeded{"the trace would outgrow the memory budget of " +
-                             std::to_string(options_.max_memory_bytes) + " bytes (" + std::to_string(used) +
-                             " events recorded, " + std::to_string(fixed_bytes_) +
-                             " bytes of simulator state and tables), so the run stopped there; raise it "
-                             "with --max-memory BYTES"};
+        throw BudgetExceeded{Budget::Memory,
+                             "the trace would outgrow the memory budget of " +
+                                 std::to_string(options_.max_memory_bytes) + " bytes (" +
+                                 std::to_string(used) + " events recorded, " + std::to_string(fixed_bytes_) +
+                                 " bytes of simulator state and tables), so the run stopped there; raise it "
+                                 "with --max-memory BYTES"};
     events.reserve(want);
     peak_bytes_ = std::max(peak_bytes_, held + trace_bytes());
     event_room_ = std::min<uint64_t>(events.capacity(), options_.max_events);

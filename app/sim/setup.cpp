@@ -19,9 +19,10 @@ void Run::check_launch() {
     uint64_t total = 0;
     const bool overflows = __builtin_mul_overflow(g.count(), b.count(), &total);
     if (overflows || total > options_.max_threads)
-        throw BudgetExceeded{"launch of " +
-                             (overflows ? std::string("more than 2^64") : std::to_string(total)) +
-                             " threads exceeds the thread budget of " + std::to_string(options_.max_threads)};
+        throw BudgetExceeded{
+            Budget::Threads,
+            "launch of " + (overflows ? std::string("more than 2^64") : std::to_string(total)) +
+                " threads exceeds the thread budget of " + std::to_string(options_.max_threads)};
     threads_per_block_ = static_cast<uint32_t>(b.count());
     warps_per_block_ = (threads_per_block_ + kWarpSize - 1) / kWarpSize;
     block_count_ = static_cast<uint32_t>(g.count());
@@ -66,16 +67,17 @@ void Run::set_up() {
     peak_bytes_ = fixed_bytes_;
     if (fixed_bytes_ > options_.max_memory_bytes)
         throw BudgetExceeded{
+            Budget::Memory,
             "the launch needs " + std::to_string(fixed_bytes_) + " bytes before its first instruction (" +
-            std::to_string(resident) + " resident blocks of " + std::to_string(per_block) +
-            " bytes of registers, shared and local memory" +
-            (trace_ ? ", a thread table of " + std::to_string(threads) + " threads" : std::string()) +
-            ", the kernel's buffers of " + std::to_string(buffer_bytes) + " bytes" +
-            (options_.held_by_caller_bytes
-                 ? ", " + std::to_string(options_.held_by_caller_bytes) + " bytes of inputs and results kept"
-                 : std::string()) +
-            "), over the memory budget of " + std::to_string(options_.max_memory_bytes) +
-            " bytes; raise it with --max-memory BYTES"};
+                std::to_string(resident) + " resident blocks of " + std::to_string(per_block) +
+                " bytes of registers, shared and local memory" +
+                (trace_ ? ", a thread table of " + std::to_string(threads) + " threads" : std::string()) +
+                ", the kernel's buffers of " + std::to_string(buffer_bytes) + " bytes" +
+                (options_.held_by_caller_bytes ? ", " + std::to_string(options_.held_by_caller_bytes) +
+                                                     " bytes of inputs and results kept"
+                                               : std::string()) +
+                "), over the memory budget of " + std::to_string(options_.max_memory_bytes) +
+                " bytes; raise it with --max-memory BYTES"};
 
     build_params();
     allocate_globals();

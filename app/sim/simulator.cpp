@@ -61,9 +61,10 @@ Result Run::execute() {
             if (thread_instructions_ >= next_check) {
                 next_check = thread_instructions_ + 4096;
                 if (thread_instructions_ > options_.max_steps)
-                    throw BudgetExceeded{"step budget of " + std::to_string(options_.max_steps) +
-                                         " thread-instructions exhausted (a spin loop that never ends?); "
-                                         "raise it with --max-steps N"};
+                    throw BudgetExceeded{Budget::Steps,
+                                         "step budget of " + std::to_string(options_.max_steps) +
+                                             " thread-instructions exhausted (a spin loop that never ends?); "
+                                             "raise it with --max-steps N"};
                 if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) {
                     result.status = trace::RunStatus::Cancelled;
                     result.message = "cancelled";
@@ -78,6 +79,7 @@ Result Run::execute() {
         result.message = f.message;
     } catch (const BudgetExceeded& b) {
         result.status = trace::RunStatus::Budget;
+        result.budget = b.which;
         result.message = b.message;
     }
     // Pending writes reach the outputs, also of a run that stopped early.

@@ -71,8 +71,13 @@ struct Options {
     std::function<void(double fraction)> progress; // called now and then with blocks done / blocks
 };
 
+// Which budget stopped a run (status Budget): a step budget is a kernel that does not finish (a spin
+// loop); the others say the run was too big to simulate whole.
+enum class Budget : uint8_t { None, Steps, Threads, Events, Memory };
+
 struct Result {
     trace::RunStatus status = trace::RunStatus::Ok;
+    Budget budget = Budget::None;     // status Budget: which one
     std::string message;              // what went wrong, with thread, instruction and PTX/CUDA line
     uint64_t thread_instructions = 0; // instructions executed, counted per thread
     uint64_t warp_instructions = 0;   // instructions issued, counted per warp group

@@ -6,6 +6,7 @@
 // barrier for the rest of their warp, at a warp collective), exited, or absent (a partial last warp).
 #pragma once
 
+#include "sim/simulator.h"
 #include "trace/trace.h"
 
 #include <bit>
@@ -41,6 +42,7 @@ struct KernelFault {
 
 // Thrown when a budget (steps, threads, events, memory) is exhausted: status Budget.
 struct BudgetExceeded {
+    Budget which;
     std::string message;
 };
 

@@ -35,9 +35,18 @@ TEST(Agreement, OutcomesInWords) {
 TEST(Agreement, HangsAgreeWithHangsWhateverTheirCause) {
     EXPECT_TRUE(outcomes_agree(simulator_outcome(sim_run(RunStatus::Deadlock, 0)),
                                gpu_outcome(gpu_run(RunStatus::Timeout, 0))));
-    // A spin loop that the step budget ends is a hang too.
-    EXPECT_TRUE(outcomes_agree(simulator_outcome(sim_run(RunStatus::Budget, 0)),
-                               gpu_outcome(gpu_run(RunStatus::Timeout, 0))));
+    // A spin loop that the step budget ends is a hang too; a run too big for the event or memory
+    // budget says nothing either way.
+    RunSummary spin = sim_run(RunStatus::Budget, 0);
+    spin.budget = sim::Budget::Steps;
+    EXPECT_TRUE(outcomes_agree(simulator_outcome(spin), gpu_outcome(gpu_run(RunStatus::Timeout, 0))));
+    for (sim::Budget big : {sim::Budget::Events, sim::Budget::Memory, sim::Budget::Threads}) {
+        RunSummary too_big = sim_run(RunStatus::Budget, 0);
+        too_big.budget = big;
+        EXPECT_EQ(simulator_outcome(too_big).text, "too big to simulate (budget)");
+        EXPECT_FALSE(outcomes_agree(simulator_outcome(too_big), gpu_outcome(gpu_run(RunStatus::Timeout, 0))));
+        EXPECT_FALSE(outcomes_agree(simulator_outcome(too_big), gpu_outcome(gpu_run(RunStatus::Ok, 0))));
+    }
     EXPECT_FALSE(outcomes_agree(simulator_outcome(sim_run(RunStatus::Deadlock, 0)),
                                 gpu_outcome(gpu_run(RunStatus::Ok, 0))));
 }

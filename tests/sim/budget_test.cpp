@@ -39,6 +39,7 @@ TEST(EventBudget, StopsWithStatusBudgetNamingTheOption) {
     const Outcome r = store_barrier_load(2, 96, o);
     ASSERT_EQ(r.result.status, RunStatus::Budget) << r.result.message;
     EXPECT_TRUE(contains(r.result.message, "event budget of 100 events")) << r.result.message;
+    EXPECT_EQ(r.result.budget, Budget::Events);
     EXPECT_TRUE(contains(r.result.message, "--max-events N")) << r.result.message;
     EXPECT_EQ(r.trace.events.size(), 100u) << "every event up to the budget, none dropped";
     EXPECT_EQ(r.trace.meta.status, RunStatus::Budget);
@@ -96,6 +97,7 @@ TEST(StepBudget, AStoppedRunWithEventsMarksItsBlocksToo) {
     const Result r = simulate(kernels(), "spin_forever", launch({2, 1, 1}, {32, 1, 1}), buffers,
                               {KernelArg::pointer(0)}, o, &t);
     ASSERT_EQ(r.status, RunStatus::Budget);
+    EXPECT_EQ(r.budget, Budget::Steps) << "a spin: the agreement table counts it as a hang";
     EXPECT_TRUE(contains(r.message, "--max-steps N")) << r.message;
     ASSERT_EQ(t.block_history.size(), 2u);
     EXPECT_EQ(t.block_history[0], BlockHistory::Partial);
@@ -208,6 +210,7 @@ TEST(MemoryBudget, BuffersAndWhatTheCallerHoldsCount) {
     Result r = simulate(kernels(), "store_barrier_load", launch({1, 1, 1}, {32, 1, 1}), big,
                         {KernelArg::pointer(0)}, o, &t);
     ASSERT_EQ(r.status, RunStatus::Budget) << r.message;
+    EXPECT_EQ(r.budget, Budget::Memory);
     EXPECT_NE(r.message.find("the kernel's buffers of 67108864 bytes"), std::string::npos) << r.message;
     o.max_memory_bytes = 128u << 20;
     r = simulate(kernels(), "store_barrier_load", launch({1, 1, 1}, {32, 1, 1}), big, {KernelArg::pointer(0)},
