@@ -89,8 +89,8 @@ std::vector<SiteGroup> group_by_site(const trace::Trace& trace, const std::vecto
         }
     }
     std::stable_sort(groups.begin(), groups.end(), [&](const SiteGroup& x, const SiteGroup& y) {
-        return std::make_pair(line_of(trace, x.site), x.site) <
-               std::make_pair(line_of(trace, y.site), y.site);
+        return std::make_pair(detail::line_key_of(trace, x.site), x.site) <
+               std::make_pair(detail::line_key_of(trace, y.site), y.site);
     });
     return groups;
 }
@@ -102,7 +102,8 @@ std::string group_label(const trace::Trace& trace, const std::vector<SiteGroup>&
     // A PTX line stands in for an unknown source line already; sites outside the table have none.
     if (groups[i].site >= trace.sites.size() || trace.sites[groups[i].site].source_line == 0) return label;
     for (size_t j = 0; j < groups.size(); ++j) {
-        if (j != i && line_of(trace, groups[j].site) == line_of(trace, groups[i].site)) {
+        if (j != i &&
+            detail::line_key_of(trace, groups[j].site) == detail::line_key_of(trace, groups[i].site)) {
             return label + " (PTX line " + std::to_string(trace.sites[groups[i].site].ptx_line) + ")";
         }
     }
@@ -122,11 +123,11 @@ std::string describe_groups(const trace::Trace& trace, const std::vector<SiteGro
 
 // De-duplication key: a tag, then the distinct lines of `groups` (sorted). Lines, not sites: copies
 // of one __syncthreads() (unrolled loops) are one barrier to the reader.
-std::vector<uint32_t> line_key(const trace::Trace& trace, uint32_t tag,
+std::vector<uint64_t> line_key(const trace::Trace& trace, uint64_t tag,
                                const std::vector<SiteGroup>& groups) {
-    std::vector<uint32_t> lines;
+    std::vector<uint64_t> lines;
     for (const SiteGroup& g : groups)
-        lines.push_back(line_of(trace, g.site));
+        lines.push_back(detail::line_key_of(trace, g.site));
     std::sort(lines.begin(), lines.end());
     lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
     lines.insert(lines.begin(), tag);
@@ -141,7 +142,7 @@ std::string barrier_name(uint32_t id) {
 class Collector {
   public:
     // Returns the finding to fill when `key` is new, nullptr when it only counted.
-    Finding* add(const std::vector<uint32_t>& key) {
+    Finding* add(const std::vector<uint64_t>& key) {
         auto [it, inserted] = index_.try_emplace(key, findings_.size());
         if (!inserted) {
             ++counts_[it->second];
@@ -165,7 +166,7 @@ class Collector {
     }
 
   private:
-    std::map<std::vector<uint32_t>, size_t> index_;
+    std::map<std::vector<uint64_t>, size_t> index_;
     std::vector<Finding> findings_;
     std::vector<uint64_t> counts_;
 };
@@ -252,11 +253,11 @@ void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, con
     if (others.empty()) return;
 
     const std::vector<SiteGroup> waiting = group_by_site(trace, phase.arrivals, false);
-    std::vector<uint32_t> key = line_key(trace, 2, waiting);
+    std::vector<uint64_t> key = line_key(trace, 2, waiting);
     key.push_back(kNoThread);
     for (const auto& [group, ids] : others) {
         key.push_back(group.first);
-        key.push_back(line_of(trace, group.second));
+        key.push_back(detail::line_key_of(trace, group.second));
     }
     Finding* f = stuck.add(key);
     if (f == nullptr) return;
@@ -440,10 +441,10 @@ void check_skipped(const trace::Trace& trace, const detail::BlockTable& table,
             first_of[where] = table.global(phase.block, c.warp * 32 + lanes.front());
         }
 
-        std::vector<uint32_t> key{3, line_of(trace, c.site)};
+        std::vector<uint64_t> key{3, detail::line_key_of(trace, c.site)};
         for (const auto& [where, lanes] : groups) {
             key.push_back(where.first);
-            key.push_back(line_of(trace, where.second));
+            key.push_back(detail::line_key_of(trace, where.second));
         }
         Finding* f = skipped.add(key);
         if (f == nullptr) continue;

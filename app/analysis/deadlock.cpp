@@ -62,7 +62,7 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
             if (info.end == ThreadEnd::Exited || info.end == ThreadEnd::NotStarted) continue;
             stuck = true;
             ++unfinished;
-            const auto line_key = std::make_pair(line_of(trace, site), site);
+            const auto line_key = std::make_pair(detail::line_key_of(trace, site), site);
             if (info.end == ThreadEnd::AtBarrier) {
                 ++waiting;
                 waits.try_emplace(line_key, t);

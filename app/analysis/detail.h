@@ -32,6 +32,13 @@ std::string line_label(const trace::Trace& trace, uint32_t site);
 // finding.ptx_lines.
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site);
 
+// A site's line as a key that keeps CUDA and PTX lines apart: line_of() is the line a reader sees,
+// but CUDA line 40 and a site known only by its PTX line 40 are different places.
+inline uint64_t line_key_of(const trace::Trace& trace, uint32_t site) {
+    const bool cuda = site < trace.sites.size() && trace.sites[site].source_line != 0;
+    return (cuda ? 0 : uint64_t(1) << 32) | line_of(trace, site);
+}
+
 // "block 3 thread 17"
 std::string block_thread(const trace::Trace& trace, uint32_t thread);
 

@@ -90,7 +90,7 @@ std::string line_label(const trace::Trace& trace, uint32_t site) {
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site) {
     const uint32_t line = line_of(trace, site);
     for (uint32_t listed : finding.sites)
-        if (line_of(trace, listed) == line) return;
+        if (line_key_of(trace, listed) == line_key_of(trace, site)) return;
     finding.sites.push_back(site);
     if (site >= trace.sites.size()) return; // no line of either kind
     const trace::Site& s = trace.sites[site];

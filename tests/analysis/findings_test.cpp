@@ -126,5 +126,22 @@ TEST(analysis_analyze, LargeTraceScalesAndCountsRight) {
     EXPECT_LT(ms, 1000.0) << "expected analyze() well under a second, took " << ms << " ms";
 }
 
+// Verdict: CUDA line 40 and a site known only by its PTX line 40 are two places: the finding keeps
+// both (lines 40 and PTX line 40), not one of them.
+TEST(analysis_lines, CudaAndPtxLinesOfTheSameNumberStayApart) {
+    TraceBuilder b(1, 64);
+    const uint16_t store = b.site(40), load = b.site(0, 40); // CUDA line 40; PTX line 40 only
+    for (uint32_t t = 0; t < 64; ++t)
+        b.store(b.thread(0, t), store, 4 * t);
+    for (uint32_t t = 0; t < 64; ++t)
+        b.load(b.thread(0, t), load, 4 * ((t + 1) % 64));
+    b.exit_all();
+    const auto found = analyze(b.trace());
+    ASSERT_FALSE(found.empty()) << dump(found);
+    EXPECT_EQ(found[0].lines, V{40}) << dump(found);
+    EXPECT_EQ(found[0].ptx_lines, V{40}) << dump(found);
+    EXPECT_EQ(found[0].sites.size(), 2u);
+}
+
 } // namespace
 } // namespace synclab::analysis
