@@ -1,6 +1,5 @@
 #include "gpu/gpu_run.h"
 
-#include "analysis/findings.h"
 #include "ptx/instrument.h"
 
 #include <algorithm>
@@ -42,12 +41,6 @@ std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace
         }
     }
     return threads;
-}
-
-std::string diagnose_hang(const trace::Trace& trace) {
-    for (const analysis::Finding& f : analysis::find_deadlock(trace))
-        if (f.kind == analysis::FindingKind::Deadlock) return f.message;
-    return "";
 }
 
 namespace {
@@ -188,12 +181,9 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
                 events_per_block(out.trace.events, config.grid, config.block));
     }
     meta.status = out.status;
-    if (out.status == trace::RunStatus::Timeout && options.traced) {
-        const std::string diagnosis = diagnose_hang(out.trace);
-        if (!diagnosis.empty() && !out.trace.events.empty()) out.message += "; " + diagnosis;
-        if (out.dropped_events)
-            out.message += " (the trace buffer overflowed: the picture may miss the latest events)";
-    }
+    // (Who waits where is the runner's to say: it reads the trace with the analyses.)
+    if (out.status == trace::RunStatus::Timeout && options.traced && out.dropped_events)
+        out.message += " (the trace buffer overflowed: the picture may miss the latest events)";
     meta.status_message = out.message;
     return out;
 }

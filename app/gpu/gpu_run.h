@@ -87,8 +87,4 @@ std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace
                                             const std::vector<trace::Event>& events,
                                             const std::vector<uint32_t>& warps, bool finished);
 
-// The diagnosis of a hung kernel from its (partial) trace: which threads wait at which barrier line,
-// which exited, which never started; "" when the trace says nothing.
-std::string diagnose_hang(const trace::Trace& trace);
-
 } // namespace synclab::gpu

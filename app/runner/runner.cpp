@@ -109,6 +109,12 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
             o.trace.meta.status = o.status;
             o.trace.meta.status_message = o.message;
         }
+        if (o.status == trace::RunStatus::Timeout && !o.trace.events.empty()) {
+            if (const std::string diagnosis = diagnose_hang(o.trace); !diagnosis.empty()) {
+                o.message += "; " + diagnosis;
+                o.trace.meta.status_message = o.message;
+            }
+        }
         t.ran = true;
         t.reps = 1;
         t.status = o.status;
@@ -181,6 +187,12 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
 RunSummary run_job_sim(const KernelJob& job, const RunOptions& options);
 
 } // namespace
+
+std::string diagnose_hang(const trace::Trace& trace) {
+    for (const analysis::Finding& f : analysis::find_deadlock(trace))
+        if (f.kind == analysis::FindingKind::Deadlock) return f.message;
+    return "";
+}
 
 RunSummary run_job(const KernelJob& job, const RunOptions& options) {
     RunSummary summary = options.backend == "gpu" ? run_job_gpu(job, options) : run_job_sim(job, options);

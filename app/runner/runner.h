@@ -113,6 +113,10 @@ struct KernelJob {
 
 RunSummary run_job(const KernelJob& job, const RunOptions& options);
 
+// The diagnosis of a hung kernel from its (partial) trace: which threads wait at which barrier line,
+// which exited, which never started; "" when the trace says nothing.
+std::string diagnose_hang(const trace::Trace& trace);
+
 // The parsed PTX of a scenario's kernel file (parsed when the lesson was loaded).
 const ptx::Module& scenario_module(const scenario::Scenario& scenario);
 

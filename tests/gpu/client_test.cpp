@@ -302,7 +302,7 @@ TEST(GpuTrace, ThreadTableAndHangDiagnosisFromAPartialTrace) {
     EXPECT_EQ(t.threads[127].block, 1u);
     EXPECT_EQ(t.threads[127].thread_in_block, 63u);
     EXPECT_EQ(t.threads[127].lane, 31);
-    const std::string d = gpu::diagnose_hang(t);
+    const std::string d = runner::diagnose_hang(t);
     EXPECT_TRUE(contains(d, "threads 0-31 wait at line 23")) << d;
     EXPECT_TRUE(contains(d, "exited")) << d;
     EXPECT_TRUE(contains(d, "never started")) << d;
