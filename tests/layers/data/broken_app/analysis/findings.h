@@ -4,3 +4,5 @@
 #include "trace/trace.h"
 #include "sim/simulator.h"
 #include <imgui.h>
+#include "../sim/state.h"
+#include "imgui_internal.h"
