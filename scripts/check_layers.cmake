@@ -23,6 +23,7 @@ set(gui_modules ui)
 if(NOT APP)
   message(FATAL_ERROR "check_layers: pass -DAPP=<the app/ directory>")
 endif()
+get_filename_component(APP "${APP}" ABSOLUTE) # file(GLOB RELATIVE) needs an absolute folder
 file(GLOB modules RELATIVE ${APP} ${APP}/*)
 set(problems "")
 foreach(module IN LISTS modules)
