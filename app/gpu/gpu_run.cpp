@@ -162,10 +162,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.drops_known = r.drops_known;
         out.warp_attempted = std::move(r.warp_attempted);
         out.events_withheld = r.events_withheld;
-        out.trace.sites.reserve(fn->code.size());
-        for (size_t i = 0; i < fn->code.size(); ++i)
-            out.trace.sites.push_back(
-                {fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
+        out.trace.sites = ptx::site_table(*fn);
         // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
         if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
             out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps,

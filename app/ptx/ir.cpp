@@ -167,6 +167,15 @@ const char* to_string(SpecialReg reg) {
     return "?";
 }
 
+std::vector<trace::Site> site_table(const Function& function) {
+    std::vector<trace::Site> sites;
+    sites.reserve(function.code.size());
+    for (size_t i = 0; i < function.code.size(); ++i)
+        sites.push_back({function.code[i].ptx_line, function.code[i].source_line,
+                         i < function.text.size() ? function.text[i] : std::string()});
+    return sites;
+}
+
 // Only kernels (.entry) are found: a .func of that name, or no function at all, gives nullptr.
 const Function* Module::find_entry(const std::string& name) const {
     for (const Function& function : functions) {

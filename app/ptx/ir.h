@@ -20,6 +20,7 @@
 #pragma once
 
 #include "ptx/opcodes.h"
+#include "trace/trace.h"
 
 #include <cstdint>
 #include <string>
@@ -223,6 +224,10 @@ struct Function {
     uint32_t local_bytes = 0;           // per-thread .local frame (__local_depot)
     uint32_t decl_line = 0;             // PTX line of the .entry / .func
 };
+
+// The trace's site table of a function: one Site per instruction (PTX line, CUDA line, text), so that
+// events name lines without the PTX at hand. Every runner builds its traces' sites with it.
+std::vector<trace::Site> site_table(const Function& function);
 
 struct Module {
     std::string version; // ".version 9.0" -> "9.0"

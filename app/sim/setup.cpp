@@ -133,10 +133,7 @@ void Run::start_trace() {
     if (!trace_) return;
     trace::Trace& t = *trace_;
     t.sites.clear();
-    t.sites.reserve(fn_.code.size());
-    for (size_t i = 0; i < fn_.code.size(); ++i)
-        t.sites.push_back(
-            {fn_.code[i].ptx_line, fn_.code[i].source_line, i < fn_.text.size() ? fn_.text[i] : ""});
+    t.sites = ptx::site_table(fn_);
     // The thread table is the run's record of how every thread ended: filled as blocks start and
     // threads exit or fault, and at the end for the threads still resident and the blocks that never
     // started (finish_trace).

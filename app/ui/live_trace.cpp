@@ -83,9 +83,7 @@ RunRecord live_skeleton(const scenario::Scenario& scenario, const scenario::Vari
     m.ptx_text = std::string(scenario.ptx_source());
     // The same sites as the final trace (gpu_run.cpp): the uninstrumented kernel's instructions.
     if (const ptx::Function* fn = runner::scenario_module(scenario).find_entry(variant.kernel))
-        for (size_t i = 0; i < fn->code.size(); ++i)
-            t.sites.push_back(
-                {fn->code[i].ptx_line, fn->code[i].source_line, i < fn->text.size() ? fn->text[i] : ""});
+        t.sites = ptx::site_table(*fn);
     r.summary.device = "GPU";
     return r;
 }
