@@ -43,7 +43,8 @@ Coverage coverage(const trace::Trace& trace) {
     }
     const detail::BlockTable table(trace);
     // The blocks the thread table holds (a loaded trace's table is exactly the grid; slt_file.h).
-    c.blocks = std::max<uint32_t>(table.block_count(), uint32_t(std::min<size_t>(trace.block_history.size(), UINT32_MAX)));
+    c.blocks = std::max<uint32_t>(table.block_count(),
+                                  uint32_t(std::min<size_t>(trace.block_history.size(), UINT32_MAX)));
     for (uint32_t block = 0; block < c.blocks; ++block) {
         switch (trace.history_of(block)) {
         case trace::BlockHistory::Whole:

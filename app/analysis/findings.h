@@ -122,5 +122,4 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace);
 // kinds share one number space here: use it to group sites, at_finding_line() to match them.
 uint32_t line_of(const trace::Trace& trace, uint32_t site);
 
-
 } // namespace synclab::analysis

@@ -39,8 +39,8 @@ launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>&
             continue;
         }
         try {
-            inputs.args.push_back(launch::KernelArg::scalar(
-                launch::parse_scalar_bits(s.scalar_text, p.type == ptx::Type::F32, p.type == ptx::Type::F64)));
+            inputs.args.push_back(launch::KernelArg::scalar(launch::parse_scalar_bits(
+                s.scalar_text, p.type == ptx::Type::F32, p.type == ptx::Type::F64)));
         } catch (const launch::SpecError& e) {
             throw UsageError(where + ": " + e.what());
         }

@@ -388,9 +388,11 @@ int cmd_check(const std::vector<std::string>& argv) {
     job.kernel = fn->name;
     job.launch.grid = parse_dim3(*grid, "--grid");
     job.launch.block = parse_dim3(*block, "--block");
-    if (const std::string problem = launch::launch_problem(job.launch.grid, job.launch.block); !problem.empty())
+    if (const std::string problem = launch::launch_problem(job.launch.grid, job.launch.block);
+        !problem.empty())
         throw UsageError("--grid " + *grid + " --block " + *block + ": " + problem);
-    job.launch.dynamic_shared_bytes = static_cast<uint32_t>(a.uint_or("shared", 0, 0, launch::kMaxSharedBytes));
+    job.launch.dynamic_shared_bytes =
+        static_cast<uint32_t>(a.uint_or("shared", 0, 0, launch::kMaxSharedBytes));
     job.make_inputs = [fn, specs](uint64_t seed) { return build_inputs(*fn, specs, seed); };
     job.source_name = std::filesystem::path(path).filename().string();
     if (is_cu) {

@@ -11,7 +11,8 @@ namespace synclab::compile::detail {
 template <class Result, class Program> struct NvrtcApi {
     Result (*Version)(int*, int*) = nullptr;
     const char* (*GetErrorString)(Result) = nullptr;
-    Result (*CreateProgram)(Program*, const char*, const char*, int, const char* const*, const char* const*) = nullptr;
+    Result (*CreateProgram)(Program*, const char*, const char*, int, const char* const*,
+                            const char* const*) = nullptr;
     Result (*DestroyProgram)(Program*) = nullptr;
     Result (*CompileProgram)(Program, int, const char* const*) = nullptr;
     Result (*GetPTXSize)(Program, size_t*) = nullptr;

@@ -201,7 +201,8 @@ void Parser::decode_setp(Instruction& inst, Modifiers& mods) {
     };
     if (mods.take_all(kCmps, inst.cmp) > 1) fail_here("two comparison operators on setp");
     if (inst.cmp == Cmp::None) fail_here("setp needs a comparison operator (.eq, .lt, ...)");
-    if (mods.take_all(kBoolOps, inst.bool_op) > 1) fail_here("two boolean operators on setp (one of .and, .or, .xor)");
+    if (mods.take_all(kBoolOps, inst.bool_op) > 1)
+        fail_here("two boolean operators on setp (one of .and, .or, .xor)");
     if (mods.take("ftz")) inst.mods |= mod::kFtz;
     inst.type = take_type(mods);
     if (inst.type == Type::Pred || inst.type == Type::None) fail_here("setp compares data types, not .pred");

@@ -6,7 +6,9 @@
 namespace synclab::ptx {
 
 // PTX spelling of the opcode (opcodes.h; WarpSync is written bar.warp.sync in PTX).
-const char* to_string(Op op) { return info(op).name.data(); }
+const char* to_string(Op op) {
+    return info(op).name.data();
+}
 
 // PTX type suffix without the dot ("u32"); None is "none".
 const char* to_string(Type type) {

@@ -64,8 +64,8 @@ std::string without_template_arguments(const std::string& name) {
 std::string demangle(const std::string& symbol) {
     if (!symbol.starts_with("_Z")) return symbol;
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
-                                                std::free);
+    std::unique_ptr<char, void (*)(void*)> text(
+        abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
     return status == 0 && text ? std::string(text.get()) : symbol;
 }
 
@@ -100,17 +100,18 @@ const Function& require_kernel(const Module& module, std::string_view name, cons
     };
     if (found.size() > 1)
         throw KernelLookupError("'" + std::string(name) + "' matches " + std::to_string(found.size()) +
-                                " kernels of " + source_name + "; name one by its signature or PTX name:" +
-                                listing(found));
+                                " kernels of " + source_name +
+                                "; name one by its signature or PTX name:" + listing(found));
     std::vector<const Function*> entries;
     for (const Function& f : module.functions) {
         if (f.is_entry) entries.push_back(&f);
         if (!f.is_entry && f.name == name)
-            throw KernelLookupError(source_name + ":" + std::to_string(f.decl_line) + ": '" + std::string(name) +
+            throw KernelLookupError(source_name + ":" + std::to_string(f.decl_line) + ": '" +
+                                    std::string(name) +
                                     "' is a device function (.func), not a kernel (.entry)");
     }
-    throw KernelLookupError("no kernel '" + std::string(name) + "' in " + source_name + "; kernels:" +
-                            (entries.empty() ? std::string(" none") : listing(entries)));
+    throw KernelLookupError("no kernel '" + std::string(name) + "' in " + source_name +
+                            "; kernels:" + (entries.empty() ? std::string(" none") : listing(entries)));
 }
 
 } // namespace synclab::ptx

@@ -27,9 +27,10 @@ constexpr uint16_t kExit = 1u << 6;       // ends the thread (ret exit)
 constexpr uint16_t kEvent = 1u << 7;      // produces a trace event (memory, fence, barrier, exit)
 } // namespace trait
 
+// The tables below are kept one row per line: easier to read and to diff than formatted.
+// clang-format off
 enum class Decoder : uint8_t { Mov, Cvt, Cvta, LdSt, Selp, Arith, Logic, Bits, Setp, AtomRed, Fence, Bar, Vote, Shfl, Control };
 
-// clang-format off
 #define SYNCLAB_PTX_OPCODES(X)                                                                   \
     /* data movement and conversion */                                                          \
     X(Mov,        "mov",           Mov,     0)                                                   \
@@ -91,7 +92,6 @@ enum class Decoder : uint8_t { Mov, Cvt, Cvta, LdSt, Selp, Arith, Logic, Bits, S
     X(Exit,       "exit",          Control, trait::kExit | trait::kEvent)                        \
     X(Trap,       "trap",          Control, 0)                                                   \
     X(Nanosleep,  "nanosleep",     Control, 0)
-// clang-format on
 
 enum class Op : uint8_t {
 #define SYNCLAB_OP_ENUM(name, text, decoder, traits) name,
@@ -142,6 +142,7 @@ inline constexpr std::string_view kUnsupportedOpcodes[] = {
     "getctarank", "multimem", "brx",     "brkpt",      "pmevent",       "setmaxnreg",    "alloca",
     "stackrestore", "stacksave", "tanh", "clusterlaunchcontrol", "szext", "bmsk",
 };
+// clang-format on
 
 // The row an opcode's base name ("ld", "fence", ...) leads to; false when the name is not one of
 // SyncLab's (then see kUnsupportedOpcodes).

@@ -10,8 +10,9 @@ Outcome make(trace::RunStatus status, uint64_t wrong, uint64_t checked) {
     case trace::RunStatus::Ok:
         o.end = Outcome::End::Completes;
         o.wrong_outputs = wrong > 0;
-        o.text = wrong > 0 ? "completes, " + std::to_string(wrong) + " of " + std::to_string(checked) + " wrong"
-                           : "completes, right";
+        o.text = wrong > 0
+                     ? "completes, " + std::to_string(wrong) + " of " + std::to_string(checked) + " wrong"
+                     : "completes, right";
         return o;
     case trace::RunStatus::Deadlock:
     case trace::RunStatus::Budget:

@@ -13,7 +13,8 @@ std::string line_range(std::string_view text, uint32_t first, uint32_t last) {
     size_t pos = 0;
     while (pos <= text.size() && line <= last) {
         const size_t nl = text.find('\n', pos);
-        const std::string_view piece = text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
+        const std::string_view piece =
+            text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
         if (line >= first) out.append(piece).push_back('\n');
         if (nl == std::string_view::npos) break;
         pos = nl + 1;

@@ -83,7 +83,7 @@ struct RunSummary {
     uint64_t thread_instructions = 0;
     uint64_t warp_instructions = 0;
     double elapsed_ms = 0;
-    std::string check_summary;              // of the kept repetition
+    std::string check_summary;                 // of the kept repetition
     std::vector<launch::Buffer> final_buffers; // of the kept repetition
     // Backend "gpu": status / message / wrong_outputs / checked_outputs / reps_with_wrong_outputs
     // above are the untraced side's (the hardware's own outcome; the traced side's where only it

@@ -12,7 +12,6 @@ namespace synclab::sim {
 
 namespace {
 
-
 // Block pictures spelled out in a deadlock report; the others are counted.
 constexpr size_t kMaxPictures = 3;
 
@@ -80,7 +79,8 @@ std::string Run::deadlock_report() const {
         std::ostringstream os;
         bool first = true;
         for (const auto& [site, threads] : by_site) {
-            os << (first ? " " : "; ") << (threads.size() == 1 ? "thread " : "threads ") << trace::format_id_list(threads);
+            os << (first ? " " : "; ") << (threads.size() == 1 ? "thread " : "threads ")
+               << trace::format_id_list(threads);
             if (threads.size() > 1) os << " (" << threads.size() << ")";
             os << (threads.size() == 1 ? " waits at '" : " wait at '")
                << (site < fn_.text.size() ? fn_.text[site] : "?") << "' (" << line_of(site) << ")";
@@ -89,8 +89,8 @@ std::string Run::deadlock_report() const {
         if (exited)
             os << (first ? " " : "; ") << exited << (exited == 1 ? " thread exited" : " threads exited");
         if (!split_warps.empty())
-            os << "; the lanes of " << (split_warps.size() == 1 ? "warp " : "warps ") << trace::format_id_list(split_warps)
-               << " wait at different barrier instructions";
+            os << "; the lanes of " << (split_warps.size() == 1 ? "warp " : "warps ")
+               << trace::format_id_list(split_warps) << " wait at different barrier instructions";
         os << ".";
         any_split = any_split || !split_warps.empty();
         const std::string picture = os.str();

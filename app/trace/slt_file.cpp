@@ -184,13 +184,15 @@ std::string check_meta_and_threads(const Trace& trace) {
                " threads, but the thread table has " + std::to_string(trace.threads.size());
     }
     if (!trace.block_history.empty() && trace.block_history.size() != blocks) {
-        return "the block table has " + std::to_string(trace.block_history.size()) + " entries, but the grid " +
-               dims_text(meta.grid) + " has " + std::to_string(blocks) + " blocks";
+        return "the block table has " + std::to_string(trace.block_history.size()) +
+               " entries, but the grid " + dims_text(meta.grid) + " has " + std::to_string(blocks) +
+               " blocks";
     }
     for (size_t b = 0; b < trace.block_history.size(); ++b) {
         if (static_cast<uint8_t>(trace.block_history[b]) > static_cast<uint8_t>(BlockHistory::NotRecorded))
             return "block " + std::to_string(b) + ": history " +
-                   std::to_string(static_cast<unsigned>(trace.block_history[b])) + " is not a known block history";
+                   std::to_string(static_cast<unsigned>(trace.block_history[b])) +
+                   " is not a known block history";
     }
     const uint64_t site_count = trace.sites.size();
     for (size_t i = 0; i < trace.threads.size(); ++i) {
@@ -823,8 +825,8 @@ class TraceReader {
         trace_.block_history.resize(payload.size());
         for (size_t i = 0; i < payload.size(); ++i) {
             if (payload[i] > static_cast<uint8_t>(BlockHistory::NotRecorded))
-                fail("blocks section: block " + std::to_string(i) + " has history " + std::to_string(payload[i]) +
-                     ", not a known block history");
+                fail("blocks section: block " + std::to_string(i) + " has history " +
+                     std::to_string(payload[i]) + ", not a known block history");
             trace_.block_history[i] = static_cast<BlockHistory>(payload[i]);
         }
     }

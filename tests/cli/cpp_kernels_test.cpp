@@ -16,9 +16,13 @@ Output run(const std::string& args) {
     return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
 }
 
-std::string data(const std::string& name) { return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name; }
+std::string data(const std::string& name) {
+    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name;
+}
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 bool have_nvcc() {
     for (const char* p : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"})
@@ -58,8 +62,8 @@ TEST(CliCppKernels, TemplatesAreNamedWithTheirArguments) {
 }
 
 TEST(CliCppKernels, AnAmbiguousNameListsTheCandidates) {
-    const Output o =
-        run("check " + data("cpp_kernels.ptx") + " --kernel scale --grid 1 --block 32 --arg buf:f32:32 --arg 2 --arg 32");
+    const Output o = run("check " + data("cpp_kernels.ptx") +
+                         " --kernel scale --grid 1 --block 32 --arg buf:f32:32 --arg 2 --arg 32");
     EXPECT_EQ(o.code, 2) << o.out;
     EXPECT_TRUE(contains(o.out, "'scale' matches 2 kernels")) << o.out;
     EXPECT_TRUE(contains(o.out, "scale(float*, float, int)   [_Z5scalePffi]")) << o.out;
@@ -67,9 +71,10 @@ TEST(CliCppKernels, AnAmbiguousNameListsTheCandidates) {
     const Output t = run("check " + data("cpp_kernels.ptx") + " --kernel block_sum_t" + kSum);
     EXPECT_EQ(t.code, 2) << t.out;
     EXPECT_TRUE(contains(t.out, "void block_sum_t<128u, true>(int const*, int*)")) << t.out;
-    const Output one = run("check " + data("cpp_kernels.ptx") +
-                           " --kernel 'scale(int*, int, int)' --grid 1 --block 32 --arg buf:i32:32:iota --arg 3 "
-                           "--arg 32 --dump arg0");
+    const Output one =
+        run("check " + data("cpp_kernels.ptx") +
+            " --kernel 'scale(int*, int, int)' --grid 1 --block 32 --arg buf:i32:32:iota --arg 3 "
+            "--arg 32 --dump arg0");
     ASSERT_EQ(one.code, 0) << one.out;
     EXPECT_TRUE(contains(one.out, "[0] 0 3 6 9")) << one.out;
 }
@@ -84,8 +89,9 @@ TEST(CliCppKernels, AnUnknownNameListsTheKernels) {
 // At -O3 nvcc removes the stores to s_tile (nothing reads them): the run says why it found nothing.
 // The .ptx names its .cu in its line info, so the CUDA source is found next to it.
 TEST(CliCppKernels, AKernelWhoseAccessesNvccRemovedSaysSo) {
-    const Output o = run("check " + data("cpp_kernels.ptx") + " --kernel dead_shared --grid 1 --block 128 "
-                                                               "--arg buf:i32:1 --json");
+    const Output o = run("check " + data("cpp_kernels.ptx") +
+                         " --kernel dead_shared --grid 1 --block 128 "
+                         "--arg buf:i32:1 --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
     EXPECT_TRUE(j["findings"].empty());
@@ -100,22 +106,25 @@ TEST(CliCppKernels, AKernelWhoseAccessesNvccRemovedSaysSo) {
 TEST(CliCppKernels, NvccArgsReachTheCompiler) {
     if (!have_nvcc()) GTEST_SKIP() << "no nvcc here";
     // -G keeps the stores nvcc removed at -O3: now the race between the two stores is there.
-    const Output o = run("check " + data("cpp_kernels.cu") + " --kernel dead_shared --grid 1 --block 128 "
-                                                              "--arg buf:i32:1 --schedule adversarial --nvcc-arg -G --json");
+    const Output o = run("check " + data("cpp_kernels.cu") +
+                         " --kernel dead_shared --grid 1 --block 128 "
+                         "--arg buf:i32:1 --schedule adversarial --nvcc-arg -G --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
     ASSERT_FALSE(j["findings"].empty()) << o.out;
     EXPECT_EQ(j["findings"][0]["kind"], "race");
     EXPECT_TRUE(j["notes"].empty());
     // An option nvcc rejects: its own message comes back, as an input error.
-    const Output bad = run("check " + data("cpp_kernels.cu") + " --kernel dead_shared --grid 1 --block 32 "
-                                                                "--arg buf:i32:1 --nvcc-arg --no-such-flag");
+    const Output bad = run("check " + data("cpp_kernels.cu") +
+                           " --kernel dead_shared --grid 1 --block 32 "
+                           "--arg buf:i32:1 --nvcc-arg --no-such-flag");
     EXPECT_EQ(bad.code, 3) << bad.out;
     EXPECT_TRUE(contains(bad.out, "nvcc failed")) << bad.out;
 }
 
 TEST(CliCppKernels, NvccArgNeedsACuFile) {
-    const Output o = run("check " + data("cpp_kernels.ptx") + " --kernel block_sum" + kSum + " --nvcc-arg -G");
+    const Output o =
+        run("check " + data("cpp_kernels.ptx") + " --kernel block_sum" + kSum + " --nvcc-arg -G");
     EXPECT_EQ(o.code, 2) << o.out;
     EXPECT_TRUE(contains(o.out, "--nvcc-arg needs a .cu file")) << o.out;
 }

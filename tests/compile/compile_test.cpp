@@ -83,7 +83,8 @@ TEST(Compile, NvrtcMakesPtxWithLineInfo) {
 TEST(Compile, NvrtcFindsHeadersBesideTheFile) {
     std::string why;
     if (!nvrtc_available(&why)) GTEST_SKIP() << why;
-    const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / ("nvrtc_" + std::to_string(getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::path(testing::TempDir()) / ("nvrtc_" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "value.h") << "#define VALUE 1234567\n";
     std::ofstream(dir / "k.cu") << "#include \"value.h\"\n__global__ void k(int* p) { p[0] = VALUE; }\n";

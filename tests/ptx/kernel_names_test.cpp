@@ -18,14 +18,14 @@ Module module_with(const std::vector<std::string>& names) {
 
 const Module& kernels() {
     static const Module m = module_with({
-        "_Z9block_sumPKiPi",                // block_sum(int const*, int*)
+        "_Z9block_sumPKiPi",                 // block_sum(int const*, int*)
         "_Z11block_sum_tILj128ELb1EEvPKiPi", // void block_sum_t<128u, true>(int const*, int*)
         "_Z11block_sum_tILj64ELb0EEvPKiPi",  // void block_sum_t<64u, false>(int const*, int*)
-        "_Z5scalePffi",                     // scale(float*, float, int)
-        "_Z5scalePiii",                     // scale(int*, int, int)
-        "_ZN3lab4fillEPii",                 // lab::fill(int*, int)
-        "reverse_no_sync",                  // extern "C"
-        "_ZN12_GLOBAL__N_14kernEPi",        // (anonymous namespace)::kern(int*)
+        "_Z5scalePffi",                      // scale(float*, float, int)
+        "_Z5scalePiii",                      // scale(int*, int, int)
+        "_ZN3lab4fillEPii",                  // lab::fill(int*, int)
+        "reverse_no_sync",                   // extern "C"
+        "_ZN12_GLOBAL__N_14kernEPi",         // (anonymous namespace)::kern(int*)
         "_ZN2ns12_GLOBAL__N_14kernIiEEvPT_", // void ns::(anonymous namespace)::kern<int>(int*)
     });
     return m;

@@ -1,7 +1,7 @@
 // The opcode table (ptx/opcodes.h): one row per Op, names that lead back to their row, traits that
 // agree with what the simulator and the instrumenter rely on, and a parser that dispatches through it.
-#include "ptx/opcodes.h"
 #include "ptx/ir.h"
+#include "ptx/opcodes.h"
 #include "ptx/parser.h"
 
 #include <gtest/gtest.h>
@@ -41,14 +41,19 @@ TEST(Opcodes, AliasesAndUnsupportedNamesDoNotShadowRows) {
 }
 
 TEST(Opcodes, TraitsMatchTheInstructionsTheyDescribe) {
-    for (Op op : {Op::Ld, Op::St, Op::Atom, Op::Red}) EXPECT_TRUE(is_memory_access(op)) << to_string(op);
-    for (Op op : {Op::Atom, Op::Red}) EXPECT_TRUE(is_atomic(op)) << to_string(op);
-    for (Op op : {Op::Ld, Op::St}) EXPECT_FALSE(is_atomic(op)) << to_string(op);
-    for (Op op : {Op::WarpSync, Op::Vote, Op::Shfl}) EXPECT_TRUE(is_warp_collective(op)) << to_string(op);
+    for (Op op : {Op::Ld, Op::St, Op::Atom, Op::Red})
+        EXPECT_TRUE(is_memory_access(op)) << to_string(op);
+    for (Op op : {Op::Atom, Op::Red})
+        EXPECT_TRUE(is_atomic(op)) << to_string(op);
+    for (Op op : {Op::Ld, Op::St})
+        EXPECT_FALSE(is_atomic(op)) << to_string(op);
+    for (Op op : {Op::WarpSync, Op::Vote, Op::Shfl})
+        EXPECT_TRUE(is_warp_collective(op)) << to_string(op);
     EXPECT_TRUE(is_barrier(Op::Bar));
     EXPECT_FALSE(is_barrier(Op::WarpSync));
     EXPECT_TRUE(is_fence(Op::Membar));
-    for (Op op : {Op::Ret, Op::Exit}) EXPECT_TRUE(is_exit(op)) << to_string(op);
+    for (Op op : {Op::Ret, Op::Exit})
+        EXPECT_TRUE(is_exit(op)) << to_string(op);
     // Every memory access, fence, barrier and exit produces an event; nothing else does.
     for (size_t i = 0; i < kOpCount; ++i) {
         const Op op = static_cast<Op>(i);
@@ -81,7 +86,8 @@ TEST(Opcodes, TheParserDispatchesThroughTheTable) {
     ASSERT_NE(fn, nullptr);
     const Op expected[] = {Op::Ld, Op::And, Op::Shr, Op::Popc, Op::Membar, Op::Bar, Op::WarpSync, Op::Exit};
     ASSERT_EQ(fn->code.size(), std::size(expected));
-    for (size_t i = 0; i < fn->code.size(); ++i) EXPECT_EQ(fn->code[i].op, expected[i]) << fn->text[i];
+    for (size_t i = 0; i < fn->code.size(); ++i)
+        EXPECT_EQ(fn->code[i].op, expected[i]) << fn->text[i];
 }
 
 TEST(Opcodes, UnsupportedAndUnknownOpcodesAreToldApart) {
@@ -96,7 +102,8 @@ TEST(Opcodes, UnsupportedAndUnknownOpcodesAreToldApart) {
         }
         return std::string("(parsed)");
     };
-    EXPECT_NE(message("lop3.b32 %r1, %r2, %r3, %r1, 0x96").find("unsupported instruction 'lop3'"), std::string::npos);
+    EXPECT_NE(message("lop3.b32 %r1, %r2, %r3, %r1, 0x96").find("unsupported instruction 'lop3'"),
+              std::string::npos);
     EXPECT_NE(message("frobnicate.b32 %r1, %r2").find("unknown instruction 'frobnicate'"), std::string::npos);
     EXPECT_NE(message("call foo").find("device function calls are not supported"), std::string::npos);
 }

@@ -52,11 +52,13 @@ TEST(Agreement, HangsAgreeWithHangsWhateverTheirCause) {
 }
 
 TEST(Agreement, CompletedRunsAgreeOnWhetherOutputsCameOutWrong) {
-    EXPECT_TRUE(outcomes_agree(simulator_outcome(sim_run(RunStatus::Ok, 3)),
-                               gpu_outcome(gpu_run(RunStatus::Ok, 99))))
+    EXPECT_TRUE(
+        outcomes_agree(simulator_outcome(sim_run(RunStatus::Ok, 3)), gpu_outcome(gpu_run(RunStatus::Ok, 99))))
         << "rates differ, but both are wrong";
-    EXPECT_TRUE(outcomes_agree(simulator_outcome(sim_run(RunStatus::Ok, 0)), gpu_outcome(gpu_run(RunStatus::Ok, 0))));
-    EXPECT_FALSE(outcomes_agree(simulator_outcome(sim_run(RunStatus::Ok, 0)), gpu_outcome(gpu_run(RunStatus::Ok, 7))));
+    EXPECT_TRUE(
+        outcomes_agree(simulator_outcome(sim_run(RunStatus::Ok, 0)), gpu_outcome(gpu_run(RunStatus::Ok, 0))));
+    EXPECT_FALSE(
+        outcomes_agree(simulator_outcome(sim_run(RunStatus::Ok, 0)), gpu_outcome(gpu_run(RunStatus::Ok, 7))));
 }
 
 TEST(Agreement, AFailedRunAgreesWithNothing) {

@@ -125,12 +125,14 @@ TEST(BufferSpec, OtherInitialisersUnchanged) {
     EXPECT_EQ(values<uint8_t>(fill("buf:u8:2:const=255")), (std::vector<uint8_t>{255, 255}));
     EXPECT_EQ(values<int64_t>(fill("buf:i64:1:const=-9000000000")), (std::vector<int64_t>{-9000000000}));
     // An integer element takes whole numbers of its range only (not truncated, not undefined).
-    EXPECT_NE(error_of("buf:i32:4:const=1e30").find("const=1e30 is not a whole number -2147483648..2147483647"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of("buf:i32:4:const=1e30").find("const=1e30 is not a whole number -2147483648..2147483647"),
+        std::string::npos);
     EXPECT_NE(error_of("buf:i32:4:const=2.9").find("is not a whole number"), std::string::npos);
     EXPECT_NE(error_of("buf:u8:4:const=-1").find("const=-1 is not a whole number 0..255 (what u8 holds)"),
               std::string::npos);
-    EXPECT_NE(error_of("buf:i64:1:const=9223372036854775808").find("is not a whole number"), std::string::npos);
+    EXPECT_NE(error_of("buf:i64:1:const=9223372036854775808").find("is not a whole number"),
+              std::string::npos);
     EXPECT_EQ(values<uint32_t>(fill("buf:u32:3")), (std::vector<uint32_t>{0, 0, 0}));
 }
 

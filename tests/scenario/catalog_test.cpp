@@ -303,7 +303,8 @@ TEST(scenario_catalog, ExpectationsAreConsistent) {
             // ends with, named by its finding); a hung run leaves no outputs to check.
             if (e.status == trace::RunStatus::Deadlock) {
                 EXPECT_EQ(e.wrong_outputs, WrongOutputs::Unchecked);
-                EXPECT_NE(std::find(e.must_find.begin(), e.must_find.end(), FindingKind::Deadlock), e.must_find.end());
+                EXPECT_NE(std::find(e.must_find.begin(), e.must_find.end(), FindingKind::Deadlock),
+                          e.must_find.end());
             } else {
                 EXPECT_EQ(e.status, trace::RunStatus::Ok);
             }

@@ -254,8 +254,9 @@ TEST(LessonErrors, Reference) {
     k.toml = with(k.toml, "reference = \"rr:correct\"", "reference = \"divergent_barrier\"");
     k.toml = with(k.toml, "g_in = \"buf:i32:480:random=1..1000000\"", "g_in = \"buf:i32:480\"");
     k.toml = with(k.toml, "block = 96", "block = [32, 3]");
-    expect_error(k, "lesson.toml:8: reference 'divergent_barrier': the reference 'divergent_barrier' reads each "
-                    "block's tile as blockDim.x elements: it needs a one-dimensional block, not 32x3x1");
+    expect_error(k,
+                 "lesson.toml:8: reference 'divergent_barrier': the reference 'divergent_barrier' reads each "
+                 "block's tile as blockDim.x elements: it needs a one-dimensional block, not 32x3x1");
 }
 
 TEST(LessonErrors, IdAndSource) {
@@ -273,8 +274,9 @@ TEST(LessonErrors, IdAndSource) {
     expect_error(i, "lesson.toml:6: block 32x33x1 has more than 1024 threads; CUDA allows at most 1024");
     Files j; // a thread count that wraps to 0 in 64-bit arithmetic must not pass as small
     j.toml = with(j.toml, "block = 96", "block = [1073741824, 1073741824, 16]");
-    expect_error(j, "lesson.toml:6: block 1073741824x1073741824x16 has more than 1024 threads; CUDA allows at "
-                    "most 1024");
+    expect_error(j,
+                 "lesson.toml:6: block 1073741824x1073741824x16 has more than 1024 threads; CUDA allows at "
+                 "most 1024");
     Files k;
     k.toml = with(k.toml, "block = 96", "block = [32, 1, 65]");
     expect_error(k, "lesson.toml:6: block 32x1x65 has more than 1024 threads; CUDA allows at most 1024");

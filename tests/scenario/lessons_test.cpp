@@ -1,8 +1,8 @@
 // Lessons from folders on disk (scenario::load_lesson / load_lessons): the data-only test lesson in
 // tests/scenario/data/lessons/smem_reverse, built with no C++ of its own, and the errors for folders
 // that are not lessons. Its verdicts run in tests/verdict with the built-in lessons'.
-#include "scenario/scenario.h"
 #include "compile/compile.h"
+#include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
 
@@ -190,7 +190,6 @@ TEST(Lessons, FolderErrors) {
     fs::remove(no_text / "zh.md");
     EXPECT_EQ(load_error(no_text), (no_text / "zh.md").string() +
                                        ": missing: the lesson's Chinese text (see assets/lessons/README.md)");
-
 
     // The folder's name is the lesson's id.
     const fs::path renamed = scratch.copy_lesson("other_name");

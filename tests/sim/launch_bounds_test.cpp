@@ -81,7 +81,8 @@ TEST(LaunchBounds, AThreadCountPast64BitsIsOverTheBudget) {
     // 2^30 x 2^15 x 2^15 blocks of 16: exactly 2^64 threads, which wraps to 0 unchecked.
     const Result wraps_to_zero = run_shape({1073741824, 32768, 32768}, {16, 1, 1});
     EXPECT_EQ(wraps_to_zero.status, trace::RunStatus::Budget) << wraps_to_zero.message;
-    EXPECT_NE(wraps_to_zero.message.find("more than 2^64 threads"), std::string::npos) << wraps_to_zero.message;
+    EXPECT_NE(wraps_to_zero.message.find("more than 2^64 threads"), std::string::npos)
+        << wraps_to_zero.message;
 }
 
 } // namespace

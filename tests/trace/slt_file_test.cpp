@@ -71,7 +71,8 @@ Trace make_golden_trace() {
 }
 
 std::string golden_path(int version = 1) {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v" + std::to_string(version) + ".slt.bin";
+    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v" + std::to_string(version) +
+           ".slt.bin";
 }
 
 // Frozen forever: tests/trace/data/golden_v2.slt.bin holds exactly this trace (version 2: a grid of
