@@ -5,6 +5,7 @@
 // launch whose buffer cannot hold every event gives no finding from the blocks it lost events of.
 #include "analysis/findings.h"
 #include "gpu/client.h"
+#include "gpu/require_gpu.h"
 #include "ptx/parser.h"
 #include "runner/runner.h"
 
@@ -16,24 +17,6 @@
 
 namespace synclab::analysis {
 namespace {
-
-std::string gpu_unavailable() {
-    static const std::string why = [] {
-        try {
-            gpu::shared_worker(SYNCLAB_GPU_WORKER).worker.start();
-            return std::string();
-        } catch (const gpu::Unavailable& e) {
-            return std::string(e.what());
-        }
-    }();
-    return why;
-}
-
-#define REQUIRE_GPU()                                                                                        \
-    do {                                                                                                     \
-        const std::string why = gpu_unavailable();                                                           \
-        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                            \
-    } while (0)
 
 const ptx::Module& module(const std::string& name, std::string* text = nullptr) {
     static std::map<std::string, std::pair<std::string, ptx::Module>> modules;

@@ -14,6 +14,7 @@
 // AppGpu.* (ctest label `gpu`) skip, reported as skipped, where the worker finds no driver or no
 // device. AppNoGpu.* forces "no driver" and runs everywhere, CI included.
 #include "gpu/client.h"
+#include "gpu/require_gpu.h"
 #include "runner/runner.h"
 #include "ui/gpu_probe.h"
 #include "ui/run_controller.h"
@@ -54,27 +55,11 @@ void use_built_worker() {
     setenv("SYNCLAB_GPU_WORKER", SYNCLAB_GPU_WORKER, 1);
 }
 
-// gpu_test.cpp's check: "" when the worker has a device, else the worker's reason.
-std::string gpu_unavailable() {
-    static const std::string why = [] {
-        try {
-            gpu::SharedWorker& shared = gpu::shared_worker(SYNCLAB_GPU_WORKER);
-            std::lock_guard lock(shared.mutex);
-            shared.worker.start();
-            return std::string();
-        } catch (const gpu::Unavailable& e) {
-            return std::string(e.what());
-        }
-    }();
-    return why;
-}
-
-// Skips the test unless the worker has a device; the reason is what the worker said.
-#define REQUIRE_GPU()                                                                                        \
+// Skips the test unless the worker has a device (the one built with these tests).
+#define REQUIRE_APP_GPU()                                                                                    \
     do {                                                                                                     \
         use_built_worker();                                                                                  \
-        const std::string why = gpu_unavailable();                                                           \
-        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                            \
+        REQUIRE_GPU();                                                                                       \
     } while (0)
 
 // Sets an environment variable for one scope, then puts back what was there.
@@ -190,7 +175,7 @@ void print_run(const RunRecord& r) {
 // [SECTION] On the GPU
 
 TEST(AppGpu, TheProbeFindsTheDevice) {
-    REQUIRE_GPU();
+    REQUIRE_APP_GPU();
     GpuProbe probe;
     probe.start(SYNCLAB_GPU_WORKER, 30);
     std::optional<GpuAvailability> a;
@@ -207,7 +192,7 @@ TEST(AppGpu, TheProbeFindsTheDevice) {
 }
 
 TEST(AppGpu, MissingBarrierShowsWrongOutputsUntracedAndTheRaceTraced) {
-    REQUIRE_GPU();
+    REQUIRE_APP_GPU();
     RunController runs;
     runs.start({scenario_job("stencil", "missing_barrier", gpu_controls(5))});
     const Seen seen = poll_to_end(runs, 120);
@@ -253,7 +238,7 @@ TEST(AppGpu, MissingBarrierShowsWrongOutputsUntracedAndTheRaceTraced) {
 }
 
 TEST(AppGpu, CorrectStencilIsRightWithNoFindings) {
-    REQUIRE_GPU();
+    REQUIRE_APP_GPU();
     RunController runs;
     runs.start({scenario_job("stencil", "correct", gpu_controls(3))});
     const Seen seen = poll_to_end(runs, 120);
@@ -274,7 +259,7 @@ TEST(AppGpu, CorrectStencilIsRightWithNoFindings) {
 }
 
 TEST(AppGpu, LiveRunOfAHungKernelShowsEventsThenTheTimeout) {
-    REQUIRE_GPU();
+    REQUIRE_APP_GPU();
     RunController runs;
     const Clock::time_point t0 = Clock::now();
     runs.start({scenario_job("divergent_barrier", "loop_per_thread", hang_controls())});
@@ -320,7 +305,7 @@ TEST(AppGpu, LiveRunOfAHungKernelShowsEventsThenTheTimeout) {
 }
 
 TEST(AppGpu, CancelOfAHungLiveRunEndsItAndTheGpuStaysUsable) {
-    REQUIRE_GPU();
+    REQUIRE_APP_GPU();
     RunController runs;
     runs.start({scenario_job("divergent_barrier", "loop_per_thread", hang_controls())});
     std::optional<Clock::time_point> cancelled_at;

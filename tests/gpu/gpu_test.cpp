@@ -7,6 +7,8 @@
 // and the traced run records the same events per (site, kind) as the simulator does.
 #include "gpu/client.h"
 #include "gpu/gpu_run.h"
+#include "gpu/require_gpu.h"
+#include "gpu/tiled_matmul.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
@@ -27,27 +29,11 @@
 namespace synclab {
 namespace {
 
+using gpu::testing::MatMul;
+using gpu::testing::tiled_matmul;
+
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
-}
-
-// Skips the test unless the worker has a device; the reason is what the worker said.
-#define REQUIRE_GPU()                                                                                        \
-    do {                                                                                                     \
-        const std::string why = gpu_unavailable();                                                           \
-        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                            \
-    } while (0)
-
-std::string gpu_unavailable() {
-    static const std::string why = [] {
-        try {
-            gpu::shared_worker(SYNCLAB_GPU_WORKER).worker.start();
-            return std::string();
-        } catch (const gpu::Unavailable& e) {
-            return std::string(e.what());
-        }
-    }();
-    return why;
 }
 
 constexpr double kTimeout = 3.0;
@@ -286,24 +272,6 @@ TEST(Gpu, AFirstBufferThatOverflowsIsSizedAgainFromItsCounts) {
 constexpr uint32_t kWidth = 256;
 constexpr uint64_t kEventsPerBlock = 256 * 642;
 
-struct MatMul {
-    ptx::Module module;
-    std::string text, correct, racy;
-};
-
-const MatMul& matmul() {
-    static const MatMul m = [] {
-        MatMul x;
-        std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/tests/gpu/data/tiled_matmul.ptx");
-        x.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        x.module = ptx::parse_module(x.text, "tiled_matmul.ptx");
-        for (const std::string& n : x.module.entry_names())
-            (n.find("NoLoadBarrier") != std::string::npos ? x.racy : x.correct) = n;
-        return x;
-    }();
-    return m;
-}
-
 std::vector<float> floats_of(const launch::Buffer& b) {
     std::vector<float> v(b.bytes.size() / 4);
     std::memcpy(v.data(), b.bytes.data(), b.bytes.size());
@@ -319,7 +287,7 @@ launch::Buffer buffer_of(const std::string& name, const std::vector<float>& v) {
 // C = A * B with small integers in A and B, so that every sum is exact in float.
 runner::KernelJob matmul_job(const std::string& kernel) {
     runner::KernelJob job;
-    job.module = &matmul().module;
+    job.module = &tiled_matmul().module;
     job.kernel = kernel;
     job.launch = {{kWidth / 16, kWidth / 16, 1}, {16, 16, 1}, 0};
     job.make_inputs = [](uint64_t seed) {
@@ -352,7 +320,7 @@ runner::KernelJob matmul_job(const std::string& kernel) {
         return r;
     };
     job.source_name = "tiled_matmul.cu";
-    job.ptx_text = matmul().text;
+    job.ptx_text = tiled_matmul().text;
     return job;
 }
 
@@ -391,7 +359,8 @@ std::vector<uint32_t> check_whole_blocks(const runner::RunSummary& r) {
 // which blocks it recorded, none is Partial, and there is no finding (the H200 reported a race).
 TEST(Gpu, TiledMatMulWithASmallBufferRecordsWholeBlocksAndFindsNothing) {
     REQUIRE_GPU();
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().correct), matmul_options(256ull << 20));
+    const runner::RunSummary r =
+        runner::run_job(matmul_job(tiled_matmul().correct), matmul_options(256ull << 20));
     print_matmul("tiled matmul, --trace-buffer 256", r);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_EQ(r.gpu_untraced.wrong_outputs, 0u) << r.gpu_untraced.check_summary;
@@ -416,7 +385,7 @@ TEST(Gpu, TiledMatMulWithASmallBufferRecordsWholeBlocksAndFindsNothing) {
 TEST(Gpu, TiledMatMulWithTheDefaultCapRecordsEveryBlock) {
     REQUIRE_GPU();
     const runner::RunSummary r =
-        runner::run_job(matmul_job(matmul().correct), matmul_options(gpu::kDefaultTraceCap));
+        runner::run_job(matmul_job(tiled_matmul().correct), matmul_options(gpu::kDefaultTraceCap));
     print_matmul("tiled matmul, default cap", r);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
@@ -432,7 +401,8 @@ TEST(Gpu, TiledMatMulWithTheDefaultCapRecordsEveryBlock) {
 // recorded whole.
 TEST(Gpu, RacyTiledMatMulGetsItsRaceFromTheBlocksRecordedWhole) {
     REQUIRE_GPU();
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().racy), matmul_options(256ull << 20));
+    const runner::RunSummary r =
+        runner::run_job(matmul_job(tiled_matmul().racy), matmul_options(256ull << 20));
     print_matmul("racy tiled matmul, --trace-buffer 256", r);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     ASSERT_FALSE(r.trace.block_history.empty()) << "every block fit: the test shows nothing";

@@ -4,6 +4,7 @@
 // thread by thread, as the simulator records for the original kernel. Where ptxas is installed the
 // instrumented kernels must also assemble for sm_90.
 #include "analysis/findings.h"
+#include "gpu/tiled_matmul.h"
 #include "gpu/trace_plan.h"
 #include "ptx/instrument.h"
 #include "ptx/parser.h"
@@ -26,6 +27,9 @@
 
 namespace synclab {
 namespace {
+
+using gpu::testing::MatMul;
+using gpu::testing::tiled_matmul;
 
 using trace::EventKind;
 
@@ -423,26 +427,8 @@ TEST(Instrument, OnlyTheBlocksOfTheBlockTableRecord) {
 // The tiled matrix product of the GPU tests (tests/gpu/data/tiled_matmul.cu: a template, a mangled
 // name, 2D blocks), smaller: the instrumented kernel records what the simulator records, and with a
 // buffer too small for it, block_history marks exactly the blocks that lost events Partial.
-struct MatMul {
-    ptx::Module module;
-    std::string text, correct, racy;
-};
-
-const MatMul& matmul() {
-    static const MatMul m = [] {
-        MatMul x;
-        std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/tests/gpu/data/tiled_matmul.ptx");
-        x.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        x.module = ptx::parse_module(x.text, "tiled_matmul.ptx");
-        for (const std::string& n : x.module.entry_names())
-            (n.find("NoLoadBarrier") != std::string::npos ? x.racy : x.correct) = n;
-        return x;
-    }();
-    return m;
-}
-
 Subject matmul_subject(const std::string& kernel, uint32_t tiles_x, uint32_t tiles_y, uint32_t width) {
-    const MatMul& m = matmul();
+    const MatMul& m = tiled_matmul();
     Subject s{&m.module, m.text, kernel, "tiled_matmul.ptx", {{tiles_x, tiles_y, 1}, {16, 16, 1}, 0}, {}};
     const uint64_t n = uint64_t(width) * width;
     std::vector<float> a(n), b(n);
@@ -463,7 +449,7 @@ Subject matmul_subject(const std::string& kernel, uint32_t tiles_x, uint32_t til
 }
 
 TEST(Instrument, TiledMatMulPartialBlocksAreExactlyThoseThatLostEvents) {
-    const MatMul& m = matmul();
+    const MatMul& m = tiled_matmul();
     ASSERT_FALSE(m.correct.empty());
     ASSERT_FALSE(m.racy.empty());
     const Subject sub = matmul_subject(m.correct, 4, 4, 64);

@@ -4,6 +4,7 @@
 // and the sentences of the result are the ones a GPU run produces. The GPU tests (gpu_test.cpp) run
 // the same at the full size on the device.
 #include "gpu/client.h"
+#include "gpu/tiled_matmul.h"
 #include "gpu/trace_plan.h"
 #include "ptx/parser.h"
 #include "runner/runner.h"
@@ -18,6 +19,9 @@
 namespace synclab {
 namespace {
 
+using gpu::testing::MatMul;
+using gpu::testing::tiled_matmul;
+
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
@@ -27,24 +31,6 @@ bool contains(const std::string& text, const std::string& part) {
 constexpr uint32_t kWidth = 64;
 constexpr uint64_t kBlocks = 16;
 
-struct MatMul {
-    ptx::Module module;
-    std::string text, correct, racy;
-};
-
-const MatMul& matmul() {
-    static const MatMul m = [] {
-        MatMul x;
-        std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/tests/gpu/data/tiled_matmul.ptx");
-        x.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        x.module = ptx::parse_module(x.text, "tiled_matmul.ptx");
-        for (const std::string& n : x.module.entry_names())
-            (n.find("NoLoadBarrier") != std::string::npos ? x.racy : x.correct) = n;
-        return x;
-    }();
-    return m;
-}
-
 launch::Buffer floats(const std::string& name, const std::vector<float>& v) {
     launch::Buffer b{name, std::vector<uint8_t>(v.size() * 4)};
     std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
@@ -53,7 +39,7 @@ launch::Buffer floats(const std::string& name, const std::vector<float>& v) {
 
 runner::KernelJob matmul_job(const std::string& kernel) {
     runner::KernelJob job;
-    job.module = &matmul().module;
+    job.module = &tiled_matmul().module;
     job.kernel = kernel;
     job.launch = {{kWidth / 16, kWidth / 16, 1}, {16, 16, 1}, 0};
     job.make_inputs = [](uint64_t) {
@@ -70,7 +56,7 @@ runner::KernelJob matmul_job(const std::string& kernel) {
                    launch::KernelArg::scalar(kWidth)};
         return in;
     };
-    job.ptx_text = matmul().text;
+    job.ptx_text = tiled_matmul().text;
     return job;
 }
 
@@ -95,10 +81,11 @@ uint64_t events_per_block_of(const std::string& kernel) {
 }
 
 TEST(WholeBlocks, ASmallCapRecordsASampleOfWholeBlocksAndACorrectKernelHasNoFinding) {
-    const uint64_t per_block = events_per_block_of(matmul().correct);
+    const uint64_t per_block = events_per_block_of(tiled_matmul().correct);
     ASSERT_EQ(per_block, 256u * 162);
     // Room for about five blocks.
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().correct), sim_gpu(5 * per_block * 32));
+    const runner::RunSummary r =
+        runner::run_job(matmul_job(tiled_matmul().correct), sim_gpu(5 * per_block * 32));
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
     ASSERT_EQ(r.trace.block_history.size(), kBlocks);
@@ -130,8 +117,9 @@ TEST(WholeBlocks, ASmallCapRecordsASampleOfWholeBlocksAndACorrectKernelHasNoFind
 }
 
 TEST(WholeBlocks, TheRacyVariantKeepsItsRaceFromTheBlocksRecordedWhole) {
-    const uint64_t per_block = events_per_block_of(matmul().racy);
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().racy), sim_gpu(5 * per_block * 32));
+    const uint64_t per_block = events_per_block_of(tiled_matmul().racy);
+    const runner::RunSummary r =
+        runner::run_job(matmul_job(tiled_matmul().racy), sim_gpu(5 * per_block * 32));
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     ASSERT_FALSE(r.trace.block_history.empty());
     bool race = false;
@@ -145,7 +133,7 @@ TEST(WholeBlocks, TheRacyVariantKeepsItsRaceFromTheBlocksRecordedWhole) {
 TEST(WholeBlocks, ASmallFirstBufferIsSizedAgainForEveryBlock) {
     runner::RunOptions o = sim_gpu(gpu::kDefaultTraceCap);
     o.gpu.trace.first_events = 10000;
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().correct), o);
+    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct), o);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.trace.block_history.empty()) << r.gpu_traced.message;
     EXPECT_EQ(r.events, kBlocks * 256 * 162);
@@ -163,7 +151,7 @@ TEST(WholeBlocks, WithoutASecondLaunchTheBlocksThatLostEventsArePartial) {
     runner::RunOptions o = sim_gpu(gpu::kDefaultTraceCap);
     o.gpu.trace.first_events = 300000;
     o.gpu.trace.whole_blocks = false;
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().correct), o);
+    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct), o);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_GT(r.dropped_events, 0u);
     const std::vector<uint32_t> partial =
@@ -185,7 +173,7 @@ TEST(WholeBlocks, TheGpusFreeMemoryLimitsTheBuffer) {
     runner::RunOptions o = sim_gpu(gpu::kDefaultTraceCap);
     o.gpu.worker = SYNCLAB_SIM_WORKER; // a fresh worker reads the environment
     gpu::shared_worker(SYNCLAB_SIM_WORKER).worker.stop();
-    const runner::RunSummary r = runner::run_job(matmul_job(matmul().correct), o);
+    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct), o);
     unsetenv("SYNCLAB_SIM_WORKER_FREE_MB");
     unsetenv("SYNCLAB_SIM_WORKER_TOTAL_MB");
     gpu::shared_worker(SYNCLAB_SIM_WORKER).worker.stop();

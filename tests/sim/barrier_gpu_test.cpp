@@ -9,6 +9,7 @@
 // launch may complete: those cases print both outcomes and only require a clean answer.
 #include "gpu/client.h"
 #include "gpu/gpu_run.h"
+#include "gpu/require_gpu.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -21,24 +22,6 @@ namespace {
 
 using namespace synclab::sim::testing;
 using trace::RunStatus;
-
-std::string gpu_unavailable() {
-    static const std::string why = [] {
-        try {
-            gpu::shared_worker(SYNCLAB_GPU_WORKER).worker.start();
-            return std::string();
-        } catch (const gpu::Unavailable& e) {
-            return std::string(e.what());
-        }
-    }();
-    return why;
-}
-
-#define REQUIRE_GPU()                                                                                        \
-    do {                                                                                                     \
-        const std::string why = gpu_unavailable();                                                           \
-        if (!why.empty()) GTEST_SKIP() << "no GPU here: " << why;                                            \
-    } while (0)
 
 const std::string& ptx_text() {
     static const std::string text = [] {
