@@ -631,6 +631,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             note_timeline_rows(regions_, i == 0 ? "timeline_left_rows" : "timeline_right_rows");
             ImGui::EndChild();
         }
+        compare_left_view_.share_rows(compare_right_view_);
         return;
     }
     ImGui::BeginChild("##timeline", size, true,
@@ -1023,20 +1024,11 @@ void App::focus_finding(int index) {
     state_.selection.selected_finding = index;
     state_.selection.finding_lines = f.lines;
     // The view that draws the current record knows which events a finding is about (the pair of
-    // accesses of a race) and where their rows are.
+    // accesses of a race) and where their rows are: it zooms to them, opens their block, pins both
+    // threads to rows of their own and scrolls them into view on its next draw (in compare mode the
+    // other pane follows: TimelineView::share_rows).
     TimelineView& view = state_.compare ? compare_right_view_ : timeline_;
-    const TimeRange range = view.focus_range_for(*record, index);
-    state_.camera.focus_t0 = range.t0;
-    state_.camera.focus_t1 = range.t1;
-    // Zooming in time is not enough when the finding's block is further down: scroll its row into
-    // view (a little below the top, so the rows above give context).
-    const TimelineIndex* drawn = view.index();
-    if (drawn && &drawn->trace() == &record->summary.trace && !f.threads.empty()) {
-        const TimelineLayout& layout = view.layout();
-        const uint32_t row = layout.row_of_thread(*drawn, f.threads.front());
-        if (row != kNoRow && row < layout.rows.size())
-            state_.camera.scroll_y = std::max(0.0f, layout.rows[row].y - ImGui::GetFontSize() * 3.0f);
-    }
+    view.focus_finding(*record, index, state_.camera);
 }
 
 // [SECTION] Files

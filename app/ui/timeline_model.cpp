@@ -261,9 +261,20 @@ void merge_phases(std::vector<WaitSpan>& spans, const std::vector<Event>& events
     for (size_t i = 0; i < spans.size(); ++i) {
         if (out > 0 && spans[out - 1].barrier == spans[i].barrier && spans[out - 1].phase == spans[i].phase) {
             WaitSpan& m = spans[out - 1];
+            const uint32_t before = m.arrive;
             if (spans[i].t0 < m.t0 ||
                 (spans[i].t0 == m.t0 && events[spans[i].arrive].time < events[m.arrive].time))
                 m.arrive = spans[i].arrive;
+            // other_arrive: any arrival of the merged spans at another instruction than m.arrive's.
+            const auto site = [&](uint32_t e) { return events[e].site; };
+            if (!m.mixed() || site(m.other_arrive) == site(m.arrive)) {
+                m.other_arrive = kNoEvent;
+                for (uint32_t e : {before, spans[i].arrive, spans[i].other_arrive})
+                    if (e != kNoEvent && site(e) != site(m.arrive)) {
+                        m.other_arrive = e;
+                        break;
+                    }
+            }
             m.t0 = std::min(m.t0, spans[i].t0);
             m.t1 = std::max(m.t1, spans[i].t1);
             m.threads += spans[i].threads;
@@ -311,8 +322,8 @@ void TimelineIndex::build_waits() {
                         });
                         if (it == pending.end()) continue; // a leave without its arrival (dropped events)
                         const Event& a = events[it->second];
-                        row.push_back(
-                            WaitSpan{a.time, e.time, it->second, e.value, uint32_t(e.address), 1, false});
+                        row.push_back(WaitSpan{a.time, e.time, it->second, e.value, uint32_t(e.address), 1,
+                                               false, kNoEvent});
                         pending.erase(it);
                     }
                 }
@@ -329,8 +340,8 @@ void TimelineIndex::build_waits() {
                                               });
                     }
                     const Event& a = events[it->second];
-                    row.push_back(
-                        WaitSpan{a.time, time_end_, it->second, a.value, uint32_t(a.address), 1, true});
+                    row.push_back(WaitSpan{a.time, time_end_, it->second, a.value, uint32_t(a.address), 1,
+                                           true, kNoEvent});
                 }
                 warp_row.insert(warp_row.end(), row.begin(), row.end());
                 finish_row(thread_waits_, row);
@@ -401,6 +412,11 @@ void TimelineExpansion::toggle_warp(uint32_t slot) {
     warps[slot] = !warps[slot];
 }
 
+void TimelineExpansion::pin_lane(uint32_t slot) {
+    if (slot >= pinned.size()) pinned.resize(slot + 1, 0);
+    pinned[slot] = 1;
+}
+
 TimelineExpansion TimelineExpansion::initial(const TimelineIndex& index, uint32_t open_blocks_up_to) {
     TimelineExpansion x;
     const size_t blocks = index.blocks().size();
@@ -430,10 +446,11 @@ TimelineLayout layout_rows(const TimelineIndex& index, const TimelineExpansion& 
         if (expansion.block_open(b)) {
             for (uint32_t w = block.first_warp; w < block.first_warp + block.warp_count; ++w) {
                 layout.warp_row[w] = add(RowKind::Warp, w, metrics.warp_height);
-                if (!expansion.warp_open(w)) continue;
+                const bool open = expansion.warp_open(w);
                 const WarpRowInfo& warp = index.warps()[w];
                 for (uint32_t t = warp.first_lane; t < warp.first_lane + warp.lane_count; ++t)
-                    layout.lane_row[t] = add(RowKind::Thread, t, metrics.thread_height);
+                    if (open || expansion.lane_pinned(t))
+                        layout.lane_row[t] = add(RowKind::Thread, t, metrics.thread_height);
             }
         }
         layout.block_extent[b] = {top, layout.rows.back().bottom()};

@@ -67,6 +67,10 @@ struct WaitSpan {
     uint32_t barrier = 0;       // barrier id (Event::address)
     uint32_t threads = 1;       // threads that waited in this phase (warp/block rows: lanes involved)
     bool open = false;          // never released: the run ended with the thread(s) still waiting
+    // Warp/block rows: an arrival of this phase at another barrier instruction than `arrive`'s (the
+    // phase was completed at different lines: barrier divergence), else kNoEvent.
+    uint32_t other_arrive = kNoEvent;
+    bool mixed() const { return other_arrive != kNoEvent; }
 };
 
 // Wait spans grouped by row, sorted by t0; max_end[i] is the largest t1 of the row's spans up to i
@@ -172,13 +176,20 @@ class TimelineIndex {
 enum class RowKind : uint8_t { Block, Warp, Thread };
 
 // Which rows are open. Entries past the end of a vector count as collapsed.
+// A pinned lane is shown under its warp even when the warp is closed: focusing a finding pins its
+// threads, so the two accesses get rows of their own ("thread 192 · lane 0") without 32 lane rows
+// per warp pushing the rest of the block off screen (a debugger's "pinned threads").
 struct TimelineExpansion {
     std::vector<uint8_t> blocks; // by block slot: show its warp rows
     std::vector<uint8_t> warps;  // by warp slot: show its lane rows
+    std::vector<uint8_t> pinned; // by thread-row slot: show this lane's row even under a closed warp
     bool block_open(uint32_t slot) const { return slot < blocks.size() && blocks[slot]; }
     bool warp_open(uint32_t slot) const { return slot < warps.size() && warps[slot]; }
+    bool lane_pinned(uint32_t slot) const { return slot < pinned.size() && pinned[slot]; }
     void toggle_block(uint32_t slot);
     void toggle_warp(uint32_t slot);
+    void pin_lane(uint32_t slot);
+    void clear_pins() { pinned.clear(); }
     // The usual start: every block open when there are few, else only the first; lanes closed.
     static TimelineExpansion initial(const TimelineIndex& index, uint32_t open_blocks_up_to = 2);
 };

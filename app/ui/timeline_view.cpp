@@ -58,6 +58,9 @@ ImU32 mix(ImU32 a, ImU32 b) {
 // Text colours (not meaning-carrying, so not in theme.h).
 constexpr ImU32 kText = IM_COL32(225, 225, 225, 255);
 constexpr ImU32 kTextDim = IM_COL32(150, 150, 150, 255);
+// On the grey of a barrier wait (theme::kBarrierWait at 75% over the row, about rgb 97): light text,
+// 4.7:1 (dark text would be 3:1).
+constexpr ImU32 kWaitText = IM_COL32(235, 235, 235, 255);
 constexpr ImU32 kRowBlock = IM_COL32(255, 255, 255, 18);
 constexpr ImU32 kRowStripe = IM_COL32(255, 255, 255, 7);
 constexpr ImU32 kRowLine = IM_COL32(255, 255, 255, 22);
@@ -221,24 +224,34 @@ void TimelineView::focus_finding(const RunRecord& record, int finding, TimelineC
 
 // [SECTION] Camera: fit and focus requests, input ----------------------------------------------------
 
+void TimelineView::share_rows(TimelineView& other) {
+    if (rows_version_ != rows_shared_) {
+        other.expansion_ = expansion_;
+        other.layout_dirty_ = true;
+    } else if (other.rows_version_ != other.rows_shared_) {
+        expansion_ = other.expansion_;
+        layout_dirty_ = true;
+    }
+    rows_shared_ = rows_version_;
+    other.rows_shared_ = other.rows_version_;
+}
+
 void TimelineView::reveal_threads(TimelineCamera& camera, float rows_height, float font_size) {
     if (reveal_.empty()) return;
     std::vector<uint32_t> threads;
     threads.swap(reveal_);
     if (reveal_serial_ != serial_) return; // asked for another record
-    uint32_t warp = kNoRow;
-    bool one_warp = threads.size() == 2;
+    // The finding's blocks open and its threads pinned: each access on a row of its own, named as the
+    // finding names it, with the warp rows around them (not 32 lanes per warp).
+    expansion_.clear_pins();
     for (uint32_t t : threads) {
         const uint32_t block = index_->block_slot_of_thread(t);
-        if (block == kNoRow) return;
+        const uint32_t lane = index_->thread_slot(t);
+        if (block == kNoRow || lane == kNoRow) return;
         if (!expansion_.block_open(block)) expansion_.toggle_block(block);
-        const uint32_t w = index_->warp_slot_of_thread(t);
-        one_warp = one_warp && (warp == kNoRow || warp == w);
-        warp = w;
+        expansion_.pin_lane(lane);
     }
-    // Two threads of one warp would share its row: show its lanes so the arrow joins two rows.
-    if (one_warp && !expansion_.warp_open(warp)) expansion_.toggle_warp(warp);
-    layout_dirty_ = true;
+    rows_changed();
     update_layout(font_size);
     float top = layout_.height, bottom = 0;
     for (uint32_t t : threads) {
@@ -320,10 +333,12 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
             set_range({camera.t0 + dt, camera.t1 + dt});
         }
     }
-    // Drag pans time (over the time axis) and rows (anywhere).
+    // Drag pans time (a drag that started over the time axis, wherever the mouse is now) and rows
+    // (anywhere).
     if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.f)) {
         const double dt = -double(io.MouseDelta.x) * time_per_px;
-        if (!g.mouse_in_labels && dt != 0) set_range({camera.t0 + dt, camera.t1 + dt});
+        const bool started_in_labels = io.MouseClickedPos[ImGuiMouseButton_Left].x < g.time_x0;
+        if (!started_in_labels && dt != 0) set_range({camera.t0 + dt, camera.t1 + dt});
         if (io.MouseDelta.y != 0) set_scroll(camera.scroll_y - io.MouseDelta.y);
     }
     // Keys: F fits (also in presenter mode with the timeline in front); arrows pan, +/- zoom.
@@ -363,6 +378,7 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
             const TimelineRow& r = layout_.rows[row];
             if (r.kind == RowKind::Block) expansion_.toggle_block(r.slot);
             if (r.kind == RowKind::Warp) expansion_.toggle_warp(r.slot);
+            rows_changed();
             if (r.kind != RowKind::Thread) layout_dirty_ = true;
         }
     } else if (clicked && hovered_arrow_ >= 0) {
@@ -405,7 +421,9 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
     g.min = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     g.max = {g.min.x + std::max(avail.x, 1.f), g.min.y + std::max(avail.y, 1.f)};
-    g.label_w = std::max(ImGui::CalcTextSize("> block 00000 ").x + g.font * 1.6f, g.font * 6);
+    // Wide enough for "> block 00000" and for an indented "thread 1023 · lane 31" (lane rows).
+    g.label_w = std::max({ImGui::CalcTextSize("> block 00000 ").x + g.font * 1.6f,
+                          ImGui::CalcTextSize("thread 1023 \u00b7 lane 31 ").x + g.font * 2.6f, g.font * 6});
     g.ruler_h = std::round(g.font * 1.7f);
     g.legend_h = std::round(g.font * 1.7f);
     g.rows_min = {g.min.x, g.min.y + g.ruler_h};
@@ -464,6 +482,23 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
 
 // [SECTION] Draw: rows (bands, waits, events, deadlock markers) --------------------------------------
 
+void TimelineView::draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, ImVec2 b, float font) const {
+    const trace::Trace& trace = index_->trace();
+    const uint32_t line = trace.source_line(trace.events[w.arrive]);
+    if (line == 0) return;
+    char text[48];
+    const uint32_t other = w.mixed() ? trace.source_line(trace.events[w.other_arrive]) : 0;
+    if (other != 0 && other != line)
+        std::snprintf(text, sizeof text, "line %u | %u", std::min(line, other), std::max(line, other));
+    else
+        std::snprintf(text, sizeof text, "line %u", line);
+    const float size = std::min(font * 0.8f, (b.y - a.y) + 2);
+    if (size < 8) return; // too thin a row to be read
+    const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text);
+    if (extent.x + font * 0.5f > b.x - a.x) return;
+    dl->AddText(ImGui::GetFont(), size, {a.x + font * 0.25f, (a.y + b.y - extent.y) / 2}, kWaitText, text);
+}
+
 void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto& trace = index_->trace();
@@ -498,8 +533,22 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
         const float pad = row.height * 0.22f;
         const ImVec2 a{g.screen_x(s.x0), g.screen_y(row.y + pad)};
         const ImVec2 b{g.screen_x(std::max(s.x1, s.x0 + 1)), g.screen_y(row.bottom() - pad)};
+        const WaitSpan& w = row_spans_level(*index_, row.kind).spans[s.span];
         dl->AddRectFilled(a, b, with_alpha(theme::kBarrierWait, 0.75f));
         if (s.open) dl->AddRectFilled({a.x, b.y - 2}, {b.x, b.y}, theme::kDeadlock);
+        // A phase completed at two barrier instructions is outlined in the divergence colour.
+        if (w.mixed()) dl->AddRect(a, b, theme::kDivergence, 0, 0, std::max(1.5f, g.font * 0.12f));
+    }
+    // Which barrier each waits at, where the span is wide enough: "line 45", or "line 45 | 48" for a
+    // phase completed at different lines (the mismatch readable without hovering). After all spans:
+    // the spans of one row may overlap (phases at different barriers), and a label must stay on top.
+    for (const SpanItem& s : frame_.waits) {
+        if (s.count != 1) continue;
+        const TimelineRow& row = layout_.rows[s.row];
+        const float pad = row.height * 0.22f;
+        const ImVec2 a{g.screen_x(s.x0), g.screen_y(row.y + pad)};
+        const ImVec2 b{g.screen_x(std::max(s.x1, s.x0 + 1)), g.screen_y(row.bottom() - pad)};
+        draw_wait_label(dl, row_spans_level(*index_, row.kind).spans[s.span], a, b, g.font);
     }
 
     // Events: ticks for single events; folded runs as bars, in the kind's colour when they are one
@@ -668,7 +717,10 @@ void TimelineView::draw_labels(const Geometry& g) const {
         }
         case RowKind::Thread: {
             const ThreadRowInfo& t = index_->thread_rows()[row.slot];
-            std::snprintf(text, sizeof text, "lane %u", unsigned(trace.threads[t.thread].lane));
+            // Named as the findings name threads ("thread 192 in block 1"), lane beside it.
+            const trace::ThreadInfo& info = trace.threads[t.thread];
+            std::snprintf(text, sizeof text, "thread %u \u00b7 lane %u", info.thread_in_block,
+                          unsigned(info.lane));
             x += g.font * 2.2f;
             colour = kTextDim;
             waiting = t.waiting;

@@ -52,9 +52,14 @@ class TimelineView {
     // rows_origin() + (x, row.y + row.height / 2).
     ImVec2 rows_origin() const { return rows_origin_; }
     TimelineExpansion& expansion() { // which rows are open (the layout follows on the next draw)
-        layout_dirty_ = true;
+        rows_changed();
         return expansion_;
     }
+    // Compare mode: this view and `other` show the same rows. Whichever one's rows changed since the
+    // last call (a click on a label, a focused finding's pinned threads) is copied to the other, so
+    // expanding a block in one pane expands it in the other; both share one camera, hence one scroll.
+    // Call once a frame after drawing both.
+    void share_rows(TimelineView& other);
     bool hovered() const { return hovered_; }
 
   private:
@@ -66,6 +71,7 @@ class TimelineView {
     void reveal_threads(TimelineCamera& camera, float rows_height, float font_size);
     void handle_input(AppState& state, TimelineCamera& camera, const Geometry& g);
     void draw_rows(const AppState& state, const Geometry& g) const;
+    void draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, ImVec2 b, float font) const;
     void draw_marks(const AppState& state, const Geometry& g);
     void draw_labels(const Geometry& g) const;
     void draw_ruler(const Geometry& g) const;
@@ -85,6 +91,11 @@ class TimelineView {
     std::vector<uint32_t> reveal_; // threads to open and scroll to on the next draw
     uint64_t reveal_serial_ = 0;
     TimelineExpansion expansion_;
+    uint64_t rows_version_ = 0, rows_shared_ = 0; // changes to expansion_; the last one shared
+    void rows_changed() {
+        layout_dirty_ = true;
+        ++rows_version_;
+    }
     RowMetrics metrics_;
     TimelineLayout layout_;
     bool layout_dirty_ = true;

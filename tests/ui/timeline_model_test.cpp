@@ -288,6 +288,33 @@ TEST(TimelineLayout, BlocksWarpsAndExpandedLanes) {
     EXPECT_EQ(layout.row_at(-1.f), kNoRow);
 }
 
+// A pinned lane gets its own row under its closed warp, and nothing else of that warp does; a pin in
+// a closed block shows nothing (the block row stands for all its threads).
+TEST(TimelineLayout, PinnedLanesShowUnderClosedWarps) {
+    Synth s(2, 64);
+    TimelineIndex index(s.trace());
+    TimelineExpansion x = TimelineExpansion::initial(index);
+    RowMetrics m{20, 10, 5, 1};
+    x.pin_lane(index.thread_slot(s.thread(0, 35)));
+    x.pin_lane(index.thread_slot(s.thread(0, 3)));
+    TimelineLayout layout = layout_rows(index, x, m);
+    ASSERT_EQ(layout.rows.size(), 8u); // block, warp, lane 3, warp, lane 35, block, warp, warp
+    EXPECT_EQ(layout.rows[2].kind, RowKind::Thread);
+    EXPECT_EQ(layout.rows[2].slot, index.thread_slot(s.thread(0, 3)));
+    EXPECT_EQ(layout.rows[4].slot, index.thread_slot(s.thread(0, 35)));
+    EXPECT_EQ(layout.row_of_thread(index, s.thread(0, 35)), 4u);
+    EXPECT_EQ(layout.row_of_thread(index, s.thread(0, 36)), 3u); // not pinned: its warp's row
+    // Opening the warp shows all its lanes once (the pinned one not twice).
+    x.toggle_warp(1);
+    layout = layout_rows(index, x, m);
+    EXPECT_EQ(layout.rows.size(), 8u - 1 + 32);
+    x.clear_pins();
+    x.toggle_block(0);
+    x.pin_lane(index.thread_slot(s.thread(0, 3)));
+    layout = layout_rows(index, x, m);
+    EXPECT_EQ(layout.rows.size(), 4u); // block 0 closed (no lane row); block 1 and its two warps
+}
+
 // [SECTION] Preprocess: visible range, folding, spans, bands ----------------------------------------
 
 TEST(TimelinePreprocess, VisibleRangeAtTheEdges) {
@@ -835,6 +862,34 @@ TEST(TimelineRealRun, StencilMissingBarrierArrowsLandOnTheFindingsLines) {
     preprocess(index, layout, view_of(fit.t0, fit.t1, 1400, 900), frame);
     EXPECT_FALSE(frame.events.empty());
     EXPECT_LE(frame.events.size(), size_t(frame.last_row - frame.first_row) * (1400 / 3 + 2));
+}
+
+// half_block: threads 0-127 wait at the barrier on line 70 while 128-255 wait at line 71, and the
+// block's phase completes with both. The block row's span of that phase knows both lines (it is
+// drawn outlined and labelled "line 70 | 71"); a warp's span, all its lanes at one line, does not.
+TEST(TimelineRealRun, APhaseCompletedAtTwoBarrierLinesIsMixedOnTheBlockRow) {
+    const scenario::Scenario* s = scenario::find_scenario("divergent_barrier");
+    ASSERT_NE(s, nullptr);
+    const scenario::Variant* v = s->find_variant("half_block");
+    ASSERT_NE(v, nullptr);
+    const runner::RunSummary run = runner::run_scenario(*s, *v, runner::RunOptions{});
+    const trace::Trace& trace = run.trace;
+    TimelineIndex index(trace);
+    ASSERT_FALSE(index.blocks().empty());
+    for (uint32_t block = 0; block < index.blocks().size(); ++block) {
+        bool mixed_block_span = false;
+        for (const WaitSpan& w : index.block_waits().row(block)) {
+            if (!w.mixed()) continue;
+            const uint32_t a = trace.source_line(trace.events[w.arrive]);
+            const uint32_t b = trace.source_line(trace.events[w.other_arrive]);
+            EXPECT_NE(a, b) << "block " << block << ": a mixed phase names two different lines";
+            mixed_block_span = true;
+        }
+        EXPECT_TRUE(mixed_block_span) << "block " << block;
+    }
+    for (uint32_t w = 0; w < index.blocks()[0].warp_count; ++w)
+        for (const WaitSpan& span : index.warp_waits().row(index.blocks()[0].first_warp + w))
+            EXPECT_FALSE(span.mixed()) << "warp " << w << " waits at one line only";
 }
 
 } // namespace

@@ -214,11 +214,14 @@ TEST(TimelineView, FocusFindingOpensItsRowsAndScrollsThere) {
     const TimelineIndex& index = *view.index();
     const analysis::Finding& f = record->summary.findings[0];
     EXPECT_TRUE(view.expansion().block_open(index.block_slot(2)));
-    // Threads 3 and 40 of block 2 are in different warps: their two warp rows show the arrow.
+    // Threads 3 and 40 of block 2 are in different warps: each is pinned to a lane row of its own
+    // (under its closed warp), and the other lanes of those warps stay folded.
     const uint32_t a = view.layout().row_of_thread(index, f.threads[0]);
     const uint32_t b = view.layout().row_of_thread(index, f.threads[1]);
-    EXPECT_EQ(view.layout().rows[a].kind, RowKind::Warp);
+    EXPECT_EQ(view.layout().rows[a].kind, RowKind::Thread);
+    EXPECT_EQ(view.layout().rows[b].kind, RowKind::Thread);
     EXPECT_NE(a, b);
+    EXPECT_FALSE(view.expansion().warp_open(index.warp_slot_of_thread(f.threads[0])));
     EXPECT_GT(camera.scroll_y, 0.f);
     EXPECT_GE(view.viewport().y1, view.layout().rows[b].bottom());
     EXPECT_LE(view.viewport().y0, view.layout().rows[a].y);
