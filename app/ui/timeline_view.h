@@ -51,7 +51,8 @@ class TimelineView {
     // Screen position of frame x = 0, layout y = 0 (scroll applied): an item's screen point is
     // rows_origin() + (x, row.y + row.height / 2).
     ImVec2 rows_origin() const { return rows_origin_; }
-    TimelineExpansion& expansion() { // which rows are open (the layout follows on the next draw)
+    const TimelineExpansion& expansion() const { return expansion_; } // which rows are open
+    TimelineExpansion& edit_expansion() { // to change them (the layout follows on the next draw)
         rows_changed();
         return expansion_;
     }

@@ -247,7 +247,8 @@ void BM_Frame(benchmark::State& state) {
         ImGui::Render();
     };
     frame(); // builds the view's index (once per trace, not per frame)
-    std::fill(view.expansion().blocks.begin(), view.expansion().blocks.end(), state.range(2) == 0 ? 1 : 0);
+    TimelineExpansion& rows = view.edit_expansion();
+    std::fill(rows.blocks.begin(), rows.blocks.end(), state.range(2) == 0 ? 1 : 0);
     const TimeRange range = zoomed(*view.index(), int(state.range(1)));
     camera.fit_requested = false;
     camera.t0 = range.t0;

@@ -318,5 +318,43 @@ TEST(TimelineView, LiveRecordsRebuildPerSerialAndShowNoDeadlock) {
     EXPECT_EQ(view.index()->time_end(), 1'000'000u + 40 * 255); // the new events are in it
 }
 
+// Compare mode: a block opened in one pane opens in the other, whichever pane it was; a focused
+// finding's pinned threads show in both.
+TEST(TimelineView, ComparePanesShareTheirRows) {
+    Headless ui;
+    auto left_run = make_record(1), right_run = make_record(2);
+    AppState state;
+    TimelineView left, right;
+    TimelineCamera camera;
+    auto both = [&] {
+        ImGui::BeginChild("left", {600, 0});
+        left.draw(state, *left_run, camera, "left_tl", {0, 0});
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("right", {0, 0});
+        right.draw(state, *right_run, camera, "right_tl", {0, 0});
+        ImGui::EndChild();
+        left.share_rows(right);
+    };
+    ui.frame(both);
+    ASSERT_FALSE(left.expansion().block_open(2));
+    right.edit_expansion().toggle_block(2);
+    ui.frame(both); // shared at the end of this frame, drawn in the next
+    ui.frame(both);
+    EXPECT_TRUE(left.expansion().block_open(2));
+    EXPECT_EQ(left.layout().rows.size(), right.layout().rows.size());
+    left.edit_expansion().toggle_block(2); // and back, from the other pane
+    ui.frame(both);
+    EXPECT_FALSE(right.expansion().block_open(2));
+    right.focus_finding(*right_run, 0, camera);
+    ui.frame(both);
+    ui.frame(both);
+    const analysis::Finding& f = right_run->summary.findings[0];
+    const uint32_t lane = left.index()->thread_slot(f.threads[0]);
+    EXPECT_TRUE(left.expansion().lane_pinned(lane));
+    EXPECT_EQ(left.layout().rows[left.layout().row_of_thread(*left.index(), f.threads[0])].kind,
+              RowKind::Thread);
+}
+
 } // namespace
 } // namespace synclab::ui
