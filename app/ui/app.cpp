@@ -639,6 +639,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
     note_region("timeline");
     if (state_.current) {
         draw_timeline_header(*state_.current, state_.presenter);
+        playback_.draw(state_, *state_.current, state_.camera);
         timeline_.draw(state_, *state_.current, state_.camera, "timeline", ImGui::GetContentRegionAvail());
         note_timeline_rows(regions_, "timeline_rows");
     } else {

@@ -14,6 +14,7 @@
 #include "ui/gpu_probe.h"
 #include "ui/help_overlay.h"
 #include "ui/lesson_panel.h"
+#include "ui/playback_bar.h"
 #include "ui/run_controller.h"
 #include "ui/run_panel.h"
 #include "ui/scenario_browser.h"
@@ -128,6 +129,7 @@ class App {
     SourceView source_;
     FindingsPanel findings_;
     TimelineView timeline_;
+    PlaybackBar playback_; // steps through the current record (the main timeline's)
     TimelineView compare_left_view_;
     TimelineView compare_right_view_;
     HelpOverlay help_;

@@ -55,12 +55,25 @@ struct Selection {
     uint32_t hovered_site = UINT32_MAX;  // PTX instruction of the event under the mouse
 };
 
+// The playhead: stepping through a recorded run (PlaybackBar moves it), for the views that follow it.
+struct Playhead {
+    bool active = false;          // the student is stepping (the bar's first step turns it on)
+    uint64_t serial = 0;          // RunRecord::serial of the record it steps through
+    double camera_time = 0;       // the timeline draws a vertical line here
+    std::vector<uint32_t> events; // the warp instruction just passed (trace indices), marked on the timeline
+    std::vector<uint32_t> lines;  // each warp's current CUDA line, lit in the source view
+    uint32_t line = 0;            // the CUDA line of the instruction just passed (0: none)
+    uint32_t block = 0;           // the block it steps through
+    bool on(uint64_t record_serial) const { return active && serial == record_serial; }
+};
+
 // Things views ask the App to do; the App clears them after acting.
 struct Requests {
     bool run = false;       // run the selected variant with `controls`
     bool cancel = false;    // cancel the run in progress
     bool run_both = false;  // compare mode: run the scenario's first (correct) variant and the selected one
     int focus_finding = -1; // zoom the timeline to this finding and highlight its lines
+    int step_playhead = 0;  // move the playhead this many warp instructions (the playback bar does)
     std::string open_trace; // path of a .slt to open
     std::string save_trace; // path to save the current trace to
     std::string export_chrome; // path to write Chrome JSON to
@@ -119,6 +132,7 @@ struct AppState {
     std::string status; // one-line status ("saved trace to x.slt")
 
     Selection selection;
+    Playhead playhead;
     TimelineCamera camera; // the main timeline (and both in compare mode)
     Requests requests;
 };

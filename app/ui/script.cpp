@@ -38,6 +38,7 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --compare                           compare mode; with --run, runs the correct variant beside it
   --view lesson|source|timeline|findings   bring a view to the front
   --focus-finding N                   after the run: select finding N (zoom + source lines)
+  --step N                            after the run: move the playhead N warp instructions forward
   --presenter                         presenter mode (large text, high contrast)
   --lang en|zh                        lesson language
   --ptx                               PTX beside the CUDA source
@@ -97,10 +98,10 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ScriptOptions& o = out.options;
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
                                             "keys", "quit",    "untraced",  "live"};
-    const std::vector<std::string> valued = {"scenario", "variant",    "schedule",      "seed",   "reps",
-                                             "open",     "view",       "focus-finding", "lang",   "size",
-                                             "frames",   "timeout",    "screenshot",    "layout", "settings",
-                                             "backend",  "gpu-timeout"};
+    const std::vector<std::string> valued = {"scenario", "variant",     "schedule",      "seed",   "reps",
+                                             "open",     "view",        "focus-finding", "lang",   "size",
+                                             "frames",   "timeout",     "screenshot",    "layout", "settings",
+                                             "backend",  "gpu-timeout", "step"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -182,6 +183,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                                    "'"};
             } else if (name == "focus-finding")
                 o.focus_finding = parse_number<int>(value, opt, 0, 1 << 20);
+            else if (name == "step")
+                o.step = parse_number<int>(value, opt, 1, 1 << 24);
             else if (name == "lang") {
                 if (value == "en")
                     o.language = Language::En;
@@ -227,6 +230,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
             throw ArgError{"--live shows the traced launch as it runs: it cannot go with --untraced"};
         if (o.focus_finding >= 0 && !o.run && o.open.empty())
             throw ArgError{"--focus-finding needs something with findings: add --run or --open FILE.slt"};
+        if (o.step > 0 && !o.run && o.open.empty())
+            throw ArgError{"--step needs a trace to step through: add --run or --open FILE.slt"};
     } catch (const ArgError& e) {
         out.what = ParsedArgs::What::Error;
         out.error = e.message;
@@ -357,6 +362,7 @@ void Script::after_frame(App& app) {
             }
             state.requests.focus_finding = options_.focus_finding;
         }
+        state.requests.step_playhead = options_.step;
         settle_frames_ = options_.frames;
         step_ = Step::Settle;
         break;

@@ -55,6 +55,7 @@ struct ScriptOptions {
     bool compare = false;
     std::optional<View> view;
     int focus_finding = -1;
+    int step = 0; // --step N: warp instructions to move the playhead after the run
     bool presenter = false;
     std::optional<Language> language;
     bool ptx = false;

@@ -171,7 +171,8 @@ uint32_t LineMarks::gutter_colour(uint32_t line, const std::vector<analysis::Fin
     return first >= 0 && size_t(first) < findings.size() ? finding_colour(findings[size_t(first)].kind) : 0;
 }
 
-SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies) {
+SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies,
+                         const Playhead* playhead) {
     SourceMarks m;
     m.cuda.selected_colour = m.ptx.selected_colour = theme::kRaceArrow;
     if (record == nullptr || !run_applies) return m;
@@ -199,6 +200,7 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
     }
 
     m.cuda.hovered = selection.hovered_line;
+    if (playhead != nullptr && playhead->on(record->serial)) m.cuda.playhead = playhead->lines;
     if (selection.hovered_site != UINT32_MAX) m.ptx.hovered = ptx_line_of_site(trace, selection.hovered_site);
     return m;
 }

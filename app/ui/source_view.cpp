@@ -81,9 +81,18 @@ void SourceView::update_scroll(const AppState& state, const SourceChoice& choice
     key.lines = state.selection.finding_lines;
     key.variant = state.variant;
     key.show_ptx = state.show_ptx;
+    if (state.current != nullptr && state.playhead.on(state.current->serial))
+        key.playhead_line = state.playhead.line;
     if (key == seen_) return;
     const bool variant_changed = key.variant != seen_.variant;
+    const bool stepped = key.playhead_line != seen_.playhead_line && key.playhead_line != 0;
     seen_ = std::move(key);
+
+    // Stepping through the run: follow the playhead's instruction.
+    if (stepped && choice.run_applies) {
+        cuda_scroll_.request(seen_.playhead_line);
+        return;
+    }
 
     if (marks.cuda.first_selected() != 0 || marks.ptx.first_selected() != 0) {
         cuda_scroll_.request(marks.cuda.first_selected());
@@ -107,7 +116,8 @@ void SourceView::update_scroll(const AppState& state, const SourceChoice& choice
 void SourceView::draw(AppState& state) {
     ImGui::PushID("source_view");
     const SourceChoice choice = choose_source(state.current.get(), state.scenario);
-    const SourceMarks marks = source_marks(state.current.get(), state.selection, choice.run_applies);
+    const SourceMarks marks =
+        source_marks(state.current.get(), state.selection, choice.run_applies, &state.playhead);
     const uint64_t serial = state.current != nullptr ? state.current->serial : 0;
     cuda_.refresh(choice.cuda, serial);
     if (state.show_ptx) ptx_.refresh(choice.ptx, serial);
@@ -209,6 +219,9 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
             if (marks.hovered == line) dl->AddRectFilled({left, top}, {right, bottom}, theme::kHoverLine);
             if (gutter_colour != 0)
                 dl->AddRectFilled({p.x, top}, {p.x + gutter * 0.7f, bottom}, gutter_colour);
+            // A warp is at this line at the playhead: a lime frame around the line.
+            if (std::binary_search(marks.playhead.begin(), marks.playhead.end(), line))
+                dl->AddRect({left + 1, top}, {right - 1, bottom}, theme::kPlayhead, 0, 0, 2.f);
 
             const uint32_t ink = selected ? text_colour_on(marks.selected_colour) : plain;
             char number[16];

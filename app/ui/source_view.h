@@ -55,6 +55,7 @@ class SourceView {
         std::vector<uint32_t> lines;
         const scenario::Variant* variant = nullptr;
         bool show_ptx = false;
+        uint32_t playhead_line = 0; // the line of the playhead's current instruction
         bool operator==(const ScrollKey&) const = default;
     };
 

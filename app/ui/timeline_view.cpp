@@ -473,6 +473,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
     dl->AddRectFilled(g.min, g.max, kPanel);
     draw_rows(state, g);
     draw_marks(state, g);
+    draw_playhead(state, g);
     draw_labels(g);
     draw_ruler(g);
     draw_legend(g);
@@ -625,6 +626,29 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
 }
 
 // [SECTION] Draw: finding marks (race arrows, divergence and deadlock points) ------------------------
+
+// The playhead (PlaybackBar): a vertical line at its time and a ring around each event of the warp
+// instruction just passed, on the row that shows its thread.
+void TimelineView::draw_playhead(const AppState& state, const Geometry& g) const {
+    if (!state.playhead.on(serial_)) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect({g.time_x0, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
+    const float x = g.screen_x(viewport_.x_of(state.playhead.camera_time));
+    dl->AddLine({x, g.rows_min.y}, {x, g.rows_max.y}, theme::kPlayhead, std::max(1.5f, g.font * 0.12f));
+    const auto& trace = index_->trace();
+    uint32_t last_row = kNoRow;
+    for (uint32_t e : state.playhead.events) {
+        if (e >= trace.events.size()) continue;
+        const uint32_t r = layout_.row_of_thread(*index_, trace.events[e].thread);
+        if (r == kNoRow || r == last_row) continue; // one ring per row (32 lanes on one warp row)
+        last_row = r;
+        const TimelineRow& row = layout_.rows[r];
+        const float cy = g.screen_y(row.y + row.height / 2);
+        const float ex = g.screen_x(viewport_.x_of(index_->to_camera(trace.events[e].time)));
+        dl->AddCircle({ex, cy}, std::max(5.f, row.height * 0.45f), theme::kPlayhead, 0, 2.f);
+    }
+    dl->PopClipRect();
+}
 
 void TimelineView::draw_marks(const AppState& state, const Geometry& g) {
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -276,6 +276,16 @@ TEST(SourceMarks, SyntheticRunAndSelection) {
     EXPECT_TRUE(m.cuda.by_line.empty());
     EXPECT_EQ(m.cuda.hovered, 0u);
     EXPECT_TRUE(source_marks(nullptr, sel, true).cuda.by_line.empty());
+
+    // The playhead's lines, only while it is on and on this record.
+    Playhead playhead;
+    playhead.serial = r.serial;
+    playhead.lines = {20, 23};
+    EXPECT_TRUE(source_marks(&r, sel, true, &playhead).cuda.playhead.empty()) << "not active";
+    playhead.active = true;
+    EXPECT_EQ(source_marks(&r, sel, true, &playhead).cuda.playhead, (std::vector<uint32_t>{20, 23}));
+    playhead.serial = r.serial + 1;
+    EXPECT_TRUE(source_marks(&r, sel, true, &playhead).cuda.playhead.empty()) << "another record";
 }
 
 TEST(SourceMarks, RealStencilRaceLightsTheTileLines) {

@@ -1,0 +1,130 @@
+#include "ui/playback_bar.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h> // key codes only (ImGui 1.86 indexes KeysDown by the backend's codes)
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace synclab::ui {
+
+// The block to step through: the selected finding's (where the bug is), else block 0.
+uint32_t PlaybackBar::wanted_block(const AppState& state, const RunRecord& record) const {
+    const int f = state.selection.selected_finding;
+    const auto& findings = record.summary.findings;
+    return f >= 0 && size_t(f) < findings.size() ? findings[size_t(f)].block : 0;
+}
+
+void PlaybackBar::update(const RunRecord& record, AppState& state) {
+    const trace::Trace& trace = record.summary.trace;
+    const uint32_t block = wanted_block(state, record);
+    if (record.serial == serial_ && &trace == trace_ && block == playback_.block()) return;
+    serial_ = record.serial;
+    trace_ = &trace;
+    playback_ = Playback(trace, block);
+    // A new run: the playhead is off until the student steps.
+    state.playhead = Playhead{};
+    state.playhead.serial = serial_;
+}
+
+void PlaybackBar::publish(AppState& state) {
+    Playhead& p = state.playhead;
+    p.active = true;
+    p.serial = serial_;
+    p.camera_time = playback_.camera_time();
+    p.events = playback_.current_instruction();
+    p.lines = playback_.current_lines();
+    p.block = playback_.block();
+    const uint32_t e = playback_.current_event();
+    p.line = e == UINT32_MAX ? 0 : trace_->source_line(trace_->events[e]);
+    moved_ = true;
+}
+
+void PlaybackBar::step_event(AppState& state, int delta) {
+    playback_.step_event(delta);
+    publish(state);
+}
+
+void PlaybackBar::step_instruction(AppState& state, int delta) {
+    playback_.step_instruction(delta);
+    publish(state);
+}
+
+void PlaybackBar::seek(AppState& state, size_t cursor) {
+    playback_.seek(cursor);
+    publish(state);
+}
+
+void PlaybackBar::handle_keys(AppState& state) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+    if (ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) return;
+    const bool shift = io.KeyShift;
+    if (ImGui::IsKeyPressed(GLFW_KEY_PERIOD)) shift ? step_instruction(state, +1) : step_event(state, +1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_COMMA)) shift ? step_instruction(state, -1) : step_event(state, -1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) seek(state, 0);
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) seek(state, playback_.size());
+}
+
+// Keeps the playhead on screen: when a step takes it out of the visible range, the range moves so
+// that the playhead sits a third of the way in (the zoom stays).
+void PlaybackBar::follow(const AppState& state, TimelineCamera& camera) const {
+    const double t = state.playhead.camera_time, length = camera.t1 - camera.t0;
+    if (!(length > 0) || (t >= camera.t0 && t <= camera.t1)) return;
+    camera.t0 = t - length / 3;
+    camera.t1 = camera.t0 + length;
+}
+
+void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera& camera) {
+    update(record, state);
+    moved_ = false;
+    if (record.provisional || playback_.size() == 0) return;
+    if (state.requests.step_playhead != 0) {
+        step_instruction(state, state.requests.step_playhead);
+        state.requests.step_playhead = 0;
+    }
+    handle_keys(state);
+
+    ImGui::PushID("playback");
+    auto button = [&](const char* label, const char* tip) {
+        const bool clicked = ImGui::SmallButton(label);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+        ImGui::SameLine();
+        return clicked;
+    };
+    if (button("|\u25c2", "back to the start (Home)")) seek(state, 0);
+    if (button("\u25c2\u25c2", "back one warp instruction (<)")) step_instruction(state, -1);
+    if (button("\u25c2", "back one event (,)")) step_event(state, -1);
+    if (button("\u25b8", "forward one event (.)")) step_event(state, +1);
+    if (button("\u25b8\u25b8", "forward one warp instruction (>)")) step_instruction(state, +1);
+    if (button("\u25b8|", "to the end (End)")) seek(state, playback_.size());
+    if (state.playhead.on(serial_)) {
+        if (button("stop", "hide the playhead")) state.playhead.active = false;
+    }
+
+    char text[160];
+    const uint32_t e = playback_.current_event();
+    if (!state.playhead.on(serial_)) {
+        ImGui::TextDisabled("step through block %u: . and , (events), > and < (warp instructions)",
+                            playback_.block());
+    } else if (e == UINT32_MAX) {
+        ImGui::TextDisabled("block %u: before the first of its %zu events", playback_.block(),
+                            playback_.size());
+    } else {
+        const trace::Event& ev = trace_->events[e];
+        const trace::ThreadInfo& t = trace_->threads[ev.thread];
+        const uint32_t line = trace_->source_line(ev);
+        const size_t lanes = state.playhead.events.size();
+        std::snprintf(text, sizeof text, "event %zu of %zu \u00b7 block %u \u00b7 warp %u%s \u00b7 %s%s%s",
+                      playback_.cursor(), playback_.size(), t.block, unsigned(t.warp),
+                      lanes > 1 ? (" (" + std::to_string(lanes) + " lanes)").c_str() : "",
+                      trace::to_string(ev.kind), line ? " \u00b7 line " : "",
+                      line ? std::to_string(line).c_str() : "");
+        ImGui::TextUnformatted(text);
+    }
+    ImGui::PopID();
+    if (moved_) follow(state, camera);
+}
+
+} // namespace synclab::ui
