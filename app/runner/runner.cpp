@@ -276,6 +276,8 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
             break;
         }
     }
+    // Merged over the repetitions: the most harmful first again.
+    analysis::order_findings(summary.findings);
     return summary;
 }
 

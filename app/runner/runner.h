@@ -71,7 +71,8 @@ struct GpuSide {
 struct RunSummary {
     trace::Trace trace;                             // the kept repetition: the first with wrong outputs or
                                                     // findings, else the first
-    std::vector<analysis::Finding> findings;        // merged over repetitions (counts added)
+    std::vector<analysis::Finding> findings;        // merged over repetitions (counts added), most
+                                                    // harmful first (analysis::order_findings)
     trace::RunStatus status = trace::RunStatus::Ok; // first non-ok status, else ok
     sim::Budget budget = sim::Budget::None;         // status Budget (simulator): which one
     std::string message;
