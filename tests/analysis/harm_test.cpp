@@ -1,7 +1,8 @@
 // Finding::harmful (findings.h, "Harm"): of a race's pairs, those whose order in this run made a
 // thread read a stale value or lose a write; the order of findings (most harmful first); the
-// messages that say both.
+// messages that say both; and explain_output() over small hand-built traces.
 #include "analysis/findings.h"
+#include "analysis/provenance.h"
 #include "trace_builder.h"
 
 #include <gtest/gtest.h>
@@ -298,6 +299,73 @@ TEST(analysis_harm, TiesFallBackToCountThenKindThenLines) {
     EXPECT_EQ(all[0].kind, FindingKind::Deadlock);
     EXPECT_EQ(all[1].lines, (V{50, 51}));
     EXPECT_EQ(all[2].count, 10u);
+}
+
+// [SECTION] explain_output
+
+// Verdict: thread 0 of block 0 loads its right neighbour's slot (line 45) before thread 1 stores it
+// (line 42), then stores its output (line 48): explain_output names the stale load, thread 1's store
+// as the value it should have read, and the values. With the store before the load: no stale load.
+TEST(analysis_harm, ExplainOutputNamesTheStaleLoad) {
+    for (const bool load_first : {true, false}) {
+        TraceBuilder b(1, 64);
+        const uint16_t store = b.site(42), load = b.site(45), out = b.site(48);
+        b.store(0, store, 0x0).value(3);
+        if (load_first) b.load(0, load, 0x4).value(0);
+        b.store(1, store, 0x4).value(7);
+        if (!load_first) b.load(0, load, 0x4).value(7);
+        const size_t store_event = b.trace().events.size();
+        b.store(0, out, 0x1000, 4, G).value(load_first ? 3 : 10);
+        b.exit_all();
+        const trace::Trace& t = b.trace();
+        const OutputProvenance p = explain_output(t, G, 0x1000);
+        ASSERT_TRUE(p.written);
+        EXPECT_EQ(p.store, store_event);
+        EXPECT_EQ(p.thread, 0u);
+        EXPECT_EQ(p.line, 48u);
+        EXPECT_EQ(p.value, load_first ? 3u : 10u);
+        EXPECT_EQ(p.racing_writer_count, 0u);
+        if (!load_first) {
+            EXPECT_TRUE(p.stale_loads.empty()) << describe(t, p);
+            continue;
+        }
+        ASSERT_EQ(p.stale_loads.size(), 1u) << describe(t, p);
+        const StaleLoad& s = p.stale_loads[0];
+        EXPECT_EQ(s.why, Staleness::OldValue);
+        EXPECT_EQ(t.events[s.load].site, load);
+        EXPECT_EQ(s.writer_thread, 1u);
+        EXPECT_EQ(s.writer_site, store);
+        EXPECT_EQ(s.value_read, 0u);
+        EXPECT_EQ(s.value_written, 7u);
+        EXPECT_EQ(describe(t, p),
+                  "block 0 thread 0 stored 0x3 (line 48); its load at line 45 read 0x0, the old "
+                  "value: block 0 thread 1 stored 0x7 there (line 42) after it, with no barrier "
+                  "between them");
+    }
+}
+
+// Verdict: a counter bumped without an atomic by two blocks: block 1's store overwrote block 0's
+// update (its load came before block 0's store): the stale load is "overwritten", and block 0's
+// store is a racing writer of the final value. An address nobody wrote: written == false.
+TEST(analysis_harm, ExplainOutputOfALostUpdate) {
+    TraceBuilder b(2, 32);
+    const uint16_t load = b.site(10), store = b.site(11);
+    const uint32_t t0 = b.thread(0, 0), t1 = b.thread(1, 0);
+    b.load(t1, load, 0x100, 4, G).value(0);
+    b.load(t0, load, 0x100, 4, G).value(0);
+    b.store(t0, store, 0x100, 4, G).value(1);
+    const size_t lost = b.trace().events.size() - 1;
+    b.store(t1, store, 0x100, 4, G).value(1);
+    b.exit_all();
+    const OutputProvenance p = explain_output(b.trace(), G, 0x100);
+    ASSERT_TRUE(p.written);
+    EXPECT_EQ(p.thread, t1);
+    ASSERT_EQ(p.stale_loads.size(), 1u) << describe(b.trace(), p);
+    EXPECT_EQ(p.stale_loads[0].why, Staleness::Overwritten);
+    EXPECT_EQ(p.stale_loads[0].writer, lost);
+    EXPECT_EQ(p.racing_writers, (std::vector<uint64_t>{lost}));
+    EXPECT_EQ(p.racing_writer_count, 1u);
+    EXPECT_FALSE(explain_output(b.trace(), G, 0x104).written);
 }
 
 } // namespace
