@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -121,13 +122,16 @@ struct Comparison {
 
 // The memory's value of up to 8 bytes as the trace shows it (a race checker's shadow state holds
 // one per granule): per byte the value it holds now (the last store's, or what a later load read)
-// and whether the last write changed it. Bit i of a mask is byte i.
+// and whether the last write changed it. Bit i of `known` is byte i; bits 2i, 2i + 1 of `change`
+// say what byte i's last write did: kUnknown, kSame or kChanged (a word's state fits 6 bytes).
 template <uint32_t Bytes> struct ValueBytes {
     static_assert(Bytes <= 8);
+    using ChangeBits = std::conditional_t<(Bytes <= 4), uint8_t, uint16_t>;
+    static constexpr uint32_t kUnknown = 0, kSame = 1, kChanged = 2;
+
     std::array<uint8_t, Bytes> now{};
-    uint8_t known = 0;         // `now` is known
-    uint8_t changed = 0;       // the last write changed the value
-    uint8_t changed_known = 0; // whether it did is known
+    uint8_t known = 0;     // `now` is known
+    ChangeBits change = 0; // per byte: what its last write did
 
     // The value `e` (a write) leaves in byte i at `address`, compared with what the byte held.
     Comparison compare_write(const trace::Event& e, uint32_t i, uint64_t address) const {
@@ -139,7 +143,8 @@ template <uint32_t Bytes> struct ValueBytes {
     // Whether the last write of byte i changed it.
     Comparison last_write_changed(uint32_t i) const {
         Comparison c;
-        if ((changed_known >> i) & 1) ((changed >> i) & 1 ? c.differs : c.same) = true;
+        const uint32_t what = (change >> (2 * i)) & 3;
+        if (what != kUnknown) (what == kChanged ? c.differs : c.same) = true;
         return c;
     }
     // Byte i at `address` after access `e` (a load teaches the value it read, a write sets it).
@@ -155,13 +160,13 @@ template <uint32_t Bytes> struct ValueBytes {
             return;
         }
         const Comparison c = compare_write(e, i, address);
-        changed_known = (c.differs || c.same) ? (changed_known | bit) : (changed_known & ~bit);
-        changed = c.differs ? (changed | bit) : (changed & ~bit);
+        const uint32_t what = c.differs ? kChanged : c.same ? kSame : kUnknown;
+        change = ChangeBits((change & ~(3u << (2 * i))) | (what << (2 * i)));
         if (has) {
             now[i] = v;
             known |= bit;
         } else {
-            known &= ~bit;
+            known &= uint8_t(~bit);
         }
     }
 };

@@ -9,7 +9,7 @@
 // read site) since the last write and racing write, WAW once per write and the write it overwrites.
 //
 // Harm (findings.h, "Harm"): beside the cells, each page keeps its words' bytes as the trace shows
-// them (detail::ValueBytes, 7 bytes per word): what each byte holds now and whether its last write
+// them (detail::ValueBytes, 6 bytes per word): what each byte holds now and whether its last write
 // changed it; a pair that ran against program order is harmful as in races.cpp.
 //
 // Lost updates. A race between two accesses that both belong to read-modify-writes the lost-update
@@ -22,7 +22,7 @@
 // one ReadGroup per (block, site) holding its first reader and, from the second reader on, two
 // bitsets over the block's threads (readers in the group's newest epoch, and in older ones; a
 // same-block write races only with the former). A 4 M-thread kernel whose threads each write their
-// own word thus needs about 31 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
+// own word thus needs about 30 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
 // access, or at an unaligned address, is split: its four bytes get a Cell each.
 //
 // Extension point (fences, release/acquire): the writer's (thread, epoch) and a reader's are
@@ -73,7 +73,7 @@ struct Page {
     std::array<Cell, kPageWords> cells{};
     std::array<detail::ValueBytes<kWordBytes>, kPageWords> values{}; // per word, also of split ones
 };
-static_assert(sizeof(detail::ValueBytes<kWordBytes>) == 7, "a word's values cost 7 bytes");
+static_assert(sizeof(detail::ValueBytes<kWordBytes>) == 6, "a word's values cost 6 bytes");
 
 // Readers of one site in one block since the last write.
 struct ReadGroup {

@@ -344,6 +344,34 @@ TEST(analysis_harm, ExplainOutputNamesTheStaleLoad) {
     }
 }
 
+// Verdict: an in-place reverse (load line 10, store line 12): thread 1's store overtook thread 0's
+// load of that slot and changed it (3 -> 5): the load read the new value too early (TooEarly, the
+// writer named). Near-twin: the store left the slot as it was (5 -> 5): nothing stale.
+TEST(analysis_harm, ExplainOutputNamesALoadThatCameTooLate) {
+    for (const uint32_t before : {3u, 5u}) {
+        TraceBuilder b(1, 64);
+        const uint16_t init = b.site(5), sync = b.sync_site(6), load = b.site(10), store = b.site(12),
+                       out = b.site(14);
+        b.store(1, init, 0x8).value(before);
+        b.barrier(0, sync);
+        b.store(1, store, 0x8).value(5);
+        const size_t writer = b.trace().events.size() - 1;
+        b.load(0, load, 0x8).value(5);
+        b.store(0, out, 0x2000, 4, G).value(5);
+        b.exit_all();
+        const OutputProvenance p = explain_output(b.trace(), G, 0x2000);
+        ASSERT_TRUE(p.written);
+        if (before == 5) {
+            EXPECT_TRUE(p.stale_loads.empty()) << describe(b.trace(), p);
+            continue;
+        }
+        ASSERT_EQ(p.stale_loads.size(), 1u) << describe(b.trace(), p);
+        EXPECT_EQ(p.stale_loads[0].why, Staleness::TooEarly);
+        EXPECT_EQ(p.stale_loads[0].writer, writer);
+        EXPECT_EQ(p.stale_loads[0].writer_thread, 1u);
+    }
+}
+
 // Verdict: a counter bumped without an atomic by two blocks: block 1's store overwrote block 0's
 // update (its load came before block 0's store): the stale load is "overwritten", and block 0's
 // store is a racing writer of the final value. An address nobody wrote: written == false.
