@@ -159,6 +159,7 @@ class Collector {
             Finding& f = findings_[i];
             f.check = check;
             f.count = counts_[i];
+            f.harmful = f.count; // a divergent barrier always does harm
             f.count_noun = noun;
             render_message(f);
             out.push_back(std::move(f));

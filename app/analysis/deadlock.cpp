@@ -91,6 +91,7 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
     f.space = trace::Space::Other;
     f.block = first_block == detail::kNoThread ? 0 : first_block;
     f.count = waiting > 0 ? waiting : unfinished;
+    f.harmful = f.count; // a hang always does harm
     f.check = "run_ended_hung";
     f.count_noun = waiting > 0 ? "waiting thread" : "unfinished thread";
     for (const auto& [line_key, thread] : waiting > 0 ? waits : running) {

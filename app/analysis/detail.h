@@ -4,8 +4,10 @@
 
 #include "analysis/findings.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -84,16 +86,103 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options);
 std::vector<Finding> global_races(const trace::Trace& trace, const Options& options,
                                   const RmwAccesses& explained, ShadowStats* stats = nullptr);
 
+// [SECTION] Harm (findings.h, "Harm")
+
+// Whether instruction `a` comes before instruction `b` in the program: the lower CUDA source line
+// where both have one and the lines differ, else the lower instruction index; false for a == b.
+inline bool program_before(const trace::Trace& trace, uint32_t a, uint32_t b) {
+    if (a < trace.sites.size() && b < trace.sites.size()) {
+        const uint32_t la = trace.sites[a].source_line, lb = trace.sites[b].source_line;
+        if (la != 0 && lb != 0 && la != lb) return la < lb;
+    }
+    return a < b;
+}
+
+// The byte of `e`'s value at byte address `address` as the memory holds it after `e`, when the trace
+// has it: inside the access, in the low 4 bytes that Event::value keeps, and not an atomic (whose
+// value is its operand, not the memory's result).
+inline bool value_byte(const trace::Event& e, uint64_t address, uint8_t& out) {
+    const uint64_t offset = address - e.address;
+    if (address < e.address || offset >= e.size() || offset >= 4 || e.is_atomic()) return false;
+    out = uint8_t(e.value >> (8 * offset));
+    return true;
+}
+
+// Byte comparisons of two values, some of whose bytes the trace may not know.
+struct Comparison {
+    bool differs = false; // some byte compared differs
+    bool same = false;    // some byte compared is equal
+    void add(const Comparison& other) {
+        differs = differs || other.differs;
+        same = same || other.same;
+    }
+    // Harm is shown by a byte that differs, or assumed where no byte could be compared.
+    bool harmful() const { return differs || !same; }
+};
+
+// The memory's value of up to 8 bytes as the trace shows it (a race checker's shadow state holds
+// one per granule): per byte the value it holds now (the last store's, or what a later load read)
+// and whether the last write changed it. Bit i of `known` is byte i; bits 2i, 2i + 1 of `change`
+// say what byte i's last write did: kUnknown, kSame or kChanged (a word's state fits 6 bytes).
+template <uint32_t Bytes> struct ValueBytes {
+    static_assert(Bytes <= 8);
+    using ChangeBits = std::conditional_t<(Bytes <= 4), uint8_t, uint16_t>;
+    static constexpr uint32_t kUnknown = 0, kSame = 1, kChanged = 2;
+
+    std::array<uint8_t, Bytes> now{};
+    uint8_t known = 0;     // `now` is known
+    ChangeBits change = 0; // per byte: what its last write did
+
+    // The value `e` (a write) leaves in byte i at `address`, compared with what the byte held.
+    Comparison compare_write(const trace::Event& e, uint32_t i, uint64_t address) const {
+        Comparison c;
+        uint8_t v = 0;
+        if (((known >> i) & 1) && value_byte(e, address, v)) (v != now[i] ? c.differs : c.same) = true;
+        return c;
+    }
+    // Whether the last write of byte i changed it.
+    Comparison last_write_changed(uint32_t i) const {
+        Comparison c;
+        const uint32_t what = (change >> (2 * i)) & 3;
+        if (what != kUnknown) (what == kChanged ? c.differs : c.same) = true;
+        return c;
+    }
+    // Byte i at `address` after access `e` (a load teaches the value it read, a write sets it).
+    void update(const trace::Event& e, uint32_t i, uint64_t address) {
+        const uint8_t bit = uint8_t(1u << i);
+        uint8_t v = 0;
+        const bool has = value_byte(e, address, v);
+        if (!e.writes_memory()) {
+            if (has) {
+                now[i] = v;
+                known |= bit;
+            }
+            return;
+        }
+        const Comparison c = compare_write(e, i, address);
+        const uint32_t what = c.differs ? kChanged : c.same ? kSame : kUnknown;
+        change = ChangeBits((change & ~(3u << (2 * i))) | (what << (2 * i)));
+        if (has) {
+            now[i] = v;
+            known |= bit;
+        } else {
+            known &= uint8_t(~bit);
+        }
+    }
+};
+
 // A race finding (both analyses word it alike): `count` racing access pairs of `hazard` between
 // the earlier access (first_thread at first_site) and the later one, e.g. "RAW hazard on
 // __shared__ address 0x4 in block 0: thread 5 (line 12) reads a value thread 4 wrote (line 10)
 // with no barrier between them"; global memory names threads as "block B thread T" and says why
 // they are unordered (no barrier between them, or different blocks).
 // The racing access pairs one race checker found (shared or global memory), aggregated by (hazard,
-// earlier site, later site) in order of first discovery; the first pair of each is its example.
+// earlier site, later site) in order of first discovery; the first harmful pair of each (else its
+// first pair) is its example.
 class RacePairs {
   public:
-    void record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count,
+    // `harmful`: of the `count` pairs, those that did harm (findings.h, "Harm").
+    void record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count, uint64_t harmful,
                 uint32_t first_thread, uint32_t second_thread, uint64_t address);
     // One finding per aggregate (race_finding), ordered and capped (sort_and_cap).
     std::vector<Finding> findings(const trace::Trace& trace, trace::Space space,
@@ -115,6 +204,7 @@ class RacePairs {
     struct Aggregate {
         Key key;
         uint64_t count = 0;
+        uint64_t harmful = 0;
         uint32_t first_thread = 0;  // example: thread of the earlier access
         uint32_t second_thread = 0; // example: thread of the later access
         uint64_t address = 0;
@@ -125,7 +215,7 @@ class RacePairs {
 
 Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
                      uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,
-                     uint64_t count);
+                     uint64_t count, uint64_t harmful);
 
 std::string hex(uint64_t value);            // "0x7c"
 const char* space_name(trace::Space space); // "__shared__", "global", "local", "memory"
@@ -138,8 +228,9 @@ std::string noun_list(const char* noun, const std::vector<uint32_t>& ids);
 std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32_t end_site,
                          const std::vector<uint32_t>& ids);
 
-// Orders findings of one kind (by lines, then sites, then hazard; ties keep discovery order) and
-// keeps the first `max`.
+// Orders findings of one kind most harmful first (order_findings(): harmful descending, count
+// descending, then lines, sites, hazard; ties keep discovery order) and keeps the first `max`: a cap
+// drops the least harmful.
 void sort_and_cap(std::vector<Finding>& findings, uint32_t max);
 
 // The thread table by block: trace thread index of (block, thread_in_block).

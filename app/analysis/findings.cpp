@@ -75,6 +75,8 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
     append(detail::global_races(trace, options, lost.accesses));
     append(std::move(lost.findings));
     merge_same_lines(all);
+    // Then the most harmful first: the kind order above only breaks ties.
+    order_findings(all);
     return all;
 }
 
@@ -164,10 +166,7 @@ std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32
 }
 
 void sort_and_cap(std::vector<Finding>& findings, uint32_t max) {
-    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        return std::tie(a.lines, a.ptx_lines, a.sites, a.hazard) <
-               std::tie(b.lines, b.ptx_lines, b.sites, b.hazard);
-    });
+    order_findings(findings);
     if (findings.size() > max) findings.resize(max);
 }
 

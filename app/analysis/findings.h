@@ -34,9 +34,41 @@ const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"
 // - address: Race / LostUpdate: a byte address in `space`; barrier findings: the barrier id.
 // - text names threads by their index inside the block ("thread 31 ... in block 0"), or by
 //   "block B thread T" where a finding spans blocks.
-// - message = text + the counts ("(12 racing access pairs)"), rendered from count, lost, runs and
-//   count_noun by render_message(): after a merge of several runs the message is rendered again, so
-//   its numbers always agree with the fields.
+// - message = text + the counts, rendered from count, harmful, lost, runs and count_noun by
+//   render_message(): after a merge of several runs the message is rendered again, so its numbers
+//   always agree with the fields.
+// - harmful: of the `count` occurrences, those that did harm in this run (see "Harm" below).
+//
+// Harm. A race finding counts every racing pair, but most of them may have run in the order the
+// programmer meant and left the right values (the stencil without its barrier: about 16,000 pairs
+// where the store came before the neighbour's load, and a few hundred where the load came first and
+// read the old value: only those are the wrong outputs). `harmful` counts the pairs whose order in
+// this run made a thread read a stale value or lose a write:
+// - Intended order. The checker cannot know what the programmer meant; it takes the order of the
+//   two accesses in the program: the access whose instruction comes first (the lower CUDA source line
+//   where both sites have one and the lines differ, else the lower instruction index) is the one a
+//   barrier placed between them would make happen first (stencil: store line 42, loads lines 45 and
+//   46; an in-place reverse: the load, then the store). A pair that ran in that order did what the
+//   missing synchronisation would have enforced: it did no harm (right by luck).
+// - A pair that ran against that order did harm when the values say so:
+//     WAR (the load ran before the store it should have followed): the value the load read differs
+//         from the value the store wrote: "the load read the old value";
+//     RAW (the store ran before the load that should have come first): the store changed the value
+//         (the store's value differs from what the memory held before it): "the load read the new
+//         value too early";
+//     WAW (the store meant to be last was overwritten; also two stores at one site): the two
+//         stores wrote different values: "a write was lost".
+//   Values are the low 32 bits the trace records (trace::Event::value), compared byte by byte where
+//   the accesses overlap; a pair none of whose bytes can be compared (bytes 4-7 of an 8-byte access,
+//   the memory's value after an atomic) counts as harmful: nothing shows it was right. The value a
+//   load read is the memory's value since the last write (the trace's order is the order of the
+//   simulator's sequentially consistent memory; for a GPU trace or a relaxed memory model it is an
+//   approximation).
+// - Limits: in a loop, a pair of different iterations is judged by the places of its two
+//   instructions in the loop body, not by the iterations (a store at the end of iteration k and a
+//   load at the top of iteration k + 1 count as "load first").
+// - LostUpdate: harmful = lost (the updates seen overwritten). Deadlock and BarrierDivergence always
+//   do harm: harmful = count.
 struct Finding {
     FindingKind kind = FindingKind::Race;
     // Which check of the kind found it (a barrier phase completed at different instructions, a warp
@@ -49,6 +81,7 @@ struct Finding {
     std::vector<uint32_t> sites;     // one instruction index per distinct line (see above)
     std::vector<uint32_t> threads;   // example threads (trace thread indices), first access's thread first
     uint64_t count = 0;              // occurrences, each one a `count_noun`
+    uint64_t harmful = 0;            // of the `count`, those that did harm in this run (see "Harm")
     uint64_t lost = 0;               // LostUpdate: of the updates counted, those seen overwritten
     uint32_t runs = 1;               // runs whose findings were merged into this one (merge_findings)
     uint64_t address = 0;            // an example address (space-relative)
@@ -58,14 +91,30 @@ struct Finding {
     std::string message;             // text and counts (render_message)
 };
 
-// Sets finding.message from its text and counts: the text, then, where count > 1 or runs > 1,
-// " (N <count_noun>s[, L updates lost][ in R runs])".
+// Sets finding.message from its text and counts (numbers with thousands separators: "16,151").
+// Races always say what the pairs did: the text, then " (H <harm>[; N more <count_noun>s were
+// right by luck])" where harmful H > 0 (harm per hazard: WAR "loads read the old value", RAW "loads
+// read the new value too early", WAW "writes were lost"), else " (none did harm in this run; N
+// <count_noun>s were right by luck)" ("it did no harm in this run: right by luck" for one pair);
+// "in this run" becomes "in R runs" after a merge. Other kinds: the text, then, where count > 1 or
+// runs > 1 (or for a lost update), " (N <count_noun>s[, L updates lost][ in R runs])".
 void render_message(Finding& finding);
 
+// "16,151"
+std::string with_thousands(uint64_t n);
+
 // Merges `more` (the findings of another run) into `into`: findings of the same kind, check, hazard,
-// space, lines and PTX lines add their counts and runs, keep the first run's example, and get their
-// message rendered again; the others are appended.
+// space, lines and PTX lines add their counts, harmful, lost and runs, keep the first run's example,
+// and get their message rendered again; the others are appended (order_findings() orders the result).
 void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more);
+
+// The order findings are shown in, most harmful first: harmful descending, then count descending,
+// then as the analyses rank them (deadlock, barrier divergence, race on shared, then global memory,
+// lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep their order.
+// analyze() returns findings in this order; call it again after merge_findings (the runner does).
+void order_findings(std::vector<Finding>& findings);
+// Whether `a` comes before `b` in that order.
+bool shown_before(const Finding& a, const Finding& b);
 
 // Within one run: findings the reader cannot tell apart (same kind, check, hazard, space and lines, e.g.
 // the copies of one line in an unrolled loop) become one, their counts added (runs unchanged).
@@ -96,10 +145,12 @@ struct Options {
     uint32_t max_findings_per_kind = 64;
 };
 
-// Runs every analysis over the blocks with a whole history (coverage()) and returns the findings,
-// most important first: deadlock, barrier divergence, race (shared, then global), lost update;
-// inside a kind ordered by lines (then sites, hazard), at most options.max_findings_per_kind of each
-// kind (shared and global races are capped separately).
+// Runs every analysis over the blocks with a whole history (coverage()) and returns the findings
+// most harmful first (order_findings(): harmful descending, then count descending, then deadlock,
+// barrier divergence, race (shared, then global), lost update, then lines): finding 0, which the app
+// focuses first, is the one that did the most harm in this run. At most
+// options.max_findings_per_kind of each kind are kept, the most harmful (shared and global races are
+// capped separately).
 std::vector<Finding> analyze(const trace::Trace& trace, const Options& options = {});
 
 // Individual analyses (exposed for tests).

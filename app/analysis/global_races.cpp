@@ -8,6 +8,10 @@
 // (races.cpp): RAW once per racing read and writer whose value it sees, WAR once per (reader thread,
 // read site) since the last write and racing write, WAW once per write and the write it overwrites.
 //
+// Harm (findings.h, "Harm"): beside the cells, each page keeps its words' bytes as the trace shows
+// them (detail::ValueBytes, 6 bytes per word): what each byte holds now and whether its last write
+// changed it; a pair that ran against program order is harmful as in races.cpp.
+//
 // Lost updates. A race between two accesses that both belong to read-modify-writes the lost-update
 // analysis reported (detail::RmwAccesses: same address, (thread, site) of the RMW's load or store)
 // is that lost update: it is not counted here a second time.
@@ -18,7 +22,7 @@
 // one ReadGroup per (block, site) holding its first reader and, from the second reader on, two
 // bitsets over the block's threads (readers in the group's newest epoch, and in older ones; a
 // same-block write races only with the former). A 4 M-thread kernel whose threads each write their
-// own word thus needs about 24 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
+// own word thus needs about 30 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
 // access, or at an unaligned address, is split: its four bytes get a Cell each.
 //
 // Extension point (fences, release/acquire): the writer's (thread, epoch) and a reader's are
@@ -35,6 +39,7 @@
 #include <array>
 #include <bit>
 #include <memory>
+#include <tuple>
 #include <unordered_map>
 
 namespace synclab::analysis {
@@ -66,7 +71,9 @@ static_assert(sizeof(Cell) == 24, "a shadowed word costs 24 bytes");
 
 struct Page {
     std::array<Cell, kPageWords> cells{};
+    std::array<detail::ValueBytes<kWordBytes>, kPageWords> values{}; // per word, also of split ones
 };
+static_assert(sizeof(detail::ValueBytes<kWordBytes>) == 6, "a word's values cost 6 bytes");
 
 // Readers of one site in one block since the last write.
 struct ReadGroup {
@@ -136,7 +143,10 @@ class GlobalRaceChecker {
   private:
     struct Target {
         Cell* cell;
-        uint64_t address; // first byte the cell stands for
+        uint64_t address;                       // first byte the cell stands for
+        uint32_t bytes;                         // bytes it stands for (4, or 1 for a split word's byte)
+        detail::ValueBytes<kWordBytes>* values; // of its word
+        uint32_t first;                         // index of `address` in its word
     };
 
     // --- locating cells -------------------------------------------------------------------------
@@ -179,14 +189,15 @@ class GlobalRaceChecker {
         for (uint64_t word = begin / kWordBytes; word * kWordBytes < end; ++word) {
             const uint64_t base = word * kWordBytes;
             Cell& c = word_cell(word);
+            detail::ValueBytes<kWordBytes>* values = &cached_->values[word % kPageWords];
             const bool covers = begin <= base && end >= base + kWordBytes;
             if (covers && !c.split) {
-                out.push_back({&c, base});
+                out.push_back({&c, base, kWordBytes, values, 0});
                 continue;
             }
             std::array<Cell, kWordBytes>& bytes = split_word(word, c);
             for (uint64_t b = std::max(begin, base); b < std::min(end, base + kWordBytes); ++b)
-                out.push_back({&bytes[b - base], b});
+                out.push_back({&bytes[b - base], b, 1, values, uint32_t(b - base)});
         }
     }
 
@@ -329,11 +340,11 @@ class GlobalRaceChecker {
         }
     }
 
-    // Readers of `c` that race with a write stamped `now`: appended to racing_ as (site, thread).
+    // Readers of `c` that race with a write stamped `now`: appended to racing_ (site, thread).
     void racing_readers(const Cell& c, const Stamp& now, uint32_t local) {
         if (c.readers == Readers::One) {
             const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch};
-            if (!ordered(reader, now)) racing_.emplace_back(c.r_site, c.r_thread);
+            if (!ordered(reader, now)) racing_.push_back({c.r_site, c.r_thread});
             return;
         }
         if (c.readers != Readers::Set) return;
@@ -342,7 +353,7 @@ class GlobalRaceChecker {
             if (same_block && g.epoch != now.epoch) continue; // ordered before, or out of order
             if (!g.bits) {
                 if (!same_block || g.first != local)
-                    racing_.emplace_back(g.site, table_.global(g.block, g.first));
+                    racing_.push_back({g.site, table_.global(g.block, g.first)});
                 continue;
             }
             const size_t words = words_for(g.block);
@@ -352,7 +363,7 @@ class GlobalRaceChecker {
                     const uint32_t reader = uint32_t(w * 64 + std::countr_zero(bits));
                     bits &= bits - 1;
                     if (same_block && reader == local) continue;
-                    racing_.emplace_back(g.site, table_.global(g.block, reader));
+                    racing_.push_back({g.site, table_.global(g.block, reader)});
                 }
             }
         }
@@ -368,38 +379,70 @@ class GlobalRaceChecker {
         const bool rmw_address = !explained_.empty() && explained_.has_address(e.address);
         targets_of(e, targets_);
 
-        // The last writes: RAW for a read, WAW for a write, once per distinct writer and site.
+        // The last writes: RAW for a read, WAW for a write, once per distinct writer and site,
+        // harmful when a byte of the writer's says so (findings.h, "Harm").
         writers_seen_.clear();
         for (const Target& t : targets_) {
             const Cell& c = *t.cell;
             if (c.w_thread == kNoThread || (atomic && c.w_atomic)) continue;
             const Stamp writer{c.w_thread, trace_.threads[c.w_thread].block, c.w_epoch};
             if (ordered(writer, now)) continue;
-            const auto seen = std::make_pair(c.w_thread, c.w_site);
-            if (std::find(writers_seen_.begin(), writers_seen_.end(), seen) != writers_seen_.end()) continue;
-            writers_seen_.push_back(seen);
-            if (rmw_address && explained(e.address, c.w_thread, c.w_site, e.thread, e.site)) continue;
-            pairs_.record(writes ? Hazard::WAW : Hazard::RAW, c.w_site, e.site, 1, c.w_thread, e.thread,
-                          t.address);
+            const detail::Comparison values = writes ? compare_write(t, e) : last_write_changed(t);
+            const auto seen = std::find_if(writers_seen_.begin(), writers_seen_.end(), [&](const Writer& w) {
+                return w.thread == c.w_thread && w.site == c.w_site;
+            });
+            if (seen != writers_seen_.end()) {
+                seen->values.add(values);
+                continue;
+            }
+            const bool is_explained =
+                rmw_address && explained(e.address, c.w_thread, c.w_site, e.thread, e.site);
+            writers_seen_.push_back(Writer{c.w_thread, c.w_site, t.address, values, is_explained});
+        }
+        for (const Writer& w : writers_seen_) {
+            if (w.explained) continue;
+            const bool harmful = !detail::program_before(trace_, w.site, e.site) && w.values.harmful();
+            pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, e.site, 1, harmful ? 1 : 0, w.thread,
+                          e.thread, w.address);
         }
 
         if (!writes) {
             for (const Target& t : targets_)
                 add_reader(*t.cell, now, info.thread_in_block, e.site);
+            update_values(e);
             return;
         }
 
-        // WAR with the reads since those writes, each (site, reader) once over the cells covered.
+        // WAR with the reads since those writes, each (site, reader) once over the cells covered;
+        // a reader is harmful as its bytes say (the value it read is each byte's value now).
         racing_.clear();
-        for (const Target& t : targets_)
+        for (const Target& t : targets_) {
+            const size_t from = racing_.size();
             racing_readers(*t.cell, now, info.thread_in_block);
-        if (targets_.size() > 1) {
-            std::sort(racing_.begin(), racing_.end());
-            racing_.erase(std::unique(racing_.begin(), racing_.end()), racing_.end());
+            const detail::Comparison values = compare_write(t, e);
+            for (size_t i = from; i < racing_.size(); ++i)
+                racing_[i].values = values;
         }
-        for (const auto& [site, reader] : racing_) {
-            if (rmw_address && explained(e.address, reader, site, e.thread, e.site)) continue;
-            pairs_.record(Hazard::WAR, site, e.site, 1, reader, e.thread, targets_.front().address);
+        if (targets_.size() > 1) {
+            std::sort(racing_.begin(), racing_.end(), [](const RacingReader& a, const RacingReader& b) {
+                return std::tie(a.site, a.reader) < std::tie(b.site, b.reader);
+            });
+            size_t kept = 0;
+            for (size_t i = 0; i < racing_.size(); ++i) {
+                if (kept > 0 && racing_[kept - 1].site == racing_[i].site &&
+                    racing_[kept - 1].reader == racing_[i].reader) {
+                    racing_[kept - 1].values.add(racing_[i].values);
+                } else {
+                    racing_[kept++] = racing_[i];
+                }
+            }
+            racing_.resize(kept);
+        }
+        for (const RacingReader& r : racing_) {
+            if (rmw_address && explained(e.address, r.reader, r.site, e.thread, e.site)) continue;
+            const bool harmful = !detail::program_before(trace_, r.site, e.site) && r.values.harmful();
+            pairs_.record(Hazard::WAR, r.site, e.site, 1, harmful ? 1 : 0, r.reader, e.thread,
+                          targets_.front().address);
         }
         for (const Target& t : targets_) {
             Cell& c = *t.cell;
@@ -409,6 +452,29 @@ class GlobalRaceChecker {
             c.w_site = e.site;
             c.w_atomic = atomic;
         }
+        update_values(e);
+    }
+
+    // --- values (findings.h, "Harm") -------------------------------------------------------------
+
+    // How write `e` compares with the bytes of `t` (which the readers read and the last write left).
+    static detail::Comparison compare_write(const Target& t, const Event& e) {
+        detail::Comparison c;
+        for (uint32_t i = 0; i < t.bytes; ++i)
+            c.add(t.values->compare_write(e, t.first + i, t.address + i));
+        return c;
+    }
+    // Whether the last write of the bytes of `t` changed them.
+    static detail::Comparison last_write_changed(const Target& t) {
+        detail::Comparison c;
+        for (uint32_t i = 0; i < t.bytes; ++i)
+            c.add(t.values->last_write_changed(t.first + i));
+        return c;
+    }
+    void update_values(const Event& e) {
+        for (const Target& t : targets_)
+            for (uint32_t i = 0; i < t.bytes; ++i)
+                t.values->update(e, t.first + i, t.address + i);
     }
 
     bool explained(uint64_t address, uint32_t first_thread, uint16_t first_site, uint32_t second_thread,
@@ -435,9 +501,22 @@ class GlobalRaceChecker {
 
     detail::RacePairs pairs_;
 
-    std::vector<Target> targets_;                             // scratch
-    std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch
-    std::vector<std::pair<uint16_t, uint32_t>> racing_;       // scratch: (site, reader thread)
+    struct Writer {
+        uint32_t thread = 0;
+        uint16_t site = 0;
+        uint64_t address = 0;
+        detail::Comparison values; // over its bytes: RAW: did it change them; WAW: does this write
+        bool explained = false;    // by a lost update
+    };
+    struct RacingReader {
+        uint16_t site = 0;
+        uint32_t reader = 0; // trace thread index
+        detail::Comparison values{};
+    };
+
+    std::vector<Target> targets_;      // scratch
+    std::vector<Writer> writers_seen_; // scratch
+    std::vector<RacingReader> racing_; // scratch
 };
 
 } // namespace

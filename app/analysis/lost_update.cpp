@@ -378,6 +378,7 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
         f.check = "plain_read_modify_write";
         f.count_noun = "thread";
         f.lost = agg.overlapped;
+        f.harmful = f.lost;
         f.address = agg.address;
         f.block = trace.threads[agg.first_thread].block;
         const bool many = agg.addresses > 1;

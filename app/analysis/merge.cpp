@@ -1,20 +1,67 @@
-// Messages rendered from a finding's counts, and the merge of the findings of several runs.
+// Messages rendered from a finding's counts, the merge of the findings of several runs and the order
+// findings are shown in.
 #include "analysis/findings.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace synclab::analysis {
 
+std::string with_thousands(uint64_t n) {
+    std::string digits = std::to_string(n);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 namespace {
 
 std::string counted(uint64_t n, const std::string& noun) {
-    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+    return with_thousands(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// "169 loads read the old value" (a race's harmful pairs, by hazard).
+std::string harm_text(Hazard hazard, uint64_t n) {
+    switch (hazard) {
+    case Hazard::WAR:
+        return counted(n, "load") + " read the old value";
+    case Hazard::RAW:
+        return counted(n, "load") + " read the new value too early";
+    case Hazard::WAW:
+    case Hazard::None:
+        break;
+    }
+    return counted(n, "write") + (n == 1 ? " was" : " were") + " lost";
+}
+
+// What the pairs of a race did: see render_message in findings.h.
+std::string race_counts(const Finding& f) {
+    const std::string when = f.runs > 1 ? " in " + std::to_string(f.runs) + " runs" : " in this run";
+    const std::string noun = f.count_noun.empty() ? std::string("racing access pair") : f.count_noun;
+    const uint64_t lucky = f.count > f.harmful ? f.count - f.harmful : 0;
+    if (f.harmful == 0) {
+        if (f.count == 1) return "it did no harm" + when + ": right by luck";
+        return "none did harm" + when + "; " + counted(f.count, noun) + (f.count == 1 ? " was" : " were") +
+               " right by luck";
+    }
+    std::string out = harm_text(f.hazard, f.harmful) + when;
+    if (lucky > 0)
+        out += "; " + with_thousands(lucky) + " more " + noun + (lucky == 1 ? " was" : "s were") +
+               " right by luck";
+    return out;
 }
 
 } // namespace
 
 void render_message(Finding& f) {
     f.message = f.text;
+    if (f.kind == FindingKind::Race) {
+        f.message += " (" + race_counts(f) + ")";
+        return;
+    }
     const bool lost_update = f.kind == FindingKind::LostUpdate;
     if (f.count <= 1 && f.runs <= 1 && !lost_update) return;
     std::string counts = counted(f.count, f.count_noun.empty() ? std::string("occurrence") : f.count_noun);
@@ -42,6 +89,7 @@ void merge_one(std::vector<Finding>& into, const Finding& f, bool same_run) {
     for (Finding& g : into) {
         if (same_finding_key(g) != same_finding_key(f)) continue;
         g.count += f.count;
+        g.harmful += f.harmful;
         g.lost += f.lost;
         if (!same_run) g.runs += f.runs;
         render_message(g);
@@ -55,6 +103,53 @@ void merge_one(std::vector<Finding>& into, const Finding& f, bool same_run) {
 void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more) {
     for (const Finding& f : more)
         merge_one(into, f, false);
+}
+
+namespace {
+
+// Deadlock, barrier divergence, race, lost update: the order analyze() appends them in.
+int kind_rank(FindingKind kind) {
+    switch (kind) {
+    case FindingKind::Deadlock:
+        return 0;
+    case FindingKind::BarrierDivergence:
+        return 1;
+    case FindingKind::Race:
+        return 2;
+    case FindingKind::LostUpdate:
+        return 3;
+    }
+    return 4;
+}
+
+// Shared memory before global memory (the race analyses' order), then the others.
+int space_rank(trace::Space space) {
+    switch (space) {
+    case trace::Space::Shared:
+        return 0;
+    case trace::Space::Global:
+        return 1;
+    case trace::Space::Local:
+        return 2;
+    case trace::Space::Other:
+        break;
+    }
+    return 3;
+}
+
+} // namespace
+
+bool shown_before(const Finding& a, const Finding& b) {
+    if (a.harmful != b.harmful) return a.harmful > b.harmful;
+    if (a.count != b.count) return a.count > b.count;
+    const int ka = kind_rank(a.kind), kb = kind_rank(b.kind);
+    const int sa = space_rank(a.space), sb = space_rank(b.space);
+    return std::tie(ka, sa, a.lines, a.ptx_lines, a.sites, a.hazard) <
+           std::tie(kb, sb, b.lines, b.ptx_lines, b.sites, b.hazard);
+}
+
+void order_findings(std::vector<Finding>& findings) {
+    std::stable_sort(findings.begin(), findings.end(), shown_before);
 }
 
 void merge_same_lines(std::vector<Finding>& findings) {

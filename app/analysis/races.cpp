@@ -24,6 +24,12 @@
 // Hazard names follow the observed order: earlier write then read = RAW, earlier read then write =
 // WAR, write then write = WAW. Messages: detail::race_finding (shared with global_races.cpp).
 //
+// Harm (findings.h, "Harm"): each granule also keeps the memory's bytes as the trace shows them
+// (detail::ValueBytes, across epochs): what each byte holds now and whether its last write changed
+// it. A pair that ran against program order is harmful when a byte it shares differs: RAW: the last
+// write changed the byte; WAR: the write's byte differs from the one the readers read (the byte's
+// value since that last write); WAW: the write's byte differs from the overwritten one.
+//
 // Only blocks with a whole history are read (coverage()).
 //
 // Limits: an access whose epoch is older than the granule's (a trace not in execution order, e.g. a
@@ -71,6 +77,7 @@ struct Granule {
     uint32_t epoch = 0;
     std::array<WriteCell, kGranuleBytes> writes{};
     std::array<std::vector<ReadGroup>, kGranuleBytes> reads{};
+    detail::ValueBytes<kGranuleBytes> values; // kept across epochs
 
     void reset(uint32_t new_epoch) {
         epoch = new_epoch;
@@ -127,18 +134,20 @@ class RaceChecker {
         const Stamp now = clock_.stamp(e.thread);
         auto [it, inserted] = shadow_[block].try_emplace(address / kGranuleBytes);
         Granule& g = it->second;
-        if (inserted || g.epoch < now.epoch) {
-            g.reset(now.epoch); // older epochs happen before this access: forget them
-        } else if (g.epoch > now.epoch) {
-            return; // out-of-order trace: see the limits above
-        }
         const uint32_t first_byte = uint32_t(address % kGranuleBytes);
         const uint32_t last_byte = first_byte + size; // exclusive
         const uint64_t granule_base = address - first_byte;
+        if (inserted || g.epoch < now.epoch) {
+            g.reset(now.epoch); // older epochs happen before this access: forget them
+        } else if (g.epoch > now.epoch) {
+            update_values(g, e, granule_base, first_byte, last_byte);
+            return; // out-of-order trace: see the limits above
+        }
         const uint32_t local = trace_.threads[e.thread].thread_in_block;
         const uint16_t site = e.site;
 
-        // Conflicts with the last writes (RAW for a read, WAW for a write), once per distinct writer.
+        // Conflicts with the last writes (RAW for a read, WAW for a write), once per distinct writer,
+        // harmful when a byte of the writer's says so (see the header comment).
         const bool writes = e.writes_memory();
         const bool atomic = e.is_atomic();
         writers_seen_.clear();
@@ -148,60 +157,95 @@ class RaceChecker {
             if (atomic && w.atomic) continue;
             const Stamp before{w.thread, g.epoch};
             if (BarrierClock::ordered(before, now)) continue;
-            bool seen = false;
-            for (const auto& [thread, s] : writers_seen_)
-                seen = seen || (thread == w.thread && s == w.site);
-            if (seen) continue;
-            writers_seen_.emplace_back(w.thread, w.site);
-            pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, site, 1, w.thread, e.thread,
-                          granule_base + b);
+            const detail::Comparison c =
+                writes ? g.values.compare_write(e, b, granule_base + b) : g.values.last_write_changed(b);
+            Writer* seen = nullptr;
+            for (Writer& candidate : writers_seen_)
+                seen = candidate.thread == w.thread && candidate.site == w.site ? &candidate : seen;
+            if (seen != nullptr) {
+                seen->values.add(c);
+                continue;
+            }
+            writers_seen_.push_back(Writer{w.thread, w.site, granule_base + b, c});
+        }
+        for (const Writer& w : writers_seen_) {
+            const bool harmful = !detail::program_before(trace_, w.site, site) && w.values.harmful();
+            pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, site, 1, harmful ? 1 : 0, w.thread,
+                          e.thread, w.address);
         }
 
         if (!writes) {
             for (uint32_t b = first_byte; b < last_byte; ++b)
                 add_reader(g.reads[b], site, local, block);
+            update_values(g, e, granule_base, first_byte, last_byte);
             return;
         }
 
         // WAR with the readers since the last write of each byte: union the reader sets per site
-        // over the bytes covered, so that a reader of several of those bytes counts once.
+        // over the bytes covered, so that a reader of several of those bytes counts once. Beside
+        // them, the readers of bytes whose value the write changes (`differs`) and of bytes it
+        // provably leaves as they were (`same`): a reader in neither read no byte that could be
+        // compared.
         const size_t words = (table_.width(block) + 63) / 64;
         unions_.clear();
         for (uint32_t b = first_byte; b < last_byte; ++b) {
+            const detail::Comparison c = g.values.compare_write(e, b, granule_base + b);
             for (const ReadGroup& r : g.reads[b]) {
                 SiteUnion* u = nullptr;
                 for (SiteUnion& candidate : unions_)
                     u = candidate.site == r.site ? &candidate : u;
                 if (u == nullptr) {
-                    unions_.push_back(SiteUnion{r.site, granule_base + b, std::vector<uint64_t>(words, 0)});
+                    unions_.push_back(SiteUnion{r.site, granule_base + b, std::vector<uint64_t>(words, 0),
+                                                std::vector<uint64_t>(words, 0),
+                                                std::vector<uint64_t>(words, 0)});
                     u = &unions_.back();
                 }
-                if (r.members.empty()) {
-                    u->bits[r.first / 64] |= uint64_t(1) << (r.first % 64);
-                } else {
-                    for (size_t w = 0; w < words; ++w)
-                        u->bits[w] |= r.members[w];
-                }
+                auto add = [&](std::vector<uint64_t>& into) {
+                    if (r.members.empty()) {
+                        into[r.first / 64] |= uint64_t(1) << (r.first % 64);
+                    } else {
+                        for (size_t w = 0; w < words; ++w)
+                            into[w] |= r.members[w];
+                    }
+                };
+                add(u->bits);
+                if (c.differs) add(u->differs);
+                if (c.same) add(u->same);
             }
         }
         for (SiteUnion& u : unions_) {
             if (local / 64 < u.bits.size())
                 u.bits[local / 64] &= ~(uint64_t(1) << (local % 64)); // not itself
+            const bool against_program = !detail::program_before(trace_, u.site, site);
             uint64_t count = 0;
-            uint32_t example = kNoThread;
+            uint64_t harmful = 0;
+            uint32_t example = kNoThread;         // the first reader
+            uint32_t harmful_example = kNoThread; // the first harmful one
             for (size_t w = 0; w < u.bits.size(); ++w) {
+                const uint64_t harm = against_program ? u.bits[w] & (u.differs[w] | ~u.same[w]) : 0;
                 count += std::popcount(u.bits[w]);
+                harmful += std::popcount(harm);
                 if (example == kNoThread && u.bits[w] != 0)
                     example = uint32_t(w * 64 + std::countr_zero(u.bits[w]));
+                if (harmful_example == kNoThread && harm != 0)
+                    harmful_example = uint32_t(w * 64 + std::countr_zero(harm));
             }
+            if (harmful_example != kNoThread) example = harmful_example;
             if (count == 0) continue;
-            pairs_.record(Hazard::WAR, u.site, site, count, table_.global(block, example), e.thread,
+            pairs_.record(Hazard::WAR, u.site, site, count, harmful, table_.global(block, example), e.thread,
                           u.address);
         }
         for (uint32_t b = first_byte; b < last_byte; ++b) {
             g.writes[b] = WriteCell{e.thread, site, atomic};
             g.reads[b].clear();
         }
+        update_values(g, e, granule_base, first_byte, last_byte);
+    }
+
+    static void update_values(Granule& g, const Event& e, uint64_t granule_base, uint32_t first_byte,
+                              uint32_t last_byte) {
+        for (uint32_t b = first_byte; b < last_byte; ++b)
+            g.values.update(e, b, granule_base + b);
     }
 
     void add_reader(std::vector<ReadGroup>& groups, uint16_t site, uint32_t local, uint32_t block) {
@@ -221,8 +265,16 @@ class RaceChecker {
 
     struct SiteUnion {
         uint16_t site = 0;
-        uint64_t address = 0; // first byte where a reader of this site was found
-        std::vector<uint64_t> bits;
+        uint64_t address = 0;          // first byte where a reader of this site was found
+        std::vector<uint64_t> bits;    // the readers
+        std::vector<uint64_t> differs; // readers of a byte the write changes
+        std::vector<uint64_t> same;    // readers of a byte the write leaves as it was
+    };
+    struct Writer {
+        uint32_t thread = 0;
+        uint16_t site = 0;
+        uint64_t address = 0;      // first byte it wrote among those accessed
+        detail::Comparison values; // over its bytes: RAW: did it change them; WAW: does this write
     };
 
     const trace::Trace& trace_;
@@ -231,8 +283,8 @@ class RaceChecker {
     BarrierClock clock_;
     std::vector<std::unordered_map<uint64_t, Granule>> shadow_; // per block: granule index -> state
     detail::RacePairs pairs_;
-    std::vector<std::pair<uint32_t, uint16_t>> writers_seen_; // scratch
-    std::vector<SiteUnion> unions_;                           // scratch
+    std::vector<Writer> writers_seen_; // scratch
+    std::vector<SiteUnion> unions_;    // scratch
 };
 
 } // namespace
@@ -240,11 +292,18 @@ class RaceChecker {
 namespace detail {
 
 void RacePairs::record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count,
-                       uint32_t first_thread, uint32_t second_thread, uint64_t address) {
+                       uint64_t harmful, uint32_t first_thread, uint32_t second_thread, uint64_t address) {
     const Key key{hazard, first_site, second_site};
     auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
-    if (inserted) aggregates_.push_back(Aggregate{key, 0, first_thread, second_thread, address});
-    aggregates_[it->second].count += count;
+    if (inserted) aggregates_.push_back(Aggregate{key, 0, 0, first_thread, second_thread, address});
+    Aggregate& a = aggregates_[it->second];
+    if (a.harmful == 0 && harmful > 0) { // a harmful pair is the better example
+        a.first_thread = first_thread;
+        a.second_thread = second_thread;
+        a.address = address;
+    }
+    a.count += count;
+    a.harmful += harmful;
 }
 
 std::vector<Finding> RacePairs::findings(const trace::Trace& trace, trace::Space space,
@@ -253,14 +312,14 @@ std::vector<Finding> RacePairs::findings(const trace::Trace& trace, trace::Space
     out.reserve(aggregates_.size());
     for (const Aggregate& a : aggregates_)
         out.push_back(race_finding(trace, a.key.hazard, space, a.key.first_site, a.key.second_site,
-                                   a.first_thread, a.second_thread, a.address, a.count));
+                                   a.first_thread, a.second_thread, a.address, a.count, a.harmful));
     sort_and_cap(out, options.max_findings_per_kind);
     return out;
 }
 
 Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
                      uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,
-                     uint64_t count) {
+                     uint64_t count, uint64_t harmful) {
     Finding f;
     f.kind = FindingKind::Race;
     f.check = space == trace::Space::Shared ? "shared_race" : "global_race";
@@ -270,6 +329,7 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
     add_line(f, trace, second_site);
     f.threads = {first_thread, second_thread};
     f.count = count;
+    f.harmful = harmful;
     f.count_noun = "racing access pair";
     f.address = address;
     f.block = trace.threads[first_thread].block;

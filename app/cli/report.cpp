@@ -38,6 +38,7 @@ nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trac
                         {"ptx_lines", f.ptx_lines},
                         {"threads", threads},
                         {"count", f.count},
+                        {"harmful", f.harmful},
                         {"runs", f.runs},
                         {"message", f.message}};
     if (f.kind == analysis::FindingKind::LostUpdate) j["lost"] = f.lost;
@@ -180,7 +181,8 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
         for (const analysis::Finding& f : s.findings) {
             out << "  " << analysis::to_string(f.kind);
             if (f.hazard != analysis::Hazard::None) out << " " << analysis::to_string(f.hazard);
-            out << " (" << trace::to_string(f.space) << ", " << lines_text(f) << ", x" << f.count
+            out << " (" << trace::to_string(f.space) << ", " << lines_text(f) << ", x"
+                << analysis::with_thousands(f.count) << ", harmful " << analysis::with_thousands(f.harmful)
                 << "): " << f.message << "\n";
         }
     }
@@ -227,7 +229,8 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
             out << "Deadlock";
             break;
         }
-        out << " (" << f.count << (f.count == 1 ? " occurrence" : " occurrences") << ")\n";
+        out << " (" << analysis::with_thousands(f.count) << (f.count == 1 ? " occurrence" : " occurrences")
+            << ", " << analysis::with_thousands(f.harmful) << " harmful)\n";
         // One line per site: its CUDA line where it has one, else its PTX line.
         for (size_t i = 0; i < f.sites.size(); ++i) {
             const uint32_t site = f.sites[i];

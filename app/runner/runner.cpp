@@ -267,6 +267,7 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
             summary.trace = std::move(trace);
             summary.check_summary = check.summary;
             summary.final_buffers = std::move(buffers);
+            summary.buffer_addresses = result.buffer_addresses;
             kept_interesting = interesting;
         }
         if (result.status != trace::RunStatus::Ok) {
@@ -276,6 +277,8 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
             break;
         }
     }
+    // Merged over the repetitions: the most harmful first again.
+    analysis::order_findings(summary.findings);
     return summary;
 }
 

@@ -71,7 +71,8 @@ struct GpuSide {
 struct RunSummary {
     trace::Trace trace;                             // the kept repetition: the first with wrong outputs or
                                                     // findings, else the first
-    std::vector<analysis::Finding> findings;        // merged over repetitions (counts added)
+    std::vector<analysis::Finding> findings;        // merged over repetitions (counts added), most
+                                                    // harmful first (analysis::order_findings)
     trace::RunStatus status = trace::RunStatus::Ok; // first non-ok status, else ok
     sim::Budget budget = sim::Budget::None;         // status Budget (simulator): which one
     std::string message;
@@ -85,6 +86,11 @@ struct RunSummary {
     double elapsed_ms = 0;
     std::string check_summary;                 // of the kept repetition
     std::vector<launch::Buffer> final_buffers; // of the kept repetition
+    // The global (device) address of each of final_buffers in the kept repetition's trace, so that
+    // element i of an output is the global address buffer_addresses[b] + i * element size
+    // (analysis::explain_output). Simulator only; empty for the GPU backend (the worker does not
+    // report its device pointers).
+    std::vector<uint64_t> buffer_addresses;
     // Backend "gpu": status / message / wrong_outputs / checked_outputs / reps_with_wrong_outputs
     // above are the untraced side's (the hardware's own outcome; the traced side's where only it
     // ran, and a non-ok status of either side wins); trace, findings and events are the traced

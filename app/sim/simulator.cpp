@@ -91,6 +91,7 @@ Result Run::execute() {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_trace(result, ms);
     result.memory_bytes = peak_bytes_;
+    result.buffer_addresses = buffer_address_;
     return result;
 }
 

@@ -77,11 +77,12 @@ enum class Budget : uint8_t { None, Steps, Threads, Events, Memory };
 
 struct Result {
     trace::RunStatus status = trace::RunStatus::Ok;
-    Budget budget = Budget::None;     // status Budget: which one
-    std::string message;              // what went wrong, with thread, instruction and PTX/CUDA line
-    uint64_t thread_instructions = 0; // instructions executed, counted per thread
-    uint64_t warp_instructions = 0;   // instructions issued, counted per warp group
-    uint64_t memory_bytes = 0;        // peak of what max_memory_bytes counts
+    Budget budget = Budget::None;           // status Budget: which one
+    std::string message;                    // what went wrong, with thread, instruction and PTX/CUDA line
+    uint64_t thread_instructions = 0;       // instructions executed, counted per thread
+    uint64_t warp_instructions = 0;         // instructions issued, counted per warp group
+    uint64_t memory_bytes = 0;              // peak of what max_memory_bytes counts
+    std::vector<uint64_t> buffer_addresses; // global address of each caller buffer (empty: never placed)
 };
 
 // Runs `kernel` of `module`. `buffers` are updated in place with the kernel's writes. When

@@ -274,7 +274,7 @@ TEST(analysis_e2e, WarpDivergenceAsEachKernelSays) {
 }
 
 // Verdict: `--reps 4` of the lost_update scenario: the merged finding's message states the merged
-// count and the number of runs.
+// count (with thousands separators), the lost updates and the number of runs.
 TEST(analysis_e2e, MergedRepetitionsKeepCountAndMessageConsistent) {
     const scenario::Scenario* s = scenario::find_scenario("lost_update");
     ASSERT_NE(s, nullptr);
@@ -288,7 +288,9 @@ TEST(analysis_e2e, MergedRepetitionsKeepCountAndMessageConsistent) {
     ASSERT_FALSE(summary.findings.empty());
     for (const Finding& f : summary.findings) {
         EXPECT_EQ(f.runs, 4u) << f.message;
-        EXPECT_NE(f.message.find("(" + std::to_string(f.count) + " "), std::string::npos) << f.message;
+        EXPECT_NE(f.message.find("(" + with_thousands(f.count) + " "), std::string::npos) << f.message;
+        EXPECT_NE(f.message.find(", " + with_thousands(f.lost) + " update"), std::string::npos) << f.message;
+        EXPECT_EQ(f.harmful, f.lost) << "a lost update's harm is its lost updates, added over the runs";
         EXPECT_NE(f.message.find("in 4 runs)"), std::string::npos) << f.message;
     }
 }

@@ -47,33 +47,40 @@ TraceBuilder everything() {
     return b;
 }
 
-// Verdict: analyze() returns deadlock, barrier divergence, races, lost updates, in that order.
-TEST(analysis_analyze, OrdersFindingsByKind) {
+// Verdict: analyze() returns the most harmful first: the hang (32 waiting threads), the lost update
+// (1 update lost, of 2 threads), the two divergent barriers (1 phase each; by lines), then the two
+// races, which did no harm (right by luck; by lines). Equal harm and count fall back to the kinds'
+// order: deadlock, barrier divergence, race, lost update.
+TEST(analysis_analyze, OrdersFindingsByHarmThenCountThenKind) {
     const TraceBuilder b = everything();
     const auto found = analyze(b.trace());
     std::vector<FindingKind> kinds;
-    for (const Finding& f : found)
+    std::vector<uint64_t> harmful;
+    for (const Finding& f : found) {
         kinds.push_back(f.kind);
-    const std::vector<FindingKind> expected{FindingKind::Deadlock,
-                                            FindingKind::BarrierDivergence,
-                                            FindingKind::BarrierDivergence,
-                                            FindingKind::Race,
-                                            FindingKind::Race,
-                                            FindingKind::LostUpdate};
+        harmful.push_back(f.harmful);
+    }
+    const std::vector<FindingKind> expected{
+        FindingKind::Deadlock,          FindingKind::LostUpdate, FindingKind::BarrierDivergence,
+        FindingKind::BarrierDivergence, FindingKind::Race,       FindingKind::Race};
     EXPECT_EQ(kinds, expected) << dump(found);
+    EXPECT_EQ(harmful, (std::vector<uint64_t>{32, 1, 1, 1, 0, 0})) << dump(found);
+    EXPECT_EQ(found[2].lines, (V{12, 15})) << dump(found);
+    EXPECT_EQ(found[4].lines, (V{5, 6})) << dump(found);
 }
 
-// Verdict: max_findings_per_kind = 1 keeps one finding of each kind (the first in line order).
+// Verdict: max_findings_per_kind = 1 keeps one finding of each kind (the most harmful, then the
+// first in line order).
 TEST(analysis_analyze, RespectsMaxFindingsPerKind) {
     const TraceBuilder b = everything();
     Options options;
     options.max_findings_per_kind = 1;
     const auto found = analyze(b.trace(), options);
     ASSERT_EQ(found.size(), 4u) << dump(found);
-    EXPECT_EQ(found[1].kind, FindingKind::BarrierDivergence);
-    EXPECT_EQ(found[1].lines, (V{12, 15})) << dump(found);
-    EXPECT_EQ(found[2].kind, FindingKind::Race);
-    EXPECT_EQ(found[2].lines, (V{5, 6})) << dump(found);
+    EXPECT_EQ(found[2].kind, FindingKind::BarrierDivergence);
+    EXPECT_EQ(found[2].lines, (V{12, 15})) << dump(found);
+    EXPECT_EQ(found[3].kind, FindingKind::Race);
+    EXPECT_EQ(found[3].lines, (V{5, 6})) << dump(found);
 }
 
 // Verdict: 64 blocks x 256 threads x 10 events (163,840 events), shared offsets reused by every

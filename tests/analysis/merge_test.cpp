@@ -36,11 +36,14 @@ Finding lost_update(uint64_t threads, uint64_t lost) {
     return f;
 }
 
-// Verdict: one occurrence has no count; several say how many, in the noun's plural.
+// Verdict: a race always says what its pairs did (none harmful here: right by luck), in the noun's
+// plural for several; a lost update says how many updates were lost.
 TEST(analysis_merge, MessageRenderedFromTheCounts) {
-    EXPECT_EQ(race(1, {5}).message, "RAW hazard on __shared__ address 0x4 in block 0");
-    EXPECT_EQ(race(12, {5}).message,
-              "RAW hazard on __shared__ address 0x4 in block 0 (12 racing access pairs)");
+    EXPECT_EQ(race(1, {5}).message,
+              "RAW hazard on __shared__ address 0x4 in block 0 (it did no harm in this run: right by luck)");
+    EXPECT_EQ(race(12, {5}).message, "RAW hazard on __shared__ address 0x4 in block 0 (none did harm in this "
+                                     "run; 12 racing access pairs were right "
+                                     "by luck)");
     EXPECT_EQ(lost_update(4, 0).message, "lost update on global 0x0 (4 threads, no update lost in this run)");
     EXPECT_EQ(lost_update(4, 1).message, "lost update on global 0x0 (4 threads, 1 update lost)");
 }
@@ -58,8 +61,9 @@ TEST(analysis_merge, MergedMessageAgreesWithTheMergedCount) {
     EXPECT_EQ(merged[0].count, 9u);
     EXPECT_EQ(merged[0].runs, 3u);
     EXPECT_TRUE(merged[0].threads.empty()) << "the first run's example";
-    EXPECT_EQ(merged[0].message,
-              "RAW hazard on __shared__ address 0x4 in block 0 (9 racing access pairs in 3 runs)");
+    EXPECT_EQ(merged[0].message, "RAW hazard on __shared__ address 0x4 in block 0 (none did harm in 3 runs; "
+                                 "9 racing access pairs were right by "
+                                 "luck)");
 
     std::vector<Finding> lost;
     merge_findings(lost, {lost_update(4, 1)});
@@ -70,8 +74,9 @@ TEST(analysis_merge, MergedMessageAgreesWithTheMergedCount) {
     std::vector<Finding> once;
     merge_findings(once, {race(1, {5})});
     merge_findings(once, {race(1, {5})});
-    EXPECT_EQ(once[0].message,
-              "RAW hazard on __shared__ address 0x4 in block 0 (2 racing access pairs in 2 runs)");
+    EXPECT_EQ(once[0].message, "RAW hazard on __shared__ address 0x4 in block 0 (none did harm in 2 runs; 2 "
+                               "racing access pairs were right by "
+                               "luck)");
 }
 
 // Verdict: inside one run, the findings of the copies of one line (an unrolled loop gives one site
@@ -85,15 +90,18 @@ TEST(analysis_merge, CopiesOfOneLineInOneRunAreOneFinding) {
     EXPECT_EQ(one_run[0].count, 7u);
     EXPECT_EQ(one_run[0].runs, 1u);
     EXPECT_TRUE(one_run[0].threads.empty()) << "the first copy's example";
-    EXPECT_EQ(one_run[0].message, "RAW hazard on __shared__ address 0x4 in block 0 (7 racing access pairs)");
+    EXPECT_EQ(one_run[0].message,
+              "RAW hazard on __shared__ address 0x4 in block 0 (none did harm in this run; 7 racing access "
+              "pairs were right by luck)");
     EXPECT_EQ(one_run[1].lines, (V{5, 7}));
     std::vector<Finding> next_run = {race(1, {5, 6}), race(1, {5, 6})};
     merge_same_lines(next_run);
     merge_findings(one_run, next_run);
     EXPECT_EQ(one_run[0].count, 9u);
     EXPECT_EQ(one_run[0].runs, 2u);
-    EXPECT_EQ(one_run[0].message,
-              "RAW hazard on __shared__ address 0x4 in block 0 (9 racing access pairs in 2 runs)");
+    EXPECT_EQ(one_run[0].message, "RAW hazard on __shared__ address 0x4 in block 0 (none did harm in 2 runs; "
+                                  "9 racing access pairs were right by "
+                                  "luck)");
 }
 
 // Verdict: findings at other lines, other PTX lines, or of another hazard are kept apart.

@@ -67,6 +67,13 @@ class TraceBuilder {
         return memory(EventKind::Reduction, thread, site, address, size, space, false);
     }
 
+    // Sets the value (trace::Event::value) of the event appended last: the value a load read or a
+    // store wrote (the builder's accesses carry 0 otherwise).
+    TraceBuilder& value(uint32_t v) {
+        trace_.events.back().value = v;
+        return *this;
+    }
+
     // `thread` arrives at barrier `id` (at `site`) in its block's current phase of that barrier;
     // waits = false is bar.arrive (no wait: release() gives it no leave).
     TraceBuilder& arrive(uint32_t thread, uint16_t site, uint32_t id = 0, bool waits = true) {
@@ -158,7 +165,8 @@ inline std::string dump(const std::vector<Finding>& findings) {
     std::string out = std::to_string(findings.size()) + " finding(s):";
     for (const Finding& f : findings) {
         out += "\n  [" + std::string(to_string(f.kind)) + " " + to_string(f.hazard) +
-               " count=" + std::to_string(f.count) + "] " + f.message;
+               " count=" + std::to_string(f.count) + " harmful=" + std::to_string(f.harmful) + "] " +
+               f.message;
     }
     return out;
 }

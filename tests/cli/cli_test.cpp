@@ -36,6 +36,16 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+// "16,151", as messages write counts.
+std::string grouped(uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 TEST(Cli, ListNamesEveryScenarioAndVariant) {
     const Output o = run("list --json");
     ASSERT_EQ(o.code, 0) << o.out;
@@ -70,20 +80,46 @@ TEST(Cli, RunJsonHasTheContractFields) {
     EXPECT_GT(j["wrong_outputs"].get<uint64_t>(), 0u);
     ASSERT_FALSE(j["findings"].empty());
     const auto& f = j["findings"][0];
-    for (const char* field : {"kind", "hazard", "space", "lines", "ptx_lines", "threads", "count", "runs"})
+    for (const char* field :
+         {"kind", "hazard", "space", "lines", "ptx_lines", "threads", "count", "harmful", "runs"})
         EXPECT_TRUE(f.contains(field)) << field;
     EXPECT_EQ(f["kind"], "race");
     EXPECT_EQ(f["space"], "shared");
     EXPECT_EQ(f["lines"].size(), 2u);
     EXPECT_TRUE(f["ptx_lines"].empty()) << "every site of the stencil has a CUDA line";
-    // Merged over the two repetitions: the message states the merged count.
+    // The most harmful first: a neighbour load that ran before the neighbour's store.
+    EXPECT_EQ(f["hazard"], "WAR") << f;
+    const uint64_t count = f["count"].get<uint64_t>(), harmful = f["harmful"].get<uint64_t>();
+    EXPECT_GT(harmful, 0u) << f;
+    EXPECT_LE(harmful, count);
+    for (const auto& other : j["findings"])
+        EXPECT_LE(other["harmful"].get<uint64_t>(), harmful) << other;
+    // Merged over the two repetitions: the message states the merged counts.
     EXPECT_EQ(f["runs"], 2);
-    EXPECT_TRUE(contains(f["message"].get<std::string>(), "(" + std::to_string(f["count"].get<uint64_t>()) +
-                                                              " racing access pairs in 2 runs)"))
-        << f["message"];
+    std::string counts =
+        "(" + grouped(harmful) + (harmful == 1 ? " load" : " loads") + " read the old value in 2 runs";
+    if (count > harmful)
+        counts += "; " + grouped(count - harmful) + " more racing access pair" +
+                  (count - harmful == 1 ? " was" : "s were") + " right by luck";
+    EXPECT_TRUE(contains(f["message"].get<std::string>(), counts + ")"))
+        << f["message"] << "\nexpected " << counts;
     ASSERT_TRUE(j.contains("coverage"));
     EXPECT_EQ(j["coverage"]["analysed"], j["coverage"]["blocks"]);
     EXPECT_TRUE(contains(j["coverage"]["summary"].get<std::string>(), "analysed all")) << j["coverage"];
+}
+
+// The text output lists the harmful findings first and says how many pairs did harm.
+TEST(Cli, RunTextListsTheHarmfulFindingFirst) {
+    const Output o = run("run stencil --variant missing_barrier");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const size_t at = o.out.find("findings: ");
+    ASSERT_NE(at, std::string::npos) << o.out;
+    const size_t first = o.out.find('\n', at) + 1;
+    const std::string line = o.out.substr(first, o.out.find('\n', first) - first);
+    EXPECT_TRUE(contains(line, "  race WAR (shared, lines ")) << line;
+    EXPECT_TRUE(contains(line, ", harmful ")) << line;
+    EXPECT_TRUE(contains(line, " loads read the old value in this run")) << line;
+    EXPECT_TRUE(contains(o.out, "none did harm in this run; ")) << "the RAW findings, last\n" << o.out;
 }
 
 TEST(Cli, RunCorrectVariantHasNoFindings) {
@@ -144,6 +180,7 @@ TEST(Cli, SaveReportAndExportATrace) {
     o = run("report " + slt);
     ASSERT_EQ(o.code, 0) << o.out;
     EXPECT_TRUE(contains(o.out, "hazard on __shared__ memory")) << o.out;
+    EXPECT_TRUE(contains(o.out, " harmful)")) << o.out;
     EXPECT_TRUE(contains(o.out, "stencil.cu:")) << o.out;
     EXPECT_TRUE(contains(o.out, "SUMMARY")) << o.out;
     o = run("export " + slt + " --chrome " + json);
@@ -213,8 +250,11 @@ TEST(Cli, CheckFindsTheRaceInAKernelItHasNeverSeen) {
     ASSERT_EQ(o.code, 0) << o.out;
     auto j = nlohmann::json::parse(o.out);
     ASSERT_FALSE(j["findings"].empty()) << o.out;
+    // The harmful one first: a load of the mirrored slot (line 11) before its store (line 10).
     EXPECT_EQ(j["findings"][0]["kind"], "race");
-    EXPECT_EQ(j["findings"][0]["lines"], nlohmann::json::array({10, 11}));
+    EXPECT_EQ(j["findings"][0]["hazard"], "WAR");
+    EXPECT_EQ(j["findings"][0]["lines"], nlohmann::json::array({11, 10}));
+    EXPECT_GT(j["findings"][0]["harmful"].get<uint64_t>(), 0u) << o.out;
     o = run(base + " --kernel reverse_sync --schedule adversarial");
     ASSERT_EQ(o.code, 0) << o.out;
     j = nlohmann::json::parse(o.out);
