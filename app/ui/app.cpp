@@ -206,35 +206,38 @@ void App::apply_style() {
     style.WindowBorderSize = 0;
     style.ItemSpacing = ImVec2(8, 5);
     ImVec4* c = style.Colors;
+    // The colours that text is drawn on and in come from the theme's palette, opaque, so that its
+    // contrast test measures what is drawn (theme::text_pairs).
+    const theme::Palette& p = theme::palette(state_.presenter);
+    auto set = [&](ImGuiCol which, uint32_t rgba) { c[which] = ImGui::ColorConvertU32ToFloat4(rgba); };
     if (state_.presenter) {
-        // High contrast for projectors: near-black background, white text, bright frames and
-        // selections that survive a washed-out beamer.
-        const ImVec4 bg(0.015f, 0.015f, 0.02f, 1.0f);
-        c[ImGuiCol_WindowBg] = bg;
-        c[ImGuiCol_ChildBg] = bg;
-        c[ImGuiCol_PopupBg] = ImVec4(0.05f, 0.05f, 0.07f, 0.98f);
-        c[ImGuiCol_MenuBarBg] = bg;
-        c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
-        c[ImGuiCol_TextDisabled] = ImVec4(0.80f, 0.80f, 0.82f, 1);
+        // High contrast for projectors: near-black background (the palette's), white text, bright
+        // frames and selections that survive a washed-out beamer.
         c[ImGuiCol_Border] = ImVec4(0.55f, 0.55f, 0.62f, 0.9f);
         c[ImGuiCol_Separator] = c[ImGuiCol_Border];
-        c[ImGuiCol_FrameBg] = ImVec4(0.12f, 0.12f, 0.16f, 1);
-        c[ImGuiCol_Button] = ImVec4(0.16f, 0.36f, 0.72f, 1);
         c[ImGuiCol_ButtonHovered] = ImVec4(0.25f, 0.48f, 0.90f, 1);
         c[ImGuiCol_ButtonActive] = ImVec4(0.32f, 0.56f, 1.0f, 1);
-        c[ImGuiCol_Header] = ImVec4(0.20f, 0.40f, 0.80f, 0.75f);
-        c[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.48f, 0.90f, 0.85f);
         c[ImGuiCol_Tab] = ImVec4(0.12f, 0.20f, 0.36f, 1);
         c[ImGuiCol_TabActive] = ImVec4(0.20f, 0.42f, 0.84f, 1);
         c[ImGuiCol_TabHovered] = ImVec4(0.28f, 0.52f, 0.95f, 1);
         c[ImGuiCol_PlotHistogram] = ImVec4(0.35f, 0.75f, 1.0f, 1);
         style.ChildBorderSize = 1.5f;
     } else {
-        c[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.09f, 0.11f, 1);
-        c[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.11f, 0.13f, 1);
-        c[ImGuiCol_MenuBarBg] = ImVec4(0.13f, 0.13f, 0.16f, 1);
         c[ImGuiCol_Border] = ImVec4(0.28f, 0.28f, 0.33f, 1);
     }
+    set(ImGuiCol_WindowBg, p.window_bg);
+    set(ImGuiCol_ChildBg, p.child_bg);
+    set(ImGuiCol_PopupBg, p.popup_bg);
+    set(ImGuiCol_MenuBarBg, p.menu_bar_bg);
+    set(ImGuiCol_Text, p.text);
+    set(ImGuiCol_TextDisabled, p.text_disabled);
+    set(ImGuiCol_FrameBg, p.frame_bg);
+    set(ImGuiCol_Header, p.header);
+    set(ImGuiCol_HeaderHovered, p.header_hovered);
+    set(ImGuiCol_HeaderActive, p.header_hovered);
+    set(ImGuiCol_Button, p.button);
+    set(ImGuiCol_TableRowBgAlt, p.row_alt);
+    set(ImGuiCol_CheckMark, p.accent);
     style.ScaleAllSizes(built_scale_ > 0 ? built_scale_ : 1.0f);
     ImGui::GetStyle() = style;
 }
