@@ -13,6 +13,7 @@
 
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
+#include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
@@ -72,47 +73,17 @@ float split_size(float total, float fraction, float min_first, float min_second)
     return std::max(0.0f, std::clamp(total * fraction, min_first, std::max(min_first, total - min_second)));
 }
 
-std::string count_text(uint64_t n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// "ok · 4 findings · 331/49152 wrong" (status text, for the status line)
+// "completed · 331 of 49,152 outputs wrong · 4 findings": the run's outcome (outcome_words.h), for
+// the status line. English: the status line is.
 std::string record_summary(const RunRecord& r) {
-    const runner::RunSummary& s = r.summary;
-    std::string text = trace::to_string(s.status);
-    text += " \u00b7 " + (s.findings.empty() ? std::string("no findings")
-                                             : count_text(s.findings.size(), "finding", "findings"));
-    if (s.checked_outputs > 0)
-        text +=
-            " \u00b7 " + std::to_string(s.wrong_outputs) + "/" + std::to_string(s.checked_outputs) + " wrong";
-    return text;
+    return outcome_of(r.summary, Language::En).words;
 }
 
-// The same summary in colours that mean something: the status in its colour (green ok, red
-// otherwise), "no findings" and "0 wrong" in green, wrong outputs in red, a count of findings in
-// the text colour (the findings panel colours them by kind).
-void draw_record_summary(const RunRecord& r) {
-    const runner::RunSummary& s = r.summary;
-    auto piece = [](const std::string& text, const ImVec4* c) {
-        ImGui::SameLine(0, 0);
-        if (c)
-            ImGui::TextColored(*c, "%s", text.c_str());
-        else
-            ImGui::TextUnformatted(text.c_str());
-    };
-    const ImVec4 ok = colour(theme::kOk), bad = colour(theme::kDeadlock),
-                 status = colour(status_colour(s.status));
-    ImGui::TextColored(status, "%s", trace::to_string(s.status));
-    piece(" \u00b7 ", nullptr);
-    if (s.findings.empty())
-        piece("no findings", &ok);
-    else
-        piece(count_text(s.findings.size(), "finding", "findings"), nullptr);
-    if (s.checked_outputs > 0) {
-        piece(" \u00b7 ", nullptr);
-        piece(std::to_string(s.wrong_outputs) + "/" + std::to_string(s.checked_outputs) + " wrong",
-              s.wrong_outputs > 0 ? &bad : &ok);
-    }
+// The same outcome in the colour it deserves: red for wrong outputs or a hang, the warning colour for
+// right outputs with findings, green only for "correct" (status ok alone is no reason for green).
+void draw_record_summary(const RunRecord& r, Language language, bool presenter) {
+    const Outcome outcome = outcome_of(r.summary, language);
+    widgets::coloured_text(theme::tone_ink(outcome.tone, presenter), outcome.words.c_str());
 }
 
 // Notes the rows area of the TimelineView just drawn (the last item) as `name`: its child region
@@ -122,6 +93,16 @@ void note_timeline_rows(RegionMap& regions, const char* name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     const float legend = std::round(ImGui::GetFontSize() * 1.7f) + 1.0f;
     regions[name] = Region{a.x, a.y, b.x - a.x, std::max(0.0f, b.y - a.y - legend)};
+}
+
+// The lesson panel's "What to look at" and "The fix" as regions "lesson_look_at" and "lesson_fix"
+// (where drawn), so that a GUI test can check they are in sight without scrolling.
+void note_lesson_sections(RegionMap& regions, const LessonPanel& lesson) {
+    const auto add = [&](const char* name, const ImVec4& r) {
+        if (r.z > r.x) regions[name] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
+    };
+    add("lesson_look_at", lesson.sections().look_at);
+    add("lesson_fix", lesson.sections().fix);
 }
 
 // A solid warning disc with "!" (solid pixels, so the GUI tests can find the error colour).
@@ -206,35 +187,38 @@ void App::apply_style() {
     style.WindowBorderSize = 0;
     style.ItemSpacing = ImVec2(8, 5);
     ImVec4* c = style.Colors;
+    // The colours that text is drawn on and in come from the theme's palette, opaque, so that its
+    // contrast test measures what is drawn (theme::text_pairs).
+    const theme::Palette& p = theme::palette(state_.presenter);
+    auto set = [&](ImGuiCol which, uint32_t rgba) { c[which] = ImGui::ColorConvertU32ToFloat4(rgba); };
     if (state_.presenter) {
-        // High contrast for projectors: near-black background, white text, bright frames and
-        // selections that survive a washed-out beamer.
-        const ImVec4 bg(0.015f, 0.015f, 0.02f, 1.0f);
-        c[ImGuiCol_WindowBg] = bg;
-        c[ImGuiCol_ChildBg] = bg;
-        c[ImGuiCol_PopupBg] = ImVec4(0.05f, 0.05f, 0.07f, 0.98f);
-        c[ImGuiCol_MenuBarBg] = bg;
-        c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
-        c[ImGuiCol_TextDisabled] = ImVec4(0.80f, 0.80f, 0.82f, 1);
+        // High contrast for projectors: near-black background (the palette's), white text, bright
+        // frames and selections that survive a washed-out beamer.
         c[ImGuiCol_Border] = ImVec4(0.55f, 0.55f, 0.62f, 0.9f);
         c[ImGuiCol_Separator] = c[ImGuiCol_Border];
-        c[ImGuiCol_FrameBg] = ImVec4(0.12f, 0.12f, 0.16f, 1);
-        c[ImGuiCol_Button] = ImVec4(0.16f, 0.36f, 0.72f, 1);
         c[ImGuiCol_ButtonHovered] = ImVec4(0.25f, 0.48f, 0.90f, 1);
         c[ImGuiCol_ButtonActive] = ImVec4(0.32f, 0.56f, 1.0f, 1);
-        c[ImGuiCol_Header] = ImVec4(0.20f, 0.40f, 0.80f, 0.75f);
-        c[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.48f, 0.90f, 0.85f);
         c[ImGuiCol_Tab] = ImVec4(0.12f, 0.20f, 0.36f, 1);
         c[ImGuiCol_TabActive] = ImVec4(0.20f, 0.42f, 0.84f, 1);
         c[ImGuiCol_TabHovered] = ImVec4(0.28f, 0.52f, 0.95f, 1);
         c[ImGuiCol_PlotHistogram] = ImVec4(0.35f, 0.75f, 1.0f, 1);
         style.ChildBorderSize = 1.5f;
     } else {
-        c[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.09f, 0.11f, 1);
-        c[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.11f, 0.13f, 1);
-        c[ImGuiCol_MenuBarBg] = ImVec4(0.13f, 0.13f, 0.16f, 1);
         c[ImGuiCol_Border] = ImVec4(0.28f, 0.28f, 0.33f, 1);
     }
+    set(ImGuiCol_WindowBg, p.window_bg);
+    set(ImGuiCol_ChildBg, p.child_bg);
+    set(ImGuiCol_PopupBg, p.popup_bg);
+    set(ImGuiCol_MenuBarBg, p.menu_bar_bg);
+    set(ImGuiCol_Text, p.text);
+    set(ImGuiCol_TextDisabled, p.text_disabled);
+    set(ImGuiCol_FrameBg, p.frame_bg);
+    set(ImGuiCol_Header, p.header);
+    set(ImGuiCol_HeaderHovered, p.header_hovered);
+    set(ImGuiCol_HeaderActive, p.header_hovered);
+    set(ImGuiCol_Button, p.button);
+    set(ImGuiCol_TableRowBgAlt, p.row_alt);
+    set(ImGuiCol_CheckMark, p.accent);
     style.ScaleAllSizes(built_scale_ > 0 ? built_scale_ : 1.0f);
     ImGui::GetStyle() = style;
 }
@@ -481,6 +465,7 @@ void App::draw_centre_tabs(ImVec2 size) {
             ImGui::BeginChild("##lesson", ImVec2(0, 0), false);
             note_region("lesson");
             lesson_.draw(state_);
+            note_lesson_sections(regions_, lesson_);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
@@ -551,6 +536,7 @@ void App::draw_presenter_layout(ImVec2 size) {
         } else {
             note_region("lesson");
             lesson_.draw(state_);
+            note_lesson_sections(regions_, lesson_);
         }
         ImGui::EndChild();
         ImGui::SameLine(0, gap);
@@ -574,7 +560,7 @@ void App::draw_timeline_header(const RunRecord& record, bool short_label) {
     if (!short_label) {
         ImGui::TextUnformatted(record.label.c_str());
     } else if (state_.compare && !record.variant_id.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", record.variant_id.c_str());
+        widgets::coloured_text(theme::palette(state_.presenter).variant_name, record.variant_id.c_str());
     } else {
         ImGui::TextDisabled("%s, seed %llu", sim::to_string(record.options.schedule),
                             static_cast<unsigned long long>(record.options.seed));
@@ -582,12 +568,12 @@ void App::draw_timeline_header(const RunRecord& record, bool short_label) {
     ImGui::SameLine();
     if (record.provisional) {
         // Live: the kernel is still running; findings and outputs come with the final record.
-        ImGui::TextColored(colour(theme::kDivergence), "live: %s events, %s, kernel still running",
-                           count_short(record.live_events_seen).c_str(),
-                           ms_text(record.live_elapsed_ms).c_str());
+        ImGui::TextColored(
+            colour(theme::palette(state_.presenter).warning), "live: %s events, %s, kernel still running",
+            count_short(record.live_events_seen).c_str(), ms_text(record.live_elapsed_ms).c_str());
         return;
     }
-    draw_record_summary(record);
+    draw_record_summary(record, shown_language(state_), state_.presenter);
     // Tracing perturbs: the untraced outcome goes beside the traced one wherever a GPU run shows.
     const std::string sides = gpu_sides_text(record);
     if (!sides.empty()) widgets::disabled_wrapped(sides.c_str());
@@ -740,7 +726,22 @@ void App::draw_status_line() {
     const float clip_right = ImGui::GetWindowPos().x + keys_x - ImGui::GetFontSize();
     ImGui::PushClipRect(start, ImVec2(std::max(start.x, clip_right), start.y + ImGui::GetFrameHeight()),
                         true);
-    ImGui::TextDisabled("%s", text.c_str());
+    // A run's summary ("LABEL: OUTCOME", as accept_record writes it) shows its outcome in its colour.
+    const RunRecord* shown = state_.current.get();
+    const std::string prefix = shown ? shown->label + ": " : std::string();
+    const std::string outcome = shown ? record_summary(*shown) : std::string();
+    if (shown && !shown->provisional && text.starts_with(prefix + outcome)) {
+        ImGui::TextDisabled("%s", prefix.c_str());
+        ImGui::SameLine(0, 0);
+        draw_record_summary(*shown, Language::En, state_.presenter);
+        const std::string rest = text.substr(prefix.size() + outcome.size());
+        if (!rest.empty()) {
+            ImGui::SameLine(0, 0);
+            ImGui::TextDisabled("%s", rest.c_str());
+        }
+    } else {
+        ImGui::TextDisabled("%s", text.c_str());
+    }
     ImGui::PopClipRect();
     ImGui::SameLine(keys_x);
     ImGui::TextDisabled("%s", keys);

@@ -44,7 +44,8 @@ struct AppOptions {
 // "browser", "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
 // "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
 // the rows without the legend), "header" (presenter mode), "status", "error_modal", "gpu_reason"
-// (the run panel's "GPU unavailable: why" note, where it is drawn). Written by the
+// (the run panel's "GPU unavailable: why" note, where it is drawn), "lesson_look_at" and "lesson_fix"
+// (the lesson's sections after a run). Written by the
 // scripted mode's --layout for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;

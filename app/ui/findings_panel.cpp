@@ -1,5 +1,7 @@
 #include "ui/findings_panel.h"
 
+#include "ui/outcome_words.h"
+
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
@@ -34,9 +36,22 @@ float wrapped_height(const std::string& text) {
     return ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
 }
 
-void draw_status(const runner::RunSummary& summary) {
-    const std::string text = status_text(summary) + " - the trace shows what ran until then.";
-    widgets::coloured_text_wrapped(theme::kDeadlock, text.c_str());
+// A small square in the finding's mark colour (exact: the GUI tests may look for it) before its kind.
+void swatch(uint32_t colour) {
+    const float size = ImGui::GetFontSize() * 0.7f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float line = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + (line - size) * 0.5f},
+                                              {p.x + size, p.y + (line + size) * 0.5f}, colour);
+    ImGui::Dummy({size, line});
+}
+
+void draw_status(const AppState& state, const runner::RunSummary& summary) {
+    const Outcome outcome = outcome_of(summary, Language::En);
+    const std::string text = outcome.words + " - the trace shows what ran until then.";
+    swatch(theme::kDeadlock); // the mark colour of a stuck thread on the timeline
+    ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
+    widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), text.c_str());
     ImGui::Separator();
 }
 
@@ -68,7 +83,7 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::TextDisabled("in %s", record->label.c_str());
     }
     widgets::about_button(kAbout);
-    if (summary.status != trace::RunStatus::Ok) draw_status(summary);
+    if (summary.status != trace::RunStatus::Ok) draw_status(state, summary);
 
     if (!summary.traced) {
         // Untraced launches leave nothing to analyse: "no findings" would claim a clean kernel.
@@ -84,7 +99,8 @@ void FindingsPanel::draw(AppState& state) {
         coverage_ = c.complete() ? std::string() : c.summary + ".";
         if (!coverage_.empty()) coverage_[0] = 'A'; // "Analysed 12 of 64 blocks: ..."
     }
-    if (!coverage_.empty()) widgets::coloured_text_wrapped(theme::kDeadlock, coverage_.c_str());
+    if (!coverage_.empty())
+        widgets::coloured_text_wrapped(theme::palette(state.presenter).bad, coverage_.c_str());
     if (findings.empty()) {
         const std::string text = std::string("No findings ") + widgets::glyph_or(0x2014, "\u2014", "-") +
                                  " the analysis saw no race, barrier divergence, lost update or deadlock" +
@@ -112,6 +128,7 @@ void FindingsPanel::draw(AppState& state) {
     ImGui::TableHeadersRow();
 
     const char* arrow = widgets::glyph_or(0x2194, "\u2194", "<->");
+    const theme::Palette& palette = theme::palette(state.presenter);
     const trace::Trace& trace = summary.trace;
     for (size_t i = 0; i < findings.size(); ++i) {
         const analysis::Finding& f = findings[i];
@@ -131,15 +148,23 @@ void FindingsPanel::draw(AppState& state) {
         widgets::wrapped(example.c_str());
         const float row_height = std::max({ImGui::GetTextLineHeight(), message_height, example_height});
 
+        // The row's selectable first, then its kind over it: a swatch in the mark colour and the
+        // name in the kind's text colour, or in the text colour on a selected or hovered row, where
+        // the kind colours are too close to the highlight to read (theme::text_pairs).
         ImGui::TableSetColumnIndex(kKind);
-        ImGui::PushStyleColor(ImGuiCol_Text, finding_colour(f.kind));
-        if (ImGui::Selectable(analysis::to_string(f.kind), selected,
+        const ImVec2 cell = ImGui::GetCursorPos();
+        if (ImGui::Selectable("##row", selected,
                               ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
                               {0.0f, row_height}))
             state.requests.focus_finding = index;
-        ImGui::PopStyleColor();
+        const bool lit = selected || ImGui::IsItemHovered();
         widgets::tooltip(kind_explanation(f.kind));
         if (selected) ImGui::SetItemDefaultFocus();
+        ImGui::SetCursorPos(cell);
+        swatch(finding_colour(f.kind));
+        ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
+        widgets::coloured_text(lit ? palette.text : theme::finding_ink(f.kind, state.presenter),
+                               analysis::to_string(f.kind));
 
         ImGui::TableSetColumnIndex(kHazard);
         ImGui::TextUnformatted(analysis::to_string(f.hazard));

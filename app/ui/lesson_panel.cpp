@@ -1,6 +1,8 @@
 // Index
 //   [SECTION] Words (en / zh)
 //   [SECTION] Drawing helpers
+//   [SECTION] Predict
+//   [SECTION] Results
 //   [SECTION] LessonPanel
 #include "ui/lesson_panel.h"
 
@@ -25,23 +27,33 @@ struct Labels {
     const char* this_variant;
     const char* predict;
     const char* predict_hint;
+    const char* your_prediction;
+    const char* results_q; // "Results:"
+    const char* right;     // "all right"
+    const char* wrong;     // "some wrong"
+    const char* finding_q; // "Finding:"
+    const char* none;      // "none"
+    const char* hang_q;    // "Hang:"
+    const char* completes; // "completes"
+    const char* hangs;     // "hangs"
     const char* run;
     const char* run_again;
     const char* running;
-    const char* results;
-    const char* you_predicted;
+    const char* no_prediction;
     const char* verdict;
     const char* as_expected;
     const char* not_as_expected;
-    const char* expected;
     const char* findings; // printf format of the finding count, followed by the kinds
     const char* no_findings;
     const char* not_traced;
     const char* look_at;
     const char* fix;
+    const char* details;
+    const char* the_question;
     const char* the_lesson;
     const char* pick;
     const char* other_run;
+    const char* earlier_run;
     const char* on_gpu;   // heading of the GPU run's two sides
     const char* gpu_note; // why the lesson's verdict is not applied to a GPU run
 };
@@ -51,23 +63,33 @@ constexpr Labels kEnglish = {
     .this_variant = "This variant",
     .predict = "Predict",
     .predict_hint = "Answer before you run: the results stay hidden until then.",
+    .your_prediction = "Your prediction",
+    .results_q = "Results:",
+    .right = "all right",
+    .wrong = "some wrong",
+    .finding_q = "Finding:",
+    .none = "none",
+    .hang_q = "The kernel:",
+    .completes = "completes",
+    .hangs = "hangs",
     .run = "Run",
     .run_again = "Run again",
     .running = "Running...",
-    .results = "Results",
-    .you_predicted = "You predicted",
+    .no_prediction = "No prediction this time: pick one before the next run.",
     .verdict = "Verdict",
-    .as_expected = "As expected",
-    .not_as_expected = "NOT as expected",
-    .expected = "expected",
+    .as_expected = "As expected.",
+    .not_as_expected = "NOT as expected.",
     .findings = "%zu finding(s):",
     .no_findings = "no findings",
     .not_traced = "not traced: no findings either way",
     .look_at = "What to look at",
     .fix = "The fix",
+    .details = "Details",
+    .the_question = "The question",
     .the_lesson = "The lesson",
     .pick = "Pick a scenario and a variant in the scenario browser.",
     .other_run = "The views show the last run, of another variant; run this one to see its results.",
+    .earlier_run = "The views show an earlier run of this variant: predict, then run it again.",
     .on_gpu = "On the GPU",
     .gpu_note = "The lesson's verdict is about the simulator. On the GPU, compare the untraced outcome (the "
                 "hardware's own) with the traced one: tracing slows the kernel and can hide a race.",
@@ -78,23 +100,33 @@ constexpr Labels kChinese = {
     .this_variant = "这个版本",
     .predict = "先预测",
     .predict_hint = "运行之前先回答：结果在运行之后才会显示。",
+    .your_prediction = "你的预测",
+    .results_q = "结果：",
+    .right = "全部正确",
+    .wrong = "部分错误",
+    .finding_q = "发现：",
+    .none = "没有",
+    .hang_q = "内核：",
+    .completes = "能运行结束",
+    .hangs = "会挂起",
     .run = "运行",
     .run_again = "再运行一次",
     .running = "正在运行……",
-    .results = "结果",
-    .you_predicted = "你的预测",
+    .no_prediction = "这次没有预测：下次运行前先选一个。",
     .verdict = "结论",
-    .as_expected = "符合预期",
-    .not_as_expected = "不符合预期",
-    .expected = "预期",
+    .as_expected = "符合预期。",
+    .not_as_expected = "不符合预期。",
     .findings = "%zu 项发现：",
     .no_findings = "没有发现",
     .not_traced = "未记录 trace：无法给出发现",
     .look_at = "看什么",
     .fix = "怎么修",
+    .details = "详细信息",
+    .the_question = "问题",
     .the_lesson = "课程内容",
     .pick = "请在场景浏览器里选择一个场景和版本。",
     .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
+    .earlier_run = "各视图显示的是这个版本之前的一次运行：先预测，再运行一次。",
     .on_gpu = "在 GPU 上",
     .gpu_note =
         "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace 的结果："
@@ -109,36 +141,82 @@ const Labels& words_for(Language language) {
 
 constexpr const char* kAbout =
     "The lesson of the selected variant, in two steps.\n\n"
-    "Predict: read what the kernel does and answer the question before running it. The results stay "
-    "hidden until this variant has been run.\n\n"
-    "Run: the results appear here: how the run ended, how many outputs were wrong, and whether the run "
-    "showed what the lesson expects (the same check the verdict tests make). Then: what to look at in "
-    "the source, timeline and findings, and how to fix the kernel.\n\n"
+    "Predict: read what the kernel does, answer the question and pick your prediction (will results be "
+    "wrong, which finding will fire, will it hang) before running it. The results stay hidden until "
+    "this variant has been run; selecting another variant starts a new prediction.\n\n"
+    "Run: the outcome appears here (\"completed\" only means the kernel ended; \"correct\" means no "
+    "wrong output and no finding), which parts of your prediction came true, and whether the run showed "
+    "what the lesson expects (the same check the verdict tests make). Then: what to look at in the "
+    "source, timeline and findings, and how to fix the kernel. Details fold out below.\n\n"
     "The language switch changes the lesson text; Chinese needs a CJK font.";
 
-// An accent that means nothing in the theme (theme colours are reserved for events and findings).
-uint32_t accent() {
-    return ImGui::GetColorU32(ImGuiCol_CheckMark);
+const theme::Palette& colours(const AppState& state) {
+    return theme::palette(state.presenter);
 }
 
 const std::string& first_of(const std::string& preferred, const std::string& fallback) {
     return preferred.empty() ? fallback : preferred;
 }
 
-void section(const char* title, const std::string& body) {
+void section(const AppState& state, const char* title, const std::string& body) {
     if (body.empty()) return;
-    widgets::heading(title, accent());
+    widgets::heading(title, colours(state).accent);
     widgets::wrapped(body.c_str());
+}
+
+// Where the first line of `text` ends when it may be `width` wide: at the last space that fits, or
+// (Chinese) between any two characters, before a character that may not start a line; at least one
+// character.
+const char* first_line_end(const char* text, const char* end, float width) {
+    ImFont* font = ImGui::GetFont();
+    const float scale = ImGui::GetFontSize() / font->FontSize;
+    float x = 0;
+    const char* last_break = nullptr;
+    unsigned prev = 0;
+    for (const char* p = text; p < end;) {
+        unsigned c = 0;
+        const int n = std::max(1, ImTextCharFromUtf8(&c, p, end));
+        if (c == '\n') return p;
+        if (p > text &&
+            (prev == ' ' || ((widgets::is_cjk(c) || widgets::is_cjk(prev)) && !widgets::no_break_before(c))))
+            last_break = p;
+        x += font->GetCharAdvance(static_cast<ImWchar>(c)) * scale;
+        if (x > width) return last_break ? last_break : p > text ? p : p + n;
+        prev = c;
+        p += n;
+    }
+    return end;
+}
+
+// A paragraph that starts with its title in the accent colour on the same line ("What to look at: A
+// race finding ..."), a line shorter than a heading above the text. Returns its screen rectangle.
+ImVec4 lead_paragraph(const AppState& state, const char* title, const std::string& body) {
+    if (body.empty()) return {0, 0, 0, 0};
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    ImGui::Dummy({0.0f, ImGui::GetStyle().ItemSpacing.y * 0.5f});
+    const std::string lead = std::string(title) + (shown_language(state) == Language::Zh ? "：" : ":");
+    widgets::coloured_text(colours(state).accent, lead.c_str());
+    ImGui::SameLine();
+    const char* text = body.c_str();
+    const char* end = text + body.size();
+    const char* cut = first_line_end(text, end, std::max(0.0f, right - ImGui::GetCursorScreenPos().x));
+    ImGui::TextUnformatted(text, cut);
+    while (cut < end && (*cut == ' ' || *cut == '\n'))
+        ++cut;
+    if (cut < end) widgets::wrapped(std::string(cut, end).c_str());
+    return {start.x, start.y, right, ImGui::GetItemRectMax().y};
 }
 
 // A framed box around wrapped text, sized to its content (ImGui 1.86 has no auto-sizing child): the
 // content is drawn on a foreground channel, then the frame behind it once its height is known.
-void boxed(const char* title, const std::string& body) {
+void boxed(const AppState& state, const char* title, const std::string& body) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float pad = ImGui::GetFontSize() * 0.5f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float left = ImGui::GetCursorScreenPos().x;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const theme::Palette& p = colours(state);
 
     ImGui::Dummy({0.0f, pad * 0.5f});
     // A splitter of our own rather than the draw list's: safe even if the App draws this panel
@@ -148,17 +226,20 @@ void boxed(const char* title, const std::string& body) {
     layers.SetCurrentChannel(dl, 1);
     ImGui::Indent(pad);
     ImGui::BeginGroup();
-    widgets::coloured_text(accent(), title);
+    widgets::coloured_text(p.accent, title);
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - pad);
+    ImGui::PushStyleColor(ImGuiCol_Text, p.text);
     ImGui::TextUnformatted(body.c_str());
+    ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
     ImGui::Unindent(pad);
     const ImVec2 min{left, ImGui::GetItemRectMin().y - pad};
     const ImVec2 max{right, ImGui::GetItemRectMax().y + pad};
     layers.SetCurrentChannel(dl, 0);
-    dl->AddRectFilled(min, max, ImGui::GetColorU32(ImGuiCol_FrameBg), style.FrameRounding);
-    dl->AddRect(min, max, accent(), style.FrameRounding, 0, ImGui::GetFontSize() * 0.12f);
+    // The theme's frame colour, opaque: the contrast test measures text on exactly this.
+    dl->AddRectFilled(min, max, p.frame_bg, style.FrameRounding);
+    dl->AddRect(min, max, p.accent, style.FrameRounding, 0, ImGui::GetFontSize() * 0.12f);
     layers.Merge(dl);
     ImGui::Dummy({0.0f, pad});
 }
@@ -199,66 +280,111 @@ void draw_run_button(AppState& state, const Labels& words, bool big) {
                            state.progress.what.c_str());
 }
 
+// A radio button that keeps to the line while it fits.
+bool radio(const char* label, bool active, bool first) {
+    if (!first)
+        widgets::same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(label, nullptr, true).x +
+                                   ImGui::GetStyle().ItemInnerSpacing.x);
+    return ImGui::RadioButton(label, active);
+}
+
+// [SECTION] Predict ---------------------------------------------------------------------------------
+
+void draw_prediction_pickers(Prediction& p, Language language, const Labels& words) {
+    ImGui::PushID("prediction");
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(words.results_q);
+    ImGui::SameLine();
+    if (radio(words.right, p.wrong_outputs == Guess::No, true)) p.wrong_outputs = Guess::No;
+    if (radio(words.wrong, p.wrong_outputs == Guess::Yes, false)) p.wrong_outputs = Guess::Yes;
+
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(words.finding_q);
+    ImGui::SameLine();
+    if (radio(words.none, p.finding_set && !p.finding, true)) {
+        p.finding_set = true;
+        p.finding.reset();
+    }
+    for (analysis::FindingKind kind : scenario::all_finding_kinds()) {
+        const std::string label = kind_words(kind, language, false) + "##kind" + std::to_string(int(kind));
+        if (radio(label.c_str(), p.finding_set && p.finding == kind, false)) {
+            p.finding_set = true;
+            p.finding = kind;
+        }
+    }
+
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(words.hang_q);
+    ImGui::SameLine();
+    if (radio(words.completes, p.hang == Guess::No, true)) p.hang = Guess::No;
+    if (radio(words.hangs, p.hang == Guess::Yes, false)) p.hang = Guess::Yes;
+    ImGui::PopID();
+}
+
 void draw_predict(AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
-                  const Labels& words) {
+                  const Labels& words, Prediction& prediction) {
     const scenario::LessonText& lesson = lesson_text(state, s.en, s.zh);
     const scenario::LessonText& note = lesson_text(state, v.en, v.zh);
 
     widgets::wrapped(lesson.title.c_str());
-    section(words.what_it_shows, lesson.shows);
+    section(state, words.what_it_shows, lesson.shows);
     if (!note.title.empty() || !note.shows.empty()) {
-        widgets::heading(words.this_variant, accent());
+        widgets::heading(words.this_variant, colours(state).accent);
         if (!note.title.empty()) widgets::wrapped(note.title.c_str());
         if (!note.shows.empty()) widgets::wrapped(note.shows.c_str());
     }
 
     ImGui::Spacing();
-    boxed(words.predict, first_of(note.predict, lesson.predict));
+    boxed(state, words.predict, first_of(note.predict, lesson.predict));
+    widgets::heading(words.your_prediction, colours(state).accent);
+    draw_prediction_pickers(prediction, shown_language(state), words);
     widgets::disabled_wrapped(words.predict_hint);
     draw_run_button(state, words, true);
 
     if (state.current != nullptr) {
         ImGui::Spacing();
-        widgets::disabled_wrapped(words.other_run);
+        widgets::disabled_wrapped(record_is_of(state.current.get(), &s, &v) ? words.earlier_run
+                                                                            : words.other_run);
     }
 }
 
-void draw_results(AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
-                  const RunRecord& record, const Labels& words) {
-    const scenario::LessonText& lesson = lesson_text(state, s.en, s.zh);
-    const scenario::LessonText& note = lesson_text(state, v.en, v.zh);
+// [SECTION] Results ---------------------------------------------------------------------------------
+
+// The parts of the prediction, one coloured piece each, kept to one line while they fit.
+void draw_prediction_check(const AppState& state, const Prediction& prediction,
+                           const runner::RunSummary& summary, const Labels& words) {
+    const theme::Palette& p = colours(state);
+    const std::vector<PredictionPart> parts = check_prediction(prediction, summary, shown_language(state));
+    if (parts.empty()) {
+        widgets::disabled_wrapped(words.no_prediction);
+        return;
+    }
+    const char* yes = widgets::glyph_or(0x2713, "\u2713", "[yes]");
+    const char* no = widgets::glyph_or(0x2717, "\u2717", "[no]");
+    widgets::coloured_text(p.accent, words.your_prediction);
+    for (const PredictionPart& part : parts) {
+        const std::string text = std::string(part.came == Came::True    ? yes
+                                             : part.came == Came::False ? no
+                                                                        : "?") +
+                                 " " + part.guess + " (" + part.actual + ")";
+        widgets::same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x);
+        widgets::coloured_text(part.came == Came::True    ? p.good
+                               : part.came == Came::False ? p.bad
+                                                          : p.text_disabled,
+                               text.c_str());
+    }
+}
+
+void draw_details(AppState& state, const scenario::Variant& v, const RunRecord& record, const Labels& words,
+                  const std::string& question) {
     const runner::RunSummary& summary = record.summary;
     const Language language = shown_language(state);
-
-    widgets::wrapped(lesson.title.c_str());
-    if (!note.title.empty()) widgets::wrapped(note.title.c_str());
-
-    widgets::heading(words.results, accent());
-    if (!record.label.empty()) ImGui::TextDisabled("%s", record.label.c_str());
-    widgets::coloured_text_wrapped(status_colour(summary.status), status_text(summary).c_str());
-    widgets::coloured_text_wrapped(summary.wrong_outputs > 0 ? theme::kDeadlock
-                                                             : ImGui::GetColorU32(ImGuiCol_Text),
+    const theme::Palette& p = colours(state);
+    if (!record.label.empty()) widgets::disabled_wrapped(record.label.c_str());
+    widgets::coloured_text_wrapped(summary.wrong_outputs > 0 ? p.bad : p.text,
                                    wrong_outputs_text(summary, language).c_str());
-    if (!summary.check_summary.empty()) {
-        widgets::disabled_wrapped(summary.check_summary.c_str());
-    }
-    if (record.options.backend == "gpu") {
-        // Both sides, each on its own line: the untraced outcome is the hardware's, the traced one
-        // is what the timeline shows.
-        widgets::heading(words.on_gpu, accent());
-        if (!summary.device.empty()) ImGui::TextDisabled("%s", summary.device.c_str());
-        if (summary.gpu_untraced.ran)
-            widgets::coloured_text_wrapped(summary.gpu_untraced.wrong_outputs > 0 ||
-                                                   summary.gpu_untraced.status != trace::RunStatus::Ok
-                                               ? theme::kDeadlock
-                                               : ImGui::GetColorU32(ImGuiCol_Text),
-                                           gpu_side_text(summary.gpu_untraced, false).c_str());
-        if (record.options.gpu.traced && summary.gpu_traced.ran)
-            widgets::coloured_text_wrapped(summary.gpu_traced.status != trace::RunStatus::Ok
-                                               ? theme::kDeadlock
-                                               : ImGui::GetColorU32(ImGuiCol_Text),
-                                           gpu_side_text(summary.gpu_traced, true).c_str());
-    }
+    if (!summary.check_summary.empty()) widgets::disabled_wrapped(summary.check_summary.c_str());
+    if (!summary.message.empty()) widgets::disabled_wrapped(summary.message.c_str());
     const std::vector<analysis::FindingKind> kinds = runner::finding_kinds(summary);
     if (!summary.traced) {
         ImGui::TextUnformatted(words.not_traced);
@@ -269,35 +395,76 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
         std::snprintf(count, sizeof count, words.findings, summary.findings.size());
         std::string found = count;
         for (size_t i = 0; i < kinds.size(); ++i)
-            found += (i == 0 ? " " : ", ") + std::string(analysis::to_string(kinds[i]));
+            found += (i == 0 ? " " : ", ") + kind_words(kinds[i], language, false);
         widgets::wrapped(found.c_str());
     }
-
-    widgets::heading(words.verdict, accent());
     if (record.options.backend == "gpu") {
+        // Both sides, each on its own line: the untraced outcome is the hardware's, the traced one
+        // is what the timeline shows.
+        widgets::heading(words.on_gpu, p.accent);
+        if (!summary.device.empty()) widgets::disabled_wrapped(summary.device.c_str());
+        if (summary.gpu_untraced.ran)
+            widgets::coloured_text_wrapped(summary.gpu_untraced.wrong_outputs > 0 ||
+                                                   summary.gpu_untraced.status != trace::RunStatus::Ok
+                                               ? p.bad
+                                               : p.text,
+                                           gpu_side_text(summary.gpu_untraced, false).c_str());
+        if (record.options.gpu.traced && summary.gpu_traced.ran)
+            widgets::coloured_text_wrapped(summary.gpu_traced.status != trace::RunStatus::Ok ? p.bad : p.text,
+                                           gpu_side_text(summary.gpu_traced, true).c_str());
         widgets::disabled_wrapped(words.gpu_note);
-        widgets::disabled_wrapped((std::string(words.expected) + ": " + expectation_text(v.expect)).c_str());
+    }
+    (void)v;
+    section(state, words.the_question, question);
+}
+
+void draw_results(AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
+                  const RunRecord& record, const Labels& words, const Prediction& prediction,
+                  LessonPanel::Sections& sections) {
+    const scenario::LessonText& lesson = lesson_text(state, s.en, s.zh);
+    const scenario::LessonText& note = lesson_text(state, v.en, v.zh);
+    const runner::RunSummary& summary = record.summary;
+    const Language language = shown_language(state);
+    const theme::Palette& p = colours(state);
+
+    // What happened, in one line with the colour it deserves ("completed" is not "correct").
+    const Outcome outcome = outcome_of(summary, language);
+    widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), outcome.words.c_str());
+    draw_prediction_check(state, prediction, summary, words);
+
+    // What to look at and the fix come first: at 1280x720 the lesson shows about ten lines, and
+    // these are what the student does next (a GUI test checks they are in sight).
+    sections.look_at = lead_paragraph(state, words.look_at, first_of(note.look_at, lesson.look_at));
+    sections.fix = lead_paragraph(state, words.fix, first_of(note.fix, lesson.fix));
+
+    // The verdict against the lesson's expectation, as a sentence.
+    const std::string expected = expectation_sentence(v.expect, language, summary.findings);
+    ImGui::Spacing();
+    if (record.options.backend == "gpu") {
+        widgets::disabled_wrapped(expected.c_str());
     } else {
         const runner::VerdictCheck verdict = verdict_for(v, record);
-        widgets::coloured_text(verdict.pass ? theme::kOk : theme::kDeadlock,
+        // Not green when it passes: "as expected" of a broken variant sits beside wrong outputs, and
+        // green there would read as "right". The accent says "the lesson showed what it should".
+        widgets::coloured_text(verdict.pass ? p.accent : p.bad,
                                verdict.pass ? words.as_expected : words.not_as_expected);
         for (const std::string& problem : verdict.problems) {
             ImGui::Bullet();
-            widgets::coloured_text_wrapped(theme::kDeadlock, problem.c_str());
+            widgets::coloured_text_wrapped(p.bad, problem.c_str());
         }
-        widgets::disabled_wrapped((std::string(words.expected) + ": " + expectation_text(v.expect)).c_str());
+        widgets::disabled_wrapped(expected.c_str());
     }
-
-    // The question stays in sight so the student can hold the answer against it.
-    section(words.you_predicted, first_of(note.predict, lesson.predict));
-    section(words.look_at, first_of(note.look_at, lesson.look_at));
-    section(words.fix, first_of(note.fix, lesson.fix));
 
     ImGui::Spacing();
     draw_run_button(state, words, false);
 
     ImGui::Spacing();
+    if (ImGui::CollapsingHeader(words.details))
+        draw_details(state, v, record, words, first_of(note.predict, lesson.predict));
     if (ImGui::CollapsingHeader(words.the_lesson)) {
+        widgets::wrapped(lesson.title.c_str());
+        if (!note.title.empty()) widgets::wrapped(note.title.c_str());
+        ImGui::Spacing();
         widgets::wrapped(lesson.shows.c_str());
         if (!note.shows.empty()) {
             ImGui::Spacing();
@@ -310,24 +477,42 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
 
 // [SECTION] LessonPanel -------------------------------------------------------------------------------
 
+void LessonPanel::on_variant(const AppState& state) {
+    if (state.variant == predicted_for_) return;
+    // A new selection (or coming back to a variant): a new prediction, and the results of runs seen
+    // before stay hidden until the next run.
+    predicted_for_ = state.variant;
+    prediction_ = {};
+    results_after_ = newest_seen_;
+}
+
 void LessonPanel::draw(AppState& state) {
     ImGui::PushID("lesson_panel");
+    sections_ = {};
+    on_variant(state);
     const Labels& words = words_for(shown_language(state));
-    draw_language_switch(state);
-    ImGui::Separator();
-
-    if (state.scenario == nullptr || state.variant == nullptr) {
-        widgets::wrapped(words.pick);
-        ImGui::PopID();
-        return;
-    }
-    const scenario::Scenario& s = *state.scenario;
-    const scenario::Variant& v = *state.variant;
+    ImGui::PushStyleColor(ImGuiCol_Text, colours(state).text);
+    const RunRecord* record = state.current.get();
     // A live run's partial record is no result yet: the question stays up until the kernel ends.
-    if (record_is_of(state.current.get(), &s, &v) && !state.current->provisional)
-        draw_results(state, s, v, *state.current, words);
-    else
-        draw_predict(state, s, v, words);
+    const bool results = state.scenario != nullptr && state.variant != nullptr &&
+                         record_is_of(record, state.scenario, state.variant) && !record->provisional &&
+                         record->serial > results_after_;
+    if (results) {
+        // The results need every line of the panel: the language switch goes to the end (the View
+        // menu has it too).
+        draw_results(state, *state.scenario, *state.variant, *record, words, prediction_, sections_);
+        ImGui::Separator();
+        draw_language_switch(state);
+    } else {
+        draw_language_switch(state);
+        ImGui::Separator();
+        if (state.scenario == nullptr || state.variant == nullptr)
+            widgets::wrapped(words.pick);
+        else
+            draw_predict(state, *state.scenario, *state.variant, words, prediction_);
+    }
+    if (state.current) newest_seen_ = std::max(newest_seen_, state.current->serial);
+    ImGui::PopStyleColor();
     ImGui::PopID();
 }
 

@@ -1,5 +1,6 @@
 #include "ui/run_panel.h"
 
+#include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
@@ -130,6 +131,9 @@ void draw_progress(const AppState& state) {
                              std::to_string(static_cast<int>(state.current->summary.elapsed_ms + 0.5)) +
                              " ms)";
     widgets::disabled_wrapped(last.c_str());
+    if (state.current->provisional) return;
+    const Outcome outcome = outcome_of(state.current->summary, shown_language(state));
+    widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), outcome.words.c_str());
 }
 
 } // namespace

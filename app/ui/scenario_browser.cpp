@@ -1,5 +1,6 @@
 #include "ui/scenario_browser.h"
 
+#include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
@@ -113,7 +114,7 @@ void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s,
         ImGui::TextUnformatted(text.shows.c_str());
         ImGui::Spacing();
         ImGui::TextDisabled("%s", badge_text(badge));
-        ImGui::TextDisabled("expects: %s", expectation_text(v.expect).c_str());
+        ImGui::TextDisabled("%s", expectation_sentence(v.expect, shown_language(state)).c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }

@@ -135,10 +135,7 @@ uint32_t finding_colour(analysis::FindingKind kind) {
 }
 
 uint32_t text_colour_on(uint32_t background) {
-    const uint32_t r = background & 0xff, g = (background >> 8) & 0xff, b = (background >> 16) & 0xff;
-    // Rec. 601 luma, integer: bright yellow and orange get black text, the red and pink get white.
-    const uint32_t luma = (299 * r + 587 * g + 114 * b) / 1000;
-    return luma > 140 ? theme::rgba(0, 0, 0) : theme::rgba(255, 255, 255);
+    return theme::ink_on(background); // by WCAG contrast: black on the race pink too (5.4:1, white 3.9:1)
 }
 
 uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site) {

@@ -77,8 +77,9 @@ SourceChoice choose_source(const RunRecord* record, const scenario::Scenario* se
 // The theme colour of a finding kind (races kRaceArrow, barrier divergence kDivergence, ...).
 uint32_t finding_colour(analysis::FindingKind kind);
 
-// Black or white, whichever reads better on `background` (0xAABBGGRR): highlighted lines keep the
-// exact theme colour as background (the GUI tests look for it), so the text must adapt.
+// Black or white, whichever has more contrast with `background` (0xAABBGGRR; theme::ink_on):
+// highlighted lines keep the exact theme colour as background (the GUI tests look for it), so the
+// text must adapt.
 uint32_t text_colour_on(uint32_t background);
 
 // PTX line of a site (1-based), 0 when the site is not in the trace's site table.

@@ -1,11 +1,19 @@
 // Colours with meaning, shared by every view (and by the GUI tests, which look for them in PNGs).
 // Each colour is chosen to be told apart on a projector; presenter mode uses the same hues on a
 // darker, higher-contrast background.
+//
+// Two kinds of colour: marks (the k* constants: timeline events, arrows, swatches, highlighted
+// lines; kept exact because the GUI tests search screenshots for them) and text. Text is drawn only
+// in a Palette's inks, on a Palette's grounds, and text_pairs() lists every pair the views draw, so
+// that a unit test can hold each one to a contrast ratio of at least 4.5:1 (WCAG 2).
 #pragma once
 
+#include "analysis/findings.h"
 #include "trace/trace.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace synclab::ui::theme {
 
@@ -33,5 +41,57 @@ constexpr uint32_t kUnavailable = rgba(250, 160, 60); // "GPU unavailable" marke
 constexpr uint32_t kOk = rgba(60, 200, 90);           // "as expected" badge
 
 uint32_t event_colour(trace::EventKind kind);
+
+// The mark colour of a finding kind (races kRaceArrow, barrier divergence kDivergence, ...).
+uint32_t finding_mark(analysis::FindingKind kind);
+
+// [SECTION] Text and its backgrounds
+
+// How good or bad an outcome is, for its words' colour.
+enum class Tone : uint8_t {
+    Neutral, // the text colour: nothing to judge (cancelled, not checked)
+    Good,    // correct: right outputs, nothing found
+    Warning, // completed with right outputs, but something fired (or could not be checked)
+    Bad,     // wrong outputs, a hang, an error
+};
+
+// The colours of one theme (normal or presenter). Every ground is opaque (translucent ImGui colours
+// are declared as what they look like over child_bg), so contrast ratios are exact.
+struct Palette {
+    // Grounds.
+    uint32_t window_bg, child_bg, popup_bg, menu_bar_bg;
+    uint32_t frame_bg;       // inputs, combos, the lesson's boxed question
+    uint32_t header;         // a selected row (findings, browser)
+    uint32_t header_hovered; // a row under the mouse
+    uint32_t button;         // buttons (the Run button)
+    uint32_t row_alt;        // the findings table's alternate rows
+    // Inks.
+    uint32_t text, text_disabled;
+    uint32_t accent; // headings
+    uint32_t good, warning, bad;
+    uint32_t race, divergence, lost_update, deadlock; // finding kinds as text
+    uint32_t variant_name; // the variant's name in the timeline header and presenter header
+};
+const Palette& palette(bool presenter);
+
+uint32_t tone_ink(Tone tone, bool presenter);
+uint32_t finding_ink(analysis::FindingKind kind, bool presenter);
+
+// Black or white, whichever has more contrast with `background` (text on a highlighted line, whose
+// background keeps the exact mark colour for the GUI tests).
+uint32_t ink_on(uint32_t background);
+
+// WCAG 2 relative luminance of an sRGB colour (alpha ignored) and the contrast ratio of two colours,
+// from 1 (same) to 21 (black on white).
+double relative_luminance(uint32_t rgba);
+double contrast_ratio(uint32_t a, uint32_t b);
+
+// One text colour drawn on one background, and where.
+struct TextPair {
+    std::string where; // "lesson: bad outcome on child_bg"
+    uint32_t fg, bg;
+};
+// Every pair the views draw in this theme.
+std::vector<TextPair> text_pairs(bool presenter);
 
 } // namespace synclab::ui::theme

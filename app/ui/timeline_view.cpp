@@ -13,6 +13,7 @@
 #include "ui/timeline_view.h"
 
 #include "ui/theme.h"
+#include "ui/value_format.h"
 
 #include <imgui_internal.h> // ImGuiWindow::RootWindow: where compare mode's two views meet
 
@@ -922,7 +923,7 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
             }
         }
         if (memory) {
-            ImGui::Text("address 0x%" PRIx64 "   value %u (0x%x)", e.address, e.value, e.value);
+            ImGui::Text("address 0x%" PRIx64 "   value %s", e.address, event_value(trace, e).c_str());
         } else if (e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierLeave) {
             ImGui::Text("barrier %" PRIu64 ", phase %u", e.address, e.value);
         }

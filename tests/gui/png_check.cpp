@@ -7,15 +7,16 @@
 //             [--dark-background]
 //             [--text-taller-than OTHER.png OTHER.json REGION RATIO]
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
-//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]...
+//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside INNER OUTER]...
 //
-// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic) or
-// RRGGBB. REGION: a name from the layout's "regions" (timeline, source, lesson, ...).
-// Exit 0 when every assertion holds; otherwise 1 with one line per failure saying what was expected,
-// what was found, and where. --skip-unless-cjk: exit 77 (ctest: skipped) when the layout says the
-// app found no Chinese font; --skip-if-gpu: exit 77 when it says a GPU is available. --expect compares a
-// top-level field of the layout file (strings as they are, other values as JSON text), or checks that it
-// contains a text with KEY~=TEXT.
+// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic; the
+// outcome inks good, bad, warning and in presenter mode p_good, p_bad, p_warning) or RRGGBB. REGION: a name
+// from the layout's "regions" (timeline, source, lesson, ...). Exit 0 when every assertion holds; otherwise 1
+// with one line per failure saying what was expected, what was found, and where. --skip-unless-cjk: exit 77
+// (ctest: skipped) when the layout says the app found no Chinese font; --skip-if-gpu: exit 77 when it says a
+// GPU is available. --expect compares a top-level field of the layout file (strings as they are, other values
+// as JSON text), or checks that it contains a text with KEY~=TEXT. --inside: region INNER lies wholly inside
+// region OUTER (e.g. a lesson section in sight without scrolling).
 //
 // Index:
 //   [SECTION] Images and regions
@@ -129,6 +130,13 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"store", theme::kStore},
         {"atomic", theme::kAtomic},
         {"fence", theme::kFence},
+        // Text inks (theme::Palette): outcome words, normal and presenter theme.
+        {"good", theme::palette(false).good},
+        {"bad", theme::palette(false).bad},
+        {"warning", theme::palette(false).warning},
+        {"p_good", theme::palette(true).good},
+        {"p_bad", theme::palette(true).bad},
+        {"p_warning", theme::palette(true).warning},
     };
     if (const auto it = names.find(text); it != names.end())
         return Rgb{int(it->second & 0xff), int((it->second >> 8) & 0xff), int((it->second >> 16) & 0xff)};
@@ -359,6 +367,29 @@ int main(int argc, char** argv) {
             if (contains ? got.find(want) == std::string::npos : got != want)
                 fail.add("layout field " + key + " is '" + got + "', expected " +
                          (contains ? "it to contain '" : "'") + want + "'");
+        } else if (a == "--inside") {
+            need(i, 2);
+            const std::string inner = args[i + 1], outer = args[i + 2];
+            i += 2;
+            if (!layout) {
+                fail.add("--inside needs --layout");
+                continue;
+            }
+            const auto a_it = layout->regions.find(inner), b_it = layout->regions.find(outer);
+            if (a_it == layout->regions.end() || b_it == layout->regions.end()) {
+                fail.add("--inside: the layout has no region '" +
+                         (a_it == layout->regions.end() ? inner : outer) + "'");
+                continue;
+            }
+            const Rect &in = a_it->second, &out = b_it->second;
+            auto text = [](const Rect& r) {
+                return "[" + std::to_string(r.x0) + "," + std::to_string(r.y0) + " - " +
+                       std::to_string(r.x1) + "," + std::to_string(r.y1) + ")";
+            };
+            std::cout << inner << " " << text(in) << " in " << outer << " " << text(out) << "\n";
+            if (in.x0 < out.x0 || in.y0 < out.y0 || in.x1 > out.x1 || in.y1 > out.y1)
+                fail.add("expected " + inner + " " + text(in) + " inside " + outer + " " + text(out) +
+                         " (in sight without scrolling)");
         } else if (a == "--skip-unless-cjk") {
             if (!layout) {
                 fail.add("--skip-unless-cjk needs --layout");

@@ -321,7 +321,7 @@ TEST(SourceMarks, RealStencilRaceLightsTheTileLines) {
 
 TEST(TextColourOn, ReadableOnEveryHighlight) {
     EXPECT_EQ(text_colour_on(theme::kDivergence), theme::rgba(0, 0, 0)) << "black on yellow";
-    EXPECT_EQ(text_colour_on(theme::kRaceArrow), theme::rgba(255, 255, 255));
+    EXPECT_EQ(text_colour_on(theme::kRaceArrow), theme::rgba(0, 0, 0)) << "white on the race pink is 3.9:1";
     EXPECT_EQ(text_colour_on(theme::kDeadlock), theme::rgba(255, 255, 255));
     EXPECT_EQ(finding_colour(analysis::FindingKind::Race), theme::kRaceArrow);
     EXPECT_EQ(finding_colour(analysis::FindingKind::BarrierDivergence), theme::kDivergence);

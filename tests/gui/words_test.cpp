@@ -1,0 +1,492 @@
+// Words and colours that do not mislead (issue 8): the outcome of a run in words and its tone, the
+// expectation as a sentence for every variant of every lesson, predictions checked against runs,
+// the findings table's selected row in a readable colour,
+// and the lesson panel's predict-then-run cycle driven headless.
+//
+// Index
+//   [SECTION] Fixtures
+//   [SECTION] Outcome words
+//   [SECTION] The expectation as a sentence
+//   [SECTION] Predictions
+//   [SECTION] Panels, headless
+#include "ui/findings_panel.h"
+#include "ui/lesson_panel.h"
+#include "ui/outcome_words.h"
+#include "ui/theme.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h> // ImTextCharFromUtf8
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace synclab::ui {
+namespace {
+
+using theme::Tone;
+
+// [SECTION] Fixtures -----------------------------------------------------------------------------------
+
+const scenario::Scenario& stencil() {
+    const scenario::Scenario* s = scenario::find_scenario("stencil");
+    EXPECT_NE(s, nullptr) << "the catalog lost the stencil scenario";
+    return *s;
+}
+
+analysis::Finding finding(analysis::FindingKind kind, std::vector<uint32_t> lines = {}) {
+    analysis::Finding f;
+    f.kind = kind;
+    f.lines = std::move(lines);
+    f.count = 1;
+    f.message = "a finding";
+    return f;
+}
+
+runner::RunSummary summary(trace::RunStatus status, uint64_t wrong, uint64_t checked,
+                           std::vector<analysis::Finding> findings = {}) {
+    runner::RunSummary s;
+    s.status = status;
+    s.wrong_outputs = wrong;
+    s.checked_outputs = checked;
+    s.reps_run = 1;
+    s.reps_with_wrong_outputs = wrong > 0 ? 1 : 0;
+    s.findings = std::move(findings);
+    return s;
+}
+
+// stencil / missing_barrier under the adversarial schedule: a race and wrong outputs.
+std::shared_ptr<const RunRecord> stencil_run() {
+    static const std::shared_ptr<const RunRecord> record = [] {
+        auto r = std::make_shared<RunRecord>();
+        r->scenario_id = "stencil";
+        r->variant_id = "missing_barrier";
+        r->label = "stencil / missing_barrier  (adversarial, seed 3)";
+        r->options.schedule = sim::Schedule::Adversarial;
+        r->options.seed = 3;
+        r->summary = runner::run_scenario(stencil(), *stencil().find_variant("missing_barrier"), r->options);
+        r->serial = 1;
+        return r;
+    }();
+    return record;
+}
+
+// [SECTION] Outcome words ------------------------------------------------------------------------------
+
+TEST(OutcomeWords, ThousandsSeparators) {
+    EXPECT_EQ(thousands(0), "0");
+    EXPECT_EQ(thousands(999), "999");
+    EXPECT_EQ(thousands(1000), "1,000");
+    EXPECT_EQ(thousands(16384), "16,384");
+    EXPECT_EQ(thousands(1234567), "1,234,567");
+}
+
+TEST(OutcomeWords, CompletedWithWrongOutputsIsBadNotOk) {
+    const Outcome o = outcome_of(
+        summary(trace::RunStatus::Ok, 331, 16384, {finding(analysis::FindingKind::Race)}), Language::En);
+    EXPECT_EQ(o.words, "completed \u00b7 331 of 16,384 outputs wrong \u00b7 1 finding");
+    EXPECT_EQ(o.tone, Tone::Bad);
+    EXPECT_EQ(o.words.find("ok"), std::string::npos) << "status ok means completed, and says so: " << o.words;
+    const Outcome zh = outcome_of(summary(trace::RunStatus::Ok, 331, 16384), Language::Zh);
+    EXPECT_EQ(zh.words, "完成 \u00b7 16,384 个输出中有 331 个错误 \u00b7 没有发现");
+    EXPECT_EQ(zh.tone, Tone::Bad);
+}
+
+TEST(OutcomeWords, HangIsBad) {
+    const Outcome o = outcome_of(
+        summary(trace::RunStatus::Deadlock, 0, 0, {finding(analysis::FindingKind::Deadlock)}), Language::En);
+    EXPECT_EQ(o.words, "hung: deadlock \u00b7 1 finding");
+    EXPECT_EQ(o.tone, Tone::Bad);
+    EXPECT_EQ(outcome_of(summary(trace::RunStatus::Deadlock, 0, 0), Language::Zh).words,
+              "挂起：死锁 \u00b7 没有发现");
+    EXPECT_EQ(outcome_of(summary(trace::RunStatus::Timeout, 0, 0), Language::En).tone, Tone::Bad);
+}
+
+TEST(OutcomeWords, FindingsWithRightOutputsAreAWarning) {
+    const Outcome o =
+        outcome_of(summary(trace::RunStatus::Ok, 0, 128,
+                           {finding(analysis::FindingKind::Race), finding(analysis::FindingKind::Race)}),
+                   Language::En);
+    EXPECT_EQ(o.words, "completed \u00b7 outputs right \u00b7 2 findings");
+    EXPECT_EQ(o.tone, Tone::Warning);
+}
+
+TEST(OutcomeWords, CorrectOnlyWhenNothingIsWrongAndNothingFired) {
+    const Outcome o = outcome_of(summary(trace::RunStatus::Ok, 0, 16384), Language::En);
+    EXPECT_EQ(o.words, "correct \u00b7 16,384 outputs right \u00b7 no findings");
+    EXPECT_EQ(o.tone, Tone::Good);
+    EXPECT_EQ(outcome_of(summary(trace::RunStatus::Ok, 0, 16384), Language::Zh).words,
+              "正确 \u00b7 16,384 个输出全部正确 \u00b7 没有发现");
+    // Every other combination is never Good.
+    for (trace::RunStatus status :
+         {trace::RunStatus::Ok, trace::RunStatus::Deadlock, trace::RunStatus::Budget, trace::RunStatus::Error,
+          trace::RunStatus::Timeout, trace::RunStatus::Cancelled})
+        for (uint64_t wrong : {0, 1})
+            for (uint64_t checked : {0, 2})
+                for (bool found : {false, true})
+                    for (bool traced : {false, true})
+                        for (Language language : {Language::En, Language::Zh}) {
+                            if (wrong > checked) continue;
+                            runner::RunSummary s = summary(status, wrong, checked);
+                            if (found) s.findings.push_back(finding(analysis::FindingKind::LostUpdate));
+                            s.traced = traced;
+                            const bool correct = status == trace::RunStatus::Ok && wrong == 0 &&
+                                                 checked > 0 && !found && traced;
+                            const Outcome o = outcome_of(s, language);
+                            EXPECT_EQ(o.tone == Tone::Good, correct)
+                                << o.words << " (status " << trace::to_string(status) << ", wrong " << wrong
+                                << ", checked " << checked << ", findings " << found << ", traced " << traced
+                                << ")";
+                            if (wrong > 0 && status != trace::RunStatus::Cancelled) {
+                                EXPECT_EQ(o.tone, Tone::Bad) << o.words;
+                            }
+                            EXPECT_FALSE(o.words.empty());
+                        }
+}
+
+// [SECTION] The expectation as a sentence ------------------------------------------------------------
+
+// The raw names of the expectation format, which must never reach a student.
+bool has_raw_words(const std::string& text) {
+    for (const char* raw : {"must", "must_find", "must_not_find", "wrong_outputs", "status ok", "unchecked"})
+        if (text.find(raw) != std::string::npos) return true;
+    for (analysis::FindingKind kind : scenario::all_finding_kinds()) {
+        const std::string id = analysis::to_string(kind);
+        if (id.find('_') != std::string::npos && text.find(id) != std::string::npos) return true;
+    }
+    return text.find('_') != std::string::npos;
+}
+
+TEST(ExpectationSentence, EveryVariantOfEveryLessonReadsAsASentence) {
+    // Every lesson folder of assets/lessons is in the catalog (so the loop below sees them all).
+    size_t folders = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(SYNCLAB_SOURCE_DIR "/assets/lessons"))
+        if (entry.is_directory() && std::filesystem::exists(entry.path() / "lesson.toml")) {
+            ++folders;
+            EXPECT_NE(scenario::find_scenario(entry.path().filename().string()), nullptr) << entry.path();
+        }
+    EXPECT_EQ(folders, scenario::catalog().size());
+    size_t variants = 0;
+    for (const scenario::Scenario& s : scenario::catalog())
+        for (const scenario::Variant& v : s.variants) {
+            ++variants;
+            const std::string where = s.id + "/" + v.id;
+            const std::string en = expectation_sentence(v.expect, Language::En);
+            const std::string zh = expectation_sentence(v.expect, Language::Zh);
+            SCOPED_TRACE(where + ": " + en + " | " + zh);
+            EXPECT_EQ(en.rfind("This variant should", 0), 0u);
+            EXPECT_EQ(en.back(), '.');
+            EXPECT_FALSE(has_raw_words(en));
+            EXPECT_FALSE(has_raw_words(zh));
+            EXPECT_EQ(zh.rfind("这个版本", 0), 0u);
+            EXPECT_TRUE(zh.ends_with("。"));
+            EXPECT_EQ(en.find("wrong") != std::string::npos, v.expect.wrong_outputs_possible());
+            EXPECT_EQ(en.find("every output should come out right") != std::string::npos,
+                      v.expect.always_correct());
+            EXPECT_EQ(en.find("hang") != std::string::npos, v.expect.status == trace::RunStatus::Deadlock);
+            for (analysis::FindingKind kind : v.expect.must_find) {
+                EXPECT_NE(en.find(kind_words(kind, Language::En)), std::string::npos);
+                EXPECT_NE(zh.find(kind_words(kind, Language::Zh)), std::string::npos);
+            }
+        }
+    EXPECT_GE(variants, 10u);
+}
+
+TEST(ExpectationSentence, NamesTheLinesOfTheFindings) {
+    const scenario::Variant& v = *stencil().find_variant("missing_barrier");
+    const std::vector<analysis::Finding> found = {finding(analysis::FindingKind::Race, {23, 20, 23, 0})};
+    EXPECT_EQ(
+        expectation_sentence(v.expect, Language::En, found),
+        "This variant should show a race between lines 20 and 23, and some outputs should come out wrong "
+        "under the random and adversarial schedules. Nothing else should be found.");
+    EXPECT_EQ(expectation_sentence(v.expect, Language::Zh, found),
+              "这个版本应当出现数据竞争（第 20 行和第 23 行之间），在随机和对抗调度下部分输出会出错。"
+              "不应出现其他发现。");
+    EXPECT_EQ(
+        expectation_sentence(stencil().variants.front().expect, Language::En),
+        "This variant should show no race, barrier divergence, lost update or deadlock, and every output "
+        "should come out right under every schedule.");
+}
+
+TEST(ExpectationSentence, AHangSaysSo) {
+    scenario::Expectation e;
+    e.must_find = {analysis::FindingKind::BarrierDivergence, analysis::FindingKind::Deadlock};
+    e.must_not_find = {analysis::FindingKind::LostUpdate};
+    e.status = trace::RunStatus::Deadlock;
+    e.wrong_outputs = scenario::WrongOutputs::Unchecked;
+    EXPECT_EQ(
+        expectation_sentence(e, Language::En, {finding(analysis::FindingKind::BarrierDivergence, {12})}),
+        "This variant should show barrier divergence at line 12 and a deadlock, the run should hang in a "
+        "deadlock, and a hung run leaves no outputs to check. It should show no lost update.");
+}
+
+// Whether the app's CJK font atlas has a glyph for every character of `text`: it holds ImGui's common
+// simplified Chinese set, CJK punctuation and full-width forms, and every character of the lessons'
+// Chinese texts (app/ui/fonts.cpp). A word outside those shows as a missing-glyph box (it did: 歧).
+bool font_covers(const std::string& text, std::string* missing) {
+    static const std::vector<ImWchar> ranges = [] {
+        ImFontAtlas atlas;
+        ImFontGlyphRangesBuilder b;
+        b.AddRanges(atlas.GetGlyphRangesChineseSimplifiedCommon());
+        static const ImWchar punctuation[] = {0x2000, 0x206F, 0x3000, 0x303F, 0xFF00, 0xFFEF, 0};
+        b.AddRanges(punctuation);
+        for (const scenario::Scenario& sc : scenario::catalog()) {
+            for (const scenario::LessonText* t : {&sc.zh})
+                for (const std::string* part : {&t->title, &t->shows, &t->predict, &t->look_at, &t->fix})
+                    b.AddText(part->c_str());
+            for (const scenario::Variant& v : sc.variants)
+                for (const std::string* part :
+                     {&v.zh.title, &v.zh.shows, &v.zh.predict, &v.zh.look_at, &v.zh.fix})
+                    b.AddText(part->c_str());
+        }
+        ImVector<ImWchar> out;
+        b.BuildRanges(&out);
+        return std::vector<ImWchar>(out.begin(), out.end());
+    }();
+    bool all = true;
+    for (const char* p = text.c_str(); *p;) {
+        unsigned c = 0;
+        p += std::max(1, ImTextCharFromUtf8(&c, p, nullptr));
+        if (c < 0x80) continue;
+        bool in = false;
+        for (size_t i = 0; i + 1 < ranges.size() && ranges[i] != 0; i += 2)
+            in = in || (c >= ranges[i] && c <= ranges[i + 1]);
+        if (!in) {
+            all = false;
+            *missing += std::string(p - (c < 0x800 ? 2 : c < 0x10000 ? 3 : 4), p) + " ";
+        }
+    }
+    return all;
+}
+
+TEST(OutcomeWords, EveryChineseWordHasAGlyph) {
+    std::vector<std::string> texts;
+    for (const scenario::Scenario& sc : scenario::catalog())
+        for (const scenario::Variant& v : sc.variants)
+            texts.push_back(
+                expectation_sentence(v.expect, Language::Zh, {finding(analysis::FindingKind::Race, {1, 2})}));
+    for (analysis::FindingKind kind : scenario::all_finding_kinds())
+        texts.push_back(kind_words(kind, Language::Zh));
+    for (trace::RunStatus status :
+         {trace::RunStatus::Ok, trace::RunStatus::Deadlock, trace::RunStatus::Budget, trace::RunStatus::Error,
+          trace::RunStatus::Timeout, trace::RunStatus::Cancelled})
+        for (uint64_t wrong : {0, 1})
+            for (uint64_t checked : {0, 2}) {
+                runner::RunSummary s =
+                    summary(status, wrong, checked, {finding(analysis::FindingKind::Race)});
+                texts.push_back(outcome_of(s, Language::Zh).words);
+                s.findings.clear();
+                texts.push_back(outcome_of(s, Language::Zh).words);
+                s.traced = false;
+                texts.push_back(outcome_of(s, Language::Zh).words);
+                Prediction p;
+                p.wrong_outputs = Guess::Yes;
+                p.finding_set = true;
+                p.hang = Guess::No;
+                for (const PredictionPart& part : check_prediction(p, s, Language::Zh))
+                    texts.push_back(part.guess + part.actual);
+                p.wrong_outputs = Guess::No;
+                p.finding = analysis::FindingKind::Deadlock;
+                p.hang = Guess::Yes;
+                for (const PredictionPart& part : check_prediction(p, s, Language::Zh))
+                    texts.push_back(part.guess + part.actual);
+            }
+    std::string lacking;
+    EXPECT_FALSE(font_covers("屏障分歧", &lacking)) << "the check itself: 歧 is in neither list";
+    for (const std::string& text : texts) {
+        std::string missing;
+        EXPECT_TRUE(font_covers(text, &missing)) << "no glyph for " << missing << "in: " << text;
+    }
+}
+
+// [SECTION] Predictions ----------------------------------------------------------------------------------
+
+TEST(Prediction, EachPartComesTrueOrNot) {
+    const runner::RunSummary wrong_race =
+        summary(trace::RunStatus::Ok, 331, 16384, {finding(analysis::FindingKind::Race)});
+    Prediction p;
+    EXPECT_FALSE(p.any());
+    EXPECT_TRUE(check_prediction(p, wrong_race, Language::En).empty())
+        << "nothing predicted, nothing checked";
+
+    p.wrong_outputs = Guess::Yes;
+    p.finding_set = true;
+    p.finding = analysis::FindingKind::Race;
+    p.hang = Guess::No;
+    std::vector<PredictionPart> parts = check_prediction(p, wrong_race, Language::En);
+    ASSERT_EQ(parts.size(), 3u);
+    for (const PredictionPart& part : parts)
+        EXPECT_EQ(part.came, Came::True) << part.guess << " / " << part.actual;
+    EXPECT_EQ(parts[0].guess, "some results wrong");
+    EXPECT_EQ(parts[0].actual, "331 of 16,384 wrong");
+    EXPECT_EQ(parts[1].actual, "found: race");
+
+    p.wrong_outputs = Guess::No;
+    p.finding.reset(); // "no finding"
+    p.hang = Guess::Yes;
+    parts = check_prediction(p, wrong_race, Language::Zh);
+    ASSERT_EQ(parts.size(), 3u);
+    for (const PredictionPart& part : parts)
+        EXPECT_EQ(part.came, Came::False) << part.guess << " / " << part.actual;
+
+    // A hung run checked no outputs: the results part cannot be judged; the hang part can.
+    const runner::RunSummary hung =
+        summary(trace::RunStatus::Deadlock, 0, 0, {finding(analysis::FindingKind::Deadlock)});
+    parts = check_prediction(p, hung, Language::En);
+    EXPECT_EQ(parts[0].came, Came::Unknown);
+    EXPECT_EQ(parts[1].came, Came::False) << "said no finding, a deadlock was found";
+    EXPECT_EQ(parts[2].came, Came::True);
+    EXPECT_EQ(parts[2].actual, "it hung");
+
+    // Untraced: no finding can be judged.
+    runner::RunSummary untraced = summary(trace::RunStatus::Ok, 0, 10);
+    untraced.traced = false;
+    p = {};
+    p.finding_set = true;
+    EXPECT_EQ(check_prediction(p, untraced, Language::En).at(0).came, Came::Unknown);
+}
+
+// [SECTION] Panels, headless -------------------------------------------------------------------------------
+
+// One ImGui context without a window (as tests/ui/panels_test.cpp).
+class Headless {
+  public:
+    explicit Headless(ImVec2 size = {900, 1000}) : size_(size) {
+        ctx_ = ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = size;
+        io.DeltaTime = 1.0f / 60.0f;
+        io.IniFilename = nullptr;
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    }
+    ~Headless() { ImGui::DestroyContext(ctx_); }
+    Headless(const Headless&) = delete;
+    Headless& operator=(const Headless&) = delete;
+
+    void frame(const std::function<void()>& body, ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool down = false) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = mouse;
+        io.MouseDown[0] = down;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos({0, 0});
+        ImGui::SetNextWindowSize(size_);
+        ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+        body();
+        ImGui::End();
+        ImGui::Render();
+    }
+    // Clicks down a column of points until `done` holds.
+    bool click_until(const std::function<void()>& body, float x, const std::function<bool()>& done) {
+        for (int i = 0; i < 3; ++i)
+            frame(body);
+        for (float y = 20; y < size_.y - 10; y += 3) {
+            frame(body, {x, y}, true);
+            frame(body, {x, y}, false);
+            if (done()) return true;
+        }
+        return false;
+    }
+    static bool drew_colour(uint32_t colour) {
+        const ImDrawData* data = ImGui::GetDrawData();
+        for (int l = 0; l < data->CmdListsCount; ++l)
+            for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer)
+                if (v.col == colour) return true;
+        return false;
+    }
+
+  private:
+    ImGuiContext* ctx_ = nullptr;
+    ImVec2 size_;
+};
+
+AppState selected(const char* variant) {
+    AppState state;
+    state.scenario = &stencil();
+    state.variant = stencil().find_variant(variant);
+    return state;
+}
+
+TEST(LessonPanelPredict, ARadioButtonRecordsThePrediction) {
+    Headless h;
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    auto body = [&] { panel.draw(state); };
+    // The first radio of each question sits at the left, after its label: click along a column.
+    EXPECT_TRUE(h.click_until(body, 90, [&] { return panel.prediction().any(); }))
+        << "clicking the prediction's radio buttons records an answer";
+    EXPECT_FALSE(state.requests.run) << "a prediction is picked before the Run button, which is below it";
+}
+
+TEST(LessonPanelPredict, ResetWhenTheVariantIsSelectedAgain) {
+    Headless h;
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    auto body = [&] { panel.draw(state); };
+    h.frame(body);
+    panel.prediction().wrong_outputs = Guess::Yes;
+    panel.prediction().finding_set = true;
+    panel.prediction().finding = analysis::FindingKind::Race;
+    state.current = stencil_run(); // the run comes in: results, with the prediction checked
+    h.frame(body);
+    EXPECT_TRUE(panel.prediction().any()) << "the run keeps the prediction it is checked against";
+    EXPECT_GT(panel.sections().look_at.w, 0.0f) << "results are shown, with what to look at";
+    EXPECT_GT(panel.sections().fix.w, panel.sections().look_at.w) << "the fix comes after what to look at";
+    EXPECT_TRUE(Headless::drew_colour(theme::palette(false).good)) << "the parts that came true, in green";
+
+    state.variant = &stencil().variants.front(); // another variant...
+    h.frame(body);
+    EXPECT_FALSE(panel.prediction().any()) << "a new variant, a new prediction";
+    state.variant = stencil().find_variant("missing_barrier"); // ... and back
+    h.frame(body);
+    EXPECT_FALSE(panel.prediction().any());
+    EXPECT_EQ(panel.sections().look_at.w, 0.0f)
+        << "back on the variant: predict first, the old run stays hidden";
+
+    auto again = std::make_shared<RunRecord>(*stencil_run());
+    again->serial = 2; // the next run of it
+    state.current = again;
+    h.frame(body);
+    EXPECT_GT(panel.sections().look_at.w, 0.0f) << "a new run shows its results";
+}
+
+TEST(LessonPanelPredict, WrongOutputsAreNeverGreen) {
+    Headless h;
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    state.current = stencil_run();
+    ASSERT_GT(state.current->summary.wrong_outputs, 0u) << "adversarial seed 3 gives wrong outputs";
+    h.frame([&] { panel.draw(state); });
+    EXPECT_TRUE(Headless::drew_colour(theme::palette(false).bad)) << "the outcome in the bad ink";
+    EXPECT_FALSE(Headless::drew_colour(theme::palette(false).good)) << "no prediction, so nothing green";
+    EXPECT_FALSE(Headless::drew_colour(theme::kOk));
+}
+
+TEST(FindingsPanelContrast, ASelectedRowIsWrittenInTheTextColour) {
+    Headless h({1200, 400});
+    FindingsPanel panel;
+    auto one = std::make_shared<RunRecord>(*stencil_run());
+    ASSERT_FALSE(one->summary.findings.empty());
+    one->summary.findings.resize(1);
+    AppState state = selected("missing_barrier");
+    state.current = one;
+    const uint32_t ink = theme::finding_ink(one->summary.findings[0].kind, false);
+    for (int i = 0; i < 3; ++i) // the table sizes its columns in the first frames
+        h.frame([&] { panel.draw(state); });
+    EXPECT_TRUE(Headless::drew_colour(ink)) << "unselected: the kind in its text colour";
+    EXPECT_TRUE(Headless::drew_colour(theme::finding_mark(one->summary.findings[0].kind)))
+        << "and its swatch";
+    state.selection.selected_finding = 0;
+    h.frame([&] { panel.draw(state); });
+    EXPECT_FALSE(Headless::drew_colour(ink))
+        << "selected: the kind colour would be too faint on the highlight";
+    EXPECT_TRUE(Headless::drew_colour(theme::finding_mark(one->summary.findings[0].kind)));
+}
+
+} // namespace
+} // namespace synclab::ui
