@@ -7,7 +7,7 @@
 //             [--dark-background]
 //             [--text-taller-than OTHER.png OTHER.json REGION RATIO]
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
-//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]...
+//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside REGION_A REGION_B]
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic) or
 // RRGGBB. REGION: a name from the layout's "regions" (timeline, source, lesson, ...).
@@ -15,7 +15,7 @@
 // what was found, and where. --skip-unless-cjk: exit 77 (ctest: skipped) when the layout says the
 // app found no Chinese font; --skip-if-gpu: exit 77 when it says a GPU is available. --expect compares a
 // top-level field of the layout file (strings as they are, other values as JSON text), or checks that it
-// contains a text with KEY~=TEXT.
+// contains a text with KEY~=TEXT. --inside: region A's rectangle lies within region B's.
 //
 // Index:
 //   [SECTION] Images and regions
@@ -359,6 +359,31 @@ int main(int argc, char** argv) {
             if (contains ? got.find(want) == std::string::npos : got != want)
                 fail.add("layout field " + key + " is '" + got + "', expected " +
                          (contains ? "it to contain '" : "'") + want + "'");
+        } else if (a == "--inside") {
+            // Region A lies within region B (layout rectangles, not clipped to the image): e.g. the
+            // widest code line of the source view within the visible source column.
+            need(i, 2);
+            const std::string inner = args[i + 1], outer = args[i + 2];
+            i += 2;
+            if (!layout) {
+                fail.add("--inside needs --layout");
+                continue;
+            }
+            const auto a_it = layout->regions.find(inner), b_it = layout->regions.find(outer);
+            if (a_it == layout->regions.end() || b_it == layout->regions.end()) {
+                fail.add("the layout has no region '" + (a_it == layout->regions.end() ? inner : outer) +
+                         "'");
+                continue;
+            }
+            const Rect& x = a_it->second;
+            const Rect& y = b_it->second;
+            auto text = [](const Rect& r) {
+                return "[" + std::to_string(r.x0) + "," + std::to_string(r.y0) + " - " +
+                       std::to_string(r.x1) + "," + std::to_string(r.y1) + ")";
+            };
+            std::cout << inner << " " << text(x) << " in " << outer << " " << text(y) << "\n";
+            if (x.x0 < y.x0 || x.y0 < y.y0 || x.x1 > y.x1 || x.y1 > y.y1)
+                fail.add("expected " + inner + " " + text(x) + " inside " + outer + " " + text(y));
         } else if (a == "--skip-unless-cjk") {
             if (!layout) {
                 fail.add("--skip-unless-cjk needs --layout");

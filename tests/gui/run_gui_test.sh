@@ -3,9 +3,10 @@
 # on the last one. Exits 77 (ctest: skipped) when xvfb-run is not installed.
 #
 #   run_gui_test.sh APP CHECKER OUTDIR \
-#       ::shot NAME [::exit N] [::env VAR=VALUE] APP_ARGS... [::shot NAME2 APP_ARGS...] ::check CHECK_ARGS...
+#       ::shot NAME [::exit N] [::env VAR=VALUE] [::size WxH] APP_ARGS... [::shot NAME2 APP_ARGS...] ::check CHECK_ARGS...
 #
 # Each shot runs  APP APP_ARGS --size 1280x800 --screenshot OUTDIR/NAME.png --layout OUTDIR/NAME.json --quit
+# (::size: another window size, on an Xvfb screen of that size)
 # and must exit 0 (or N with ::exit N). In CHECK_ARGS, @OUT@ stands for OUTDIR; the checker gets
 # OUTDIR/LAST.png --layout OUTDIR/LAST.json first. "::sh COMMAND" runs a preparation step (with
 # @OUT@ replaced), e.g. making a damaged file to open.
@@ -42,15 +43,15 @@ fi
 mkdir -p "$out"
 
 last=""
-run_shot() { # NAME EXIT ENV ARGS...
-  local name=$1 want=$2 environment=$3; shift 3
+run_shot() { # NAME EXIT ENV SIZE ARGS...
+  local name=$1 want=$2 environment=$3 size=$4; shift 4
   echo "+ $environment xvfb-run $(basename "$app") $* --screenshot $out/$name.png"
   rm -f "$out/$name.png" "$out/$name.json"
   # Our own auth file (-f): xvfb-run then makes no temporary directory of its own, whose clean-up
   # can fail after the app has exited and turn its exit code into 5 (seen once on CI).
   local auth="$out/$name.xauth" xerr="$out/$name.xvfb.log"
   rm -f "$auth" "$xerr"
-  env $environment xvfb-run -a -f "$auth" -e "$xerr" -s '-screen 0 1280x800x24' "$app" "$@" --size 1280x800 \
+  env $environment xvfb-run -a -f "$auth" -e "$xerr" -s "-screen 0 ${size}x24" "$app" "$@" --size "$size" \
     --screenshot "$out/$name.png" --layout "$out/$name.json" --quit
   local rc=$?
   if [[ $rc -ne $want && -s "$xerr" ]]; then
@@ -67,12 +68,13 @@ run_shot() { # NAME EXIT ENV ARGS...
 while [[ $# -gt 0 ]]; do
   case "$1" in
     ::shot)
-      name=$2; want=0; environment=""; shift 2
+      name=$2; want=0; environment=""; size=1280x800; shift 2
       [[ "${1:-}" == "::exit" ]] && { want=$2; shift 2; }
       [[ "${1:-}" == "::env" ]] && { environment=$2; shift 2; }
+      [[ "${1:-}" == "::size" ]] && { size=$2; shift 2; }
       args=()
       while [[ $# -gt 0 && "$1" != ::shot && "$1" != ::check && "$1" != ::sh ]]; do args+=("${1//@OUT@/$out}"); shift; done
-      run_shot "$name" "$want" "$environment" "${args[@]}"
+      run_shot "$name" "$want" "$environment" "$size" "${args[@]}"
       ;;
     ::sh)
       cmd=${2//@OUT@/$out}; shift 2
