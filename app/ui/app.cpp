@@ -14,6 +14,7 @@
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
 #include "ui/outcome_words.h"
+#include "ui/labels.h"
 #include "ui/panel_widgets.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
@@ -264,13 +265,23 @@ void App::handle_keys() {
         else
             state_.requests.run = true;
     }
+    // ] / [ step through the findings anywhere; a clicker's PgDn / PgUp do in presenter mode (before
+    // a run has findings they scroll the lesson there, as they did).
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET)) step_finding(+1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET)) step_finding(-1);
     if (state_.presenter) {
         if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) step_scenario(-1);
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) step_scenario(+1);
         if (ImGui::IsKeyPressed(GLFW_KEY_UP)) step_variant(-1);
         if (ImGui::IsKeyPressed(GLFW_KEY_DOWN)) step_variant(+1);
-        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) presenter_scroll_ = -1;
-        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) presenter_scroll_ = +1;
+        const bool findings = state_.current && !state_.current->summary.findings.empty();
+        for (const auto& [key, delta] : {std::pair{GLFW_KEY_PAGE_UP, -1}, std::pair{GLFW_KEY_PAGE_DOWN, +1}})
+            if (ImGui::IsKeyPressed(key)) {
+                if (findings)
+                    step_finding(delta);
+                else
+                    presenter_scroll_ = delta;
+            }
         if (pressed(GLFW_KEY_TAB))
             state_.focus_view = state_.focus_view == View::Lesson   ? View::Source
                                 : state_.focus_view == View::Source ? View::Timeline
@@ -297,6 +308,20 @@ void App::step_variant(int delta) {
         if (&variants[i] == state_.variant) index = int(i);
     index = std::clamp(index + delta, 0, int(variants.size()) - 1);
     state_.variant = &variants[size_t(index)];
+}
+
+void App::step_finding(int delta) {
+    const size_t n = state_.current ? state_.current->summary.findings.size() : 0;
+    if (n == 0) {
+        state_.status = state_.current ? "this run has no findings" : "no run yet: press Space to run";
+        return;
+    }
+    // From nothing selected, ] starts at the first finding and [ at the last; the ends stop there
+    // (a speaker who presses once too often stays on the last finding, not back at the first).
+    const int selected = state_.selection.selected_finding;
+    const int next =
+        selected < 0 ? (delta > 0 ? 0 : int(n) - 1) : std::clamp(selected + delta, 0, int(n) - 1);
+    state_.requests.focus_finding = next;
 }
 
 void App::toggle_compare() {
@@ -359,6 +384,12 @@ void App::on_selection_changed() {
 void App::note_region(const char* name) {
     const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
     regions_[name] = Region{p.x, p.y, s.x, s.y};
+}
+
+void App::note_source_columns() {
+    const ImVec4 v = source_.cuda_visible(), c = source_.cuda_code();
+    regions_["source_column"] = Region{v.x, v.y, v.z - v.x, v.w - v.y};
+    regions_["source_code"] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
 }
 
 void App::frame() {
@@ -476,6 +507,7 @@ void App::draw_centre_tabs(ImVec2 size) {
             ImGui::BeginChild("##source", ImVec2(0, 0), false);
             note_region("source");
             source_.draw(state_);
+            note_source_columns();
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
@@ -510,9 +542,32 @@ void App::draw_presenter_layout(ImVec2 size) {
         ImGui::SameLine();
         ImGui::TextDisabled("(%d/%zu \u00b7 %d/%zu)", si + 1, catalog.size(), vi + 1,
                             state_.scenario->variants.size());
+    } else if (state_.current && state_.current->scenario_id.empty()) {
+        ImGui::TextUnformatted("own kernel");
+        ImGui::SameLine();
+        ImGui::TextDisabled("\u00b7");
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s",
+                           state_.current->summary.trace.meta.kernel.c_str());
     }
     ImGui::PopFont();
     ImGui::EndChild();
+
+    // Callout: the selected finding in one sentence, in the heading font where it fits on one line,
+    // else wrapped in the text font (never clipped).
+    ImFont* callout_font = fonts_.heading();
+    float callout_h = callout_.height(state_, callout_font, size.x);
+    if (callout_h > ImGui::GetTextLineHeightWithSpacing() * 1.9f) {
+        callout_font = nullptr;
+        callout_h = callout_.height(state_, callout_font, size.x);
+    }
+    if (callout_h > 0) {
+        ImGui::BeginChild("##callout", ImVec2(size.x, callout_h), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        note_region("callout");
+        callout_.draw(state_, callout_font);
+        ImGui::EndChild();
+    }
 
     // Body: [lesson or source | timeline] over the findings, which get the full width because their
     // messages are sentences.
@@ -522,7 +577,10 @@ void App::draw_presenter_layout(ImVec2 size) {
     const float top_h =
         std::floor(have_findings ? body_h * 0.64f : body_h - ImGui::GetFrameHeightWithSpacing() * 2.2f);
     const bool timeline_only = state_.focus_view == View::Timeline;
-    const float left_w = timeline_only ? 0.0f : std::floor((size.x - gap) * 0.46f);
+    // The source gets a little more than the lesson: its lines must not be cut (see SourceView's
+    // fit-to-width in presenter mode).
+    const float left_share = state_.focus_view == View::Source ? 0.52f : 0.46f;
+    const float left_w = timeline_only ? 0.0f : std::floor((size.x - gap) * left_share);
     if (!timeline_only) {
         ImGui::BeginChild("##presenter_left", ImVec2(left_w, top_h), true);
         // PageUp/PageDown scroll the text: presenter mode is keyboard only.
@@ -533,6 +591,7 @@ void App::draw_presenter_layout(ImVec2 size) {
         if (state_.focus_view == View::Source) {
             note_region("source");
             source_.draw(state_);
+            note_source_columns();
         } else {
             note_region("lesson");
             lesson_.draw(state_);
@@ -587,10 +646,9 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             ImGui::BeginChild("##timeline", size, true);
             note_region("timeline");
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextWrapped("%s", runs_.busy()
-                                         ? "Running both variants\u2026"
-                                         : "Compare: press Space (or Run \u25b8 Run correct + selected) to "
-                                           "run the scenario's correct variant beside the selected one.");
+            const std::string hint = std::string("Compare: press Space (or Run \u25b8 ") + labels::kRunBoth +
+                                     ") to run the scenario's correct variant beside the selected one.";
+            ImGui::TextWrapped("%s", runs_.busy() ? "Running both variants\u2026" : hint.c_str());
             ImGui::PopStyleColor();
             ImGui::EndChild();
             return;
@@ -666,7 +724,7 @@ void App::draw_menu_bar() {
     if (ImGui::BeginMenu("Run")) {
         if (ImGui::MenuItem("Run selected", "Space", false, state_.variant != nullptr))
             state_.requests.run = true;
-        if (ImGui::MenuItem("Run correct + selected", nullptr, false, state_.variant != nullptr))
+        if (ImGui::MenuItem(labels::kRunBoth, nullptr, false, state_.variant != nullptr))
             state_.requests.run_both = true;
         if (ImGui::MenuItem("Cancel", nullptr, false, runs_.busy())) state_.requests.cancel = true;
         ImGui::EndMenu();
@@ -968,11 +1026,15 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
         if (slot != RunSlot::CompareLeft) fallback_note_.clear();
     }
     if (slot == RunSlot::Loaded) {
-        // A saved trace of a catalog variant selects that variant, so that the lesson and the source
-        // match what the timeline shows; a user's kernel keeps the selection.
-        if (s && v) {
-            state_.scenario = seen_scenario_ = s;
-            state_.variant = seen_variant_ = v;
+        // A trace shows what it is of, never the lesson that happened to be selected: a catalog
+        // variant's trace selects that variant (lesson and source match the timeline); a user's
+        // kernel (or a variant this build does not have) selects none, and its own source and PTX
+        // show (choose_source: the record's texts when nothing is selected).
+        state_.scenario = seen_scenario_ = s && v ? s : nullptr;
+        state_.variant = seen_variant_ = s && v ? v : nullptr;
+        if (!(s && v)) {
+            state_.focus_view = View::Source;
+            if (!r.summary.trace.meta.ptx_text.empty()) state_.show_ptx = true;
         }
         state_.compare = false;
         state_.current = std::move(record);
@@ -996,7 +1058,10 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
     if (slot == RunSlot::CompareRight) state_.compare_right = record;
     // A run becomes current only if its variant is still selected (the user may have moved on); in
     // compare mode that is the right-hand (selected) one, whose findings the panels then show.
-    const bool is_selected = s && v && s == state_.scenario && v == state_.variant;
+    // (The right-hand side is not always the selected variant: with the correct one selected it is
+    // the first other one, and its findings are the ones to show and focus.)
+    const bool is_selected =
+        s && v && s == state_.scenario && (v == state_.variant || slot == RunSlot::CompareRight);
     if (is_selected && slot != RunSlot::CompareLeft) {
         state_.current = std::move(record);
         state_.selection = Selection{};
@@ -1025,6 +1090,8 @@ void App::focus_finding(int index) {
     const analysis::Finding& f = record->summary.findings[size_t(index)];
     state_.selection.selected_finding = index;
     state_.selection.finding_lines = f.lines;
+    // Presenter mode puts the finding's lines beside the timeline (the lesson gives way to the source).
+    if (state_.presenter && state_.focus_view != View::Source) state_.focus_view = View::Source;
     // The view that draws the current record knows which events a finding is about (the pair of
     // accesses of a race) and where their rows are: it zooms to them, opens their block, pins both
     // threads to rows of their own and scrolls them into view on its next draw (in compare mode the

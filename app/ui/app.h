@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ui/app_state.h"
+#include "ui/callout_view.h"
 #include "ui/findings_panel.h"
 #include "ui/fonts.h"
 #include "ui/gpu_probe.h"
@@ -43,10 +44,10 @@ struct AppOptions {
 // Screen rectangles of the app's regions in the last frame (pixels, top-left origin), by name:
 // "browser", "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
 // "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
-// the rows without the legend), "header" (presenter mode), "status", "error_modal", "gpu_reason"
-// (the run panel's "GPU unavailable: why" note, where it is drawn), "lesson_look_at" and "lesson_fix"
-// (the lesson's sections after a run). Written by the
-// scripted mode's --layout for the GUI tests.
+// the rows without the legend), "header" and "callout" (presenter mode), "status", "error_modal",
+// "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA
+// column's visible part), "source_code" (its widest code line), "lesson_look_at" and "lesson_fix" (the
+// lesson's sections after a run). Written by the scripted mode's --layout for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
 };
@@ -89,6 +90,7 @@ class App {
     void handle_keys();
     void step_scenario(int delta);
     void step_variant(int delta);
+    void step_finding(int delta); // ] / [ and, in presenter mode, PgDn / PgUp
     void toggle_compare();
     void on_selection_changed();
 
@@ -102,6 +104,7 @@ class App {
     void draw_file_modal();
     void draw_error_modal();
     void note_region(const char* name);
+    void note_source_columns(); // "source_column" and "source_code": see SourceView::cuda_code()
 
     void handle_requests();
     void poll_gpu_probe();
@@ -134,6 +137,7 @@ class App {
     TimelineView compare_left_view_;
     TimelineView compare_right_view_;
     HelpOverlay help_;
+    CalloutView callout_;
 
     // Layout: fractions of the space each splitter divides, kept across frames.
     struct Splits {
@@ -151,7 +155,7 @@ class App {
     const scenario::Scenario* seen_scenario_ = nullptr;
     const scenario::Variant* seen_variant_ = nullptr;
     View seen_view_ = View::Lesson;
-    int presenter_scroll_ = 0; // PageUp (-1) / PageDown (+1) pressed: scroll the lesson or source
+    int presenter_scroll_ = 0; // PageUp (-1) / PageDown (+1) without findings: scroll the lesson
     bool select_tab_ = true;   // apply state.focus_view to the lesson/source tabs this frame
     View shown_tab_ = View::Lesson;
     // The last record of every variant run this session ("scenario/variant"): going back to a

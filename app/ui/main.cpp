@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
             app.before_frame();
             shell.begin_frame();
             app.frame();
-            if (options.any) script.after_frame(app);
+            if (options.any) script.after_frame(app, shell);
             shell.render();
             app.after_render();
             if (options.any) {

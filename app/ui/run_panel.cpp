@@ -1,6 +1,7 @@
 #include "ui/run_panel.h"
 
 #include "ui/outcome_words.h"
+#include "ui/labels.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
@@ -89,7 +90,7 @@ void draw_buttons(AppState& state) {
     // Side by side needs a broken variant to hold against the scenario's first (correct) one.
     const bool can_compare = have_variant && state.scenario->variants.size() > 1 &&
                              state.variant != &state.scenario->variants.front();
-    const char* both = "Run correct + broken side by side";
+    const char* both = labels::kRunBoth;
     widgets::same_line_if_fits(widgets::button_width(both));
     ImGui::BeginDisabled(running || !can_compare);
     if (ImGui::Button(both)) {

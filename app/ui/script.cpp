@@ -8,6 +8,10 @@
 #include "ui/screenshot.h"
 #include "ui/shell.h"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -35,10 +39,14 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
                                       the timeline; stop a kernel still running after S s (default 5)
   --open FILE.slt                     open a saved trace (a damaged one shows the error dialog)
   --run                               run the selected variant and wait for it
-  --compare                           compare mode; with --run, runs the correct variant beside it
+  --compare                           compare mode: runs the correct variant and the selected one (as
+                                      the C key does; --run is implied) and waits for both
   --view lesson|source|timeline|findings   bring a view to the front
   --focus-finding N                   after the run: select finding N (zoom + source lines)
   --step N                            after the run: move the playhead N warp instructions forward
+  --tap KEY[,KEY...]                  then tap these keys (zero-length taps, as a clicker sends them):
+                                      ] [ (or rbracket lbracket) pagedown pageup space tab esc left right up down f1, a-z, 0-9
+  --wait-finding N                    then wait until finding N is selected (keys from outside)
   --presenter                         presenter mode (large text, high contrast)
   --lang en|zh                        lesson language
   --ptx                               PTX beside the CUDA source
@@ -93,15 +101,33 @@ std::string ids_of_catalog() {
 
 } // namespace
 
+int tap_key_code(const std::string& name) {
+    static const std::pair<const char*, int> named[] = {
+        {"]", GLFW_KEY_RIGHT_BRACKET},    {"rbracket", GLFW_KEY_RIGHT_BRACKET},
+        {"[", GLFW_KEY_LEFT_BRACKET},     {"lbracket", GLFW_KEY_LEFT_BRACKET},
+        {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP},
+        {"space", GLFW_KEY_SPACE},        {"tab", GLFW_KEY_TAB},
+        {"esc", GLFW_KEY_ESCAPE},         {"left", GLFW_KEY_LEFT},
+        {"right", GLFW_KEY_RIGHT},        {"up", GLFW_KEY_UP},
+        {"down", GLFW_KEY_DOWN},          {"f1", GLFW_KEY_F1}};
+    for (const auto& [n, code] : named)
+        if (name == n) return code;
+    if (name.size() == 1 && std::isalpha(static_cast<unsigned char>(name[0])))
+        return GLFW_KEY_A + (std::tolower(static_cast<unsigned char>(name[0])) - 'a');
+    if (name.size() == 1 && std::isdigit(static_cast<unsigned char>(name[0])))
+        return GLFW_KEY_0 + (name[0] - '0');
+    return -1;
+}
+
 ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ParsedArgs out;
     ScriptOptions& o = out.options;
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
                                             "keys", "quit",    "untraced",  "live"};
-    const std::vector<std::string> valued = {"scenario", "variant",     "schedule",      "seed",   "reps",
-                                             "open",     "view",        "focus-finding", "lang",   "size",
-                                             "frames",   "timeout",     "screenshot",    "layout", "settings",
-                                             "backend",  "gpu-timeout", "step"};
+    const std::vector<std::string> valued = {
+        "scenario",      "variant", "schedule",    "seed",   "reps",        "open",       "view",
+        "focus-finding", "lang",    "size",        "frames", "timeout",     "screenshot", "layout",
+        "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -181,7 +207,24 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 else
                     throw ArgError{"--view must be lesson, source, timeline or findings, got '" + value +
                                    "'"};
-            } else if (name == "focus-finding")
+            } else if (name == "tap") {
+                size_t from = 0;
+                while (from <= value.size()) {
+                    size_t comma = value.find(',', from);
+                    if (comma == std::string::npos) comma = value.size();
+                    const std::string key = value.substr(from, comma - from);
+                    const int code = tap_key_code(key);
+                    if (code < 0)
+                        throw ArgError{"--tap: unknown key '" + key +
+                                       "' (keys: ] [ (or rbracket lbracket) pagedown pageup space tab esc "
+                                       "left right up down f1, "
+                                       "a-z, 0-9)"};
+                    o.taps.push_back(code);
+                    from = comma + 1;
+                }
+            } else if (name == "wait-finding")
+                o.wait_finding = parse_number<int>(value, opt, 0, 1 << 20);
+            else if (name == "focus-finding")
                 o.focus_finding = parse_number<int>(value, opt, 0, 1 << 20);
             else if (name == "step")
                 o.step = parse_number<int>(value, opt, 1, 1 << 24);
@@ -228,10 +271,13 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 if (set) throw ArgError{std::string(what) + " needs --backend gpu"};
         if (o.untraced && o.live)
             throw ArgError{"--live shows the traced launch as it runs: it cannot go with --untraced"};
-        if (o.focus_finding >= 0 && !o.run && o.open.empty())
-            throw ArgError{"--focus-finding needs something with findings: add --run or --open FILE.slt"};
-        if (o.step > 0 && !o.run && o.open.empty())
-            throw ArgError{"--step needs a trace to step through: add --run or --open FILE.slt"};
+        if (o.focus_finding >= 0 && !o.run && !o.compare && o.open.empty())
+            throw ArgError{
+                "--focus-finding needs something with findings: add --run, --compare or --open FILE.slt"};
+        if (o.compare && !o.open.empty())
+            throw ArgError{"--compare runs two variants of a scenario: it cannot go with --open"};
+        if (o.step > 0 && !o.run && !o.compare && o.open.empty())
+            throw ArgError{"--step needs a trace to step through: add --run, --compare or --open FILE.slt"};
     } catch (const ArgError& e) {
         out.what = ParsedArgs::What::Error;
         out.error = e.message;
@@ -291,7 +337,7 @@ bool Script::waited_too_long(App& app, const char* what) {
     return true;
 }
 
-void Script::after_frame(App& app) {
+void Script::after_frame(App& app, Shell& shell) {
     if (finished_) return;
     AppState& state = app.state();
     switch (step_) {
@@ -309,7 +355,7 @@ void Script::after_frame(App& app) {
     case Step::WaitGpu:
         // A GPU run waits for the probe, so that where there is no GPU the app has said so (and
         // falls back) before the run starts, rather than the run discovering it.
-        if (options_.run && options_.backend == "gpu") {
+        if ((options_.run || options_.compare) && options_.backend == "gpu") {
             if (app.gpu_probing()) {
                 waited_too_long(app, "the GPU check");
                 break;
@@ -321,7 +367,7 @@ void Script::after_frame(App& app) {
         step_ = Step::Run;
         [[fallthrough]];
     case Step::Run:
-        if (options_.run) {
+        if (options_.run || options_.compare) {
             jobs_before_ = app.jobs_finished();
             wait_start_ = std::chrono::steady_clock::now();
             if (options_.compare)
@@ -363,6 +409,32 @@ void Script::after_frame(App& app) {
             state.requests.focus_finding = options_.focus_finding;
         }
         state.requests.step_playhead = options_.step;
+        step_ = Step::Tap;
+        break;
+    case Step::Tap:
+        // All at once, each press with its release: the queue has to spread them over frames.
+        for (const int key : options_.taps)
+            shell.keys().tap(key);
+        wait_start_ = std::chrono::steady_clock::now();
+        step_ = Step::WaitTap;
+        break;
+    case Step::WaitTap:
+        // The queue is empty once ImGui has had the last release; the frame after that has acted on it.
+        if (!shell.keys().empty()) {
+            waited_too_long(app, "the tapped keys");
+            break;
+        }
+        step_ = Step::WaitFinding;
+        wait_start_ = std::chrono::steady_clock::now();
+        if (options_.wait_finding >= 0)
+            std::cout << "synclab-app: waiting for finding " << options_.wait_finding << std::endl;
+        break;
+    case Step::WaitFinding:
+        if (options_.wait_finding >= 0 && state.selection.selected_finding != options_.wait_finding) {
+            waited_too_long(app,
+                            ("finding " + std::to_string(options_.wait_finding) + " to be selected").c_str());
+            break;
+        }
         settle_frames_ = options_.frames;
         step_ = Step::Settle;
         break;
@@ -413,6 +485,15 @@ void Script::after_render(App& app, Shell& shell) {
             {"gpu_probing", s.gpu.probing},
             {"gpu_reason", s.gpu.reason},
             {"record_backend", s.current ? s.current->options.backend : ""},
+            {"selected_finding", s.selection.selected_finding},
+            {"focus_view", s.focus_view == View::Lesson     ? "lesson"
+                           : s.focus_view == View::Source   ? "source"
+                           : s.focus_view == View::Timeline ? "timeline"
+                                                            : "findings"},
+            {"show_ptx", s.show_ptx},
+            {"camera_t0", s.camera.t0},
+            {"record_scenario", s.current ? s.current->scenario_id : ""},
+            {"record_variant", s.current ? s.current->variant_id : ""},
         };
         std::ofstream out(options_.layout);
         out << doc.dump(2) << "\n";

@@ -5,7 +5,8 @@
 //   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings]
-//               [--focus-finding N] [--presenter] [--lang en|zh] [--ptx] [--keys]
+//               [--focus-finding N] [--tap KEY[,KEY...]] [--wait-finding N] [--presenter] [--lang en|zh]
+//               [--ptx] [--keys]
 //               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
 //               [--screenshot OUT.png] [--layout OUT.json] [--quit]
 //
@@ -14,8 +15,12 @@
 // stderr say "GPU unavailable: <why>; running on the simulator", and the exit code stays 0. (The
 // scripted mode's --timeout is its patience with a run; the kernel's watchdog is --gpu-timeout.)
 //
-// Steps, in this order: open the file and wait for it; run (both variants with --compare) and wait
-// (at most --timeout seconds); focus finding N; render --frames frames so the layout settles; save
+// Steps, in this order: open the file and wait for it; run (--compare: both variants, --run implied) and wait
+// (at most --timeout seconds); focus finding N; tap the --tap keys (all at once, each a press and its
+// release with no time between, through the shell's key queue as a clicker's would go) and wait until
+// the app has seen them; with --wait-finding N, wait (at most --timeout seconds) until finding N is
+// selected, by keys from outside (xdotool, a clicker: the GUI test of real key taps), after printing
+// "waiting for finding N" on stdout; render --frames frames so the layout settles; save
 // the screenshot and the layout; quit if asked (else the app stays open for interactive use). A
 // failed step still takes the screenshot and the layout (they show what went wrong), then quits
 // with exit code 1 when --quit was given.
@@ -56,6 +61,8 @@ struct ScriptOptions {
     std::optional<View> view;
     int focus_finding = -1;
     int step = 0; // --step N: warp instructions to move the playhead after the run
+    std::vector<int> taps; // --tap: GLFW key codes, in order
+    int wait_finding = -1; // --wait-finding N
     bool presenter = false;
     std::optional<Language> language;
     bool ptx = false;
@@ -75,6 +82,10 @@ struct ParsedArgs {
     std::string error; // What::Error: one line, e.g. "unknown scenario 'x' (scenarios: ...)"
 };
 
+// The GLFW key code of a --tap key name ("]" or "rbracket", "[" or "lbracket", "pagedown", "pageup", "space",
+// "tab", "esc", "left", "right", "up", "down", "f1", a letter or a digit); -1 if there is none.
+int tap_key_code(const std::string& name);
+
 // Parses argv[1..]; checks scenario and variant ids against the catalog (no window needed).
 ParsedArgs parse_app_args(const std::vector<std::string>& args);
 const char* app_usage();
@@ -86,7 +97,7 @@ class Script {
     // After App::init(), before the first frame: selection, language, presenter mode, view.
     void start(App& app);
     // After App::frame() (the views have drawn and requests were handled): the next step.
-    void after_frame(App& app);
+    void after_frame(App& app, Shell& shell);
     // After the shell rendered, before present(): the screenshot and the layout file.
     void after_render(App& app, Shell& shell);
 
@@ -95,7 +106,20 @@ class Script {
     int exit_code() const { return exit_code_; }
 
   private:
-    enum class Step : uint8_t { Open, WaitOpen, WaitGpu, Run, WaitRun, Focus, Settle, Shoot, Idle };
+    enum class Step : uint8_t {
+        Open,
+        WaitOpen,
+        WaitGpu,
+        Run,
+        WaitRun,
+        Focus,
+        Tap,
+        WaitTap,
+        WaitFinding,
+        Settle,
+        Shoot,
+        Idle
+    };
     void fail(const std::string& message);
     bool waited_too_long(App& app, const char* what);
 

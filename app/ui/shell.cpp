@@ -1,6 +1,7 @@
 // Index:
 //   [SECTION] Errors
 //   [SECTION] Opening and closing
+//   [SECTION] Keys
 //   [SECTION] Frames
 //   [SECTION] Fullscreen
 #include "ui/shell.h"
@@ -113,6 +114,11 @@ bool Shell::open(const ShellOptions& options, std::string& error) {
         close();
         return false;
     }
+    // Ours go in after ImGui's (which chain to what was there before them: nothing), so that every
+    // key reaches ImGui through the queue.
+    glfwSetWindowUserPointer(window_, this);
+    imgui_key_ = glfwSetKeyCallback(window_, &Shell::on_key);
+    imgui_char_ = glfwSetCharCallback(window_, &Shell::on_char);
     return true;
 }
 
@@ -123,6 +129,9 @@ void Shell::close() {
     imgui_gl_ = imgui_glfw_ = false;
     if (window_) glfwDestroyWindow(window_);
     window_ = nullptr;
+    imgui_key_ = nullptr;
+    imgui_char_ = nullptr;
+    keys_ = KeyQueue{};
     if (glfw_initialised_) glfwTerminate();
     glfw_initialised_ = false;
     fullscreen_ = false;
@@ -148,10 +157,42 @@ int Shell::framebuffer_height() const {
     return h;
 }
 
+// [SECTION] Keys
+
+void Shell::on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    auto* self = static_cast<Shell*>(glfwGetWindowUserPointer(window));
+    if (!self) return;
+    KeyEvent e = KeyEvent::press(key, mods);
+    e.scancode = scancode;
+    e.action = action == GLFW_RELEASE  ? KeyEvent::Action::Release
+               : action == GLFW_REPEAT ? KeyEvent::Action::Repeat
+                                       : KeyEvent::Action::Press;
+    self->keys_.push(e);
+}
+
+void Shell::on_char(GLFWwindow* window, unsigned int codepoint) {
+    auto* self = static_cast<Shell*>(glfwGetWindowUserPointer(window));
+    if (self) self->keys_.push(KeyEvent::character(codepoint));
+}
+
+void Shell::feed_keys() {
+    for (const KeyEvent& e : keys_.take_frame()) {
+        if (e.kind == KeyEvent::Kind::Char) {
+            if (imgui_char_) imgui_char_(window_, e.codepoint);
+            continue;
+        }
+        const int action = e.action == KeyEvent::Action::Release  ? GLFW_RELEASE
+                           : e.action == KeyEvent::Action::Repeat ? GLFW_REPEAT
+                                                                  : GLFW_PRESS;
+        if (imgui_key_) imgui_key_(window_, e.key, e.scancode, action, e.mods);
+    }
+}
+
 // [SECTION] Frames
 
 void Shell::begin_frame() {
     glfwPollEvents();
+    feed_keys();
     // A minimised window has a 0x0 framebuffer: wait instead of spinning at full speed.
     while (window_ && !glfwWindowShouldClose(window_) && framebuffer_width() == 0)
         glfwWaitEventsTimeout(0.1);

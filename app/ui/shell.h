@@ -7,6 +7,8 @@
 // between render() and present(), while the back buffer still holds it.
 #pragma once
 
+#include "ui/key_queue.h"
+
 #include <string>
 
 struct GLFWwindow;
@@ -44,6 +46,10 @@ class Shell {
     // screenshots must not depend on where the pointer happens to rest (hover highlights, tooltips).
     void set_ignore_mouse(bool ignore) { ignore_mouse_ = ignore; }
 
+    // Key and character events on their way to ImGui, one transition per key and frame (see
+    // key_queue.h). The scripted mode pushes synthetic taps here, so they take the user's path.
+    KeyQueue& keys() { return keys_; }
+
     void toggle_fullscreen();
     bool fullscreen() const { return fullscreen_; }
 
@@ -57,7 +63,15 @@ class Shell {
     void close();
 
   private:
+    static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
+    static void on_char(GLFWwindow* window, unsigned int codepoint);
+    void feed_keys(); // this frame's share of keys_ to ImGui's callbacks
+
     GLFWwindow* window_ = nullptr;
+    KeyQueue keys_;
+    // ImGui's GLFW callbacks, which ours replace and feed from the queue.
+    void (*imgui_key_)(GLFWwindow*, int, int, int, int) = nullptr;
+    void (*imgui_char_)(GLFWwindow*, unsigned int) = nullptr;
     bool glfw_initialised_ = false;
     bool imgui_glfw_ = false;
     bool imgui_gl_ = false;

@@ -8,6 +8,7 @@
 #include "ui/theme.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <array>
@@ -64,14 +65,62 @@ int next_finding(const std::vector<int>& on_line, int selected) {
 
 // [SECTION] SourceView: text cache and scrolling ---------------------------------------------------
 
+std::vector<SourceView::Row> SourceView::layout_rows(const Lines& text, size_t wrap_at) {
+    std::vector<Row> rows;
+    rows.reserve(text.lines.size());
+    for (size_t i = 0; i < text.lines.size(); ++i) {
+        const std::string& l = text.lines[i];
+        const uint32_t line = uint32_t(i + 1);
+        if (l.size() <= wrap_at) {
+            rows.push_back({line, 0, l.size(), 0});
+            continue;
+        }
+        // Continuation rows start under the line's own indentation, two columns further in.
+        const size_t lead = std::min(
+            l.find_first_not_of(' ') == std::string::npos ? 0 : l.find_first_not_of(' '), wrap_at / 2);
+        size_t begin = 0, indent = 0;
+        while (begin < l.size()) {
+            const size_t room = std::max<size_t>(1, wrap_at - indent);
+            if (l.size() - begin <= room) {
+                rows.push_back({line, begin, l.size() - begin, indent});
+                break;
+            }
+            // Break after the last space that fits (never inside a word), or hard where none does.
+            size_t cut = l.rfind(' ', begin + room);
+            if (cut == std::string::npos || cut <= begin + lead)
+                cut = begin + room;
+            else
+                ++cut;
+            rows.push_back({line, begin, cut - begin, indent});
+            begin = cut;
+            while (begin < l.size() && l[begin] == ' ')
+                ++begin;
+            indent = lead + 2;
+        }
+    }
+    return rows;
+}
+
+size_t SourceView::first_row_of(const std::vector<Row>& rows, uint32_t line) {
+    const auto it =
+        std::lower_bound(rows.begin(), rows.end(), line, [](const Row& r, uint32_t l) { return r.line < l; });
+    return line == 0 ? 0 : size_t(it - rows.begin());
+}
+
 void SourceView::Lines::refresh(std::string_view text, uint64_t record_serial) {
     if (text.data() == data && text.size() == size && record_serial == serial) return;
     data = text.data();
     size = text.size();
     serial = record_serial;
     lines.clear();
-    for (std::string_view line : split_lines(text))
+    code_columns = 0;
+    for (std::string_view line : split_lines(text)) {
         lines.push_back(expand_tabs(line));
+        const std::string& l = lines.back();
+        const size_t first = l.find_first_not_of(' ');
+        if (first != std::string::npos && l.compare(first, 2, "//") != 0)
+            code_columns = std::max(code_columns, l.size());
+    }
 }
 
 void SourceView::update_scroll(const AppState& state, const SourceChoice& choice, const SourceMarks& marks) {
@@ -143,6 +192,13 @@ void SourceView::draw(AppState& state) {
 }
 
 void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
+    // A trace of a kernel outside the catalog says so: no lesson is behind this source.
+    const RunRecord* r = state.current.get();
+    if (r != nullptr && r->scenario_id.empty() && state.scenario == nullptr) {
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "own kernel %s",
+                           r->summary.trace.meta.kernel.c_str());
+        ImGui::SameLine();
+    }
     ImGui::TextUnformatted(choice.name.empty() ? "(no file)" : choice.name.c_str());
     ImGui::SameLine();
     ImGui::Checkbox("PTX", &state.show_ptx);
@@ -170,6 +226,25 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
                              AppState& state, float width) {
     ImGui::BeginChild(id, {width, 0.0f}, true, ImGuiWindowFlags_HorizontalScrollbar);
     if (mono_font_ != nullptr) ImGui::PushFont(mono_font_);
+    // (A window's font scale lasts across frames: set it every frame, 1 outside presenter mode.)
+    ImGui::SetWindowFontScale(1.0f);
+    const float digits = float(decimal_digits(uint32_t(text.lines.size())));
+    auto text_columns = [&] { // characters that fit beside the line numbers
+        const float font = ImGui::GetFontSize();
+        const float room = ImGui::GetContentRegionAvail().x - font * 1.3f - ImGui::GetStyle().ScrollbarSize;
+        return size_t(std::max(8.0f, room / ImGui::CalcTextSize("0").x - digits));
+    };
+    size_t wrap_at = SIZE_MAX;
+    if (state.presenter && text.code_columns > 0) {
+        // Presenter mode: nothing is cut and no one scrolls sideways in a talk. The code shrinks
+        // (to 0.75 of the presenter size at most, still larger than the normal one) towards fitting
+        // its widest code line; lines still too wide wrap at a space.
+        const size_t fits = text_columns();
+        if (text.code_columns > fits)
+            ImGui::SetWindowFontScale(std::max(0.75f, float(fits) / float(text.code_columns)));
+        wrap_at = text_columns();
+    }
+    const std::vector<Row> rows = layout_rows(text, wrap_at);
 
     const ImGuiStyle& style = ImGui::GetStyle();
     const float pitch = ImGui::GetTextLineHeightWithSpacing();
@@ -179,7 +254,7 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
             // line the student can see loses their place for nothing, but a line near the bottom
             // edge (a kernel's first comment line, say) hides what follows it.
             scroll.decided = true;
-            const float line_top = float(scroll.line - 1) * pitch;
+            const float line_top = float(first_row_of(rows, scroll.line)) * pitch;
             const float view_top = ImGui::GetScrollY();
             if (line_top >= view_top && line_top <= view_top + ImGui::GetWindowHeight() * 0.6f)
                 scroll.frames_left = 0;
@@ -202,13 +277,28 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
     const float text_x = gutter + number_width + font * 0.8f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowSize().x;
+    if (&text == &cuda_) {
+        // Where the widest code line ends up, against the part of the column that is visible (for the
+        // layout: a GUI test checks that no code line is cut).
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        const ImGuiWindow* w = ImGui::GetCurrentWindow();
+        const float visible_right = pos.x + size.x - w->ScrollbarSizes.x - ImGui::GetStyle().WindowBorderSize;
+        const float x0 = ImGui::GetCursorScreenPos().x + text_x;
+        cuda_visible_ = ImVec4(pos.x, pos.y, visible_right, pos.y + size.y);
+        size_t widest = 0;
+        for (const Row& r : rows)
+            widest = std::max(widest, r.indent + r.length);
+        cuda_code_ = ImVec4(x0, pos.y, x0 + digit * float(widest), pos.y + size.y);
+    }
     const uint32_t plain = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
 
     ImGuiListClipper clipper;
-    clipper.Begin(int(text.lines.size()), pitch);
+    clipper.Begin(int(rows.size()), pitch);
     while (clipper.Step()) {
-        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-            const uint32_t line = uint32_t(i) + 1;
+        for (int ri = clipper.DisplayStart; ri < clipper.DisplayEnd; ++ri) {
+            const Row& row = rows[size_t(ri)];
+            const uint32_t line = row.line;
+            const size_t i = line - 1;
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float top = p.y - style.ItemSpacing.y * 0.5f, bottom = top + pitch;
             const bool selected = marks.is_selected(line);
@@ -224,14 +314,17 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
                 dl->AddRect({left + 1, top}, {right - 1, bottom}, theme::kPlayhead, 0, 0, 2.f);
 
             const uint32_t ink = selected ? text_colour_on(marks.selected_colour) : plain;
-            char number[16];
-            std::snprintf(number, sizeof number, "%u", line);
-            const float number_x = p.x + gutter + number_width - ImGui::CalcTextSize(number).x;
-            dl->AddText({number_x, p.y}, selected ? ink : dim, number);
+            if (row.begin == 0) {
+                char number[16];
+                std::snprintf(number, sizeof number, "%u", line);
+                const float number_x = p.x + gutter + number_width - ImGui::CalcTextSize(number).x;
+                dl->AddText({number_x, p.y}, selected ? ink : dim, number);
+            }
 
-            ImGui::SetCursorScreenPos({p.x + text_x, p.y});
+            ImGui::SetCursorScreenPos({p.x + text_x + digit * float(row.indent), p.y});
             ImGui::PushStyleColor(ImGuiCol_Text, ink);
-            ImGui::TextUnformatted(text.lines[size_t(i)].c_str());
+            const char* from = text.lines[i].c_str() + row.begin;
+            ImGui::TextUnformatted(from, from + row.length);
             ImGui::PopStyleColor();
 
             if (gutter_colour == 0 || !ImGui::IsWindowHovered() ||

@@ -834,7 +834,9 @@ TimeRange fit_range(const TimelineIndex& index, double margin) {
     if (index.empty()) return {0, 1};
     const double length = index.to_camera(index.time_end());
     if (length <= 0) return {-1, 1};
-    return {-length * margin, length * (1 + margin)};
+    // The axis starts at the first event (0): a negative time on the ruler would mean nothing. The
+    // margin is all on the right, so the zoom is the same as with one on each side.
+    return {0, length * (1 + 2 * margin)};
 }
 
 TimeRange focus_range(const TimelineIndex& index, const FindingEvents& events, double margin,

@@ -358,7 +358,8 @@ struct Hit {
 // the row at y within `radius` px (a folded item counts from x0 to x1), else a wait span containing x.
 Hit hit_test(const TimelineFrame& frame, const TimelineLayout& layout, float x, float y, float radius = 4);
 
-// The whole trace with `margin` (a fraction of its length) on each side; [0, 1] when empty.
+// The whole trace from its first event (camera time 0) with twice `margin` (a fraction of its length)
+// after its last; [0, 1] when empty, [-1, 1] when all its events are at one time.
 TimeRange fit_range(const TimelineIndex& index, double margin = 0.02);
 // A range around a finding's events (margin: fraction of their distance, at least min_width
 // camera-time units wide in all); the fit range when the finding has no events.

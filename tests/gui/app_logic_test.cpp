@@ -2,7 +2,9 @@
 // probe and GPU runs where there is no GPU, live-event publishing (through a fake producer: the
 // same LiveTrace::add the runner's on_events calls), and the scripted mode's argument parsing. No
 // display needed.
+#include "ui/callout_view.h"
 #include "ui/gpu_probe.h"
+#include "ui/key_queue.h"
 #include "ui/live_trace.h"
 #include "ui/run_controller.h"
 #include "ui/script.h"
@@ -11,10 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 namespace synclab::ui {
@@ -245,8 +249,240 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
               "--view must be lesson, source, timeline or findings, got 'heatmap'");
     EXPECT_EQ(error_of({"--seed"}), "--seed needs a value");
     EXPECT_EQ(error_of({"--run=yes"}), "--run takes no value");
-    EXPECT_NE(error_of({"--focus-finding", "0"}).find("add --run or --open"), std::string::npos);
+    EXPECT_NE(error_of({"--focus-finding", "0"}).find("add --run, --compare or --open"), std::string::npos);
+    EXPECT_NE(error_of({"--tap", "],zz"}).find("--tap: unknown key 'zz'"), std::string::npos);
+    EXPECT_NE(error_of({"--compare", "--open", "x.slt"}).find("cannot go with --open"), std::string::npos);
     EXPECT_NE(error_of({"stencil"}).find("unexpected argument 'stencil'"), std::string::npos);
+}
+
+TEST(ScriptArgs, TapsAreKeyCodesInOrder) {
+    const ParsedArgs p = parse_app_args({"--tap", "],],[,pagedown,pageup,h"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_EQ(p.options.taps, (std::vector<int>{93, 93, 91, 267, 266, 72})); // GLFW_KEY_*
+}
+
+TEST(ScriptArgs, CompareAloneIsEnoughToFocusAFinding) {
+    // --compare runs both sides itself (as the C key does), so it has findings to focus.
+    const ParsedArgs p = parse_app_args({"--scenario", "stencil", "--compare", "--focus-finding", "0"});
+    EXPECT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+}
+
+// [SECTION] Key queue: no tap is lost
+//
+// The shell feeds ImGui what take_frame() returns, one call per frame; ImGui sees a key as pressed in
+// a frame when a press reached it in that frame. A fake "ImGui" (the down state per key, and the keys
+// pressed in each frame) replays the queue the same way.
+struct FakeImGui {
+    std::map<int, bool> down;
+    std::vector<std::vector<int>> pressed_in_frame; // per frame: keys that went down
+    std::string text;
+    void frame(KeyQueue& q) {
+        std::vector<int> pressed;
+        for (const KeyEvent& e : q.take_frame()) {
+            if (e.kind == KeyEvent::Kind::Char) {
+                text += char(e.codepoint);
+                continue;
+            }
+            if (e.action == KeyEvent::Action::Press) {
+                if (!down[e.key]) pressed.push_back(e.key);
+                down[e.key] = true;
+            } else if (e.action == KeyEvent::Action::Release) {
+                down[e.key] = false;
+            }
+            if (e.key == 259 && e.action != KeyEvent::Action::Release && !text.empty()) text.pop_back();
+        }
+        pressed_in_frame.push_back(pressed);
+    }
+    int presses_of(int key) const {
+        int n = 0;
+        for (const auto& f : pressed_in_frame)
+            n += int(std::count(f.begin(), f.end(), key));
+        return n;
+    }
+};
+
+constexpr int kRightBracket = 93, kPageDown = 267, kBackspace = 259, kShift = 340;
+
+TEST(KeyQueue, AZeroLengthTapIsDownForExactlyOneFrame) {
+    KeyQueue q;
+    FakeImGui imgui;
+    q.tap(kRightBracket); // press and release in one poll, as a clicker sends them
+    imgui.frame(q);
+    EXPECT_TRUE(imgui.down[kRightBracket]) << "the press must reach ImGui without its release";
+    EXPECT_EQ(q.pending(), 1u);
+    imgui.frame(q);
+    EXPECT_FALSE(imgui.down[kRightBracket]) << "the release comes the frame after";
+    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(imgui.presses_of(kRightBracket), 1);
+}
+
+TEST(KeyQueue, SeveralTapsInOneFrameAreEachSeen) {
+    KeyQueue q;
+    FakeImGui imgui;
+    for (int i = 0; i < 3; ++i)
+        q.tap(kRightBracket);
+    q.tap(kPageDown);
+    for (int frame = 0; frame < 10 && !q.empty(); ++frame)
+        imgui.frame(q);
+    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(imgui.presses_of(kRightBracket), 3) << "three taps of one key, three presses";
+    EXPECT_EQ(imgui.presses_of(kPageDown), 1);
+    // A press and the next press of one key never share a frame; the other key waits its turn.
+    for (const auto& f : imgui.pressed_in_frame)
+        EXPECT_LE(std::count(f.begin(), f.end(), kRightBracket), 1);
+    EXPECT_FALSE(imgui.down[kRightBracket] || imgui.down[kPageDown]);
+}
+
+TEST(KeyQueue, DifferentKeysShareAFrame) {
+    KeyQueue q;
+    FakeImGui imgui;
+    q.push(KeyEvent::press(kShift));
+    q.push(KeyEvent::press(kRightBracket));
+    imgui.frame(q);
+    EXPECT_TRUE(imgui.down[kShift] && imgui.down[kRightBracket]) << "a chord arrives in one frame";
+    EXPECT_TRUE(q.empty());
+}
+
+TEST(KeyQueue, RepeatsAreNotTransitions) {
+    KeyQueue q;
+    FakeImGui imgui;
+    q.push(KeyEvent::press(kPageDown));
+    q.push(KeyEvent::repeat(kPageDown));
+    q.push(KeyEvent::repeat(kPageDown));
+    imgui.frame(q);
+    EXPECT_TRUE(q.empty()) << "repeats go with their press (ImGui times repeats itself)";
+    EXPECT_TRUE(imgui.down[kPageDown]);
+    q.push(KeyEvent::repeat(kPageDown));
+    q.push(KeyEvent::release(kPageDown));
+    imgui.frame(q);
+    EXPECT_FALSE(imgui.down[kPageDown]);
+    EXPECT_EQ(imgui.presses_of(kPageDown), 1);
+}
+
+TEST(KeyQueue, APressWithoutReleaseStaysDown) {
+    KeyQueue q;
+    FakeImGui imgui;
+    q.push(KeyEvent::press(kRightBracket));
+    for (int frame = 0; frame < 3; ++frame)
+        imgui.frame(q);
+    EXPECT_TRUE(imgui.down[kRightBracket]);
+    EXPECT_EQ(imgui.presses_of(kRightBracket), 1);
+    q.push(KeyEvent::release(kRightBracket));
+    imgui.frame(q);
+    EXPECT_FALSE(imgui.down[kRightBracket]);
+}
+
+TEST(KeyQueue, CharactersKeepTheirPlaceAmongKeys) {
+    // "ab", Backspace, "c" typed within one poll: the text must be "ac", not "c" or "abc".
+    KeyQueue q;
+    FakeImGui imgui;
+    q.push(KeyEvent::character('a'));
+    q.push(KeyEvent::character('b'));
+    q.tap(kBackspace);
+    q.push(KeyEvent::character('c'));
+    q.tap(kBackspace);
+    q.push(KeyEvent::character('d'));
+    for (int frame = 0; frame < 10 && !q.empty(); ++frame)
+        imgui.frame(q);
+    EXPECT_EQ(imgui.text, "ad");
+}
+
+TEST(KeyQueue, ABoundedQueueCountsWhatItDropped) {
+    KeyQueue q;
+    for (size_t i = 0; i < KeyQueue::kMaxPending + 5; ++i)
+        q.push(KeyEvent::character('x'));
+    EXPECT_EQ(q.pending(), KeyQueue::kMaxPending);
+    EXPECT_EQ(q.dropped(), 5u);
+}
+
+// [SECTION] Presenter callout: what a finding says in words
+
+const char* kOneTile = "// a comment\n"
+                       "extern \"C\" __global__ void k(const float* g_in, float* g_out)\n"
+                       "{\n"
+                       "    __shared__ float s_tile[256];\n"
+                       "    int t = threadIdx.x;\n"
+                       "    s_tile[t] = g_in[t];\n"
+                       "    g_out[t] = s_tile[t - 1];\n"
+                       "}\n";
+
+analysis::Finding shared_race(analysis::Hazard hazard, std::vector<uint32_t> threads, uint64_t address) {
+    analysis::Finding f;
+    f.kind = analysis::FindingKind::Race;
+    f.hazard = hazard;
+    f.space = trace::Space::Shared;
+    f.lines = {7, 6};
+    f.threads = std::move(threads);
+    f.address = address;
+    return f;
+}
+
+trace::Trace blocks_of_256(uint32_t blocks) {
+    trace::Trace t;
+    t.threads = trace::thread_layout({blocks, 1, 1}, {256, 1, 1});
+    return t;
+}
+
+TEST(Callout, SaysWhoReadWhatBeforeWhoWroteIt) {
+    const trace::Trace t = blocks_of_256(1);
+    EXPECT_EQ(
+        callout_text(shared_race(analysis::Hazard::WAR, {160, 159}, 159 * 4), t, kOneTile),
+        "thread 160 read s_tile[159] before thread 159 wrote it: no barrier orders the two (lines 7 and 6)");
+    EXPECT_EQ(
+        callout_text(shared_race(analysis::Hazard::RAW, {159, 160}, 159 * 4), t, kOneTile),
+        "thread 160 read s_tile[159] just after thread 159 wrote it: no barrier orders the two (lines 7 "
+        "and 6)");
+    EXPECT_EQ(callout_text(shared_race(analysis::Hazard::WAW, {3, 4}, 8), t, kOneTile),
+              "thread 3 and thread 4 both wrote s_tile[2]: no barrier orders the two (lines 7 and 6)");
+}
+
+TEST(Callout, SaysSharedWordWhereTheSourceDoesNotNameItForSure) {
+    const trace::Trace t = blocks_of_256(1);
+    const analysis::Finding f = shared_race(analysis::Hazard::WAR, {160, 159}, 0x27c);
+    EXPECT_EQ(memory_name(f, ""), "shared word 0x27c") << "no source";
+    std::string two = kOneTile;
+    two.replace(two.find("    int t"), 0, "    __shared__ float s_other[16];\n");
+    analysis::Finding shifted = f;
+    shifted.lines = {8, 7};
+    EXPECT_EQ(memory_name(shifted, two), "shared word 0x27c")
+        << "two shared arrays: where s_tile starts is unknown";
+    std::string doubles = kOneTile;
+    doubles.replace(doubles.find("float s_tile"), 5, "double");
+    EXPECT_EQ(memory_name(f, doubles), "shared word 0x27c") << "8-byte elements";
+    analysis::Finding beyond = f;
+    beyond.address = 256 * 4;
+    EXPECT_EQ(memory_name(beyond, kOneTile), "shared word 0x400") << "past the array's end";
+    analysis::Finding other_line = f;
+    other_line.lines = {5};
+    EXPECT_EQ(memory_name(other_line, kOneTile), "shared word 0x27c") << "the line does not mention s_tile";
+    EXPECT_EQ(memory_name(f, kOneTile), "s_tile[159]");
+}
+
+TEST(Callout, GlobalAndOtherKinds) {
+    const trace::Trace t = blocks_of_256(2);
+    analysis::Finding race = shared_race(analysis::Hazard::RAW, {10, 300}, 0x1000);
+    race.space = trace::Space::Global;
+    race.lines = {7};
+    EXPECT_EQ(
+        callout_text(race, t, kOneTile),
+        "block 1 thread 44 read global word 0x1000 just after block 0 thread 10 wrote it: different blocks "
+        "are not ordered (line 7)");
+    analysis::Finding lost;
+    lost.kind = analysis::FindingKind::LostUpdate;
+    lost.space = trace::Space::Global;
+    lost.lines = {12};
+    lost.threads = {0, 1};
+    lost.address = 0;
+    EXPECT_EQ(callout_text(lost, t, kOneTile),
+              "block 0 thread 0 and block 0 thread 1 both updated global word 0x0 without an atomic, so one "
+              "update was lost (line 12)");
+    analysis::Finding divergence;
+    divergence.kind = analysis::FindingKind::BarrierDivergence;
+    divergence.space = trace::Space::Other;
+    divergence.lines = {20, 24};
+    divergence.threads = {0, 128};
+    EXPECT_EQ(callout_text(divergence, t, kOneTile),
+              "block 0: thread 0 and thread 128 did not meet at the same barrier (lines 20 and 24)");
 }
 
 // [SECTION] GPU: probe and runs where the GPU cannot be used

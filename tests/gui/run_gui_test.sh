@@ -3,7 +3,7 @@
 # on the last one. Exits 77 (ctest: skipped) when xvfb-run is not installed.
 #
 #   run_gui_test.sh APP CHECKER OUTDIR \
-#       ::shot NAME [::exit N] [::env VAR=VALUE] APP_ARGS... [::shot NAME2 APP_ARGS...] ::check CHECK_ARGS...
+#       ::shot NAME [::exit N] [::env VAR=VALUE] [::size WxH] APP_ARGS... [::shot NAME2 APP_ARGS...] ::check CHECK_ARGS...
 #
 # Each shot runs  APP APP_ARGS --size 1280x800 --screenshot OUTDIR/NAME.png --layout OUTDIR/NAME.json --quit
 # (another size with "::shot NAME ::size WxH ...", which comes before ::exit and ::env)
@@ -72,6 +72,7 @@ while [[ $# -gt 0 ]]; do
       [[ "${1:-}" == "::size" ]] && { size=$2; shift 2; }
       [[ "${1:-}" == "::exit" ]] && { want=$2; shift 2; }
       [[ "${1:-}" == "::env" ]] && { environment=$2; shift 2; }
+      [[ "${1:-}" == "::size" ]] && { size=$2; shift 2; }
       args=()
       while [[ $# -gt 0 && "$1" != ::shot && "$1" != ::check && "$1" != ::sh ]]; do args+=("${1//@OUT@/$out}"); shift; done
       run_shot "$name" "$size" "$want" "$environment" "${args[@]}"

@@ -1,0 +1,224 @@
+#include "ui/callout_view.h"
+
+#include "ui/source_lines.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace synclab::ui {
+namespace {
+
+bool ident_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Whether `line` has the identifier `name` as a whole word.
+bool mentions(std::string_view line, std::string_view name) {
+    for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+        const bool left = at == 0 || !ident_char(line[at - 1]);
+        const bool right = at + name.size() >= line.size() || !ident_char(line[at + name.size()]);
+        if (left && right) return true;
+    }
+    return false;
+}
+
+struct SharedArray {
+    std::string name;
+    uint64_t elements = 0;
+    bool four_bytes = false;
+};
+
+// `__shared__ float s_tile[256];` -> {s_tile, 256, true}; false for anything it does not understand.
+bool parse_shared(std::string_view line, SharedArray& out) {
+    const size_t at = line.find("__shared__");
+    if (at == std::string_view::npos) return false;
+    std::string_view rest = line.substr(at + 10);
+    std::vector<std::string_view> words;
+    size_t i = 0;
+    while (i < rest.size() && rest[i] != '[' && rest[i] != ';') {
+        while (i < rest.size() && std::isspace(static_cast<unsigned char>(rest[i])))
+            ++i;
+        const size_t start = i;
+        while (i < rest.size() && ident_char(rest[i]))
+            ++i;
+        if (i == start) break;
+        words.push_back(rest.substr(start, i - start));
+    }
+    if (words.size() < 2 || i >= rest.size() || rest[i] != '[') return false;
+    out.name = std::string(words.back());
+    const std::string_view type = words[words.size() - 2];
+    out.four_bytes =
+        type == "float" || type == "int" || type == "unsigned" || type == "uint32_t" || type == "int32_t";
+    out.elements = 0;
+    for (++i; i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i])); ++i)
+        out.elements = out.elements * 10 + uint64_t(rest[i] - '0');
+    return i < rest.size() && rest[i] == ']';
+}
+
+std::string hex(uint64_t v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+    return text;
+}
+
+std::string where_text(const analysis::Finding& f) {
+    std::vector<std::string> parts;
+    for (const uint32_t l : f.lines)
+        parts.push_back(std::to_string(l));
+    std::string ptx;
+    for (const uint32_t l : f.ptx_lines)
+        ptx += (ptx.empty() ? "" : ", ") + std::to_string(l);
+    std::string out;
+    if (parts.size() == 1) out = "line " + parts[0];
+    if (parts.size() > 1) {
+        out = "lines ";
+        for (size_t i = 0; i < parts.size(); ++i)
+            out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    }
+    if (!ptx.empty())
+        out +=
+            (out.empty() ? "" : "; ") + std::string("PTX line") + (f.ptx_lines.size() > 1 ? "s " : " ") + ptx;
+    return out;
+}
+
+} // namespace
+
+std::string memory_name(const analysis::Finding& f, std::string_view source) {
+    const bool shared = f.space == trace::Space::Shared;
+    const std::string fallback = std::string(shared ? "shared" : "global") + " word " + hex(f.address);
+    if (!shared || f.lines.empty() || source.empty()) return fallback;
+    const std::vector<std::string_view> lines = split_lines(source);
+    const uint32_t at = f.lines.front();
+    if (at == 0 || at > lines.size()) return fallback;
+    // The kernel function holding the line: back to the nearest __global__.
+    size_t begin = at - 1;
+    while (begin > 0 && lines[begin].find("__global__") == std::string_view::npos)
+        --begin;
+    if (lines[begin].find("__global__") == std::string_view::npos) return fallback;
+    std::vector<SharedArray> arrays;
+    for (size_t i = begin; i < at; ++i) {
+        SharedArray a;
+        if (lines[i].find("__shared__") != std::string_view::npos) {
+            if (!parse_shared(lines[i], a)) return fallback; // a declaration it cannot read
+            arrays.push_back(a);
+        }
+    }
+    if (arrays.size() != 1 || !arrays[0].four_bytes || !mentions(lines[at - 1], arrays[0].name))
+        return fallback;
+    const uint64_t index = f.address / 4;
+    if (f.address % 4 != 0 || (arrays[0].elements != 0 && index >= arrays[0].elements)) return fallback;
+    return arrays[0].name + "[" + std::to_string(index) + "]";
+}
+
+std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, std::string_view source) {
+    // Threads by their index in the block where the finding is about one block (shared memory, a
+    // barrier), as the findings' texts do; "block B thread T" otherwise.
+    const bool in_block =
+        f.space == trace::Space::Shared || f.kind == analysis::FindingKind::BarrierDivergence;
+    auto thread = [&](size_t i) -> std::string {
+        if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return "a thread";
+        const trace::ThreadInfo& t = trace.threads[f.threads[i]];
+        return in_block ? "thread " + std::to_string(t.thread_in_block)
+                        : "block " + std::to_string(t.block) + " thread " + std::to_string(t.thread_in_block);
+    };
+    auto block_of = [&](size_t i) -> int64_t {
+        if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return -1;
+        return trace.threads[f.threads[i]].block;
+    };
+    const std::string where = where_text(f);
+    const std::string at = where.empty() ? "" : " (" + where + ")";
+    const std::string what = memory_name(f, source);
+    switch (f.kind) {
+    case analysis::FindingKind::Race: {
+        const bool same_block = block_of(0) == block_of(1);
+        const std::string why =
+            same_block ? ": no barrier orders the two" : ": different blocks are not ordered";
+        switch (f.hazard) {
+        case analysis::Hazard::WAR:
+            return thread(0) + " read " + what + " before " + thread(1) + " wrote it" + why + at;
+        case analysis::Hazard::RAW:
+            return thread(1) + " read " + what + " just after " + thread(0) + " wrote it" + why + at;
+        case analysis::Hazard::WAW:
+            return thread(0) + " and " + thread(1) + " both wrote " + what + why + at;
+        case analysis::Hazard::None:
+            break;
+        }
+        return thread(0) + " and " + thread(1) + " raced on " + what + at;
+    }
+    case analysis::FindingKind::LostUpdate:
+        return thread(0) + " and " + thread(1) + " both updated " + what +
+               " without an atomic, so one update was lost" + at;
+    case analysis::FindingKind::BarrierDivergence:
+        if (f.threads.size() >= 2)
+            return "block " + std::to_string(f.block) + ": " + thread(0) + " and " + thread(1) +
+                   " did not meet at the same barrier" + at;
+        return "block " + std::to_string(f.block) + ": its threads did not meet at the same barrier" + at;
+    case analysis::FindingKind::Deadlock:
+        return "the run never finished: threads are still waiting at a barrier" + at;
+    }
+    return f.text;
+}
+
+std::string CalloutView::text_of(const AppState& state, bool& have, uint32_t& colour) const {
+    have = false;
+    colour = 0;
+    const RunRecord* r = state.current.get();
+    const int i = state.selection.selected_finding;
+    if (!r || r->provisional) return "";
+    const auto& findings = r->summary.findings;
+    if (i < 0 || size_t(i) >= findings.size()) {
+        if (findings.empty()) return "";
+        return "] or PgDn: the first of " + std::to_string(findings.size()) +
+               (findings.size() == 1 ? " finding" : " findings");
+    }
+    have = true;
+    colour = finding_colour(findings[size_t(i)].kind);
+    char position[32];
+    std::snprintf(position, sizeof position, "%d/%zu  ", i + 1, findings.size());
+    // The text the source view shows: the finding's line numbers are lines of it.
+    const SourceChoice source = choose_source(r, state.scenario);
+    return position +
+           callout_text(findings[size_t(i)], r->summary.trace, source.run_applies ? source.cuda : "");
+}
+
+float CalloutView::height(const AppState& state, ImFont* font, float width) const {
+    bool have = false;
+    uint32_t colour = 0;
+    const std::string text = text_of(state, have, colour);
+    if (text.empty()) return 0;
+    if (font) ImGui::PushFont(font);
+    const float swatch = ImGui::GetFontSize() * 1.2f;
+    const float h = ImGui::CalcTextSize(text.c_str(), nullptr, false, std::max(1.0f, width - swatch)).y;
+    if (font) ImGui::PopFont();
+    return std::ceil(h + ImGui::GetStyle().ItemSpacing.y);
+}
+
+void CalloutView::draw(const AppState& state, ImFont* font) {
+    bool have = false;
+    uint32_t colour = 0;
+    const std::string text = text_of(state, have, colour);
+    if (text.empty()) return;
+    if (font) ImGui::PushFont(font);
+    const float size = ImGui::GetFontSize();
+    if (have) {
+        // A solid bar in the finding's colour (the GUI tests find the callout by it).
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + size * 0.1f),
+                                                  ImVec2(p.x + size * 0.45f, p.y + size * 1.0f), colour);
+    }
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + size * 1.2f);
+    ImGui::PushTextWrapPos(0);
+    if (have)
+        ImGui::TextUnformatted(text.c_str());
+    else
+        ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+    if (font) ImGui::PopFont();
+}
+
+} // namespace synclab::ui
