@@ -67,6 +67,20 @@ struct Playhead {
     bool on(uint64_t record_serial) const { return active && serial == record_serial; }
 };
 
+// A wrong output explained: the output grid sets it from analysis::explain_output when a cell is
+// clicked; the timeline marks the events (the store that left the value, its thread's stale loads and
+// the stores they raced with), the source view lights their lines. Trace event indices.
+struct ProvenanceMarks {
+    uint64_t serial = 0;                 // RunRecord::serial it belongs to (0: none)
+    std::string output;                  // "g_out[32]"
+    uint32_t final_store = UINT32_MAX;   // the store that left the value
+    std::vector<uint32_t> stale_loads;   // loads of that store's thread that read a stale value
+    std::vector<uint32_t> racing_stores; // the racing store of each stale load (same order)
+    std::vector<uint32_t> lines;         // CUDA lines of all of them, sorted, unique
+    std::string text;                    // analysis::describe(), for the panel
+    bool on(uint64_t record_serial) const { return serial != 0 && serial == record_serial; }
+};
+
 // Things views ask the App to do; the App clears them after acting.
 struct Requests {
     bool run = false;       // run the selected variant with `controls`
@@ -133,6 +147,7 @@ struct AppState {
 
     Selection selection;
     Playhead playhead;
+    ProvenanceMarks provenance;
     TimelineCamera camera; // the main timeline (and both in compare mode)
     Requests requests;
 };
