@@ -136,6 +136,7 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
             t.checked_outputs = check.checked;
             t.reps_with_wrong_outputs = check.wrong ? 1 : 0;
             t.check_summary = check.summary;
+            summary.expected_outputs = check.expected;
         }
         o.trace.meta.wrong_outputs = t.wrong_outputs;
         o.trace.meta.checked_outputs = t.checked_outputs;
@@ -226,7 +227,11 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
         // The memory budget covers what the whole run holds: besides the simulator's state, its
         // trace and the buffers it writes, the inputs kept for the check and the repetition kept
         // so far.
+        uint64_t expected_bytes = 0;
+        for (const scenario::ExpectedOutput& e : summary.expected_outputs)
+            expected_bytes += e.bytes.size();
         sim_options.held_by_caller_bytes = bytes_of(inputs.buffers) + bytes_of(summary.final_buffers) +
+                                           expected_bytes +
                                            summary.trace.events.size() * sizeof(trace::Event) +
                                            summary.trace.threads.size() * sizeof(trace::ThreadInfo);
         sim_options.schedule = options.schedule;
@@ -267,6 +272,7 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
             summary.trace = std::move(trace);
             summary.check_summary = check.summary;
             summary.final_buffers = std::move(buffers);
+            summary.expected_outputs = std::move(check.expected);
             summary.buffer_addresses = result.buffer_addresses;
             kept_interesting = interesting;
         }

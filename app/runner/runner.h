@@ -86,6 +86,10 @@ struct RunSummary {
     double elapsed_ms = 0;
     std::string check_summary;                 // of the kept repetition
     std::vector<launch::Buffer> final_buffers; // of the kept repetition
+    // The right values of each checked output in the kept repetition, as its reference computed
+    // them (scenario::CheckResult::expected; matched to final_buffers by name). Empty where nothing
+    // was checked.
+    std::vector<scenario::ExpectedOutput> expected_outputs;
     // The global (device) address of each of final_buffers in the kept repetition's trace, so that
     // element i of an output is the global address buffer_addresses[b] + i * element size
     // (analysis::explain_output). Simulator only; empty for the GPU backend (the worker does not

@@ -84,6 +84,10 @@ CheckResult compare_outputs(const Scenario& scenario, const std::vector<launch::
             if (!first.any) first = {true, decl.name, 0, "?", "(no reference)"};
             continue;
         }
+        const uint64_t size = launch::elem_size(decl.spec.type);
+        result.expected.push_back(
+            {decl.name, decl.spec.type,
+             std::vector<uint8_t>(want->bytes.begin(), want->bytes.begin() + count * size)});
         result.wrong +=
             detail::compare_elements(want->bytes.data(), count, i < after.size() ? &after[i] : nullptr,
                                      decl.spec.type, decl.name, first);

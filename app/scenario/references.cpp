@@ -73,6 +73,11 @@ CheckResult check_lost_update(const launch::LaunchConfig& launch, const Inputs& 
         (start.empty() ? 0u : start[0]) + static_cast<uint32_t>(launch.grid.count() * launch.block.count());
     CheckResult result;
     result.checked = 1;
+    ExpectedOutput& right = result.expected.emplace_back();
+    right.name = "g_counter";
+    right.type = ElemType::U32;
+    right.bytes.resize(sizeof expected);
+    std::memcpy(right.bytes.data(), &expected, sizeof expected);
     const launch::Buffer* buffer = result_buffer(before, after, "g_counter");
     const std::vector<uint32_t> got =
         buffer ? detail::read_buffer<uint32_t>(*buffer) : std::vector<uint32_t>{};

@@ -70,10 +70,20 @@ struct Variant {
 
 using launch::Inputs;
 
+// The right values of one checked output, as its reference computed them, so that a run's output
+// can be shown element by element (the app's output grid). Right means bytewise equal to these
+// (the comparison every check makes).
+struct ExpectedOutput {
+    std::string name; // the buffer's name ("g_out")
+    launch::ElemType type = launch::ElemType::U32;
+    std::vector<uint8_t> bytes; // the checked elements, in order
+};
+
 struct CheckResult {
     uint64_t wrong = 0;
     uint64_t checked = 0;
-    std::string summary; // e.g. "counter = 12345, expected 16384"
+    std::string summary;                  // e.g. "counter = 12345, expected 16384"
+    std::vector<ExpectedOutput> expected; // each checked output's right values
 };
 
 // One buffer of the launch, as the lesson file declares it (`g_in = "buf:f32:16384:random=1..9"`).

@@ -77,6 +77,11 @@ CheckResult compare_with_cpu(const std::vector<T>& expected, const launch::Buffe
     CheckResult result;
     Mismatch first;
     result.checked = expected.size();
+    ExpectedOutput& right = result.expected.emplace_back();
+    right.name = name;
+    right.type = elem_type_of<T>();
+    right.bytes.resize(expected.size() * sizeof(T));
+    if (!expected.empty()) std::memcpy(right.bytes.data(), expected.data(), right.bytes.size());
     if (got == nullptr) {
         result.wrong = expected.size();
         result.summary =

@@ -145,6 +145,25 @@ TEST(runner_harm, ExplainOutputTracesAWrongStencilOutputToTheNeighbour) {
     EXPECT_GT(checked, wrong);
 }
 
+// The runner keeps the reference's values of the kept repetition (for the app's output grid): they
+// are the lesson's g_out, and the elements that differ from them are exactly the wrong outputs.
+TEST(runner_harm, ExpectedOutputsAreTheReferencesValues) {
+    const StencilRun r = run_stencil("missing_barrier", 1);
+    ASSERT_EQ(r.summary.expected_outputs.size(), 1u);
+    const scenario::ExpectedOutput& e = r.summary.expected_outputs[0];
+    EXPECT_EQ(e.name, "g_out");
+    EXPECT_EQ(e.type, launch::ElemType::F32);
+    ASSERT_EQ(e.bytes.size(), r.in.size() * 4);
+    std::vector<float> want(r.in.size());
+    std::memcpy(want.data(), e.bytes.data(), e.bytes.size());
+    uint64_t differ = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(want[i], expected(r.in, i)) << i;
+        differ += want[i] != r.out[i];
+    }
+    EXPECT_EQ(differ, r.summary.wrong_outputs);
+}
+
 // Verdict: the correct variant (barrier between store and loads) leaves no stale load behind any
 // output (a sample: the warp edges of the first blocks and every 61st output).
 TEST(runner_harm, CorrectStencilHasNoStaleLoad) {
