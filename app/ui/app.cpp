@@ -13,8 +13,8 @@
 
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
-#include "ui/outcome_words.h"
 #include "ui/labels.h"
+#include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 namespace synclab::ui {
 namespace {
@@ -80,11 +81,41 @@ std::string record_summary(const RunRecord& r) {
     return outcome_of(r.summary, Language::En).words;
 }
 
+// Text after the last item, in pieces: each piece stays on the line while it fits and moves to the
+// next line whole where it does not; a piece wider than a whole line wraps at its spaces. Nothing is
+// cut mid-word at the window's edge (a timeline header at presenter size, a narrow compare side).
+void flow_text(const std::string& text, uint32_t rgba, std::string_view separator = " \u00b7 ") {
+    const float line = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find(separator, begin);
+        end = end == std::string::npos ? text.size() : end + separator.size();
+        const std::string piece = text.substr(begin, end - begin);
+        const std::string shown = piece.substr(0, piece.find_last_not_of(' ') + 1);
+        const float width = ImGui::CalcTextSize(shown.c_str()).x;
+        // After a piece of this text, one space (the separator's own); after the item before it,
+        // the usual spacing.
+        const float space = begin == 0 ? ImGui::GetStyle().ItemSpacing.x : ImGui::CalcTextSize(" ").x;
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + space + width <= right) ImGui::SameLine(0, space);
+        if (width <= line)
+            widgets::coloured_text(rgba, shown.c_str());
+        else
+            widgets::coloured_text_wrapped(rgba, shown.c_str());
+        begin = end;
+    }
+}
+
 // The same outcome in the colour it deserves: red for wrong outputs or a hang, the warning colour for
 // right outputs with findings, green only for "correct" (status ok alone is no reason for green).
-void draw_record_summary(const RunRecord& r, Language language, bool presenter) {
+// On the line (the status line clips it before the key hint), or flowed after the last item
+// (flow_text: the timeline header breaks it between its parts, never inside a word).
+void draw_record_summary(const RunRecord& r, Language language, bool presenter, bool flow = false) {
     const Outcome outcome = outcome_of(r.summary, language);
-    widgets::coloured_text(theme::tone_ink(outcome.tone, presenter), outcome.words.c_str());
+    if (flow)
+        flow_text(outcome.words, theme::tone_ink(outcome.tone, presenter));
+    else
+        widgets::coloured_text(theme::tone_ink(outcome.tone, presenter), outcome.words.c_str());
 }
 
 // Notes the rows area of the TimelineView just drawn (the last item) as `name`: its child region
@@ -474,10 +505,7 @@ void App::draw_normal_layout(ImVec2 size) {
         draw_timelines(ImVec2(right_w, timeline_h), false);
         splitter("##split_findings", false, bar, right_w, rest - bar, timeline_share, em * 6, em * 5);
         splits_.findings = 1.0f - timeline_share;
-        ImGui::BeginChild("##findings", ImVec2(0, 0), true);
-        note_region("findings");
-        findings_.draw(state_);
-        ImGui::EndChild();
+        draw_findings_row(ImVec2(right_w, std::max(0.0f, ImGui::GetContentRegionAvail().y)));
     }
     ImGui::EndChild();
 }
@@ -605,15 +633,47 @@ void App::draw_presenter_layout(ImVec2 size) {
     draw_timelines(ImVec2(std::max(0.0f, size.x - (timeline_only ? 0.0f : left_w + gap)), top_h),
                    !timeline_only);
     const float findings_h = std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y));
-    ImGui::BeginChild("##findings", ImVec2(0, findings_h), true);
+    draw_findings_row(ImVec2(size.x, findings_h));
+}
+
+void App::draw_findings_row(ImVec2 size) {
+    // The findings, and beside them the run's output as a grid: what a student looks at after a run,
+    // side by side (the findings say what raced, the grid which outputs it spoilt). The grid only
+    // where the run checked outputs against a reference.
+    const RunRecord* r = state_.current.get();
+    const bool grid = r != nullptr && !r->provisional && !r->summary.expected_outputs.empty();
+    const float em = ImGui::GetFontSize();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float grid_w = grid ? std::floor(std::clamp(size.x * 0.36f, em * 14.0f, em * 30.0f)) : 0.0f;
+    ImGui::BeginChild("##findings", ImVec2(grid ? size.x - grid_w - gap : size.x, size.y), true);
     note_region("findings");
     findings_.draw(state_);
+    if (const ImVec4 row = findings_.selected_row(); row.z > row.x)
+        regions_["findings_selected_row"] = Region{row.x, row.y, row.z - row.x, row.w - row.y};
+    ImGui::EndChild();
+    if (!grid) return;
+    ImGui::SameLine(0, gap);
+    ImGui::BeginChild("##output_grid", ImVec2(grid_w, size.y), true);
+    note_region("output_grid");
+    output_grid_.draw(state_);
+    if (const ImVec4 c = output_grid_.cells_rect(); c.z > c.x)
+        regions_["output_cells"] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
     ImGui::EndChild();
 }
 
 // [SECTION] Timelines
 
-void App::draw_timeline_header(const RunRecord& record, bool short_label) {
+void App::draw_timeline_header(const RunRecord& record, bool short_label, const char* region) {
+    ImGui::BeginGroup();
+    draw_timeline_header_text(record, short_label);
+    ImGui::EndGroup();
+    // The header's whole extent, wrapped lines included: a GUI test checks that it lies inside the
+    // timeline (text running past the edge would be cut).
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    regions_[region] = Region{a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+void App::draw_timeline_header_text(const RunRecord& record, bool short_label) {
     // Compare mode and presenter mode name the scenario elsewhere; there the line keeps what differs
     // (the variant, the seed) so that it fits beside its twin or at presenter size.
     if (!short_label) {
@@ -624,15 +684,15 @@ void App::draw_timeline_header(const RunRecord& record, bool short_label) {
         ImGui::TextDisabled("%s, seed %llu", sim::to_string(record.options.schedule),
                             static_cast<unsigned long long>(record.options.seed));
     }
-    ImGui::SameLine();
     if (record.provisional) {
+        ImGui::SameLine();
         // Live: the kernel is still running; findings and outputs come with the final record.
         ImGui::TextColored(
             colour(theme::palette(state_.presenter).warning), "live: %s events, %s, kernel still running",
             count_short(record.live_events_seen).c_str(), ms_text(record.live_elapsed_ms).c_str());
         return;
     }
-    draw_record_summary(record, shown_language(state_), state_.presenter);
+    draw_record_summary(record, shown_language(state_), state_.presenter, true);
     // Tracing perturbs: the untraced outcome goes beside the traced one wherever a GPU run shows.
     const std::string sides = gpu_sides_text(record);
     if (!sides.empty()) widgets::disabled_wrapped(sides.c_str());
@@ -668,7 +728,8 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             ImGui::BeginChild(sides[i].id, each, true,
                               ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
             note_region(sides[i].region);
-            draw_timeline_header(*sides[i].record, true);
+            draw_timeline_header(*sides[i].record, true,
+                                 i == 0 ? "timeline_left_header" : "timeline_right_header");
             // Both views share state.camera: zooming or panning one moves the other.
             sides[i].view->draw(state_, *sides[i].record, state_.camera, sides[i].id + 2,
                                 ImGui::GetContentRegionAvail());
@@ -682,7 +743,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     note_region("timeline");
     if (state_.current) {
-        draw_timeline_header(*state_.current, state_.presenter);
+        draw_timeline_header(*state_.current, state_.presenter, "timeline_header");
         playback_.draw(state_, *state_.current, state_.camera);
         timeline_.draw(state_, *state_.current, state_.camera, "timeline", ImGui::GetContentRegionAvail());
         note_timeline_rows(regions_, "timeline_rows");

@@ -15,6 +15,7 @@
 #include "ui/gpu_probe.h"
 #include "ui/help_overlay.h"
 #include "ui/lesson_panel.h"
+#include "ui/output_grid.h"
 #include "ui/playback_bar.h"
 #include "ui/run_controller.h"
 #include "ui/run_panel.h"
@@ -47,7 +48,11 @@ struct AppOptions {
 // the rows without the legend), "header" and "callout" (presenter mode), "status", "error_modal",
 // "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA
 // column's visible part), "source_code" (its widest code line), "lesson_look_at" and "lesson_fix" (the
-// lesson's sections after a run). Written by the scripted mode's --layout for the GUI tests.
+// lesson's sections after a run), "output_grid" (the output grid beside the findings, where the run
+// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the selected
+// finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
+// "timeline_right_header": the text over a timeline, all its lines). Written by the scripted mode's --layout
+// for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
 };
@@ -98,8 +103,10 @@ class App {
     void draw_normal_layout(ImVec2 size);
     void draw_presenter_layout(ImVec2 size);
     void draw_centre_tabs(ImVec2 size);
+    void draw_findings_row(ImVec2 size); // the findings and the output grid beside them
     void draw_timelines(ImVec2 size, bool stacked);
-    void draw_timeline_header(const RunRecord& record, bool short_label);
+    void draw_timeline_header(const RunRecord& record, bool short_label, const char* region);
+    void draw_timeline_header_text(const RunRecord& record, bool short_label);
     void draw_status_line();
     void draw_file_modal();
     void draw_error_modal();
@@ -132,6 +139,7 @@ class App {
     LessonPanel lesson_;
     SourceView source_;
     FindingsPanel findings_;
+    OutputGrid output_grid_;
     TimelineView timeline_;
     PlaybackBar playback_; // steps through the current record (the main timeline's)
     TimelineView compare_left_view_;

@@ -7,6 +7,7 @@
 #include "ui/theme.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <string>
@@ -55,10 +56,22 @@ void draw_status(const AppState& state, const runner::RunSummary& summary) {
     ImGui::Separator();
 }
 
+// The last item (a row's selectable) scrolled into the middle of the table's rows when any of it
+// is out of view: under the frozen header row, or past either edge.
+void bring_row_into_view() {
+    const ImGuiWindow* window = ImGui::GetCurrentWindow(); // the table's scrolling inner window
+    const float top = window->InnerRect.Min.y + ImGui::TableGetHeaderRowHeight();
+    const float bottom = window->InnerRect.Max.y;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    if (a.y >= top && b.y <= bottom) return;
+    ImGui::SetScrollY(ImGui::GetScrollY() + (a.y + b.y) * 0.5f - (top + bottom) * 0.5f);
+}
+
 } // namespace
 
 void FindingsPanel::draw(AppState& state) {
     ImGui::PushID("findings_panel");
+    selected_row_ = ImVec4(0, 0, 0, 0);
     const RunRecord* record = state.current.get();
     if (record == nullptr) {
         ImGui::TextDisabled("No run yet: run a variant to see what the analysis finds.");
@@ -160,6 +173,11 @@ void FindingsPanel::draw(AppState& state) {
         const bool lit = selected || ImGui::IsItemHovered();
         widgets::tooltip(kind_explanation(f.kind));
         if (selected) ImGui::SetItemDefaultFocus();
+        if (selected && (index != scrolled_to_ || record->serial != scrolled_serial_)) bring_row_into_view();
+        if (selected) {
+            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            selected_row_ = ImVec4(a.x, a.y, b.x, b.y);
+        }
         ImGui::SetCursorPos(cell);
         swatch(finding_colour(f.kind));
         ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
@@ -178,6 +196,8 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::PopID();
     }
     ImGui::EndTable();
+    scrolled_to_ = state.selection.selected_finding;
+    scrolled_serial_ = record->serial;
     ImGui::PopID();
 }
 

@@ -5,12 +5,15 @@
 #include "ui/script.h"
 
 #include "ui/app.h"
+#include "ui/output_grid.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
+#include "ui/source_lines.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -44,6 +47,8 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --view lesson|source|timeline|findings   bring a view to the front
   --focus-finding N                   after the run: select finding N (zoom + source lines)
   --step N                            after the run: move the playhead N warp instructions forward
+  --explain-output N|first            after the run: explain element N of the first checked output (first:
+                                      its first wrong element), as a click on its cell in the output grid
   --tap KEY[,KEY...]                  then tap these keys (zero-length taps, as a clicker sends them):
                                       ] [ (or rbracket lbracket) pagedown pageup space tab esc left right up down f1, a-z, 0-9
   --wait-finding N                    then wait until finding N is selected (keys from outside)
@@ -125,9 +130,9 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
                                             "keys", "quit",    "untraced",  "live"};
     const std::vector<std::string> valued = {
-        "scenario",      "variant", "schedule",    "seed",   "reps",        "open",       "view",
-        "focus-finding", "lang",    "size",        "frames", "timeout",     "screenshot", "layout",
-        "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step"};
+        "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
+        "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
+        "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step",       "explain-output"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -228,6 +233,10 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.focus_finding = parse_number<int>(value, opt, 0, 1 << 20);
             else if (name == "step")
                 o.step = parse_number<int>(value, opt, 1, 1 << 24);
+            else if (name == "explain-output")
+                o.explain_output = value == "first"
+                                       ? ScriptOptions::kFirstWrong
+                                       : parse_number<uint64_t>(value, opt, 0, launch::kMaxBufferElements);
             else if (name == "lang") {
                 if (value == "en")
                     o.language = Language::En;
@@ -276,6 +285,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 "--focus-finding needs something with findings: add --run, --compare or --open FILE.slt"};
         if (o.compare && !o.open.empty())
             throw ArgError{"--compare runs two variants of a scenario: it cannot go with --open"};
+        if (o.explain_output && !o.run)
+            throw ArgError{"--explain-output needs a run with checked outputs: add --run"};
         if (o.step > 0 && !o.run && !o.compare && o.open.empty())
             throw ArgError{"--step needs a trace to step through: add --run, --compare or --open FILE.slt"};
     } catch (const ArgError& e) {
@@ -408,6 +419,7 @@ void Script::after_frame(App& app, Shell& shell) {
             }
             state.requests.focus_finding = options_.focus_finding;
         }
+        if (options_.explain_output && !explain(state)) return;
         state.requests.step_playhead = options_.step;
         step_ = Step::Tap;
         break;
@@ -445,6 +457,34 @@ void Script::after_frame(App& app, Shell& shell) {
     case Step::Idle:
         break;
     }
+}
+
+bool Script::explain(AppState& state) {
+    const RunRecord* record = state.current.get();
+    const std::vector<GridOutput> outputs =
+        record != nullptr ? grid_outputs(record->summary) : std::vector<GridOutput>{};
+    if (outputs.empty()) {
+        fail("--explain-output: the run checked no outputs");
+        return false;
+    }
+    const GridOutput* output = &outputs.front();
+    uint64_t index = *options_.explain_output;
+    if (index == ScriptOptions::kFirstWrong) {
+        const auto wrong = std::find_if(outputs.begin(), outputs.end(),
+                                        [](const GridOutput& o) { return o.wrong_count > 0; });
+        if (wrong == outputs.end()) {
+            fail("--explain-output first: no output came out wrong in this run");
+            return false;
+        }
+        output = &*wrong;
+        index = output->first_wrong;
+    } else if (index >= output->count) {
+        fail("--explain-output " + std::to_string(index) + ": " + output->name + " has " +
+             std::to_string(output->count) + " elements");
+        return false;
+    }
+    state.provenance = explain_element(*record, *output, index, shown_language(state));
+    return true;
 }
 
 void Script::after_render(App& app, Shell& shell) {
@@ -494,6 +534,9 @@ void Script::after_render(App& app, Shell& shell) {
             {"camera_t0", s.camera.t0},
             {"record_scenario", s.current ? s.current->scenario_id : ""},
             {"record_variant", s.current ? s.current->variant_id : ""},
+            {"provenance_output", s.provenance.output},
+            {"provenance_lines", s.provenance.lines},
+            {"provenance_stale_loads", s.provenance.stale_loads.size()},
         };
         std::ofstream out(options_.layout);
         out << doc.dump(2) << "\n";

@@ -5,7 +5,8 @@
 //   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings]
-//               [--focus-finding N] [--tap KEY[,KEY...]] [--wait-finding N] [--presenter] [--lang en|zh]
+//               [--focus-finding N] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
+//               [--presenter] [--lang en|zh]
 //               [--ptx] [--keys]
 //               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
 //               [--screenshot OUT.png] [--layout OUT.json] [--quit]
@@ -16,10 +17,10 @@
 // scripted mode's --timeout is its patience with a run; the kernel's watchdog is --gpu-timeout.)
 //
 // Steps, in this order: open the file and wait for it; run (--compare: both variants, --run implied) and wait
-// (at most --timeout seconds); focus finding N; tap the --tap keys (all at once, each a press and its
-// release with no time between, through the shell's key queue as a clicker's would go) and wait until
-// the app has seen them; with --wait-finding N, wait (at most --timeout seconds) until finding N is
-// selected, by keys from outside (xdotool, a clicker: the GUI test of real key taps), after printing
+// (at most --timeout seconds); focus finding N; explain output element N; tap the --tap keys (all at once,
+// each a press and its release with no time between, through the shell's key queue as a clicker's would go)
+// and wait until the app has seen them; with --wait-finding N, wait (at most --timeout seconds) until finding
+// N is selected, by keys from outside (xdotool, a clicker: the GUI test of real key taps), after printing
 // "waiting for finding N" on stdout; render --frames frames so the layout settles; save
 // the screenshot and the layout; quit if asked (else the app stays open for interactive use). A
 // failed step still takes the screenshot and the layout (they show what went wrong), then quits
@@ -61,6 +62,10 @@ struct ScriptOptions {
     std::optional<View> view;
     int focus_finding = -1;
     int step = 0; // --step N: warp instructions to move the playhead after the run
+    // --explain-output N|first: after the run, explain element N of the first checked output (or
+    // its first wrong element) as a click on its cell in the output grid does.
+    std::optional<uint64_t> explain_output;
+    static constexpr uint64_t kFirstWrong = UINT64_MAX;
     std::vector<int> taps; // --tap: GLFW key codes, in order
     int wait_finding = -1; // --wait-finding N
     bool presenter = false;
@@ -121,6 +126,7 @@ class Script {
         Idle
     };
     void fail(const std::string& message);
+    bool explain(AppState& state); // --explain-output; false (after fail()) when there is nothing to explain
     bool waited_too_long(App& app, const char* what);
 
     ScriptOptions options_;

@@ -169,7 +169,7 @@ uint32_t LineMarks::gutter_colour(uint32_t line, const std::vector<analysis::Fin
 }
 
 SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies,
-                         const Playhead* playhead) {
+                         const Playhead* playhead, const ProvenanceMarks* provenance) {
     SourceMarks m;
     m.cuda.selected_colour = m.ptx.selected_colour = theme::kRaceArrow;
     if (record == nullptr || !run_applies) return m;
@@ -199,6 +199,21 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
     m.cuda.hovered = selection.hovered_line;
     if (playhead != nullptr && playhead->on(record->serial)) m.cuda.playhead = playhead->lines;
     if (selection.hovered_site != UINT32_MAX) m.ptx.hovered = ptx_line_of_site(trace, selection.hovered_site);
+    if (provenance != nullptr && provenance->on(record->serial)) {
+        m.cuda.provenance = provenance->lines;
+        sort_unique(m.cuda.provenance);
+        auto add_ptx = [&](uint32_t event) {
+            if (event >= trace.events.size()) return;
+            if (const uint32_t line = ptx_line_of_site(trace, trace.events[event].site); line != 0)
+                m.ptx.provenance.push_back(line);
+        };
+        add_ptx(provenance->final_store);
+        for (uint32_t e : provenance->stale_loads)
+            add_ptx(e);
+        for (uint32_t e : provenance->racing_stores)
+            add_ptx(e);
+        sort_unique(m.ptx.provenance);
+    }
     return m;
 }
 

@@ -98,6 +98,7 @@ struct LineMarks {
     uint32_t selected_colour = 0;                 // colour of that background (by the finding's kind)
     uint32_t hovered = 0;                         // line under the timeline's hovered event, 0: none
     std::vector<uint32_t> playhead;               // lines where warps are at the playhead, sorted
+    std::vector<uint32_t> provenance;             // lines of an explained output (ProvenanceMarks), sorted
     std::map<uint32_t, std::vector<int>> by_line; // line -> indices of the findings naming it (gutter)
 
     bool is_selected(uint32_t line) const;
@@ -115,10 +116,11 @@ struct SourceMarks {
 // Which lines to highlight, for a run and a selection. With a valid selection.selected_finding the
 // selected lines are that finding's (CUDA lines via its sites, PTX lines of its sites); otherwise
 // selection.finding_lines as given, in the race colour. Every finding of the run marks its lines in
-// the gutter; with a playhead on this record, the lines its warps are at. Nothing is marked when
-// `record` is null or `run_applies` is false.
+// the gutter; with a playhead on this record, the lines its warps are at; with provenance of this
+// record (a wrong output explained), its CUDA lines and the PTX lines of its events. Nothing is
+// marked when `record` is null or `run_applies` is false.
 SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies,
-                         const Playhead* playhead = nullptr);
+                         const Playhead* playhead = nullptr, const ProvenanceMarks* provenance = nullptr);
 
 // [SECTION] Findings as text (findings panel) ------------------------------------------------------
 

@@ -27,6 +27,8 @@ constexpr const char* kAbout =
     "it (clicking again cycles through the findings on that line).\n\n"
     "A line with a full coloured background belongs to the selected finding (pick one in the findings "
     "panel). The faint white line is the one the event under the mouse in the timeline came from.\n\n"
+    "A cyan bar beside the line number: a line of the output explained in the output grid (the store "
+    "that left the value, the loads that read a stale value and the stores they raced with).\n\n"
     "PTX shows the PTX the simulator ran beside the source: the instruction of the hovered event and the "
     "instructions of the selected finding are highlighted there too.";
 
@@ -132,14 +134,22 @@ void SourceView::update_scroll(const AppState& state, const SourceChoice& choice
     key.show_ptx = state.show_ptx;
     if (state.current != nullptr && state.playhead.on(state.current->serial))
         key.playhead_line = state.playhead.line;
+    key.provenance = marks.cuda.provenance;
     if (key == seen_) return;
     const bool variant_changed = key.variant != seen_.variant;
     const bool stepped = key.playhead_line != seen_.playhead_line && key.playhead_line != 0;
+    const bool explained = key.provenance != seen_.provenance && !key.provenance.empty();
     seen_ = std::move(key);
 
     // Stepping through the run: follow the playhead's instruction.
     if (stepped && choice.run_applies) {
         cuda_scroll_.request(seen_.playhead_line);
+        return;
+    }
+    // A wrong output explained: bring its lines into view.
+    if (explained) {
+        cuda_scroll_.request(marks.cuda.provenance.front());
+        if (!marks.ptx.provenance.empty()) ptx_scroll_.request(marks.ptx.provenance.front());
         return;
     }
 
@@ -165,8 +175,8 @@ void SourceView::update_scroll(const AppState& state, const SourceChoice& choice
 void SourceView::draw(AppState& state) {
     ImGui::PushID("source_view");
     const SourceChoice choice = choose_source(state.current.get(), state.scenario);
-    const SourceMarks marks =
-        source_marks(state.current.get(), state.selection, choice.run_applies, &state.playhead);
+    const SourceMarks marks = source_marks(state.current.get(), state.selection, choice.run_applies,
+                                           &state.playhead, &state.provenance);
     const uint64_t serial = state.current != nullptr ? state.current->serial : 0;
     cuda_.refresh(choice.cuda, serial);
     if (state.show_ptx) ptx_.refresh(choice.ptx, serial);
@@ -312,6 +322,12 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
             // A warp is at this line at the playhead: a lime frame around the line.
             if (std::binary_search(marks.playhead.begin(), marks.playhead.end(), line))
                 dl->AddRect({left + 1, top}, {right - 1, bottom}, theme::kPlayhead, 0, 0, 2.f);
+            // A line of the explained output (its store, its stale loads, the stores they raced
+            // with): a cyan bar between the number and the code, beside any finding highlight.
+            if (std::binary_search(marks.provenance.begin(), marks.provenance.end(), line)) {
+                const float bar_x = p.x + gutter + number_width + font * 0.2f;
+                dl->AddRectFilled({bar_x, top}, {bar_x + font * 0.35f, bottom}, theme::kProvenance);
+            }
 
             const uint32_t ink = selected ? text_colour_on(marks.selected_colour) : plain;
             if (row.begin == 0) {

@@ -1,7 +1,8 @@
 // The source view: the kernel's CUDA source with line numbers, and optionally its PTX beside it.
 // Lines of the selected finding get a strong background in the finding's colour, every line named by
 // any finding of the run gets a gutter mark, and the line (and PTX instruction) of the event under the
-// timeline's mouse is highlighted. Clicking a marked line selects its finding.
+// timeline's mouse is highlighted; the lines of an output explained in the output grid get a cyan
+// bar. Clicking a marked line selects its finding.
 #pragma once
 
 #include "ui/app_state.h"
@@ -62,7 +63,8 @@ class SourceView {
         std::vector<uint32_t> lines;
         const scenario::Variant* variant = nullptr;
         bool show_ptx = false;
-        uint32_t playhead_line = 0; // the line of the playhead's current instruction
+        uint32_t playhead_line = 0;       // the line of the playhead's current instruction
+        std::vector<uint32_t> provenance; // the lines of the explained output
         bool operator==(const ScrollKey&) const = default;
     };
 

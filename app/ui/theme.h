@@ -36,9 +36,12 @@ constexpr uint32_t kDivergence = rgba(255, 210, 0); // barrier divergence
 constexpr uint32_t kLostUpdate = rgba(255, 90, 0);
 constexpr uint32_t kDeadlock = rgba(230, 30, 30);
 constexpr uint32_t kHoverLine = rgba(255, 255, 255, 60);
-constexpr uint32_t kPlayhead = rgba(160, 255, 60); // the playback cursor: lime, unlike any event kind
+constexpr uint32_t kPlayhead = rgba(160, 255, 60);    // the playback cursor: lime, unlike any event kind
 constexpr uint32_t kUnavailable = rgba(250, 160, 60); // "GPU unavailable" marker in the run panel
 constexpr uint32_t kOk = rgba(60, 200, 90);           // "as expected" badge
+constexpr uint32_t kWrongOutput = rgba(235, 60, 60);  // the output grid: an element that came out wrong
+constexpr uint32_t kRightOutput = rgba(74, 78, 90);   // ... and one that came out right (neutral)
+constexpr uint32_t kProvenance = rgba(40, 230, 255);  // a wrong output explained: its store and loads
 
 uint32_t event_colour(trace::EventKind kind);
 

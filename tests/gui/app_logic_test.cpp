@@ -267,6 +267,20 @@ TEST(ScriptArgs, CompareAloneIsEnoughToFocusAFinding) {
     EXPECT_EQ(p.what, ParsedArgs::What::Run) << p.error;
 }
 
+TEST(ScriptArgs, ExplainOutputTakesAnIndexOrFirst) {
+    ParsedArgs p = parse_app_args({"--scenario", "stencil", "--run", "--explain-output", "32"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_EQ(p.options.explain_output, 32u);
+    p = parse_app_args({"--scenario", "stencil", "--run", "--explain-output", "first"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_EQ(p.options.explain_output, ScriptOptions::kFirstWrong);
+    p = parse_app_args({"--scenario", "stencil", "--explain-output", "3"});
+    EXPECT_EQ(p.what, ParsedArgs::What::Error);
+    EXPECT_NE(p.error.find("add --run"), std::string::npos) << p.error;
+    p = parse_app_args({"--scenario", "stencil", "--run", "--explain-output", "last"});
+    EXPECT_EQ(p.what, ParsedArgs::What::Error);
+}
+
 // [SECTION] Key queue: no tap is lost
 //
 // The shell feeds ImGui what take_frame() returns, one call per frame; ImGui sees a key as pressed in

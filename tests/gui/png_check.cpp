@@ -9,8 +9,9 @@
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
 //             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside INNER OUTER]...
 //
-// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic; the
-// outcome inks good, bad, warning and in presenter mode p_good, p_bad, p_warning) or RRGGBB. REGION: a name
+// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
+// wrong_output, provenance; the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
+// p_warning) or RRGGBB. REGION: a name
 // from the layout's "regions" (timeline, source, lesson, ...). Exit 0 when every assertion holds; otherwise 1
 // with one line per failure saying what was expected, what was found, and where. --skip-unless-cjk: exit 77
 // (ctest: skipped) when the layout says the app found no Chinese font; --skip-if-gpu: exit 77 when it says a
@@ -130,6 +131,8 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"store", theme::kStore},
         {"atomic", theme::kAtomic},
         {"fence", theme::kFence},
+        {"wrong_output", theme::kWrongOutput},
+        {"provenance", theme::kProvenance},
         // Text inks (theme::Palette): outcome words, normal and presenter theme.
         {"good", theme::palette(false).good},
         {"bad", theme::palette(false).bad},
