@@ -653,7 +653,9 @@ void App::draw_findings_row(ImVec2 size) {
     ImGui::EndChild();
     if (!grid) return;
     ImGui::SameLine(0, gap);
-    ImGui::BeginChild("##output_grid", ImVec2(grid_w, size.y), true);
+    // (no scrolling of its own: its cells and its explanation each scroll)
+    ImGui::BeginChild("##output_grid", ImVec2(grid_w, size.y), true,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     note_region("output_grid");
     output_grid_.draw(state_);
     if (const ImVec4 c = output_grid_.cells_rect(); c.z > c.x)

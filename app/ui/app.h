@@ -49,8 +49,8 @@ struct AppOptions {
 // "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA
 // column's visible part), "source_code" (its widest code line), "lesson_look_at" and "lesson_fix" (the
 // lesson's sections after a run), "output_grid" (the output grid beside the findings, where the run
-// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the selected
-// finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
+// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the first line of
+// the selected finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
 // "timeline_right_header": the text over a timeline, all its lines). Written by the scripted mode's --layout
 // for the GUI tests.
 struct Region {

@@ -57,14 +57,16 @@ void draw_status(const AppState& state, const runner::RunSummary& summary) {
 }
 
 // The last item (a row's selectable) scrolled into the middle of the table's rows when any of it
-// is out of view: under the frozen header row, or past either edge.
+// is out of view (under the frozen header row, or past either edge); a row taller than the view
+// goes to its top, so that its first line is read first.
 void bring_row_into_view() {
     const ImGuiWindow* window = ImGui::GetCurrentWindow(); // the table's scrolling inner window
     const float top = window->InnerRect.Min.y + ImGui::TableGetHeaderRowHeight();
     const float bottom = window->InnerRect.Max.y;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     if (a.y >= top && b.y <= bottom) return;
-    ImGui::SetScrollY(ImGui::GetScrollY() + (a.y + b.y) * 0.5f - (top + bottom) * 0.5f);
+    const float delta = b.y - a.y > bottom - top ? a.y - top : (a.y + b.y) * 0.5f - (top + bottom) * 0.5f;
+    ImGui::SetScrollY(ImGui::GetScrollY() + delta);
 }
 
 } // namespace
@@ -176,7 +178,7 @@ void FindingsPanel::draw(AppState& state) {
         if (selected && (index != scrolled_to_ || record->serial != scrolled_serial_)) bring_row_into_view();
         if (selected) {
             const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-            selected_row_ = ImVec4(a.x, a.y, b.x, b.y);
+            selected_row_ = ImVec4(a.x, a.y, b.x, std::min(b.y, a.y + ImGui::GetTextLineHeight()));
         }
         ImGui::SetCursorPos(cell);
         swatch(finding_colour(f.kind));

@@ -16,8 +16,8 @@ class FindingsPanel {
   public:
     // Draws into the current window. Writes state.requests.focus_finding only.
     void draw(AppState& state);
-    // Last frame's row of the selected finding (screen x0, y0, x1, y1, where it was laid out, in view
-    // or not; zero when none was drawn), for the layout regions.
+    // Last frame's first line of the selected finding's row (screen x0, y0, x1, y1, where it was laid
+    // out, in view or not; zero when none was drawn), for the layout regions.
     ImVec4 selected_row() const { return selected_row_; }
 
   private:

@@ -434,8 +434,12 @@ void OutputGrid::draw(AppState& state) {
         widgets::tooltip(w.zoom_in, ImGuiHoveredFlags_AllowWhenDisabled);
         ImGui::SameLine();
     }
+    // Wrapped short of the right edge, so that the "?" goes beside its first line.
     const std::string caption = grid_caption(output, layout, language);
-    widgets::wrapped(caption.c_str());
+    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - widgets::button_width("?") -
+                           ImGui::GetStyle().ItemSpacing.x * 2.0f);
+    ImGui::TextUnformatted(caption.c_str());
+    ImGui::PopTextWrapPos();
     widgets::about_button(w.about);
 
     // An explanation shares the height with the cells (the cells keep a few rows at least), each
