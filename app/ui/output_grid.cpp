@@ -448,12 +448,13 @@ void OutputGrid::draw(AppState& state) {
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const float avail = ImGui::GetContentRegionAvail().y;
     const float grid_h = float(layout.rows) * layout.pitch + 2.0f;
-    const float room = show_text ? std::max(avail * 0.45f, line * 2.5f) : avail;
-    const float height = std::max(std::min(grid_h, room), std::min(grid_h, line * 2.5f));
+    // (a tall panel gives the explanation four lines, a short one over half: it was just asked for)
+    const float room = show_text ? std::max(avail * 0.45f, avail - line * 4.0f) : avail;
+    const float height = std::max(std::min(grid_h, room), std::min(grid_h, line * (show_text ? 1.2f : 2.5f)));
     draw_cells(state, *record, output, layout, height);
 
     if (show_text) {
-        ImGui::BeginChild("##explained", ImVec2(0, std::max(line * 2.0f, ImGui::GetContentRegionAvail().y)));
+        ImGui::BeginChild("##explained", ImVec2(0, std::max(line, ImGui::GetContentRegionAvail().y)));
         widgets::coloured_text_wrapped(theme::kProvenance,
                                        format(w.explained, state.provenance.output).c_str());
         widgets::wrapped(state.provenance.text.c_str());
