@@ -3,14 +3,18 @@
 // real stencil run (the marks the source view and the timeline draw).
 #include "ui/output_grid.h"
 #include "ui/source_lines.h"
+#include "ui/theme.h"
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstring>
+#include <functional>
 
 namespace synclab::ui {
 namespace {
@@ -291,6 +295,101 @@ TEST(OutputGrid, WithoutBufferAddressesItSaysWhy) {
     EXPECT_NE(m.text.find("no buffer addresses"), std::string::npos) << m.text;
     m = explain_element(record, g, 99, Language::En);
     EXPECT_NE(m.text.find("outside"), std::string::npos) << m.text;
+}
+
+// [SECTION] The view, headless (an ImGui context without a window: frames render to draw data only)
+
+class Headless {
+  public:
+    Headless() {
+        ctx_ = ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = {800, 600};
+        io.DeltaTime = 1.0f / 60.0f;
+        io.IniFilename = nullptr;
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    }
+    ~Headless() { ImGui::DestroyContext(ctx_); }
+    Headless(const Headless&) = delete;
+    Headless& operator=(const Headless&) = delete;
+    int frame(const std::function<void()>& body, ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool down = false) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = mouse;
+        io.MouseDown[0] = down;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos({0, 0});
+        ImGui::SetNextWindowSize({420, 300});
+        ImGui::Begin("grid", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+        body();
+        ImGui::End();
+        ImGui::Render();
+        return ImGui::GetDrawData()->TotalVtxCount;
+    }
+    // The centre of the first solid rectangle drawn in `colour` (four consecutive vertices).
+    static std::optional<ImVec2> first_rect_centre(uint32_t colour) {
+        const ImDrawData* data = ImGui::GetDrawData();
+        for (int l = 0; l < data->CmdListsCount; ++l) {
+            const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+            for (int i = 0; i + 3 < v.Size; ++i)
+                if (v[i].col == colour && v[i + 2].col == colour)
+                    return ImVec2((v[i].pos.x + v[i + 2].pos.x) * 0.5f, (v[i].pos.y + v[i + 2].pos.y) * 0.5f);
+        }
+        return std::nullopt;
+    }
+
+  private:
+    ImGuiContext* ctx_ = nullptr;
+};
+
+// A million elements: only the cells in view are drawn (folded 8 to a cell), so a frame's vertices
+// stay those of a few thousand rectangles whatever the output's size.
+TEST(OutputGridView, AMillionElementsDrawOnlyWhatIsInView) {
+    const size_t n = size_t(1) << 20;
+    std::vector<float> got(n, 1.0f), want(n, 1.0f);
+    got[n - 1] = 0.0f;
+    AppState state;
+    auto record = std::make_shared<RunRecord>();
+    record->serial = 1;
+    record->summary.final_buffers = {{"g_out", floats(got)}};
+    record->summary.expected_outputs = {{"g_out", launch::ElemType::F32, floats(want)}};
+    state.current = record;
+    OutputGrid grid;
+    Headless h;
+    int vertices = 0;
+    for (int i = 0; i < 4; ++i)
+        vertices = h.frame([&] { grid.draw(state); });
+    EXPECT_LT(vertices, 40000) << "cells out of view are not drawn";
+    EXPECT_TRUE(h.first_rect_centre(theme::kWrongOutput).has_value())
+        << "scrolled to the only wrong element, at the very end";
+}
+
+// A click on a red cell explains it into AppState::provenance (the path the source view reads).
+TEST(OutputGridView, ClickingARedCellFillsProvenance) {
+    const scenario::Scenario& s = *scenario::find_scenario("stencil");
+    runner::RunOptions options;
+    options.seed = 1;
+    auto record = std::make_shared<RunRecord>();
+    record->serial = 5;
+    record->summary = runner::run_scenario(s, *s.find_variant("missing_barrier"), options);
+    AppState state;
+    state.current = record;
+    OutputGrid grid;
+    Headless h;
+    for (int i = 0; i < 4; ++i)
+        h.frame([&] { grid.draw(state); });
+    const std::optional<ImVec2> red = h.first_rect_centre(theme::kWrongOutput);
+    ASSERT_TRUE(red.has_value());
+    h.frame([&] { grid.draw(state); }, *red, false);
+    h.frame([&] { grid.draw(state); }, *red, true);
+    h.frame([&] { grid.draw(state); }, *red, false);
+    ASSERT_TRUE(state.provenance.on(5)) << "a click explains the cell";
+    std::string name;
+    uint64_t index = 0;
+    ASSERT_TRUE(parse_element_name(state.provenance.output, name, index));
+    EXPECT_TRUE(grid_outputs(record->summary)[0].is_wrong(index)) << state.provenance.output;
+    EXPECT_FALSE(state.provenance.stale_loads.empty()) << state.provenance.text;
 }
 
 } // namespace
