@@ -504,11 +504,24 @@ void App::draw_centre_tabs(ImVec2 size) {
                                 select && want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (shown_tab_ != View::Source && !select) state_.focus_view = seen_view_ = View::Source;
             shown_tab_ = View::Source;
-            ImGui::BeginChild("##source", ImVec2(0, 0), false);
+            // Stepping through a run: the block's shared memory beside the source, so that the line a
+            // warp is at and the slot it reads are seen together.
+            const bool memory = state_.current != nullptr &&
+                                SharedMemoryView::wanted(state_, playback_.playback(), state_.current->serial);
+            const float memory_w =
+                memory ? std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().x * 0.4f) : 0;
+            ImGui::BeginChild("##source", ImVec2(memory ? -memory_w : 0, 0), false);
             note_region("source");
             source_.draw(state_);
             note_source_columns();
             ImGui::EndChild();
+            if (memory) {
+                ImGui::SameLine();
+                ImGui::BeginChild("##shared_memory", ImVec2(0, 0), true);
+                note_region("shared_memory");
+                shared_memory_.draw(state_, playback_.playback(), &state_.current->summary.trace);
+                ImGui::EndChild();
+            }
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -16,6 +16,7 @@
 #include "ui/help_overlay.h"
 #include "ui/lesson_panel.h"
 #include "ui/playback_bar.h"
+#include "ui/shared_memory_view.h"
 #include "ui/run_controller.h"
 #include "ui/run_panel.h"
 #include "ui/scenario_browser.h"
@@ -134,6 +135,7 @@ class App {
     FindingsPanel findings_;
     TimelineView timeline_;
     PlaybackBar playback_; // steps through the current record (the main timeline's)
+    SharedMemoryView shared_memory_;
     TimelineView compare_left_view_;
     TimelineView compare_right_view_;
     HelpOverlay help_;
