@@ -16,11 +16,11 @@
 #include "ui/help_overlay.h"
 #include "ui/lesson_panel.h"
 #include "ui/playback_bar.h"
-#include "ui/shared_memory_view.h"
 #include "ui/run_controller.h"
 #include "ui/run_panel.h"
 #include "ui/scenario_browser.h"
 #include "ui/settings.h"
+#include "ui/shared_memory_view.h"
 #include "ui/source_view.h"
 #include "ui/timeline_model.h"
 #include "ui/timeline_view.h"
@@ -116,6 +116,7 @@ class App {
     void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void focus_finding(int index);
+    void focus_first_finding();
     void open_trace(const std::string& path);
     void save_trace(const std::string& path);
     void export_chrome(const std::string& path);

@@ -45,8 +45,9 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
     } else {
         ImGui::TextDisabled("%zu words \u00b7 %zu stale", slots_.size(), stale);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("stale: the block stores to it again before its next barrier, so a load of it now\n"
-                              "reads a value the program has not written yet");
+            ImGui::SetTooltip(
+                "stale: the block stores to it again before its next barrier, so a load of it now\n"
+                "reads a value the program has not written yet");
     }
 
     // Cells: 16 words a row, as large as the panel allows without scrolling (the legend below keeps a
@@ -65,21 +66,26 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
     int hovered = -1;
     for (size_t i = 0; i < slots_.size(); ++i) {
         const Playback::Slot& s = slots_[i];
-        const ImVec2 a{origin.x + float(i % per_row) * (cell + gap), origin.y + float(i / per_row) * (cell + gap)};
+        const ImVec2 a{origin.x + float(i % per_row) * (cell + gap),
+                       origin.y + float(i / per_row) * (cell + gap)};
         const ImVec2 b{a.x + cell, a.y + cell};
-        const uint32_t fill = s.stale ? theme::kStaleSlot : s.written ? theme::kWrittenSlot : IM_COL32(28, 28, 32, 255);
+        const uint32_t fill = s.stale     ? theme::kStaleSlot
+                              : s.written ? theme::kWrittenSlot
+                                          : IM_COL32(28, 28, 32, 255);
         dl->AddRectFilled(a, b, fill);
         if (s.read_now)
-            dl->AddRect(a, b, s.stale ? theme::kRaceArrow : theme::kPlayhead, 0, 0, std::max(2.f, font * 0.16f));
+            dl->AddRect(a, b, s.stale ? theme::kRaceArrow : theme::kPlayhead, 0, 0,
+                        std::max(2.f, font * 0.16f));
         if (s.written && s.writer < trace->events.size()) {
             const trace::Event& w = trace->events[s.writer];
-            const std::string text =
-                format_value(w.site < trace->sites.size() ? trace->sites[w.site].text : std::string(), s.value, 4);
+            const std::string text = format_value(
+                w.site < trace->sites.size() ? trace->sites[w.site].text : std::string(), s.value, 4);
             const float size = std::min(font, cell * 0.45f);
             const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
             if (size >= 9 && extent.x < cell - 2) // smaller text is noise: hover for the value
-                dl->AddText(ImGui::GetFont(), size, {a.x + (cell - extent.x) / 2, a.y + (cell - extent.y) / 2},
-                            theme::ink_on(fill), text.c_str());
+                dl->AddText(ImGui::GetFont(), size,
+                            {a.x + (cell - extent.x) / 2, a.y + (cell - extent.y) / 2}, theme::ink_on(fill),
+                            text.c_str());
         }
         if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y && ImGui::IsWindowHovered())
             hovered = int(i);
@@ -90,7 +96,8 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
     auto swatch = [&](uint32_t colour, const char* label) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float h = ImGui::GetTextLineHeight();
-        ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + h * 0.2f}, {p.x + h * 0.6f, p.y + h * 0.8f}, colour);
+        ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + h * 0.2f}, {p.x + h * 0.6f, p.y + h * 0.8f},
+                                                  colour);
         ImGui::Dummy({h * 0.7f, h});
         ImGui::SameLine(0, 4);
         ImGui::TextUnformatted(label);
@@ -105,11 +112,13 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
     if (hovered >= 0) {
         const Playback::Slot& s = slots_[size_t(hovered)];
         ImGui::BeginTooltip();
-        ImGui::Text("offset 0x%llx (word %llu)", (unsigned long long)s.address, (unsigned long long)(s.address / 4));
+        ImGui::Text("offset 0x%llx (word %llu)", (unsigned long long)s.address,
+                    (unsigned long long)(s.address / 4));
         auto who = [&](uint32_t e) {
             const trace::Event& ev = trace->events[e];
             const trace::ThreadInfo& t = trace->threads[ev.thread];
-            return "thread " + std::to_string(t.thread_in_block) + " at line " + std::to_string(trace->source_line(ev));
+            return "thread " + std::to_string(t.thread_in_block) + " at line " +
+                   std::to_string(trace->source_line(ev));
         };
         if (s.written)
             ImGui::Text("value %s, stored by %s",
