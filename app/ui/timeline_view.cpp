@@ -988,9 +988,10 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::Text("block %u  thread %u  (warp %u, lane %u)", t.block, t.thread_in_block, unsigned(t.warp),
                     unsigned(t.lane));
     };
+    // One time base everywhere: the ruler's (from the trace's first event), never raw trace time.
     auto time_line = [&](const char* what, uint64_t t) {
         format_time(buf, sizeof buf, index_->to_camera(t), gpu_time_);
-        ImGui::Text("%s %s  (trace time %" PRIu64 ")", what, buf, t);
+        ImGui::Text("%s %s", what, buf);
     };
     auto event_details = [&](uint32_t index) {
         const Event& e = trace.events[index];
