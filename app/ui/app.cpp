@@ -532,11 +532,25 @@ void App::draw_centre_tabs(ImVec2 size) {
                                 select && want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (shown_tab_ != View::Source && !select) state_.focus_view = seen_view_ = View::Source;
             shown_tab_ = View::Source;
-            ImGui::BeginChild("##source", ImVec2(0, 0), false);
+            // Stepping through a run: the block's shared memory beside the source, so that the line a
+            // warp is at and the slot it reads are seen together.
+            const bool memory =
+                state_.current != nullptr &&
+                SharedMemoryView::wanted(state_, playback_.playback(), state_.current->serial);
+            const float memory_w =
+                memory ? std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().x * 0.4f) : 0;
+            ImGui::BeginChild("##source", ImVec2(memory ? -memory_w : 0, 0), false);
             note_region("source");
             source_.draw(state_);
             note_source_columns();
             ImGui::EndChild();
+            if (memory) {
+                ImGui::SameLine();
+                ImGui::BeginChild("##shared_memory", ImVec2(0, 0), true);
+                note_region("shared_memory");
+                shared_memory_.draw(state_, playback_.playback(), &state_.current->summary.trace);
+                ImGui::EndChild();
+            }
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -1102,7 +1116,7 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
         state_.compare = false;
         state_.current = std::move(record);
         state_.selection = Selection{};
-        state_.camera = TimelineCamera{};
+        state_.camera = TimelineCamera{}; // the whole trace, its time axis from 0
         return;
     }
     // The badges are the lessons' verdicts, which are about the simulator (the GPU's outcome is shown
@@ -1129,7 +1143,16 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
         state_.current = std::move(record);
         state_.selection = Selection{};
         state_.camera.fit_requested = true;
+        focus_first_finding();
     }
+}
+
+// A finished run starts at its most harmful finding (findings come most harmful
+// first): its block open, its threads pinned, both accesses marked and its lines lit, so that a
+// student sees at once what went wrong and where, without touching anything.
+void App::focus_first_finding() {
+    if (state_.current && !state_.current->summary.findings.empty() && !state_.current->provisional)
+        state_.requests.focus_finding = 0;
 }
 
 void App::accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record) {

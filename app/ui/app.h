@@ -21,6 +21,7 @@
 #include "ui/run_panel.h"
 #include "ui/scenario_browser.h"
 #include "ui/settings.h"
+#include "ui/shared_memory_view.h"
 #include "ui/source_view.h"
 #include "ui/timeline_model.h"
 #include "ui/timeline_view.h"
@@ -122,6 +123,7 @@ class App {
     void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void focus_finding(int index);
+    void focus_first_finding();
     void open_trace(const std::string& path);
     void save_trace(const std::string& path);
     void export_chrome(const std::string& path);
@@ -142,6 +144,7 @@ class App {
     OutputGrid output_grid_;
     TimelineView timeline_;
     PlaybackBar playback_; // steps through the current record (the main timeline's)
+    SharedMemoryView shared_memory_;
     TimelineView compare_left_view_;
     TimelineView compare_right_view_;
     HelpOverlay help_;

@@ -70,10 +70,14 @@ void PlaybackBar::handle_keys(AppState& state) {
 // Keeps the playhead on screen: when a step takes it out of the visible range, the range moves so
 // that the playhead sits a third of the way in (the zoom stays).
 void PlaybackBar::follow(const AppState& state, TimelineCamera& camera) const {
-    const double t = state.playhead.camera_time, length = camera.t1 - camera.t0;
-    if (!(length > 0) || (t >= camera.t0 && t <= camera.t1)) return;
-    camera.t0 = t - length / 3;
-    camera.t1 = camera.t0 + length;
+    // A zoom still to be applied (a finding focused this frame) is the range that will be shown.
+    const bool pending = camera.focus_t1 > camera.focus_t0;
+    double& t0 = pending ? camera.focus_t0 : camera.t0;
+    double& t1 = pending ? camera.focus_t1 : camera.t1;
+    const double t = state.playhead.camera_time, length = t1 - t0;
+    if (!(length > 0) || (t >= t0 && t <= t1)) return;
+    t0 = t - length / 3;
+    t1 = t0 + length;
 }
 
 void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera& camera) {
@@ -124,7 +128,10 @@ void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera&
         ImGui::TextUnformatted(text);
     }
     ImGui::PopID();
-    if (moved_) follow(state, camera);
+    if (moved_ || follow_again_) follow(state, camera);
+    // A finding focused in the same frame zooms the camera after this (App::handle_requests): follow
+    // the playhead once more next frame, into that zoom.
+    follow_again_ = moved_ && state.requests.focus_finding >= 0;
 }
 
 } // namespace synclab::ui

@@ -33,7 +33,8 @@ class PlaybackBar {
     uint64_t serial_ = UINT64_MAX;
     const trace::Trace* trace_ = nullptr;
     Playback playback_;
-    bool moved_ = false; // stepped this frame: bring the playhead into view
+    bool moved_ = false;        // stepped this frame: bring the playhead into view
+    bool follow_again_ = false; // and again next frame (a focus request came with the step)
 };
 
 } // namespace synclab::ui

@@ -503,6 +503,11 @@ void Script::after_render(App& app, Shell& shell) {
         for (const auto& [name, r] : app.regions())
             regions[name] = {r.x, r.y, r.w, r.h};
         const AppState& s = app.state();
+        const int sel = s.selection.selected_finding;
+        const analysis::Finding* selected =
+            s.current && sel >= 0 && size_t(sel) < s.current->summary.findings.size()
+                ? &s.current->summary.findings[size_t(sel)]
+                : nullptr;
         const nlohmann::json doc = {
             {"width", shell.framebuffer_width()},
             {"height", shell.framebuffer_height()},
@@ -526,6 +531,10 @@ void Script::after_render(App& app, Shell& shell) {
             {"gpu_reason", s.gpu.reason},
             {"record_backend", s.current ? s.current->options.backend : ""},
             {"selected_finding", s.selection.selected_finding},
+            // The selected finding's hazard and harm (a run starts at the most harmful one).
+            {"selected_hazard", selected ? analysis::to_string(selected->hazard) : ""},
+            {"selected_harmful", selected ? selected->harmful : 0},
+            {"wrong_outputs", s.current ? s.current->summary.wrong_outputs : 0},
             {"focus_view", s.focus_view == View::Lesson     ? "lesson"
                            : s.focus_view == View::Source   ? "source"
                            : s.focus_view == View::Timeline ? "timeline"

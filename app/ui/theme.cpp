@@ -188,6 +188,12 @@ std::vector<TextPair> text_pairs(bool presenter) {
     for (const Named& mark : {Named{"race mark", kRaceArrow}, Named{"divergence mark", kDivergence},
                               Named{"lost_update mark", kLostUpdate}, Named{"deadlock mark", kDeadlock}})
         out.push_back({std::string("ink_on(") + mark.name + ") on it", ink_on(mark.colour), mark.colour});
+    // The timeline's numbered story marks and the shared-memory view's cells: ink_on() their colour.
+    for (const Named& mark : {Named{"store mark", kStore}, Named{"playhead mark", kPlayhead},
+                              Named{"stale slot", kStaleSlot}, Named{"written slot", kWrittenSlot}})
+        out.push_back({std::string("ink_on(") + mark.name + ") on it", ink_on(mark.colour), mark.colour});
+    // A barrier wait's line label: light text on the wait grey (kBarrierWait at 75% over a row).
+    out.push_back({"wait label on barrier wait", rgba(235, 235, 235), rgba(97, 97, 97)});
     return out;
 }
 

@@ -36,7 +36,11 @@ constexpr uint32_t kDivergence = rgba(255, 210, 0); // barrier divergence
 constexpr uint32_t kLostUpdate = rgba(255, 90, 0);
 constexpr uint32_t kDeadlock = rgba(230, 30, 30);
 constexpr uint32_t kHoverLine = rgba(255, 255, 255, 60);
-constexpr uint32_t kPlayhead = rgba(160, 255, 60);    // the playback cursor: lime, unlike any event kind
+constexpr uint32_t kPlayhead = rgba(160, 255, 60); // the playback cursor: lime, unlike any event kind
+// Shared-memory slots at the playhead: a value the block has stored, and one it will overwrite
+// before its next barrier (a load now reads what the program has not written yet).
+constexpr uint32_t kWrittenSlot = rgba(70, 90, 120);
+constexpr uint32_t kStaleSlot = rgba(255, 190, 60);
 constexpr uint32_t kUnavailable = rgba(250, 160, 60); // "GPU unavailable" marker in the run panel
 constexpr uint32_t kOk = rgba(60, 200, 90);           // "as expected" badge
 constexpr uint32_t kWrongOutput = rgba(235, 60, 60);  // the output grid: an element that came out wrong

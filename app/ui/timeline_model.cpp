@@ -708,6 +708,53 @@ std::vector<uint32_t> accesses(const TimelineIndex& index, const analysis::Findi
     return out;
 }
 
+// Every access of `thread` to the finding's address (any site), in time order.
+std::vector<uint32_t> accesses_to_address(const TimelineIndex& index, const analysis::Finding& f,
+                                          uint32_t thread) {
+    std::vector<uint32_t> out;
+    const uint32_t slot = index.thread_slot(thread);
+    if (slot == kNoRow) return out;
+    const auto& trace = index.trace();
+    for (uint32_t i : index.thread_events().row(slot)) {
+        const Event& e = trace.events[i];
+        if (e.is_memory_access() && e.space() == f.space && touches(e, f.address)) out.push_back(i);
+    }
+    return out;
+}
+
+// A lost update's interleaving: a read-modify-write of each of the two threads (a load, then the
+// store after it) that overlap in time, so that one store overwrites the other's update: the four
+// events in time order (load, load, store, store), or nothing when the trace shows no such overlap.
+std::vector<uint32_t> lost_update_steps(const TimelineIndex& index, const analysis::Finding& f) {
+    if (f.threads.size() < 2) return {};
+    const auto& events = index.trace().events;
+    struct Rmw {
+        uint32_t load, store;
+    };
+    auto updates = [&](uint32_t thread) {
+        std::vector<Rmw> out;
+        uint32_t load = kNoEvent;
+        for (uint32_t e : accesses_to_address(index, f, thread)) {
+            if (events[e].kind == EventKind::Load) load = e;
+            if (events[e].kind == EventKind::Store && load != kNoEvent) {
+                out.push_back({load, e});
+                load = kNoEvent;
+            }
+        }
+        return out;
+    };
+    const std::vector<Rmw> a = updates(f.threads[0]), b = updates(f.threads[1]);
+    for (const Rmw& x : a)
+        for (const Rmw& y : b)
+            if (event_before(events, x.load, y.store) && event_before(events, y.load, x.store)) {
+                std::vector<uint32_t> steps{x.load, y.load, x.store, y.store};
+                std::sort(steps.begin(), steps.end(),
+                          [&](uint32_t p, uint32_t q) { return event_before(events, p, q); });
+                return steps;
+            }
+    return {};
+}
+
 // The arrivals of `thread` at the finding's lines (or, for a thread left waiting, its last arrival).
 uint32_t arrival(const TimelineIndex& index, const analysis::Finding& f, uint32_t thread) {
     const uint32_t slot = index.thread_slot(thread);
@@ -759,6 +806,7 @@ FindingEvents resolve_finding(const TimelineIndex& index, const analysis::Findin
             out.first = a.front();
             out.second = b.front();
         }
+        if (f.kind == analysis::FindingKind::LostUpdate) out.steps = lost_update_steps(index, f);
         break;
     }
     case analysis::FindingKind::BarrierDivergence:

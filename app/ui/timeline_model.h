@@ -313,6 +313,9 @@ struct FindingEvents {
     uint32_t first = kNoEvent;
     uint32_t second = kNoEvent;
     std::vector<uint32_t> others; // divergence / deadlock arrivals
+    // LostUpdate: the interleaving that lost an update, in time order: thread A's load, B's load,
+    // A's store, B's store (in whatever order they ran); empty when the trace shows none.
+    std::vector<uint32_t> steps;
     bool has_pair() const { return first != kNoEvent && second != kNoEvent; }
 };
 FindingEvents resolve_finding(const TimelineIndex& index, const analysis::Finding& finding);

@@ -225,6 +225,35 @@ void TimelineView::focus_finding(const RunRecord& record, int finding, TimelineC
 
 // [SECTION] Camera: fit and focus requests, input ----------------------------------------------------
 
+// A newly explained output (AppState::provenance, set by the output grid): frame its events and pin
+// the threads involved (the writer of the output and the racing writers), as a focused finding does.
+void TimelineView::follow_provenance(const AppState& state, TimelineCamera& camera) {
+    const ProvenanceMarks& p = state.provenance;
+    if (!p.on(serial_) || index_ == nullptr) return;
+    const auto key = std::make_pair(p.serial, p.final_store);
+    if (key == provenance_seen_) return;
+    provenance_seen_ = key;
+    const auto& events = index_->trace().events;
+    std::vector<uint32_t> all{p.final_store};
+    all.insert(all.end(), p.stale_loads.begin(), p.stale_loads.end());
+    all.insert(all.end(), p.racing_stores.begin(), p.racing_stores.end());
+    FindingEvents span;
+    reveal_.clear();
+    for (uint32_t e : all) {
+        if (e >= events.size()) continue;
+        if (span.first == kNoEvent || events[e].time < events[span.first].time) span.first = e;
+        if (span.second == kNoEvent || events[e].time > events[span.second].time) span.second = e;
+        if (std::find(reveal_.begin(), reveal_.end(), events[e].thread) == reveal_.end() &&
+            reveal_.size() < 3)
+            reveal_.push_back(events[e].thread);
+    }
+    if (!span.has_pair()) return;
+    const TimeRange range = synclab::ui::focus_range(*index_, span);
+    camera.focus_t0 = range.t0;
+    camera.focus_t1 = range.t1;
+    reveal_serial_ = serial_;
+}
+
 void TimelineView::share_rows(TimelineView& other) {
     if (rows_version_ != rows_shared_) {
         other.expansion_ = expansion_;
@@ -404,6 +433,7 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
 void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera& camera, const char* id,
                         ImVec2 size) {
     update_cache(record);
+    follow_provenance(state, camera);
     apply_camera_requests(camera);
 
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -703,7 +733,66 @@ void TimelineView::draw_marks(const AppState& state, const Geometry& g) {
             p.kind == analysis::FindingKind::Deadlock ? theme::kDeadlock : theme::kDivergence;
         diamond(dl, c, r, colour, IM_COL32(0, 0, 0, 200));
     }
+    draw_story_marks(state, g);
     dl->PopClipRect();
+}
+
+// Numbered marks that tell what happened, in order: a selected lost update's interleaving (1 load,
+// 2 load, 3 store, 4 store: the later store overwrites the earlier one's update), and an explained
+// output's story (the racing store, the stale load, the store that left the wrong value).
+void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) const {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const auto& trace = index_->trace();
+    // The numbers sit on the events; what they mean is one caption at the top of the rows (labels
+    // beside the marks would overlap: the four events of a lost update are a few ticks apart).
+    auto mark = [&](uint32_t event, const char* number, ImU32 colour) {
+        if (event >= trace.events.size()) return;
+        const uint32_t r = layout_.row_of_thread(*index_, trace.events[event].thread);
+        if (r == kNoRow) return;
+        const TimelineRow& row = layout_.rows[r];
+        const ImVec2 c{g.screen_x(viewport_.x_of(index_->to_camera(trace.events[event].time))),
+                       g.screen_y(row.y + row.height / 2)};
+        const float radius = std::max(7.f, g.font * 0.55f);
+        dl->AddCircleFilled(c, radius, colour);
+        const ImVec2 n = ImGui::CalcTextSize(number);
+        dl->AddText({c.x - n.x / 2, c.y - n.y / 2}, IM_COL32(0, 0, 0, 255), number);
+    };
+    auto thread_name = [&](uint32_t event) {
+        const trace::ThreadInfo& t = trace.threads[trace.events[event].thread];
+        return "thread " + std::to_string(t.thread_in_block);
+    };
+    std::string caption;
+    ImU32 caption_colour = kText;
+    const int sel = state.selection.selected_finding;
+    if (sel >= 0 && size_t(sel) < resolved_.size() && resolved_[size_t(sel)].steps.size() == 4) {
+        const std::vector<uint32_t>& steps = resolved_[size_t(sel)].steps;
+        static const char* const numbers[] = {"1", "2", "3", "4"};
+        for (size_t i = 0; i < 4; ++i)
+            mark(steps[i], numbers[i], theme::kLostUpdate);
+        caption = "1 " + thread_name(steps[0]) + " loads \u00b7 2 " + thread_name(steps[1]) +
+                  " loads \u00b7 3 " + thread_name(steps[2]) + " stores \u00b7 4 " + thread_name(steps[3]) +
+                  " stores over it: one update is lost";
+        caption_colour = theme::kLostUpdate;
+    }
+    const ProvenanceMarks& p = state.provenance;
+    if (p.on(serial_) && p.final_store < trace.events.size()) {
+        for (size_t i = 0; i < p.stale_loads.size() && i < 4; ++i) {
+            if (i < p.racing_stores.size()) mark(p.racing_stores[i], "1", theme::kRaceArrow);
+            mark(p.stale_loads[i], "2", theme::kRaceArrow);
+        }
+        mark(p.final_store, "3", theme::kStore);
+        const std::string output = p.output.empty() ? std::string("the output") : p.output;
+        caption = p.stale_loads.empty() ? "3 " + thread_name(p.final_store) + " wrote " + output
+                                        : "1 racing store \u00b7 2 " + thread_name(p.stale_loads[0]) +
+                                              "'s stale load \u00b7 3 it wrote " + output + " from it";
+        caption_colour = theme::kRaceArrow;
+    }
+    if (caption.empty()) return;
+    const ImVec2 t = ImGui::CalcTextSize(caption.c_str());
+    const ImVec2 at{g.time_x0 + g.font * 0.4f, g.rows_min.y + g.font * 0.2f};
+    dl->AddRectFilled({at.x - 3, at.y - 1}, {at.x + t.x + 3, at.y + t.y + 1}, IM_COL32(10, 10, 14, 235));
+    dl->AddRect({at.x - 3, at.y - 1}, {at.x + t.x + 3, at.y + t.y + 1}, caption_colour);
+    dl->AddText(at, kText, caption.c_str());
 }
 
 // [SECTION] Draw: labels, ruler, legend ---------------------------------------------------------------
@@ -899,9 +988,10 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::Text("block %u  thread %u  (warp %u, lane %u)", t.block, t.thread_in_block, unsigned(t.warp),
                     unsigned(t.lane));
     };
+    // One time base everywhere: the ruler's (from the trace's first event), never raw trace time.
     auto time_line = [&](const char* what, uint64_t t) {
         format_time(buf, sizeof buf, index_->to_camera(t), gpu_time_);
-        ImGui::Text("%s %s  (trace time %" PRIu64 ")", what, buf, t);
+        ImGui::Text("%s %s", what, buf);
     };
     auto event_details = [&](uint32_t index) {
         const Event& e = trace.events[index];

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace synclab::ui {
@@ -75,6 +76,8 @@ class TimelineView {
     void draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, ImVec2 b, float font) const;
     void draw_marks(const AppState& state, const Geometry& g);
     void draw_playhead(const AppState& state, const Geometry& g) const;
+    void draw_story_marks(const AppState& state, const Geometry& g) const;
+    void follow_provenance(const AppState& state, TimelineCamera& camera);
     void draw_labels(const Geometry& g) const;
     void draw_ruler(const Geometry& g) const;
     void draw_legend(const Geometry& g) const;
@@ -92,6 +95,7 @@ class TimelineView {
     // Rows
     std::vector<uint32_t> reveal_; // threads to open and scroll to on the next draw
     uint64_t reveal_serial_ = 0;
+    std::pair<uint64_t, uint32_t> provenance_seen_{0, 0}; // (serial, final store) last followed
     TimelineExpansion expansion_;
     uint64_t rows_version_ = 0, rows_shared_ = 0; // changes to expansion_; the last one shared
     void rows_changed() {

@@ -892,5 +892,32 @@ TEST(TimelineRealRun, APhaseCompletedAtTwoBarrierLinesIsMixedOnTheBlockRow) {
             EXPECT_FALSE(span.mixed()) << "warp " << w << " waits at one line only";
 }
 
+// plain_increment: the selected lost update resolves to the four events that lost it: two loads of
+// the counter, then two stores, one thread's read-modify-write inside the other's.
+TEST(TimelineRealRun, ALostUpdateShowsItsLoadLoadStoreStoreInterleaving) {
+    const scenario::Scenario* s = scenario::find_scenario("lost_update");
+    ASSERT_NE(s, nullptr);
+    const runner::RunSummary run =
+        runner::run_scenario(*s, *s->find_variant("plain_increment"), runner::RunOptions{});
+    TimelineIndex index(run.trace);
+    bool checked = false;
+    for (const analysis::Finding& f : run.findings) {
+        if (f.kind != analysis::FindingKind::LostUpdate) continue;
+        const FindingEvents r = resolve_finding(index, f);
+        ASSERT_EQ(r.steps.size(), 4u) << f.message;
+        const auto& ev = run.trace.events;
+        EXPECT_EQ(ev[r.steps[0]].kind, EventKind::Load);
+        EXPECT_EQ(ev[r.steps[1]].kind, EventKind::Load);
+        EXPECT_EQ(ev[r.steps[2]].kind, EventKind::Store);
+        EXPECT_EQ(ev[r.steps[3]].kind, EventKind::Store);
+        EXPECT_NE(ev[r.steps[0]].thread, ev[r.steps[1]].thread);
+        EXPECT_NE(ev[r.steps[2]].thread, ev[r.steps[3]].thread);
+        for (size_t i = 1; i < 4; ++i)
+            EXPECT_LE(ev[r.steps[i - 1]].time, ev[r.steps[i]].time);
+        checked = true;
+    }
+    EXPECT_TRUE(checked) << "plain_increment has a lost_update finding";
+}
+
 } // namespace
 } // namespace synclab::ui
