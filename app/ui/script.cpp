@@ -5,11 +5,13 @@
 #include "ui/script.h"
 
 #include "ui/app.h"
+#include "ui/drawn_text.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include <cctype>
 #include <charconv>
@@ -125,8 +127,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
                                             "keys", "quit",    "untraced",  "live"};
     const std::vector<std::string> valued = {
-        "scenario",      "variant", "schedule",    "seed",   "reps",        "open",       "view",
-        "focus-finding", "lang",    "size",        "frames", "timeout",     "screenshot", "layout",
+        "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
+        "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
         "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
@@ -463,7 +465,7 @@ void Script::after_render(App& app, Shell& shell) {
         for (const auto& [name, r] : app.regions())
             regions[name] = {r.x, r.y, r.w, r.h};
         const AppState& s = app.state();
-        const nlohmann::json doc = {
+        nlohmann::json doc = {
             {"width", shell.framebuffer_width()},
             {"height", shell.framebuffer_height()},
             {"regions", regions},
@@ -495,6 +497,11 @@ void Script::after_render(App& app, Shell& shell) {
             {"record_scenario", s.current ? s.current->scenario_id : ""},
             {"record_variant", s.current ? s.current->variant_id : ""},
         };
+        nlohmann::json drawn = nlohmann::json::array();
+        if (const ImDrawData* data = ImGui::GetDrawData())
+            for (const DrawnText& t : drawn_text(*data, *ImGui::GetIO().Fonts))
+                drawn.push_back({{"text", t.text}, {"x", t.x}, {"y", t.y}});
+        doc["drawn_text"] = drawn;
         std::ofstream out(options_.layout);
         out << doc.dump(2) << "\n";
         if (!out) {
