@@ -12,6 +12,9 @@
 // [SECTION] Tooltips
 #include "ui/timeline_view.h"
 
+#include "ui/source_lines.h"
+#include "ui/ui_text.h"
+
 #include "ui/theme.h"
 #include "ui/value_format.h"
 
@@ -403,6 +406,7 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
 
 void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera& camera, const char* id,
                         ImVec2 size) {
+    language_ = shown_language(state);
     update_cache(record);
     apply_camera_requests(camera);
 
@@ -488,12 +492,13 @@ void TimelineView::draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, 
     const trace::Trace& trace = index_->trace();
     const uint32_t line = trace.source_line(trace.events[w.arrive]);
     if (line == 0) return;
-    char text[48];
+    const TimelineText& words = ui_text(language_).timeline;
     const uint32_t other = w.mixed() ? trace.source_line(trace.events[w.other_arrive]) : 0;
-    if (other != 0 && other != line)
-        std::snprintf(text, sizeof text, "line %u | %u", std::min(line, other), std::max(line, other));
-    else
-        std::snprintf(text, sizeof text, "line %u", line);
+    const std::string label = other != 0 && other != line
+                                  ? fill(words.line_pair, {std::to_string(std::min(line, other)),
+                                                           std::to_string(std::max(line, other))})
+                                  : fill(words.line, {std::to_string(line)});
+    const char* text = label.c_str();
     const float size = std::min(font * 0.8f, (b.y - a.y) + 2);
     if (size < 8) return; // too thin a row to be read
     const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text);
@@ -726,7 +731,8 @@ void TimelineView::draw_labels(const Geometry& g) const {
         case RowKind::Block: {
             const BlockRowInfo& b = index_->blocks()[row.slot];
             disclosure(dl, {x + g.font * 0.4f, cy}, g.font * 0.6f, expansion_.block_open(row.slot), kText);
-            std::snprintf(text, sizeof text, "block %u", b.block);
+            std::snprintf(text, sizeof text, "%s",
+                          fill(ui_text(language_).timeline.block, {std::to_string(b.block)}).c_str());
             x += g.font * 1.1f;
             waiting = b.waiting;
             break;
@@ -735,7 +741,8 @@ void TimelineView::draw_labels(const Geometry& g) const {
             const WarpRowInfo& w = index_->warps()[row.slot];
             x += g.font * 0.9f;
             disclosure(dl, {x + g.font * 0.35f, cy}, g.font * 0.5f, expansion_.warp_open(row.slot), kTextDim);
-            std::snprintf(text, sizeof text, "warp %u", w.warp);
+            std::snprintf(text, sizeof text, "%s",
+                          fill(ui_text(language_).timeline.warp, {std::to_string(w.warp)}).c_str());
             x += g.font * 1.0f;
             waiting = w.waiting;
             break;
@@ -744,8 +751,10 @@ void TimelineView::draw_labels(const Geometry& g) const {
             const ThreadRowInfo& t = index_->thread_rows()[row.slot];
             // Named as the findings name threads ("thread 192 in block 1"), lane beside it.
             const trace::ThreadInfo& info = trace.threads[t.thread];
-            std::snprintf(text, sizeof text, "thread %u \u00b7 lane %u", info.thread_in_block,
-                          unsigned(info.lane));
+            std::snprintf(text, sizeof text, "%s",
+                          fill(ui_text(language_).timeline.thread_lane,
+                               {std::to_string(info.thread_in_block), std::to_string(unsigned(info.lane))})
+                              .c_str());
             x += g.font * 2.2f;
             colour = kTextDim;
             waiting = t.waiting;
@@ -765,7 +774,7 @@ void TimelineView::draw_ruler(const Geometry& g) const {
     dl->AddRectFilled(a, b, IM_COL32(32, 32, 38, 255));
     dl->AddLine({a.x, b.y - 1}, {b.x, b.y - 1}, kRowLine);
     dl->AddText({a.x + g.font * 0.4f, a.y + (g.ruler_h - g.font) / 2}, kTextDim,
-                gpu_time_ ? "time (ns)" : "time (ticks)");
+                gpu_time_ ? ui_text(language_).timeline.ruler_ns : ui_text(language_).timeline.ruler_ticks);
     const double ppt = viewport_.px_per_time();
     if (!(ppt > 0)) return;
     dl->PushClipRect({g.time_x0, a.y}, {g.time_x1, b.y}, true);
@@ -790,7 +799,9 @@ void TimelineView::draw_ruler(const Geometry& g) const {
     }
     if (index_->deadlocked()) {
         const float x = g.screen_x(viewport_.x_of(index_->to_camera(index_->time_end())));
-        const char* what = index_->trace().meta.status == trace::RunStatus::Timeout ? "timeout" : "deadlock";
+        const char* what = index_->trace().meta.status == trace::RunStatus::Timeout
+                               ? ui_text(language_).timeline.timeout
+                               : ui_text(language_).timeline.deadlock;
         const float w = ImGui::CalcTextSize(what).x;
         dl->AddRectFilled({x - w - 6, a.y}, {x, b.y - 1}, IM_COL32(32, 32, 38, 255)); // over tick labels
         dl->AddLine({x, a.y}, {x, b.y}, theme::kDeadlock, 2);
@@ -810,34 +821,36 @@ void TimelineView::draw_legend(const Geometry& g) const {
     struct Entry {
         Mark mark;
         ImU32 colour;
-        const char* label;
-        const char* short_label; // when the full legend does not fit (narrow views, presenter fonts)
+        Text TimelineText::*label;
+        Text TimelineText::*short_label; // when the full legend does not fit (narrow views, presenter fonts)
     };
+    const TimelineText& words = ui_text(language_).timeline;
     // Most important first: a narrow view clips the tail.
     static constexpr Entry kEntries[] = {
-        {Mark::Swatch, theme::kLoad, "load", "ld"},
-        {Mark::Swatch, theme::kStore, "store", "st"},
-        {Mark::Arrow, theme::kRaceArrow, "race", "race"},
-        {Mark::Swatch, theme::kBarrierWait, "barrier wait", "wait"},
-        {Mark::Triangle, theme::kDeadlock, "waiting at the end", "stuck"},
-        {Mark::Diamond, theme::kDivergence, "divergence", "diverge"},
-        {Mark::Swatch, theme::kAtomic, "atomic", "atom"},
-        {Mark::Swatch, theme::kFence, "fence", "fence"},
-        {Mark::Swatch, theme::kExit, "exit", "exit"},
-        {Mark::Swatch, theme::kFolded, "folded (count)", "folded"},
+        {Mark::Swatch, theme::kLoad, &TimelineText::legend_load, &TimelineText::short_load},
+        {Mark::Swatch, theme::kStore, &TimelineText::legend_store, &TimelineText::short_store},
+        {Mark::Arrow, theme::kRaceArrow, &TimelineText::legend_race, &TimelineText::short_race},
+        {Mark::Swatch, theme::kBarrierWait, &TimelineText::legend_wait, &TimelineText::short_wait},
+        {Mark::Triangle, theme::kDeadlock, &TimelineText::legend_stuck, &TimelineText::short_stuck},
+        {Mark::Diamond, theme::kDivergence, &TimelineText::legend_divergence,
+         &TimelineText::short_divergence},
+        {Mark::Swatch, theme::kAtomic, &TimelineText::legend_atomic, &TimelineText::short_atomic},
+        {Mark::Swatch, theme::kFence, &TimelineText::legend_fence, &TimelineText::short_fence},
+        {Mark::Swatch, theme::kExit, &TimelineText::legend_exit, &TimelineText::short_exit},
+        {Mark::Swatch, theme::kFolded, &TimelineText::legend_folded, &TimelineText::short_folded},
     };
     auto mark_width = [&](Mark m) { return m == Mark::Arrow ? g.font * 2.3f : s + g.font * 0.35f; };
     const float help_w = ImGui::CalcTextSize("(?)").x + g.font * 1.2f;
     float full = g.font * 0.5f;
     for (const Entry& e : kEntries)
-        full += mark_width(e.mark) + ImGui::CalcTextSize(e.label).x + g.font;
+        full += mark_width(e.mark) + ImGui::CalcTextSize(words.*e.label).x + g.font;
     const bool compact = full > b.x - a.x - help_w;
     // Entries that do not fit whole before the help mark are left out (most important first), so
     // none is cut in the middle of its word.
     const float limit = b.x - help_w;
     float x = a.x + g.font * 0.5f;
     for (const Entry& e : kEntries) {
-        const char* label = compact ? e.short_label : e.label;
+        const char* label = compact ? words.*e.short_label : words.*e.label;
         if (x + mark_width(e.mark) + ImGui::CalcTextSize(label).x > limit) break;
         switch (e.mark) {
         case Mark::Swatch:

@@ -1,0 +1,683 @@
+// The two tables of ui_text.h. Keep the members in the order of the header: the designated
+// initializers must follow it, and a member left out does not compile (Text has no default).
+#include "ui/ui_text.h"
+
+#include <vector>
+
+namespace synclab::ui {
+
+namespace {
+
+constexpr UiText kEnglish = {
+    .menu =
+        {
+            .file = "File",
+            .open_trace = "Open trace\u2026",
+            .save_trace = "Save trace\u2026",
+            .export_json = "Export Chrome JSON\u2026",
+            .save_png = "Save PNG\u2026",
+            .quit = "Quit",
+            .run = "Run",
+            .run_selected = "Run selected",
+            .cancel = "Cancel",
+            .view = "View",
+            .presenter = "Presenter mode",
+            .compare = "Compare",
+            .ptx_beside = "PTX beside source",
+            .fullscreen = "Fullscreen",
+            .english = "English",
+            .help_keys = "Help: keys",
+            .key_space = "Space",
+        },
+    .shell =
+        {
+            .tab_lesson = "Lesson",
+            .tab_source = "Source",
+            .tab_source_ptx = "Source + PTX",
+            .own_kernel = "own kernel",
+            .schedule_seed = "{0}, seed {1}",
+            .live_header = "live: {0} events, {1}, kernel still running",
+            .compare_hint = "Compare: press Space (or Run \u25b8 {0}) to run the scenario's correct variant "
+                            "beside the selected one.",
+            .running_both = "Running both variants\u2026",
+            .running = "Running\u2026",
+            .no_run_timeline = "No run of this variant yet. Predict what will happen, then press Space (or "
+                               "Run) to see every thread's accesses and barriers here.",
+            .cancel = "Cancel",
+            .status_running = "running {0}\u2026",
+            .keys_presenter = "H: keys \u00b7 Esc: leave presenter mode",
+            .keys_normal = "F1: keys",
+            .no_findings_yet = "this run has no findings",
+            .no_run_yet = "no run yet: press Space to run",
+            .cancelling = "cancelling\u2026",
+            .saved = "saved {0}",
+            .saved_trace = "saved the trace to {0}",
+            .wrote_json = "wrote {0} (open it in ui.perfetto.dev)",
+            .opening = "opening {0}\u2026",
+            .running_pair = "running {0} and {1}\u2026",
+            .failed = "failed: {0}",
+            .gpu_unavailable = "GPU unavailable: {0} (use the simulator)",
+            .fallback = "GPU unavailable: {0}; running on the simulator",
+            .nothing_to_save = "nothing to save yet: run a variant first",
+            .nothing_to_export = "nothing to export yet: run a variant first",
+            .could_not_save = "could not save the trace: {0}",
+            .could_not_export = "could not export: {0}",
+            .checking_gpu = "checking for a GPU\u2026",
+        },
+    .dialog =
+        {
+            .file_title = "File",
+            .open_title = "Open a trace (.slt)",
+            .save_title = "Save the trace as .slt",
+            .export_title = "Export Chrome/Perfetto JSON",
+            .png_title = "Save a PNG of the window",
+            .relative_paths = "Relative paths start in {0}",
+            .open = "Open",
+            .save = "Save",
+            .cancel = "Cancel",
+            .error_title = "Something went wrong",
+            .keeps_running = "The app keeps running; nothing else was changed.",
+            .ok = "OK",
+        },
+    .run =
+        {
+            .backend = "Backend",
+            .simulator = "Simulator",
+            .gpu = "GPU",
+            .schedule = "Schedule",
+            .seed = "Seed",
+            .reps = "Repetitions",
+            .run = "Run",
+            .run_both = "Run correct + broken side by side",
+            .cancel = "Cancel",
+            .side_by_side = "Side by side",
+            .idle = "idle",
+            .last_run = "last run: {0}  ({1} ms)",
+            .no_variant = "no variant selected",
+            .gpu_probing = "GPU: {0}",
+            .gpu_unavailable = "GPU unavailable: {0}",
+            .launches = "Launches",
+            .launches_both = "untraced + traced",
+            .launches_untraced = "untraced only",
+            .live = "Live",
+            .timeout = "Timeout (s)",
+            .tip_schedule_gpu = "The GPU schedules its warps itself; the schedule is the simulator's.",
+            .tip_seed = "The same seed replays the same run. Repetition r uses seed + r.",
+            .tip_reps = "How many runs (1 to 1000), each with the next seed; results are added up.",
+            .tip_run = "Run the selected variant with these settings.",
+            .tip_select = "Select a variant first.",
+            .tip_both = "Runs the scenario's correct variant and the selected one with the same settings and "
+                        "shows both timelines with one shared zoom.",
+            .tip_both_select = "Select a broken variant (not the first, correct one) to compare it.",
+            .tip_side = "Show the correct and the broken run side by side.",
+            .seed_word = "seed {0}",
+            .seeds_word = "seeds {0}-{1}",
+        },
+    .browser =
+        {
+            .ran_as_expected = "{0} of {1} variants ran as expected",
+            .scenario_tip = "scenario \"{0}\" ({1})",
+        },
+    .findings =
+        {
+            .no_run = "No run yet: run a variant to see what the analysis finds.",
+            .live = "Live: the kernel is still running. The timeline shows its events as they arrive; the "
+                    "analysis runs on the whole trace when the kernel ends.",
+            .not_traced =
+                "This run was not traced (untraced GPU launches only): there is no trace to analyse, "
+                "so there are no findings either way.",
+            .count_one = "{0} finding",
+            .count_many = "{0} findings",
+            .in_run = "in {0}",
+            .until_then = " - the trace shows what ran until then.",
+            .no_findings =
+                "No findings {0} the analysis saw no race, barrier divergence, lost update or deadlock.",
+            .no_findings_partial =
+                "No findings {0} the analysis saw no race, barrier divergence, lost update or "
+                "deadlock in the blocks it analysed.",
+            .kind = "kind",
+            .hazard = "hazard",
+            .space = "space",
+            .lines = "lines",
+            .count = "count",
+            .example = "example",
+            .message = "message",
+            .shared = "shared",
+            .global = "global",
+            .ptx_line = "PTX {0}",
+            .hazard_none = "",
+        },
+    .timeline =
+        {
+            .ruler_ticks = "time (ticks)",
+            .ruler_ns = "time (ns)",
+            .block = "block {0}",
+            .warp = "warp {0}",
+            .thread_lane = "thread {0} \u00b7 lane {1}",
+            .line = "line {0}",
+            .line_pair = "line {0} | {1}",
+            .timeout = "timeout",
+            .deadlock = "deadlock",
+            .legend_load = "load",
+            .legend_store = "store",
+            .legend_race = "race",
+            .legend_wait = "barrier wait",
+            .legend_stuck = "waiting at the end",
+            .legend_divergence = "divergence",
+            .legend_atomic = "atomic",
+            .legend_fence = "fence",
+            .legend_exit = "exit",
+            .legend_folded = "folded (count)",
+            .short_load = "ld",
+            .short_store = "st",
+            .short_race = "race",
+            .short_wait = "wait",
+            .short_stuck = "stuck",
+            .short_divergence = "diverge",
+            .short_atomic = "atom",
+            .short_fence = "fence",
+            .short_exit = "exit",
+            .short_folded = "folded",
+        },
+    .playback =
+        {
+            .to_start = "back to the start (Home)",
+            .back_instruction = "back one warp instruction (<)",
+            .back_event = "back one event (,)",
+            .forward_event = "forward one event (.)",
+            .forward_instruction = "forward one warp instruction (>)",
+            .to_end = "to the end (End)",
+            .stop = "stop",
+            .hide = "hide the playhead",
+            .idle = "step through block {0}: . and , (events), > and < (warp instructions)",
+            .before = "block {0}: before the first of its {1} events",
+            .at = "event {0} of {1} \u00b7 block {2} \u00b7 warp {3}{4} \u00b7 {5}{6}",
+            .lanes = " ({0} lanes)",
+            .line = " \u00b7 line {0}",
+        },
+    .help =
+        {
+            .title = "Keys",
+            .closes = "Esc, F1, H or a click closes this help.",
+            .space = "run the selected variant (both, in compare mode)",
+            .space_keys = "Space",
+            .scenario = "previous / next scenario (presenter mode)",
+            .variant = "previous / next variant (presenter mode)",
+            .tab = "lesson \u2192 source \u2192 timeline (presenter mode)",
+            .finding = "next / previous finding: its lines, its events, what happened",
+            .pgdn = "the same in presenter mode (a clicker's keys); before a run: scroll",
+            .compare = "compare: the correct variant beside the selected one",
+            .presenter = "presenter mode: large text, high contrast, keyboard only",
+            .fullscreen = "fullscreen on / off (over a timeline: fit the whole run)",
+            .help = "this help",
+            .esc = "close this help; leave presenter mode",
+            .f1_or_h = "F1 or H",
+        },
+    .callout =
+        {
+            .first_of = "] or PgDn: the first of {0}",
+            .a_thread = "a thread",
+            .thread = "thread {0}",
+            .block_thread = "block {0} thread {1}",
+            .line = "line {0}",
+            .lines = "lines {0}",
+            .and_ = " and ",
+            .comma = ", ",
+            .ptx_line = "PTX line {0}",
+            .ptx_lines = "PTX lines {0}",
+            .semicolon = "; ",
+            .no_barrier = ": no barrier orders the two",
+            .other_blocks = ": different blocks are not ordered",
+            .war = "{0} read {2} before {1} wrote it{3}",
+            .raw = "{1} read {2} just after {0} wrote it{3}",
+            .waw = "{0} and {1} both wrote {2}{3}",
+            .raced = "{0} and {1} raced on {2}",
+            .lost = "{0} and {1} both updated {2} without an atomic, so one update was lost",
+            .diverged = "block {0}: {1} and {2} did not meet at the same barrier",
+            .diverged_all = "block {0}: its threads did not meet at the same barrier",
+            .deadlock = "the run never finished: threads are still waiting at a barrier",
+            .at = " ({0})",
+            .shared_word = "shared word {0}",
+            .global_word = "global word {0}",
+        },
+    .source =
+        {
+            .no_source = "This trace carries no CUDA source (it was recorded without one).",
+            .select_scenario = "Select a scenario to see its kernel.",
+            .no_file = "(no file)",
+            .ptx = "PTX",
+            .tip_ptx = "Show the PTX beside the CUDA source.",
+            .other_scenario = "The last run was of another scenario: run this one to see its findings here.",
+            .empty = "(empty)",
+            .click_next = "click: select the next of these findings",
+            .click_this = "click: select this finding",
+            .own_kernel = "own kernel {0}",
+        },
+    .lesson =
+        {
+            .what_it_shows = "What it shows",
+            .this_variant = "This variant",
+            .predict = "Predict",
+            .predict_hint = "Answer before you run: the results stay hidden until then.",
+            .your_prediction = "Your prediction",
+            .results_q = "Results:",
+            .right = "all right",
+            .wrong = "some wrong",
+            .finding_q = "Finding:",
+            .none = "none",
+            .hang_q = "The kernel:",
+            .completes = "completes",
+            .hangs = "hangs",
+            .run = "Run",
+            .run_again = "Run again",
+            .running = "Running...",
+            .no_prediction = "No prediction this time: pick one before the next run.",
+            .verdict = "Verdict",
+            .as_expected = "As expected.",
+            .not_as_expected = "NOT as expected.",
+            .findings = "{0} finding(s):",
+            .no_findings = "no findings",
+            .not_traced = "not traced: no findings either way",
+            .look_at = "What to look at",
+            .fix = "The fix",
+            .details = "Details",
+            .the_question = "The question",
+            .the_lesson = "The lesson",
+            .pick = "Pick a scenario and a variant in the scenario browser.",
+            .other_run = "The views show the last run, of another variant; run this one to see its results.",
+            .earlier_run = "The views show an earlier run of this variant: predict, then run it again.",
+            .on_gpu = "On the GPU",
+            .gpu_note =
+                "The lesson's verdict is about the simulator. On the GPU, compare the untraced outcome "
+                "(the hardware's own) with the traced one: tracing slows the kernel and can hide a race.",
+            .run_how = "  ({0}, seed {1}, {2} reps)",
+            .rep_one = "  ({0}, seed {1}, 1 rep)",
+        },
+};
+
+constexpr UiText kChinese = {
+    .menu =
+        {
+            .file = "文件",
+            .open_trace = "打开 trace\u2026",
+            .save_trace = "保存 trace\u2026",
+            .export_json = "导出 Chrome JSON\u2026",
+            .save_png = "保存 PNG\u2026",
+            .quit = "退出",
+            .run = "运行",
+            .run_selected = "运行所选版本",
+            .cancel = "取消",
+            .view = "视图",
+            .presenter = "演示模式",
+            .compare = "对比",
+            .ptx_beside = "在源代码旁显示 PTX",
+            .fullscreen = "全屏",
+            .english = "English",
+            .help_keys = "帮助：快捷键",
+            .key_space = "空格",
+        },
+    .shell =
+        {
+            .tab_lesson = "课程",
+            .tab_source = "源代码",
+            .tab_source_ptx = "源代码 + PTX",
+            .own_kernel = "自带内核",
+            .schedule_seed = "{0}，种子 {1}",
+            .live_header = "实时：{0} 个事件，{1}，内核仍在运行",
+            .compare_hint = "对比：按空格键（或 运行 \u25b8 {0}），把这个场景的正确版本和所选版本并排运行。",
+            .running_both = "正在运行两个版本\u2026",
+            .running = "正在运行\u2026",
+            .no_run_timeline = "这个版本还没有运行过。先预测会发生什么，再按空格键（或点击运行），"
+                               "这里会显示每个线程的访问和屏障。",
+            .cancel = "取消",
+            .status_running = "正在运行 {0}\u2026",
+            .keys_presenter = "H：快捷键 \u00b7 Esc：退出演示模式",
+            .keys_normal = "F1：快捷键",
+            .no_findings_yet = "这次运行没有发现",
+            .no_run_yet = "还没有运行：按空格键运行",
+            .cancelling = "正在取消\u2026",
+            .saved = "已保存 {0}",
+            .saved_trace = "trace 已保存到 {0}",
+            .wrote_json = "已写入 {0}（可在 ui.perfetto.dev 中打开）",
+            .opening = "正在打开 {0}\u2026",
+            .running_pair = "正在运行 {0} 和 {1}\u2026",
+            .failed = "失败：{0}",
+            .gpu_unavailable = "GPU 不可用：{0}（请使用模拟器）",
+            .fallback = "GPU 不可用：{0}；改在模拟器上运行",
+            .nothing_to_save = "还没有可保存的内容：请先运行一个版本",
+            .nothing_to_export = "还没有可导出的内容：请先运行一个版本",
+            .could_not_save = "无法保存 trace：{0}",
+            .could_not_export = "无法导出：{0}",
+            .checking_gpu = "正在检查 GPU\u2026",
+        },
+    .dialog =
+        {
+            .file_title = "文件",
+            .open_title = "打开 trace（.slt）",
+            .save_title = "把 trace 保存为 .slt",
+            .export_title = "导出 Chrome/Perfetto JSON",
+            .png_title = "把窗口保存为 PNG",
+            .relative_paths = "相对路径从 {0} 开始",
+            .open = "打开",
+            .save = "保存",
+            .cancel = "取消",
+            .error_title = "出错了",
+            .keeps_running = "程序会继续运行；其他内容都没有改变。",
+            .ok = "确定",
+        },
+    .run =
+        {
+            .backend = "后端",
+            .simulator = "模拟器",
+            .gpu = "GPU",
+            .schedule = "调度",
+            .seed = "种子",
+            .reps = "运行次数",
+            .run = "运行",
+            .run_both = "并排运行正确版本和错误版本",
+            .cancel = "取消",
+            .side_by_side = "并排显示",
+            .idle = "空闲",
+            .last_run = "上次运行：{0}（{1} 毫秒）",
+            .no_variant = "没有选择版本",
+            .gpu_probing = "GPU：{0}",
+            .gpu_unavailable = "GPU 不可用：{0}",
+            .launches = "启动方式",
+            .launches_both = "不记录 + 记录 trace",
+            .launches_untraced = "只做不记录 trace 的启动",
+            .live = "实时",
+            .timeout = "超时（秒）",
+            .tip_schedule_gpu = "GPU 自己调度线程束；这里的调度只对模拟器有效。",
+            .tip_seed = "同一个种子会重现同一次运行。第 r 次运行使用种子 + r。",
+            .tip_reps = "运行多少次（1 到 1000），每次使用下一个种子；结果会累加。",
+            .tip_run = "用这些设置运行所选版本。",
+            .tip_select = "请先选择一个版本。",
+            .tip_both = "用相同的设置运行这个场景的正确版本和所选版本，两条时间线共用同一个缩放。",
+            .tip_both_select = "请选择一个错误版本（不是第一个正确版本）来对比。",
+            .tip_side = "把正确的运行和错误的运行并排显示。",
+            .seed_word = "种子 {0}",
+            .seeds_word = "种子 {0}-{1}",
+        },
+    .browser =
+        {
+            .ran_as_expected = "{1} 个版本中有 {0} 个运行结果符合预期",
+            .scenario_tip = "场景 \"{0}\"（{1}）",
+        },
+    .findings =
+        {
+            .no_run = "还没有运行：运行一个版本，看看分析会发现什么。",
+            .live = "实时：内核仍在运行。时间线会随时显示到达的事件；内核结束后才会分析整个 trace。",
+            .not_traced = "这次运行没有记录 trace（只有不记录 trace 的 GPU 启动）：没有 trace 可以分析，"
+                          "所以无法给出发现。",
+            .count_one = "{0} 项发现",
+            .count_many = "{0} 项发现",
+            .in_run = "来自 {0}",
+            .until_then = " - trace 显示的是到那时为止运行的内容。",
+            .no_findings = "没有发现 {0} 分析没有看到数据竞争、屏障不一致、丢失更新或死锁。",
+            .no_findings_partial =
+                "没有发现 {0} 在分析过的块中没有看到数据竞争、屏障不一致、丢失更新或死锁。",
+            .kind = "类型",
+            .hazard = "冒险",
+            .space = "内存",
+            .lines = "行",
+            .count = "次数",
+            .example = "示例",
+            .message = "说明",
+            .shared = "共享内存",
+            .global = "全局内存",
+            .ptx_line = "PTX {0}",
+            .hazard_none = "-",
+        },
+    .timeline =
+        {
+            .ruler_ticks = "时间（刻）",
+            .ruler_ns = "时间（纳秒）",
+            .block = "块 {0}",
+            .warp = "线程束 {0}",
+            .thread_lane = "线程 {0} \u00b7 通道 {1}",
+            .line = "第 {0} 行",
+            .line_pair = "第 {0} | {1} 行",
+            .timeout = "超时",
+            .deadlock = "死锁",
+            .legend_load = "读取",
+            .legend_store = "写入",
+            .legend_race = "数据竞争",
+            .legend_wait = "屏障等待",
+            .legend_stuck = "结束时仍在等待",
+            .legend_divergence = "分歧",
+            .legend_atomic = "原子操作",
+            .legend_fence = "内存栅栏",
+            .legend_exit = "退出",
+            .legend_folded = "折叠（次数）",
+            .short_load = "读",
+            .short_store = "写",
+            .short_race = "竞争",
+            .short_wait = "等待",
+            .short_stuck = "卡住",
+            .short_divergence = "分歧",
+            .short_atomic = "原子",
+            .short_fence = "栅栏",
+            .short_exit = "退出",
+            .short_folded = "折叠",
+        },
+    .playback =
+        {
+            .to_start = "回到开头（Home）",
+            .back_instruction = "后退一条线程束指令（<）",
+            .back_event = "后退一个事件（,）",
+            .forward_event = "前进一个事件（.）",
+            .forward_instruction = "前进一条线程束指令（>）",
+            .to_end = "到结尾（End）",
+            .stop = "停止",
+            .hide = "隐藏播放头",
+            .idle = "逐步查看块 {0}：. 和 ,（事件），> 和 <（线程束指令）",
+            .before = "块 {0}：在它的 {1} 个事件中的第一个之前",
+            .at = "第 {0} 个事件，共 {1} 个 \u00b7 块 {2} \u00b7 线程束 {3}{4} \u00b7 {5}{6}",
+            .lanes = "（{0} 个通道）",
+            .line = " \u00b7 第 {0} 行",
+        },
+    .help =
+        {
+            .title = "快捷键",
+            .closes = "按 Esc、F1、H 或点击鼠标关闭这个帮助。",
+            .space = "运行所选版本（对比模式下运行两个）",
+            .space_keys = "空格",
+            .scenario = "上一个 / 下一个场景（演示模式）",
+            .variant = "上一个 / 下一个版本（演示模式）",
+            .tab = "课程 \u2192 源代码 \u2192 时间线（演示模式）",
+            .finding = "下一个 / 上一个发现：它的行、它的事件、发生了什么",
+            .pgdn = "演示模式下同上（翻页笔的按键）；运行之前：滚动",
+            .compare = "对比：把正确版本放在所选版本旁边",
+            .presenter = "演示模式：大字体、高对比度、只用键盘",
+            .fullscreen = "打开 / 关闭全屏（在时间线上：显示整个运行）",
+            .help = "这个帮助",
+            .esc = "关闭这个帮助；退出演示模式",
+            .f1_or_h = "F1 或 H",
+        },
+    .callout =
+        {
+            .first_of = "] 或 PgDn：{0}中的第一项",
+            .a_thread = "某个线程",
+            .thread = "线程 {0}",
+            .block_thread = "块 {0} 的线程 {1}",
+            .line = "第 {0} 行",
+            .lines = "第 {0} 行",
+            .and_ = " 和 ",
+            .comma = "、",
+            .ptx_line = "PTX 第 {0} 行",
+            .ptx_lines = "PTX 第 {0} 行",
+            .semicolon = "；",
+            .no_barrier = "：没有屏障规定两者的先后",
+            .other_blocks = "：不同的块之间没有先后顺序",
+            .war = "{0} 在 {1} 写入 {2} 之前读取了它{3}",
+            .raw = "{0} 写入 {2} 之后，{1} 紧接着读取了它{3}",
+            .waw = "{0} 和 {1} 都写入了 {2}{3}",
+            .raced = "{0} 和 {1} 在 {2} 上发生了数据竞争",
+            .lost = "{0} 和 {1} 都没有用原子操作更新 {2}，所以有一次更新丢失了",
+            .diverged = "块 {0}：{1} 和 {2} 没有到达同一个屏障",
+            .diverged_all = "块 {0}：它的线程没有到达同一个屏障",
+            .deadlock = "运行一直没有结束：还有线程在屏障处等待",
+            .at = "（{0}）",
+            .shared_word = "共享内存字 {0}",
+            .global_word = "全局内存字 {0}",
+        },
+    .source =
+        {
+            .no_source = "这个 trace 不带 CUDA 源代码（记录时没有源代码）。",
+            .select_scenario = "选择一个场景来查看它的内核。",
+            .no_file = "（没有文件）",
+            .ptx = "PTX",
+            .tip_ptx = "在 CUDA 源代码旁显示 PTX。",
+            .other_scenario = "上次运行的是另一个场景：运行这个场景，才能在这里看到它的发现。",
+            .empty = "（空）",
+            .click_next = "点击：选择这些发现中的下一项",
+            .click_this = "点击：选择这项发现",
+            .own_kernel = "自带内核 {0}",
+        },
+    .lesson =
+        {
+            .what_it_shows = "演示内容",
+            .this_variant = "这个版本",
+            .predict = "先预测",
+            .predict_hint = "运行之前先回答：结果在运行之后才会显示。",
+            .your_prediction = "你的预测",
+            .results_q = "结果：",
+            .right = "全部正确",
+            .wrong = "部分错误",
+            .finding_q = "发现：",
+            .none = "没有",
+            .hang_q = "内核：",
+            .completes = "能运行结束",
+            .hangs = "会挂起",
+            .run = "运行",
+            .run_again = "再运行一次",
+            .running = "正在运行……",
+            .no_prediction = "这次没有预测：下次运行前先选一个。",
+            .verdict = "结论",
+            .as_expected = "符合预期。",
+            .not_as_expected = "不符合预期。",
+            .findings = "{0} 项发现：",
+            .no_findings = "没有发现",
+            .not_traced = "未记录 trace：无法给出发现",
+            .look_at = "看什么",
+            .fix = "怎么修",
+            .details = "详细信息",
+            .the_question = "问题",
+            .the_lesson = "课程内容",
+            .pick = "请在场景浏览器里选择一个场景和版本。",
+            .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
+            .earlier_run = "各视图显示的是这个版本之前的一次运行：先预测，再运行一次。",
+            .on_gpu = "在 GPU 上",
+            .gpu_note =
+                "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace "
+                "的结果：记录 trace 会让内核变慢，可能掩盖竞争。",
+            .run_how = "（{0}，种子 {1}，运行 {2} 次）",
+            .rep_one = "（{0}，种子 {1}，运行 1 次）",
+        },
+};
+
+// UiText is nothing but Text members (structs of them), so it reads as an array of Text.
+static_assert(sizeof(UiText) % sizeof(Text) == 0);
+
+} // namespace
+
+std::string fill(const char* pattern, std::initializer_list<std::string> args) {
+    const std::string_view pattern_view = pattern != nullptr ? pattern : "";
+    std::string out;
+    out.reserve(pattern_view.size() + 16);
+    for (size_t i = 0; i < pattern_view.size(); ++i) {
+        if (pattern[i] == '{' && i + 2 < pattern_view.size() && pattern[i + 2] == '}' &&
+            pattern[i + 1] >= '0' && pattern[i + 1] <= '9' && size_t(pattern[i + 1] - '0') < args.size()) {
+            out += *(args.begin() + (pattern[i + 1] - '0'));
+            i += 2;
+        } else {
+            out += pattern[i];
+        }
+    }
+    return out;
+}
+
+const UiText& ui_text(Language language) {
+    return language == Language::Zh ? kChinese : kEnglish;
+}
+
+std::vector<const char*> all_texts(Language language) {
+    const Text* first = reinterpret_cast<const Text*>(&ui_text(language));
+    std::vector<const char*> out;
+    for (size_t i = 0; i < sizeof(UiText) / sizeof(Text); ++i)
+        out.push_back(first[i].s);
+    return out;
+}
+
+const char* schedule_words(sim::Schedule schedule, Language language) {
+    if (language == Language::En) return sim::to_string(schedule);
+    switch (schedule) {
+    case sim::Schedule::RoundRobin:
+        return "轮转";
+    case sim::Schedule::Random:
+        return "随机";
+    case sim::Schedule::Adversarial:
+        return "对抗";
+    }
+    return "";
+}
+
+std::string record_label(const RunRecord& r, Language language) {
+    if (language == Language::En || r.scenario_id.empty()) return r.label;
+    const RunPanelText& t = ui_text(language).run;
+    const std::string how =
+        r.options.backend == "gpu" ? std::string("GPU") : schedule_words(r.options.schedule, language);
+    const std::string seeds = r.options.reps > 1
+                                  ? fill(t.seeds_word, {std::to_string(r.options.seed),
+                                                        std::to_string(r.options.seed + r.options.reps - 1)})
+                                  : fill(t.seed_word, {std::to_string(r.options.seed)});
+    return r.scenario_id + " / " + r.variant_id + "（" + how + "，" + seeds + "）";
+}
+
+const char* hazard_words(analysis::Hazard hazard, Language language) {
+    if (hazard == analysis::Hazard::None) return ui_text(language).findings.hazard_none;
+    return analysis::to_string(hazard);
+}
+
+const char* event_kind_words(trace::EventKind kind, Language language) {
+    if (language == Language::En) return trace::to_string(kind);
+    switch (kind) {
+    case trace::EventKind::Load:
+        return "读取";
+    case trace::EventKind::Store:
+        return "写入";
+    case trace::EventKind::Atomic:
+        return "原子操作";
+    case trace::EventKind::Reduction:
+        return "原子归约";
+    case trace::EventKind::BarrierArrive:
+        return "到达屏障";
+    case trace::EventKind::BarrierLeave:
+        return "离开屏障";
+    case trace::EventKind::Fence:
+        return "内存栅栏";
+    case trace::EventKind::Exit:
+        return "退出";
+    }
+    return trace::to_string(kind);
+}
+
+std::string gpu_reason_words(const std::string& reason, Language language) {
+    if (language == Language::En) return reason;
+    struct Known {
+        std::string_view en;
+        const char* zh;
+    };
+    static constexpr Known kKnown[] = {
+        {"no NVIDIA driver found", "没有找到 NVIDIA 驱动"},
+        {"no CUDA device", "没有 CUDA 设备"},
+        {"checking for a GPU", "正在检查 GPU\u2026"},
+        {"the GPU runner is not built yet", "GPU 运行程序还没有构建"},
+        {"the GPU check failed", "GPU 检查失败"},
+    };
+    for (const Known& k : kKnown)
+        if (reason.starts_with(k.en)) return k.zh;
+    return reason;
+}
+
+} // namespace synclab::ui
