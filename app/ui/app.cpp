@@ -802,7 +802,8 @@ void App::draw_status_line() {
     const std::string outcome = shown ? record_summary(*shown) : std::string();
     if (shown && !shown->provisional && text.starts_with(prefix + outcome)) {
         // Matched in English (accept_record writes it so), drawn in the shown language.
-        ImGui::TextDisabled("%s: ", record_label(*shown, shown_language(state_)).c_str());
+        ImGui::TextDisabled("%s%s", record_label(*shown, shown_language(state_)).c_str(),
+                            shown_language(state_) == Language::Zh ? "\uff1a" : ": ");
         ImGui::SameLine(0, 0);
         draw_record_summary(*shown, shown_language(state_), state_.presenter);
         const std::string rest = text.substr(prefix.size() + outcome.size());

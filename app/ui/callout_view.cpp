@@ -171,12 +171,12 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
 std::string finding_message(const analysis::Finding& f, const trace::Trace& trace, std::string_view source,
                             Language language) {
     if (language == Language::En) return f.message;
-    std::string out = callout_text(f, trace, source, language);
-    std::string counts = thousands(f.count) + " 次";
-    if (f.harmful > 0) counts += "，其中 " + thousands(f.harmful) + " 次造成了错误";
-    if (f.lost > 0) counts += "，丢失了 " + thousands(f.lost) + " 次更新";
-    if (f.runs > 1) counts += "，共 " + std::to_string(f.runs) + " 次运行";
-    return out + "（" + counts + "）";
+    const CalloutText& t = ui_text(language).callout;
+    std::string counts = fill(t.times, {thousands(f.count)});
+    if (f.harmful > 0) counts += fill(t.harmful, {thousands(f.harmful)});
+    if (f.lost > 0) counts += fill(t.lost_updates, {thousands(f.lost)});
+    if (f.runs > 1) counts += fill(t.runs, {std::to_string(f.runs)});
+    return callout_text(f, trace, source, language) + fill(t.counts, {counts});
 }
 
 std::string CalloutView::text_of(const AppState& state, bool& have, uint32_t& colour) const {

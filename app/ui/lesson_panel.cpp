@@ -277,7 +277,8 @@ void draw_details(AppState& state, const scenario::Variant& v, const RunRecord& 
     if (!record.label.empty()) widgets::disabled_wrapped(record.label.c_str());
     widgets::coloured_text_wrapped(summary.wrong_outputs > 0 ? p.bad : p.text,
                                    wrong_outputs_text(summary, language).c_str());
-    if (!summary.check_summary.empty()) widgets::disabled_wrapped(summary.check_summary.c_str());
+    if (!summary.check_summary.empty())
+        widgets::disabled_wrapped(check_summary_words(summary.check_summary, language).c_str());
     if (!summary.message.empty()) widgets::disabled_wrapped(summary.message.c_str());
     const std::vector<analysis::FindingKind> kinds = runner::finding_kinds(summary);
     if (!summary.traced) {

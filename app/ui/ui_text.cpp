@@ -239,6 +239,11 @@ constexpr UiText kEnglish = {
             .at = " ({0})",
             .shared_word = "shared word {0}",
             .global_word = "global word {0}",
+            .counts = " ({0})",
+            .times = "{0} times",
+            .harmful = ", {0} of them did harm",
+            .lost_updates = ", {0} updates lost",
+            .runs = ", in {0} runs",
         },
     .source =
         {
@@ -299,8 +304,8 @@ constexpr UiText kChinese = {
     .menu =
         {
             .file = "文件",
-            .open_trace = "打开 trace\u2026",
-            .save_trace = "保存 trace\u2026",
+            .open_trace = "打开跟踪\u2026",
+            .save_trace = "保存跟踪\u2026",
             .export_json = "导出 Chrome JSON\u2026",
             .save_png = "保存 PNG\u2026",
             .quit = "退出",
@@ -337,7 +342,7 @@ constexpr UiText kChinese = {
             .no_run_yet = "还没有运行：按空格键运行",
             .cancelling = "正在取消\u2026",
             .saved = "已保存 {0}",
-            .saved_trace = "trace 已保存到 {0}",
+            .saved_trace = "跟踪已保存到 {0}",
             .wrote_json = "已写入 {0}（可在 ui.perfetto.dev 中打开）",
             .opening = "正在打开 {0}\u2026",
             .running_pair = "正在运行 {0} 和 {1}\u2026",
@@ -346,15 +351,15 @@ constexpr UiText kChinese = {
             .fallback = "GPU 不可用：{0}；改在模拟器上运行",
             .nothing_to_save = "还没有可保存的内容：请先运行一个版本",
             .nothing_to_export = "还没有可导出的内容：请先运行一个版本",
-            .could_not_save = "无法保存 trace：{0}",
+            .could_not_save = "无法保存跟踪：{0}",
             .could_not_export = "无法导出：{0}",
             .checking_gpu = "正在检查 GPU\u2026",
         },
     .dialog =
         {
             .file_title = "文件",
-            .open_title = "打开 trace（.slt）",
-            .save_title = "把 trace 保存为 .slt",
+            .open_title = "打开跟踪（.slt）",
+            .save_title = "把跟踪保存为 .slt",
             .export_title = "导出 Chrome/Perfetto JSON",
             .png_title = "把窗口保存为 PNG",
             .relative_paths = "相对路径从 {0} 开始",
@@ -383,8 +388,8 @@ constexpr UiText kChinese = {
             .gpu_probing = "GPU：{0}",
             .gpu_unavailable = "GPU 不可用：{0}",
             .launches = "启动方式",
-            .launches_both = "不记录 + 记录 trace",
-            .launches_untraced = "只做不记录 trace 的启动",
+            .launches_both = "不记录 + 记录跟踪",
+            .launches_untraced = "只做不记录跟踪的启动",
             .live = "实时",
             .timeout = "超时（秒）",
             .tip_schedule_gpu = "GPU 自己调度线程束；这里的调度只对模拟器有效。",
@@ -406,13 +411,13 @@ constexpr UiText kChinese = {
     .findings =
         {
             .no_run = "还没有运行：运行一个版本，看看分析会发现什么。",
-            .live = "实时：内核仍在运行。时间线会随时显示到达的事件；内核结束后才会分析整个 trace。",
-            .not_traced = "这次运行没有记录 trace（只有不记录 trace 的 GPU 启动）：没有 trace 可以分析，"
+            .live = "实时：内核仍在运行。时间线会随时显示到达的事件；内核结束后才会分析整个跟踪。",
+            .not_traced = "这次运行没有记录跟踪（只有不记录跟踪的 GPU 启动）：没有跟踪可以分析，"
                           "所以无法给出发现。",
             .count_one = "{0} 项发现",
             .count_many = "{0} 项发现",
             .in_run = "来自 {0}",
-            .until_then = " - trace 显示的是到那时为止运行的内容。",
+            .until_then = " - 跟踪显示的是到那时为止运行的内容。",
             .no_findings = "没有发现 {0} 分析没有看到数据竞争、屏障不一致、丢失更新或死锁。",
             .no_findings_partial =
                 "没有发现 {0} 在分析过的块中没有看到数据竞争、屏障不一致、丢失更新或死锁。",
@@ -509,21 +514,26 @@ constexpr UiText kChinese = {
             .semicolon = "；",
             .no_barrier = "：没有屏障规定两者的先后",
             .other_blocks = "：不同的块之间没有先后顺序",
-            .war = "{0} 在 {1} 写入 {2} 之前读取了它{3}",
+            .war = "{0} 在{1} 写入 {2} 之前读取了它{3}",
             .raw = "{0} 写入 {2} 之后，{1} 紧接着读取了它{3}",
-            .waw = "{0} 和 {1} 都写入了 {2}{3}",
-            .raced = "{0} 和 {1} 在 {2} 上发生了数据竞争",
-            .lost = "{0} 和 {1} 都没有用原子操作更新 {2}，所以有一次更新丢失了",
-            .diverged = "块 {0}：{1} 和 {2} 没有到达同一个屏障",
+            .waw = "{0} 和{1} 都写入了 {2}{3}",
+            .raced = "{0} 和{1} 在 {2} 上发生了数据竞争",
+            .lost = "{0} 和{1} 都没有用原子操作更新 {2}，所以有一次更新丢失了",
+            .diverged = "块 {0}：{1} 和{2} 没有到达同一个屏障",
             .diverged_all = "块 {0}：它的线程没有到达同一个屏障",
             .deadlock = "运行一直没有结束：还有线程在屏障处等待",
             .at = "（{0}）",
             .shared_word = "共享内存字 {0}",
             .global_word = "全局内存字 {0}",
+            .counts = "（{0}）",
+            .times = "{0} 次",
+            .harmful = "，其中 {0} 次造成了错误",
+            .lost_updates = "，丢失了 {0} 次更新",
+            .runs = "，共 {0} 次运行",
         },
     .source =
         {
-            .no_source = "这个 trace 不带 CUDA 源代码（记录时没有源代码）。",
+            .no_source = "这个跟踪不带 CUDA 源代码（记录时没有源代码）。",
             .select_scenario = "选择一个场景来查看它的内核。",
             .no_file = "（没有文件）",
             .ptx = "PTX",
@@ -558,7 +568,7 @@ constexpr UiText kChinese = {
             .not_as_expected = "不符合预期。",
             .findings = "{0} 项发现：",
             .no_findings = "没有发现",
-            .not_traced = "未记录 trace：无法给出发现",
+            .not_traced = "未记录跟踪：无法给出发现",
             .look_at = "看什么",
             .fix = "怎么修",
             .details = "详细信息",
@@ -568,9 +578,8 @@ constexpr UiText kChinese = {
             .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
             .earlier_run = "各视图显示的是这个版本之前的一次运行：先预测，再运行一次。",
             .on_gpu = "在 GPU 上",
-            .gpu_note =
-                "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace "
-                "的结果：记录 trace 会让内核变慢，可能掩盖竞争。",
+            .gpu_note = "课程的结论针对模拟器。在 GPU 上请比较未记录跟踪的结果（硬件本身的行为）和记录跟踪"
+                        "的结果：记录跟踪会让内核变慢，可能掩盖竞争。",
             .run_how = "（{0}，种子 {1}，运行 {2} 次）",
             .rep_one = "（{0}，种子 {1}，运行 1 次）",
         },
@@ -660,6 +669,27 @@ const char* event_kind_words(trace::EventKind kind, Language language) {
         return "退出";
     }
     return trace::to_string(kind);
+}
+
+std::string check_summary_words(const std::string& s, Language language) {
+    if (language == Language::En) return s;
+    std::string out = s;
+    // "A of B outputs wrong; first: " -> "B 个输出中有 A 个错误；第一个："
+    if (const size_t of = out.find(" of "), wrong = out.find(" outputs wrong");
+        of != std::string::npos && wrong != std::string::npos && of < wrong) {
+        const std::string a = out.substr(0, of), b = out.substr(of + 4, wrong - of - 4);
+        std::string rest = out.substr(wrong + 14);
+        if (rest.starts_with("; first: ")) rest = "；第一个：" + rest.substr(9);
+        out = b + " 个输出中有 " + a + " 个错误" + rest;
+    } else if (out.starts_with("all ") && out.find(" outputs match ") != std::string::npos) {
+        const size_t match = out.find(" outputs match ");
+        out = out.substr(4, match - 4) + " 个输出全部正确";
+    }
+    if (const size_t at = out.find(", expected "); at != std::string::npos)
+        out = out.substr(0, at) + "，应为 " + out.substr(at + 11);
+    if (const size_t at = out.find(" missing"); at != std::string::npos && out.starts_with("counter"))
+        out = "counter 缺失" + out.substr(at + 8);
+    return out;
 }
 
 std::string gpu_reason_words(const std::string& reason, Language language) {

@@ -142,6 +142,9 @@ struct CalloutText {
     Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock;
     Text at;                       // " ({0})"
     Text shared_word, global_word; // "shared word {0}"
+    // The counts after a finding's sentence (finding_message in Chinese; English keeps the
+    // analysis's own message): " ({0})" around "{0} times", ", {0} of them did harm", ...
+    Text counts, times, harmful, lost_updates, runs;
 };
 
 struct SourceText {
@@ -195,6 +198,12 @@ const char* hazard_words(analysis::Hazard hazard, Language language);
 
 // An event kind: "load" stays trace::to_string's id in English; "读取" etc. in Chinese.
 const char* event_kind_words(trace::EventKind kind, Language language);
+
+// The output check's result line (runner::RunSummary::check_summary, English from the scenario
+// library) in the shown language: "counter = 12, expected 4096" / "counter = 12，应为 4096", "331 of 16384
+// outputs wrong; first: g_out[31] = 5, expected 7" / "16384 个输出中有 331 个错误；第一个：g_out[31] =
+// 5，应为 7". Lines of another shape stay as they are.
+std::string check_summary_words(const std::string& summary, Language language);
 
 // Why the GPU cannot be used, in the shown language. The GPU worker writes its reasons in English
 // ("no NVIDIA driver found (libcuda.so.1: ...)"); Chinese names the known ones and leaves out the

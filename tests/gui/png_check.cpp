@@ -255,10 +255,11 @@ struct Failures {
 // terms.
 const std::set<std::string>& code_words() {
     static const std::set<std::string> words = [] {
-        std::set<std::string> out = {"PTX",  "CUDA", "GPU",    "SM",    "English", "Chrome", "Perfetto",
-                                     "JSON", "PNG",  "NVIDIA", "Home",  "End",     "Tab",    "Esc",
-                                     "PgDn", "PgUp", "Space",  "Shift", "warp",    "rr",     "cu",
-                                     "ptx",  "slt",  "json",   "png",   "toml"};
+        std::set<std::string> out = {"PTX", "CUDA", "GPU", "SM", "English", "Chrome", "Perfetto", "JSON",
+                                     "PNG", "NVIDIA", "Home", "End", "Tab", "Esc", "PgDn", "PgUp", "Space",
+                                     "Shift", "warp", "rr", "cu", "ptx", "slt", "json", "png", "toml",
+                                     // tools, named as their commands are
+                                     "compute", "sanitizer", "synccheck", "ptxas", "nvcc"};
         // Code only: comments are English prose.
         auto without_comments = [](std::string_view text) {
             std::string code;
@@ -304,8 +305,20 @@ const std::set<std::string>& code_words() {
 
 // The English words of `text`: runs of ASCII letters that are not code. A token with a digit or an
 // underscore is an identifier or a number, an all-capitals one an acronym (RAW, SIMT), one letter a
-// name (t, r, H).
-std::vector<std::string> english_words(const std::string& text) {
+// name (t, r, H). What stands in Chinese quotation marks (“Divergent thread(s) in block”, a tool's
+// own words) is quoted as it is.
+std::vector<std::string> english_words(const std::string& quoted_text) {
+    std::string text;
+    for (size_t i = 0; i < quoted_text.size();) {
+        const size_t open = quoted_text.find("\u201c", i);
+        const size_t close = open == std::string::npos ? open : quoted_text.find("\u201d", open);
+        if (close == std::string::npos) {
+            text += quoted_text.substr(i);
+            break;
+        }
+        text += quoted_text.substr(i, open - i) + " ";
+        i = close + 3;
+    }
     std::vector<std::string> out;
     std::string word;
     auto check = [&] {
@@ -329,7 +342,7 @@ std::vector<std::string> english_words(const std::string& text) {
 }
 
 // Fails for every drawn text of `layout` (the app's "drawn_text", see app/ui/drawn_text.h) that has an
-// English word or a missing glyph (U+FFFD), but for the source code itself (region source_code).
+// English word or a missing glyph (U+FFFD or "??"), but for the source code itself (region source_code).
 void check_no_english(const Layout& layout, const std::string& name, Failures& fail) {
     if (!layout.doc.contains("drawn_text")) {
         fail.add(name + ": the layout has no drawn_text");
@@ -347,7 +360,8 @@ void check_no_english(const Layout& layout, const std::string& name, Failures& f
         std::string why;
         for (const std::string& w : english_words(text))
             why += (why.empty() ? "" : ", ") + w;
-        if (text.find("\xEF\xBF\xBD") != std::string::npos)
+        // A glyph the font lacks is drawn as U+FFFD, or as '?' by a font without that either.
+        if (text.find("\xEF\xBF\xBD") != std::string::npos || text.find("??") != std::string::npos)
             why += std::string(why.empty() ? "" : ", ") + "a missing glyph";
         if (why.empty()) continue;
         ++bad;
