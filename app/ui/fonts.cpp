@@ -130,6 +130,11 @@ std::vector<std::string> chinese_ui_words() {
     }
     for (int k = 1; k < trace::kEventKindCount; ++k)
         out.emplace_back(event_kind_words(trace::EventKind(k), zh));
+    for (int e = 0; e <= int(trace::ThreadEnd::NotStarted); ++e)
+        out.emplace_back(thread_end_words(trace::ThreadEnd(e), zh));
+    for (trace::Space space :
+         {trace::Space::Shared, trace::Space::Global, trace::Space::Local, trace::Space::Other})
+        out.emplace_back(space_words(space, zh));
     for (Badge b : {Badge::NotRun, Badge::AsExpected, Badge::Unexpected, Badge::Failed})
         out.emplace_back(badge_text(b, zh));
     for (const char* topic : {"barriers", "warps", "fences", "atomics"})

@@ -12,6 +12,8 @@
 // [SECTION] Tooltips
 #include "ui/timeline_view.h"
 
+#include "ui/callout_view.h"
+#include "ui/outcome_words.h"
 #include "ui/source_lines.h"
 #include "ui/ui_text.h"
 
@@ -884,17 +886,9 @@ void TimelineView::draw_legend(const Geometry& g) const {
     if (over) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(g.font * 30);
-        ImGui::TextUnformatted(
-            "Each row is a block, a warp or one lane (thread); time runs left to right. Marks are the "
-            "thread's loads, stores, atomics, fences and exits; grey spans are waits at a barrier; the "
-            "coloured bands behind a block are its barrier phases. Marks closer than 3 pixels fold into "
-            "one grey bar with their count; one warp instruction (all lanes at one tick) keeps its colour. "
-            "Race arrows go from the first access to the second.");
+        ImGui::TextUnformatted(ui_text(language_).timeline.tip_about);
         ImGui::Separator();
-        ImGui::TextUnformatted("Wheel: zoom at the mouse    Shift+wheel: scroll rows\n"
-                               "Drag: pan    F: fit the whole run    +/-, arrows: zoom, pan\n"
-                               "Click a label: open/close    Double-click a fold: zoom into it\n"
-                               "Click a race arrow: select its finding");
+        ImGui::TextUnformatted(ui_text(language_).timeline.tip_keys);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
@@ -907,40 +901,55 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
     uint32_t line = 0, site = UINT32_MAX;
     const auto& trace = index_->trace();
     char buf[64];
+    const TimelineText& words = ui_text(language_).timeline;
+    // Event kinds as the timeline names them: "barrier arrive" / "到达屏障".
+    auto event_words = [&](EventKind kind) {
+        return language_ == Language::Zh ? std::string(event_kind_words(kind, language_)) : kind_name(kind);
+    };
     auto thread_line = [&](uint32_t thread) {
         const trace::ThreadInfo& t = trace.threads[thread];
-        ImGui::Text("block %u  thread %u  (warp %u, lane %u)", t.block, t.thread_in_block, unsigned(t.warp),
-                    unsigned(t.lane));
+        ImGui::TextUnformatted(
+            fill(words.tip_thread, {std::to_string(t.block), std::to_string(t.thread_in_block),
+                                    std::to_string(unsigned(t.warp)), std::to_string(unsigned(t.lane))})
+                .c_str());
     };
     auto time_line = [&](const char* what, uint64_t t) {
         format_time(buf, sizeof buf, index_->to_camera(t), gpu_time_);
-        ImGui::Text("%s %s  (trace time %" PRIu64 ")", what, buf, t);
+        ImGui::TextUnformatted(fill(words.tip_time, {what, buf, std::to_string(t)}).c_str());
     };
     auto event_details = [&](uint32_t index) {
         const Event& e = trace.events[index];
         const bool memory = e.is_memory_access();
         if (memory) {
-            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind).c_str(), trace::to_string(e.space()),
-                        e.size(), e.is_volatile() ? ", volatile" : "");
+            ImGui::TextUnformatted(
+                fill(words.tip_access,
+                     {event_words(e.kind), space_words(e.space(), language_), std::to_string(e.size()),
+                      e.is_volatile() ? words.tip_volatile.s : ""})
+                    .c_str());
         } else {
-            ImGui::TextUnformatted(kind_name(e.kind).c_str());
+            ImGui::TextUnformatted(event_words(e.kind).c_str());
         }
         thread_line(e.thread);
         if (e.site < trace.sites.size()) {
             const trace::Site& s = trace.sites[e.site];
             if (!s.text.empty()) ImGui::TextColored(ImVec4(0.8f, 0.85f, 1.f, 1.f), "%s", s.text.c_str());
             if (s.source_line) {
-                ImGui::Text("CUDA line %u   PTX line %u", s.source_line, s.ptx_line);
+                ImGui::TextUnformatted(
+                    fill(words.tip_cuda_ptx, {std::to_string(s.source_line), std::to_string(s.ptx_line)})
+                        .c_str());
             } else {
-                ImGui::Text("PTX line %u", s.ptx_line);
+                ImGui::TextUnformatted(fill(words.tip_ptx, {std::to_string(s.ptx_line)}).c_str());
             }
         }
         if (memory) {
-            ImGui::Text("address 0x%" PRIx64 "   value %s", e.address, event_value(trace, e).c_str());
+            char address[32];
+            std::snprintf(address, sizeof address, "0x%" PRIx64, e.address);
+            ImGui::TextUnformatted(fill(words.tip_address, {address, event_value(trace, e)}).c_str());
         } else if (e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierLeave) {
-            ImGui::Text("barrier %" PRIu64 ", phase %u", e.address, e.value);
+            ImGui::TextUnformatted(
+                fill(words.tip_barrier, {std::to_string(e.address), std::to_string(e.value)}).c_str());
         }
-        time_line("time", e.time);
+        time_line(words.tip_at, e.time);
     };
 
     if (hovered_arrow_ >= 0) {
@@ -948,16 +957,16 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const analysis::Finding& f = (*findings_)[arrow.finding];
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(g.font * 32);
-        ImGui::TextColored(ImColor(theme::kRaceArrow), "%s %s", analysis::to_string(f.kind),
+        ImGui::TextColored(ImColor(theme::kRaceArrow), "%s %s", kind_words(f.kind, language_, false).c_str(),
                            analysis::to_string(f.hazard));
-        ImGui::TextUnformatted(f.message.c_str());
+        ImGui::TextUnformatted(finding_message(f, trace, "", language_).c_str());
         ImGui::Separator();
-        ImGui::TextUnformatted("first access:");
+        ImGui::TextUnformatted(words.tip_first_access);
         event_details(arrow.from.event);
         ImGui::Separator();
-        ImGui::TextUnformatted("second access:");
+        ImGui::TextUnformatted(words.tip_second_access);
         event_details(arrow.to.event);
-        ImGui::TextDisabled("click to select this finding");
+        ImGui::TextDisabled("%s", words.tip_click_select.s);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
         const Event& e = trace.events[arrow.to.event];
@@ -969,14 +978,15 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::BeginTooltip();
         if (item.count > 1) {
             if (item.uniform) {
-                ImGui::Text("%u %s events", item.count, kind_name(item.kind).c_str());
+                ImGui::TextUnformatted(
+                    fill(words.tip_events, {std::to_string(item.count), event_words(item.kind)}).c_str());
             } else {
-                ImGui::Text("%u events folded (double-click to zoom in)", item.count);
+                ImGui::TextUnformatted(fill(words.tip_folded, {std::to_string(item.count)}).c_str());
             }
-            time_line("from", e.time);
-            time_line("to  ", trace.events[item.last].time);
+            time_line(words.tip_from, e.time);
+            time_line(words.tip_to, trace.events[item.last].time);
             ImGui::Separator();
-            ImGui::TextDisabled("first of them:");
+            ImGui::TextDisabled("%s", words.tip_first_of_them.s);
         }
         event_details(item.event);
         ImGui::EndTooltip();
@@ -988,19 +998,23 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const WaitSpan& w = row_spans_level(*index_, row.kind).spans[s.span];
         const Event& a = trace.events[w.arrive];
         ImGui::BeginTooltip();
-        ImGui::Text("waiting at barrier %u (phase %u)%s", w.barrier, w.phase,
-                    s.count > 1 ? "  (several waits, zoom in)" : "");
-        if (row.kind != RowKind::Thread) ImGui::Text("%u threads waited", w.threads);
+        ImGui::TextUnformatted(fill(words.tip_waiting, {std::to_string(w.barrier), std::to_string(w.phase),
+                                                        s.count > 1 ? words.tip_several.s : ""})
+                                   .c_str());
+        if (row.kind != RowKind::Thread)
+            ImGui::TextUnformatted(fill(words.tip_threads_waited, {std::to_string(w.threads)}).c_str());
         if (a.site < trace.sites.size()) {
             const trace::Site& site_info = trace.sites[a.site];
-            ImGui::Text("%s  (CUDA line %u, PTX line %u)", site_info.text.c_str(), site_info.source_line,
-                        site_info.ptx_line);
+            ImGui::TextUnformatted(
+                fill(words.tip_site, {site_info.text, std::to_string(site_info.source_line),
+                                      std::to_string(site_info.ptx_line)})
+                    .c_str());
         }
-        time_line("from", w.t0);
+        time_line(words.tip_from, w.t0);
         if (w.open) {
-            ImGui::TextColored(ImColor(theme::kDeadlock), "never released: the run ended with it waiting");
+            ImGui::TextColored(ImColor(theme::kDeadlock), "%s", words.tip_never_released.s);
         } else {
-            time_line("to  ", w.t1);
+            time_line(words.tip_to, w.t1);
         }
         ImGui::EndTooltip();
         site = a.site;
@@ -1011,12 +1025,13 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
             const uint32_t thread = index_->thread_rows()[layout_.rows[r].slot].thread;
             ImGui::BeginTooltip();
             thread_line(thread);
-            ImGui::Text("ended: %s", trace::to_string(trace.threads[thread].end));
+            ImGui::TextUnformatted(
+                fill(words.tip_ended, {thread_end_words(trace.threads[thread].end, language_)}).c_str());
             ImGui::EndTooltip();
         } else if (r != kNoRow) {
-            ImGui::SetTooltip("click to %s", layout_.rows[r].kind == RowKind::Block
-                                                 ? "show or hide its warps"
-                                                 : "show or hide its lanes");
+            ImGui::SetTooltip(
+                "%s",
+                (layout_.rows[r].kind == RowKind::Block ? words.tip_click_warps : words.tip_click_lanes).s);
         }
     }
 

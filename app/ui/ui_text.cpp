@@ -178,6 +178,40 @@ constexpr UiText kEnglish = {
             .short_fence = "fence",
             .short_exit = "exit",
             .short_folded = "folded",
+            .tip_about =
+                "Each row is a block, a warp or one lane (thread); time runs left to right. Marks are the "
+                "thread's loads, stores, atomics, fences and exits; grey spans are waits at a barrier; the "
+                "coloured bands behind a block are its barrier phases. Marks closer than 3 pixels fold into "
+                "one grey bar with their count; one warp instruction (all lanes at one tick) keeps its "
+                "colour. Race arrows go from the first access to the second.",
+            .tip_keys = "Wheel: zoom at the mouse    Shift+wheel: scroll rows\nDrag: pan    F: fit the whole "
+                        "run    +/-, arrows: zoom, pan\nClick a label: open/close    Double-click a fold: "
+                        "zoom into it\nClick a race arrow: select its finding",
+            .tip_thread = "block {0}  thread {1}  (warp {2}, lane {3})",
+            .tip_time = "{0} {1}  (trace time {2})",
+            .tip_access = "{0}  {1}, {2} bytes{3}",
+            .tip_volatile = ", volatile",
+            .tip_cuda_ptx = "CUDA line {0}   PTX line {1}",
+            .tip_ptx = "PTX line {0}",
+            .tip_address = "address {0}   value {1}",
+            .tip_barrier = "barrier {0}, phase {1}",
+            .tip_at = "time",
+            .tip_from = "from",
+            .tip_to = "to  ",
+            .tip_first_access = "first access:",
+            .tip_second_access = "second access:",
+            .tip_click_select = "click to select this finding",
+            .tip_events = "{0} {1} events",
+            .tip_folded = "{0} events folded (double-click to zoom in)",
+            .tip_first_of_them = "first of them:",
+            .tip_waiting = "waiting at barrier {0} (phase {1}){2}",
+            .tip_several = "  (several waits, zoom in)",
+            .tip_threads_waited = "{0} threads waited",
+            .tip_site = "{0}  (CUDA line {1}, PTX line {2})",
+            .tip_never_released = "never released: the run ended with it waiting",
+            .tip_ended = "ended: {0}",
+            .tip_click_warps = "click to show or hide its warps",
+            .tip_click_lanes = "click to show or hide its lanes",
         },
     .playback =
         {
@@ -464,6 +498,39 @@ constexpr UiText kChinese = {
             .short_fence = "栅栏",
             .short_exit = "退出",
             .short_folded = "折叠",
+            .tip_about =
+                "每一行是一个块、一个线程束或一个通道（线程）；时间从左到右。标记是线程的读取、写入、原子操作"
+                "、内存栅栏和退出；灰色区间是在屏障处的等待；块后面的彩色条带是它的屏障阶段。相距不到 3 "
+                "像素的标记会折叠成一个带次数的灰条；一条线程束指令（所有通道在同一刻）保留它的颜色。数据竞争"
+                "的箭头从第一次访问指向第二次访问。",
+            .tip_keys = "滚轮：在鼠标处缩放    Shift+滚轮：滚动行\n拖动：平移    F：显示整个运行    "
+                        "+/-、方向键：缩放、平移\n点击标签：展开/收起    "
+                        "双击折叠条：放大到它\n点击数据竞争箭头：选择它的发现",
+            .tip_thread = "块 {0}  线程 {1}（线程束 {2}，通道 {3}）",
+            .tip_time = "{0} {1}（跟踪时间 {2}）",
+            .tip_access = "{0}  {1}，{2} 字节{3}",
+            .tip_volatile = "，volatile",
+            .tip_cuda_ptx = "CUDA 第 {0} 行   PTX 第 {1} 行",
+            .tip_ptx = "PTX 第 {0} 行",
+            .tip_address = "地址 {0}   值 {1}",
+            .tip_barrier = "屏障 {0}，阶段 {1}",
+            .tip_at = "时间",
+            .tip_from = "从",
+            .tip_to = "到",
+            .tip_first_access = "第一次访问：",
+            .tip_second_access = "第二次访问：",
+            .tip_click_select = "点击选择这项发现",
+            .tip_events = "{0} 个{1}事件",
+            .tip_folded = "折叠了 {0} 个事件（双击放大）",
+            .tip_first_of_them = "其中第一个：",
+            .tip_waiting = "在屏障 {0} 处等待（阶段 {1}）{2}",
+            .tip_several = "（多次等待，请放大）",
+            .tip_threads_waited = "{0} 个线程等待过",
+            .tip_site = "{0}（CUDA 第 {1} 行，PTX 第 {2} 行）",
+            .tip_never_released = "一直没有被放行：运行结束时它还在等待",
+            .tip_ended = "结束方式：{0}",
+            .tip_click_warps = "点击显示或隐藏它的线程束",
+            .tip_click_lanes = "点击显示或隐藏它的通道",
         },
     .playback =
         {
@@ -690,6 +757,40 @@ std::string check_summary_words(const std::string& s, Language language) {
     if (const size_t at = out.find(" missing"); at != std::string::npos && out.starts_with("counter"))
         out = "counter 缺失" + out.substr(at + 8);
     return out;
+}
+
+const char* thread_end_words(trace::ThreadEnd end, Language language) {
+    if (language == Language::Zh) {
+        switch (end) {
+        case trace::ThreadEnd::Exited:
+            return "已退出";
+        case trace::ThreadEnd::AtBarrier:
+            return "停在屏障处";
+        case trace::ThreadEnd::Running:
+            return "仍在运行";
+        case trace::ThreadEnd::Faulted:
+            return "它的指令出错";
+        case trace::ThreadEnd::NotStarted:
+            return "没有开始";
+        }
+    }
+    return trace::to_string(end);
+}
+
+const char* space_words(trace::Space space, Language language) {
+    if (language == Language::Zh) {
+        switch (space) {
+        case trace::Space::Shared:
+            return "共享内存";
+        case trace::Space::Global:
+            return "全局内存";
+        case trace::Space::Local:
+            return "局部内存";
+        case trace::Space::Other:
+            return "其他内存";
+        }
+    }
+    return trace::to_string(space);
 }
 
 std::string gpu_reason_words(const std::string& reason, Language language) {

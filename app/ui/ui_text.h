@@ -117,6 +117,11 @@ struct TimelineText {
         legend_fence, legend_exit, legend_folded;
     Text short_load, short_store, short_race, short_wait, short_stuck, short_divergence, short_atomic,
         short_fence, short_exit, short_folded;
+    // Tooltips: the help mark, an event, an arrow, a fold, a wait, a row label.
+    Text tip_about, tip_keys, tip_thread, tip_time, tip_access, tip_volatile, tip_cuda_ptx, tip_ptx,
+        tip_address, tip_barrier, tip_at, tip_from, tip_to, tip_first_access, tip_second_access,
+        tip_click_select, tip_events, tip_folded, tip_first_of_them, tip_waiting, tip_several,
+        tip_threads_waited, tip_site, tip_never_released, tip_ended, tip_click_warps, tip_click_lanes;
 };
 
 struct PlaybackText {
@@ -204,6 +209,12 @@ const char* event_kind_words(trace::EventKind kind, Language language);
 // outputs wrong; first: g_out[31] = 5, expected 7" / "16384 个输出中有 331 个错误；第一个：g_out[31] =
 // 5，应为 7". Lines of another shape stay as they are.
 std::string check_summary_words(const std::string& summary, Language language);
+
+// How a thread ended: "at_barrier" (trace::to_string) / "停在屏障处".
+const char* thread_end_words(trace::ThreadEnd end, Language language);
+
+// A memory space: "shared" (trace::to_string) / "共享内存".
+const char* space_words(trace::Space space, Language language);
 
 // Why the GPU cannot be used, in the shown language. The GPU worker writes its reasons in English
 // ("no NVIDIA driver found (libcuda.so.1: ...)"); Chinese names the known ones and leaves out the
