@@ -17,19 +17,6 @@ namespace synclab::ui {
 
 namespace {
 
-constexpr const char* kAbout =
-    "What the analysis found in the current run's trace, most serious first: deadlock, barrier "
-    "divergence, race, lost update. The analysis reads the trace only, so a saved trace gives the same "
-    "findings.\n\n"
-    "hazard: for races, which access came second (RAW: a read after a write, WAR, WAW).\n"
-    "space: the memory involved.\n"
-    "lines: the CUDA lines of the accesses, first access first (\"PTX n\" where no CUDA line is known).\n"
-    "count: how often it happened (racing pairs, divergent phases, threads), added over repetitions.\n"
-    "Only blocks whose trace is whole are analysed: where some lost events (a full trace buffer, a "
-    "budget) or were not recorded, a line above the table says which.\n"
-    "example: two of the threads involved, by trace index, block and thread index in the block.\n\n"
-    "Click a row to zoom the timeline to it and highlight its lines in the source.";
-
 enum Column : int { kKind, kHazard, kSpace, kLines, kCount, kExample, kMessage, kColumnCount };
 
 // Height of wrapped text in the current table cell.
@@ -67,7 +54,7 @@ void FindingsPanel::draw(AppState& state) {
     const RunRecord* record = state.current.get();
     if (record == nullptr) {
         ImGui::TextDisabled("%s", words.no_run.s);
-        widgets::about_button(kAbout);
+        widgets::about_button(ui_text(shown_language(state)).about.findings);
         ImGui::PopID();
         return;
     }
@@ -76,7 +63,7 @@ void FindingsPanel::draw(AppState& state) {
     if (record->provisional) {
         // Analysing a trace that is still growing would report races that the next events resolve.
         widgets::wrapped(words.live);
-        widgets::about_button(kAbout);
+        widgets::about_button(ui_text(shown_language(state)).about.findings);
         ImGui::PopID();
         return;
     }
@@ -88,7 +75,7 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", fill(words.in_run, {record_label(*record, language)}).c_str());
     }
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.findings);
     if (summary.status != trace::RunStatus::Ok) draw_status(state, summary);
 
     if (!summary.traced) {

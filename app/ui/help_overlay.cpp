@@ -10,29 +10,21 @@
 namespace synclab::ui {
 
 namespace {
-// The key column stays as the keys are labelled, but for "Space" and "F1 or H", which are words.
-constexpr KeyHelp kKeys[] = {
-    {"Space", "run the selected variant (both, in compare mode)"},
-    {"\u2190 / \u2192", "previous / next scenario (presenter mode)"},
-    {"\u2191 / \u2193", "previous / next variant (presenter mode)"},
-    {"Tab", "lesson \u2192 source \u2192 timeline (presenter mode)"},
-    {"] / [", "next / previous finding: its lines, its events, what happened"},
-    {"PgDn / PgUp", "the same in presenter mode (a clicker's keys); before a run: scroll"},
-    {"C", "compare: the correct variant beside the selected one"},
-    {"P", "presenter mode: large text, high contrast, keyboard only"},
-    {"F", "fullscreen on / off (over a timeline: fit the whole run)"},
-    {"F1 or H", "this help"},
-    {"Esc", "close this help; leave presenter mode"},
-};
+// The keys as they are labelled; what they do and the two key names that are words ("Space",
+// "F1 or H") come from ui_text.h.
+constexpr const char* kKeyNames[] = {
+    "Space", "\u2190 / \u2192", "\u2191 / \u2193", "Tab", "] / [", "PgDn / PgUp", "C", "P", "F", "F1 or H",
+    "Esc"};
+constexpr size_t kKeyCount = std::size(kKeyNames);
 
-std::array<KeyHelp, std::size(kKeys)> keys_in(Language language) {
+std::array<KeyHelp, kKeyCount> keys_in(Language language) {
     const HelpText& t = ui_text(language).help;
     const Text* what[] = {&t.space,   &t.scenario,  &t.variant,    &t.tab,  &t.finding, &t.pgdn,
                           &t.compare, &t.presenter, &t.fullscreen, &t.help, &t.esc};
-    static_assert(std::size(what) == std::size(kKeys));
-    std::array<KeyHelp, std::size(kKeys)> out{};
+    static_assert(std::size(what) == kKeyCount);
+    std::array<KeyHelp, kKeyCount> out{};
     for (size_t i = 0; i < out.size(); ++i)
-        out[i] = {kKeys[i].keys, what[i]->s};
+        out[i] = {kKeyNames[i], what[i]->s};
     out[0].keys = t.space_keys;
     out[9].keys = t.f1_or_h;
     return out;
@@ -40,8 +32,9 @@ std::array<KeyHelp, std::size(kKeys)> keys_in(Language language) {
 } // namespace
 
 const KeyHelp* key_help(int& count) {
-    count = int(std::size(kKeys));
-    return kKeys;
+    static const std::array<KeyHelp, kKeyCount> keys = keys_in(Language::En);
+    count = int(keys.size());
+    return keys.data();
 }
 
 void HelpOverlay::draw(AppState& state, ImFont* heading) {

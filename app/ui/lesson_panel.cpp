@@ -32,17 +32,6 @@ const Labels& words_for(Language language) {
 
 // [SECTION] Drawing helpers -------------------------------------------------------------------------
 
-constexpr const char* kAbout =
-    "The lesson of the selected variant, in two steps.\n\n"
-    "Predict: read what the kernel does, answer the question and pick your prediction (will results be "
-    "wrong, which finding will fire, will it hang) before running it. The results stay hidden until "
-    "this variant has been run; selecting another variant starts a new prediction.\n\n"
-    "Run: the outcome appears here (\"completed\" only means the kernel ended; \"correct\" means no "
-    "wrong output and no finding), which parts of your prediction came true, and whether the run showed "
-    "what the lesson expects (the same check the verdict tests make). Then: what to look at in the "
-    "source, timeline and findings, and how to fix the kernel. Details fold out below.\n\n"
-    "The language switch changes the lesson text; Chinese needs a CJK font.";
-
 const theme::Palette& colours(const AppState& state) {
     return theme::palette(state.presenter);
 }
@@ -153,7 +142,7 @@ void draw_language_switch(AppState& state) {
         widgets::same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x);
         widgets::disabled_wrapped(hint.c_str());
     }
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.lesson);
 }
 
 void draw_run_button(AppState& state, const Labels& words, bool big) {

@@ -16,20 +16,6 @@ namespace synclab::ui {
 
 namespace {
 
-constexpr const char* kAbout =
-    "How the next run is made.\n\n"
-    "Schedule: the order in which the simulator runs warps. Round-robin is deterministic and hides most "
-    "races; random and adversarial schedules, seeded, show them. The same seed replays the same run.\n\n"
-    "Repetitions run the variant that many times with seeds seed, seed+1, ...; wrong outputs and findings "
-    "are added up, and the kept trace is the first repetition that went wrong.\n\n"
-    "Run correct + broken side by side runs the scenario's correct variant and the selected one and shows "
-    "both timelines with one shared zoom.\n\n"
-    "GPU: the same kernel on the real GPU. Every run makes untraced launches (the hardware's own outcome, "
-    "one per repetition) and, unless 'untraced only', one traced launch whose events fill the timeline. "
-    "Tracing slows the kernel down and can hide a race, so both outcomes are shown side by side. Live: "
-    "the traced launch's events appear on the timeline while it runs. Timeout: a kernel still running "
-    "then is stopped; the run shows where its threads were waiting.";
-
 constexpr std::array<sim::Schedule, 3> kSchedules = {sim::Schedule::RoundRobin, sim::Schedule::Random,
                                                      sim::Schedule::Adversarial};
 
@@ -164,8 +150,8 @@ void RunPanel::draw_backend(AppState& state) {
         ImGui::EndCombo();
     }
     const std::string help =
-        "Simulator: the SyncLab SIMT simulator, with a chosen schedule. GPU: " +
-        (gpu_.available ? std::string("the real GPU (traced and untraced launches).") : gpu_.why_not + ".");
+        fill(t.tip_backend, {gpu_.available ? std::string(t.tip_gpu_real)
+                                            : gpu_reason_words(gpu_.why_not, shown_language(state)) + "."});
     widgets::tooltip(help.c_str());
 
     // Why the GPU cannot be chosen stays in sight (not only in the closed combo): a student on a
@@ -196,26 +182,20 @@ void RunPanel::draw_gpu_options(AppState& state) const {
     const char* launches[] = {t.launches_both, t.launches_untraced};
     int which = c.gpu_traced ? 0 : 1;
     if (ImGui::Combo(t.launches, &which, launches, 2)) c.gpu_traced = which == 0;
-    widgets::tooltip("Untraced launches (one per repetition) give the hardware's own outcome and time. The "
-                     "traced launch records every access and barrier for the timeline and the findings, "
-                     "but runs slower, which can change what the kernel does.");
+    widgets::tooltip(t.tip_launches);
 
     ImGui::BeginDisabled(!c.gpu_traced);
     bool live = c.gpu_live && c.gpu_traced;
     if (ImGui::Checkbox(t.live, &live)) c.gpu_live = live;
     ImGui::EndDisabled();
-    widgets::tooltip(c.gpu_traced ? "Show the traced launch's events on the timeline while the kernel runs "
-                                    "(the trace goes to host memory the GPU writes directly)."
-                                  : "Live shows the traced launch: choose untraced + traced.",
-                     ImGuiHoveredFlags_AllowWhenDisabled);
+    widgets::tooltip(c.gpu_traced ? t.tip_live : t.tip_live_off, ImGuiHoveredFlags_AllowWhenDisabled);
 
     ImGui::SetNextItemWidth(field_width());
     double timeout = c.gpu_timeout_s;
     const double step = 1, fast = 10;
     if (ImGui::InputScalar(t.timeout, ImGuiDataType_Double, &timeout, &step, &fast, "%.1f"))
         c.gpu_timeout_s = std::clamp(timeout, 0.1, 600.0);
-    widgets::tooltip("A kernel still running after this many seconds is stopped; the run then shows where "
-                     "its threads were waiting (a hang ends as a diagnosis, not a frozen GPU).");
+    widgets::tooltip(t.tip_timeout);
 }
 
 void RunPanel::draw(AppState& state) {
@@ -224,7 +204,7 @@ void RunPanel::draw(AppState& state) {
         ImGui::Text("%s / %s", state.scenario->id.c_str(), state.variant->id.c_str());
     else
         ImGui::TextDisabled("%s", ui_text(shown_language(state)).run.no_variant.s);
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.run);
 
     draw_backend(state);
     draw_schedule(state);

@@ -15,14 +15,6 @@ namespace synclab::ui {
 
 namespace {
 
-constexpr const char* kAbout =
-    "Scenarios, grouped by topic. Each scenario is one kernel file with a correct variant and broken ones. "
-    "Click a variant to open its lesson, then predict what will happen and run it.\n\n"
-    "Badges show what the variant's last run gave:\n"
-    "  hollow circle: not run yet\n"
-    "  green circle: the run showed what the lesson expects\n"
-    "  red square: it did not, or the run failed (hover for details)";
-
 // The badge, drawn in a square of one text line: hollow circle, green disc, red square. Shapes differ
 // as well as colours so that red/green colour blindness still tells them apart.
 void draw_badge(Badge badge) {
@@ -62,7 +54,7 @@ void ScenarioBrowser::draw(AppState& state) {
     ImGui::TextDisabled("%s", fill(ui_text(language).browser.ran_as_expected,
                                    {std::to_string(as_expected), std::to_string(total)})
                                   .c_str());
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.browser);
     ImGui::Separator();
 
     const bool selection_moved = state.variant != seen_variant_;

@@ -24,29 +24,13 @@ namespace synclab::ui {
 
 namespace {
 
-constexpr const char* kAbout =
-    "The kernel's CUDA source, as the run recorded it (or the selected scenario's file before a run).\n\n"
-    "A coloured mark in the gutter: a finding of the run names this line (pink: race, yellow: barrier "
-    "divergence, orange: lost update, red: deadlock). Hover it to read the finding; click it to select "
-    "it (clicking again cycles through the findings on that line).\n\n"
-    "A line with a full coloured background belongs to the selected finding (pick one in the findings "
-    "panel). The faint white line is the one the event under the mouse in the timeline came from.\n\n"
-    "PTX shows the PTX the simulator ran beside the source: the instruction of the hovered event and the "
-    "instructions of the selected finding are highlighted there too.";
-
 // Lines of context kept above a line scrolled to, so that the student sees what leads to it.
 constexpr float kContextLines = 3.0f;
 
-struct KindLegend {
-    analysis::FindingKind kind;
-    const char* name;
-};
-constexpr std::array<KindLegend, 4> kLegend = {{
-    {analysis::FindingKind::Race, "race"},
-    {analysis::FindingKind::BarrierDivergence, "barrier divergence"},
-    {analysis::FindingKind::LostUpdate, "lost update"},
-    {analysis::FindingKind::Deadlock, "deadlock"},
-}};
+// The kinds in the legend, in this order (named by kind_words()).
+constexpr std::array<analysis::FindingKind, 4> kLegend = {
+    analysis::FindingKind::Race, analysis::FindingKind::BarrierDivergence, analysis::FindingKind::LostUpdate,
+    analysis::FindingKind::Deadlock};
 
 // A square of text height in a colour, as in the gutter.
 void swatch(uint32_t colour) {
@@ -211,18 +195,18 @@ void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
 
     if (choice.run_applies && state.current != nullptr) {
         // Only the kinds this run found: the legend explains what is on screen, nothing more.
-        for (const KindLegend& k : kLegend) {
+        for (const analysis::FindingKind kind : kLegend) {
             const auto& findings = state.current->summary.findings;
             if (std::none_of(findings.begin(), findings.end(),
-                             [&](const analysis::Finding& f) { return f.kind == k.kind; }))
+                             [&](const analysis::Finding& f) { return f.kind == kind; }))
                 continue;
             ImGui::SameLine();
-            swatch(finding_colour(k.kind));
+            swatch(finding_colour(kind));
             ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-            ImGui::TextUnformatted(kind_words(k.kind, language, false).c_str());
+            ImGui::TextUnformatted(kind_words(kind, language, false).c_str());
         }
     }
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.source);
     if (!choice.run_applies && state.current != nullptr) ImGui::TextDisabled("%s", t.other_scenario.s);
 }
 

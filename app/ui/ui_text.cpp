@@ -112,6 +112,16 @@ constexpr UiText kEnglish = {
             .tip_side = "Show the correct and the broken run side by side.",
             .seed_word = "seed {0}",
             .seeds_word = "seeds {0}-{1}",
+            .tip_backend = "Simulator: the SyncLab SIMT simulator, with a chosen schedule. GPU: {0}",
+            .tip_gpu_real = "the real GPU (traced and untraced launches).",
+            .tip_launches = "Untraced launches (one per repetition) give the hardware's own outcome and "
+                            "time. The traced launch records every access and barrier for the timeline and "
+                            "the findings, but runs slower, which can change what the kernel does.",
+            .tip_live = "Show the traced launch's events on the timeline while the kernel runs (the trace "
+                        "goes to host memory the GPU writes directly).",
+            .tip_live_off = "Live shows the traced launch: choose untraced + traced.",
+            .tip_timeout = "A kernel still running after this many seconds is stopped; the run then shows "
+                           "where its threads were waiting (a hang ends as a diagnosis, not a frozen GPU).",
         },
     .browser =
         {
@@ -332,6 +342,81 @@ constexpr UiText kEnglish = {
             .run_how = "  ({0}, seed {1}, {2} reps)",
             .rep_one = "  ({0}, seed {1}, 1 rep)",
         },
+    .about =
+        {
+            .lesson = "The lesson of the selected variant, in two steps.\n\n"
+                      "Predict: read what the kernel does, answer the question and pick your prediction "
+                      "(will results be "
+                      "wrong, which finding will fire, will it hang) before running it. The results stay "
+                      "hidden until "
+                      "this variant has been run; selecting another variant starts a new prediction.\n\n"
+                      "Run: the outcome appears here (\"completed\" only means the kernel ended; \"correct\" "
+                      "means no "
+                      "wrong output and no finding), which parts of your prediction came true, and whether "
+                      "the run showed "
+                      "what the lesson expects (the same check the verdict tests make). Then: what to look "
+                      "at in the "
+                      "source, timeline and findings, and how to fix the kernel. Details fold out below.\n\n"
+                      "The language switch changes the lesson text; Chinese needs a CJK font.",
+            .run = "How the next run is made.\n\n"
+                   "Schedule: the order in which the simulator runs warps. Round-robin is deterministic and "
+                   "hides most "
+                   "races; random and adversarial schedules, seeded, show them. The same seed replays the "
+                   "same run.\n\n"
+                   "Repetitions run the variant that many times with seeds seed, seed+1, ...; wrong outputs "
+                   "and findings "
+                   "are added up, and the kept trace is the first repetition that went wrong.\n\n"
+                   "Run correct + broken side by side runs the scenario's correct variant and the selected "
+                   "one and shows "
+                   "both timelines with one shared zoom.\n\n"
+                   "GPU: the same kernel on the real GPU. Every run makes untraced launches (the hardware's "
+                   "own outcome, "
+                   "one per repetition) and, unless 'untraced only', one traced launch whose events fill the "
+                   "timeline. "
+                   "Tracing slows the kernel down and can hide a race, so both outcomes are shown side by "
+                   "side. Live: "
+                   "the traced launch's events appear on the timeline while it runs. Timeout: a kernel still "
+                   "running "
+                   "then is stopped; the run shows where its threads were waiting.",
+            .findings =
+                "What the analysis found in the current run's trace, most serious first: deadlock, barrier "
+                "divergence, race, lost update. The analysis reads the trace only, so a saved trace gives "
+                "the same "
+                "findings.\n\n"
+                "hazard: for races, which access came second (RAW: a read after a write, WAR, WAW).\n"
+                "space: the memory involved.\n"
+                "lines: the CUDA lines of the accesses, first access first (\"PTX n\" where no CUDA line is "
+                "known).\n"
+                "count: how often it happened (racing pairs, divergent phases, threads), added over "
+                "repetitions.\n"
+                "Only blocks whose trace is whole are analysed: where some lost events (a full trace buffer, "
+                "a "
+                "budget) or were not recorded, a line above the table says which.\n"
+                "example: two of the threads involved, by trace index, block and thread index in the "
+                "block.\n\n"
+                "Click a row to zoom the timeline to it and highlight its lines in the source.",
+            .source = "The kernel's CUDA source, as the run recorded it (or the selected scenario's file "
+                      "before a run).\n\n"
+                      "A coloured mark in the gutter: a finding of the run names this line (pink: race, "
+                      "yellow: barrier "
+                      "divergence, orange: lost update, red: deadlock). Hover it to read the finding; click "
+                      "it to select "
+                      "it (clicking again cycles through the findings on that line).\n\n"
+                      "A line with a full coloured background belongs to the selected finding (pick one in "
+                      "the findings "
+                      "panel). The faint white line is the one the event under the mouse in the timeline "
+                      "came from.\n\n"
+                      "PTX shows the PTX the simulator ran beside the source: the instruction of the hovered "
+                      "event and the "
+                      "instructions of the selected finding are highlighted there too.",
+            .browser = "Scenarios, grouped by topic. Each scenario is one kernel file with a correct variant "
+                       "and broken ones. "
+                       "Click a variant to open its lesson, then predict what will happen and run it.\n\n"
+                       "Badges show what the variant's last run gave:\n"
+                       "  hollow circle: not run yet\n"
+                       "  green circle: the run showed what the lesson expects\n"
+                       "  red square: it did not, or the run failed (hover for details)",
+        },
 };
 
 constexpr UiText kChinese = {
@@ -436,6 +521,14 @@ constexpr UiText kChinese = {
             .tip_side = "把正确的运行和错误的运行并排显示。",
             .seed_word = "种子 {0}",
             .seeds_word = "种子 {0}-{1}",
+            .tip_backend = "模拟器：SyncLab 的 SIMT 模拟器，使用所选的调度。GPU：{0}",
+            .tip_gpu_real = "真实的 GPU（记录和不记录跟踪的启动）。",
+            .tip_launches = "不记录跟踪的启动（每次运行一次）给出硬件本身的结果和用时。记录跟踪的启动会把每次"
+                            "访问和屏障记录下来，供时间线和发现使用，但运行更慢，可能改变内核的行为。",
+            .tip_live = "内核运行时就在时间线上显示记录跟踪的启动的事件（跟踪写入 GPU 直接写的主机内存）。",
+            .tip_live_off = "实时显示的是记录跟踪的启动：请选择“不记录 + 记录跟踪”。",
+            .tip_timeout = "超过这么多秒还在运行的内核会被停止；这次运行会显示它的线程在哪里等待（挂起会变成"
+                           "诊断，而不是卡死的 GPU）。",
         },
     .browser =
         {
@@ -649,6 +742,45 @@ constexpr UiText kChinese = {
                         "的结果：记录跟踪会让内核变慢，可能掩盖竞争。",
             .run_how = "（{0}，种子 {1}，运行 {2} 次）",
             .rep_one = "（{0}，种子 {1}，运行 1 次）",
+        },
+    .about =
+        {
+            .lesson = "所选版本的课程，分两步。\n\n预测：读一读内核做了什么，回答问题，并在运行之前选好你的预"
+                      "测（结果会不会出错、会出现哪种发现、会不会挂起）。这个版本运行之前结果不会显示；选择另"
+                      "一个版本会开始新的预测。\n\n运行：这里会显示结果（“完成”只表示内核结束了；“正确”表示没"
+                      "有错误输出，也没有发现）、你的预测哪些部分成真，以及这次运行是否显示了课程所预期的内容"
+                      "（和结论测试做的检查相同）。然后是：在源代码、时间线和发现里看什么，以及怎么修好这个内"
+                      "核。详细信息在下面展开。\n\n语言开关会切换课程文字；中文需要一个 CJK 字体。",
+            .run =
+                "下一次运行怎么做。\n\n调度：模拟器运行线程束的顺序。轮转是固定的，会掩盖大多数数据竞争；随机"
+                "和对抗调度（带种子）会把它们暴露出来。同一个种子会重现同一次运行。\n\n运行次数：把这个版本运"
+                "行这么多次，种子依次为 "
+                "种子、种子+"
+                "1……；错误输出和发现会累加，保留的跟踪是第一次出错的那次运行。\n\n并排运行正确版本和错误版本"
+                "：运行这个场景的正确版本和所选版本，并用同一个缩放显示两条时间线。\n\nGPU：在真实的 GPU "
+                "上运行同一个内核。每次运行都会做不记录跟踪的启动（硬件本身的结果，每次运行一次），除非选择“"
+                "只做不记录跟踪的启动”，还会做一次记录跟踪的启动，它的事件会填满时间线。记录跟踪会让内核变慢"
+                "，可能掩盖数据竞争，所以两种结果会并排显示。实时：记录跟踪的启动运行时，它的事件就出现在时间"
+                "线上。超时：到那时还在运行的内核会被停止；这次运行会显示它的线程在哪里等待。",
+            .findings = "分析在当前运行的跟踪中发现的问题，最严重的在前：死锁、屏障不一致、数据竞争、丢失更新"
+                        "。分析只读跟踪，所以保存的跟踪会给出同样的发现。\n\n冒险：对数据竞争来说，哪一次访问"
+                        "在后（RAW：写后读，WAR，WAW）。\n内存：涉及的内存。\n行：这些访问所在的 CUDA "
+                        "行，先访问的在前（没有 CUDA 行时写作“PTX "
+                        "n”）。\n次数：发生了多少次（竞争的访问对、不一致的阶段、线程），多次运行时累加。\n只"
+                        "分析跟踪完整的块：如果有的块丢了事件（跟踪缓冲区满了、超出预算）或没有被记录，表格上"
+                        "方会有一行说明是哪些。\n示例：涉及的两个线程，按跟踪编号、块和块内线程编号。\n\n点击"
+                        "一行：时间线会缩放到它，源代码里会高亮它的行。",
+            .source =
+                "内核的 CUDA "
+                "源代码，和运行时记录的一样（运行之前是所选场景的文件）。\n\n行号旁的彩色标记：这次运行的某项"
+                "发现提到了这一行（粉色：数据竞争，黄色：屏障不一致，橙色：丢失更新，红色：死锁）。把鼠标放在"
+                "上面可以读这项发现；点击可以选中它（再点击会在这一行的各项发现之间轮换）。\n\n整行带彩色背景"
+                "的，属于所选的发现（在发现面板里选一项）。淡白色的那一行，是时间线上鼠标下那个事件所在的行。"
+                "\n\nPTX 会在源代码旁显示模拟器运行的 PTX：鼠标下事件的指令和所选发现的指令在那里也会高亮。",
+            .browser = "场景按主题分组。每个场景是一个内核文件，里面有一个正确版本和若干错误版本。点击一个版"
+                       "本打开它的课程，然后预测会发生什么，再运行它。\n\n标记表示这个版本上次运行的结果：\n "
+                       " 空心圆：还没有运行\n  绿色圆：这次运行显示了课程所预期的内容\n  "
+                       "红色方块：没有显示，或者运行失败（把鼠标放在上面看详细信息）",
         },
 };
 

@@ -89,6 +89,7 @@ struct RunPanelText {
     Text tip_schedule_gpu, tip_seed, tip_reps, tip_run, tip_select, tip_both, tip_both_select, tip_side;
     Text seed_word;  // "seed {0}" in a run's label
     Text seeds_word; // "seeds {0}-{1}"
+    Text tip_backend, tip_gpu_real, tip_launches, tip_live, tip_live_off, tip_timeout;
 };
 
 struct BrowserText {
@@ -169,6 +170,11 @@ struct LessonFrameText {
     Text rep_one; // "  ({0}, seed {1}, 1 rep)"
 };
 
+// The "?" of each panel: what it shows and how to use it.
+struct AboutText {
+    Text lesson, run, findings, source, browser;
+};
+
 struct UiText {
     MenuText menu;
     ShellText shell;
@@ -182,6 +188,7 @@ struct UiText {
     CalloutText callout;
     SourceText source;
     LessonFrameText lesson;
+    AboutText about;
 };
 
 const UiText& ui_text(Language language);
