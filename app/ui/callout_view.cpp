@@ -173,7 +173,9 @@ std::string finding_message(const analysis::Finding& f, const trace::Trace& trac
     if (language == Language::En) return f.message;
     const CalloutText& t = ui_text(language).callout;
     std::string counts = fill(t.times, {thousands(f.count)});
-    if (f.harmful > 0) counts += fill(t.harmful, {thousands(f.harmful)});
+    // Harm is a race's (render_message says it for races only).
+    if (f.kind == analysis::FindingKind::Race && f.harmful > 0)
+        counts += fill(t.harmful, {thousands(f.harmful)});
     if (f.lost > 0) counts += fill(t.lost_updates, {thousands(f.lost)});
     if (f.runs > 1) counts += fill(t.runs, {std::to_string(f.runs)});
     return callout_text(f, trace, source, language) + fill(t.counts, {counts});
