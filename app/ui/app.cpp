@@ -13,13 +13,13 @@
 
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
-#include "ui/labels.h"
 #include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
+#include "ui/ui_text.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -181,7 +181,7 @@ void App::init() {
     apply_style();
     // The GPU choice stays disabled until the worker has answered (seconds where there is a GPU:
     // cuInit and the device query), which happens off the UI thread.
-    run_panel_.set_gpu_backend(false, "checking for a GPU\u2026");
+    run_panel_.set_gpu_backend(false, ui_text(Language::En).shell.checking_gpu.s);
     gpu_probe_.start();
     seen_scenario_ = state_.scenario;
     seen_variant_ = state_.variant;
@@ -344,7 +344,8 @@ void App::step_variant(int delta) {
 void App::step_finding(int delta) {
     const size_t n = state_.current ? state_.current->summary.findings.size() : 0;
     if (n == 0) {
-        state_.status = state_.current ? "this run has no findings" : "no run yet: press Space to run";
+        state_.status = state_.current ? ui_text(shown_language(state_)).shell.no_findings_yet
+                                       : ui_text(shown_language(state_)).shell.no_run_yet;
         return;
     }
     // From nothing selected, ] starts at the first finding and [ at the last; the ends stop there
@@ -516,8 +517,9 @@ void App::draw_centre_tabs(ImVec2 size) {
         const bool select =
             select_tab_ && (state_.focus_view == View::Lesson || state_.focus_view == View::Source);
         const bool want_source = state_.focus_view == View::Source;
-        if (ImGui::BeginTabItem("Lesson", nullptr,
-                                select && !want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem(
+                (std::string(ui_text(shown_language(state_)).shell.tab_lesson) + "###lesson_tab").c_str(),
+                nullptr, select && !want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (shown_tab_ != View::Lesson && !select)
                 state_.focus_view = seen_view_ = View::Lesson; // a click
             shown_tab_ = View::Lesson;
@@ -528,8 +530,12 @@ void App::draw_centre_tabs(ImVec2 size) {
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem(state_.show_ptx ? "Source + PTX" : "Source", nullptr,
-                                select && want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem(
+                (std::string(state_.show_ptx ? ui_text(shown_language(state_)).shell.tab_source_ptx
+                                             : ui_text(shown_language(state_)).shell.tab_source) +
+                 "###source_tab")
+                    .c_str(),
+                nullptr, select && want_source ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (shown_tab_ != View::Source && !select) state_.focus_view = seen_view_ = View::Source;
             shown_tab_ = View::Source;
             // Stepping through a run: the block's shared memory beside the source, so that the line a
@@ -585,7 +591,7 @@ void App::draw_presenter_layout(ImVec2 size) {
         ImGui::TextDisabled("(%d/%zu \u00b7 %d/%zu)", si + 1, catalog.size(), vi + 1,
                             state_.scenario->variants.size());
     } else if (state_.current && state_.current->scenario_id.empty()) {
-        ImGui::TextUnformatted("own kernel");
+        ImGui::TextUnformatted(ui_text(shown_language(state_)).shell.own_kernel);
         ImGui::SameLine();
         ImGui::TextDisabled("\u00b7");
         ImGui::SameLine();
@@ -693,19 +699,22 @@ void App::draw_timeline_header_text(const RunRecord& record, bool short_label) {
     // Compare mode and presenter mode name the scenario elsewhere; there the line keeps what differs
     // (the variant, the seed) so that it fits beside its twin or at presenter size.
     if (!short_label) {
-        ImGui::TextUnformatted(record.label.c_str());
+        ImGui::TextUnformatted(record_label(record, shown_language(state_)).c_str());
     } else if (state_.compare && !record.variant_id.empty()) {
         widgets::coloured_text(theme::palette(state_.presenter).variant_name, record.variant_id.c_str());
     } else {
-        ImGui::TextDisabled("%s, seed %llu", sim::to_string(record.options.schedule),
-                            static_cast<unsigned long long>(record.options.seed));
+        ImGui::TextDisabled("%s", fill(ui_text(shown_language(state_)).shell.schedule_seed,
+                                       {schedule_words(record.options.schedule, shown_language(state_)),
+                                        std::to_string(record.options.seed)})
+                                      .c_str());
     }
     if (record.provisional) {
         ImGui::SameLine();
         // Live: the kernel is still running; findings and outputs come with the final record.
-        ImGui::TextColored(
-            colour(theme::palette(state_.presenter).warning), "live: %s events, %s, kernel still running",
-            count_short(record.live_events_seen).c_str(), ms_text(record.live_elapsed_ms).c_str());
+        ImGui::TextColored(colour(theme::palette(state_.presenter).warning), "%s",
+                           fill(ui_text(shown_language(state_)).shell.live_header,
+                                {count_short(record.live_events_seen), ms_text(record.live_elapsed_ms)})
+                               .c_str());
         return;
     }
     draw_record_summary(record, shown_language(state_), state_.presenter, true);
@@ -722,9 +731,9 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             ImGui::BeginChild("##timeline", size, true);
             note_region("timeline");
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            const std::string hint = std::string("Compare: press Space (or Run \u25b8 ") + labels::kRunBoth +
-                                     ") to run the scenario's correct variant beside the selected one.";
-            ImGui::TextWrapped("%s", runs_.busy() ? "Running both variants\u2026" : hint.c_str());
+            const UiText& t = ui_text(shown_language(state_));
+            const std::string hint = fill(t.shell.compare_hint, {t.run.run_both.s});
+            ImGui::TextWrapped("%s", runs_.busy() ? t.shell.running_both.s : hint.c_str());
             ImGui::PopStyleColor();
             ImGui::EndChild();
             return;
@@ -766,10 +775,8 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
     } else {
         ImGui::Dummy(ImVec2(0, em));
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", runs_.busy()
-                                     ? "Running\u2026"
-                                     : "No run of this variant yet. Predict what will happen, then press "
-                                       "Space (or Run) to see every thread's accesses and barriers here.");
+        ImGui::TextWrapped("%s", runs_.busy() ? ui_text(shown_language(state_)).shell.running.s
+                                              : ui_text(shown_language(state_)).shell.no_run_timeline.s);
         ImGui::PopStyleColor();
     }
     ImGui::EndChild();
@@ -787,34 +794,37 @@ void App::draw_menu_bar() {
     const std::string base = state_.current && !state_.current->scenario_id.empty()
                                  ? state_.current->scenario_id + "_" + state_.current->variant_id
                                  : std::string("synclab");
-    if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Open trace\u2026")) ask_path(FileAction::Open, "trace.slt");
-        if (ImGui::MenuItem("Save trace\u2026", nullptr, false, state_.current != nullptr))
+    // Menus by a fixed id (###): the same menu whatever language its title is in.
+    const UiText& t = ui_text(shown_language(state_));
+    auto id = [](const char* label, const char* fixed) { return std::string(label) + "###" + fixed; };
+    if (ImGui::BeginMenu(id(t.menu.file, "menu_file").c_str())) {
+        if (ImGui::MenuItem(t.menu.open_trace)) ask_path(FileAction::Open, "trace.slt");
+        if (ImGui::MenuItem(t.menu.save_trace, nullptr, false, state_.current != nullptr))
             ask_path(FileAction::Save, base + ".slt");
-        if (ImGui::MenuItem("Export Chrome JSON\u2026", nullptr, false, state_.current != nullptr))
+        if (ImGui::MenuItem(t.menu.export_json, nullptr, false, state_.current != nullptr))
             ask_path(FileAction::Export, base + ".json");
-        if (ImGui::MenuItem("Save PNG\u2026")) ask_path(FileAction::Png, base + ".png");
+        if (ImGui::MenuItem(t.menu.save_png)) ask_path(FileAction::Png, base + ".png");
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit")) shell_.request_close();
+        if (ImGui::MenuItem(t.menu.quit)) shell_.request_close();
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Run")) {
-        if (ImGui::MenuItem("Run selected", "Space", false, state_.variant != nullptr))
+    if (ImGui::BeginMenu(id(t.menu.run, "menu_run").c_str())) {
+        if (ImGui::MenuItem(t.menu.run_selected, t.menu.key_space, false, state_.variant != nullptr))
             state_.requests.run = true;
-        if (ImGui::MenuItem(labels::kRunBoth, nullptr, false, state_.variant != nullptr))
+        if (ImGui::MenuItem(t.run.run_both, nullptr, false, state_.variant != nullptr))
             state_.requests.run_both = true;
-        if (ImGui::MenuItem("Cancel", nullptr, false, runs_.busy())) state_.requests.cancel = true;
+        if (ImGui::MenuItem(t.menu.cancel, nullptr, false, runs_.busy())) state_.requests.cancel = true;
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("View")) {
+    if (ImGui::BeginMenu(id(t.menu.view, "menu_view").c_str())) {
         bool presenter = state_.presenter;
-        if (ImGui::MenuItem("Presenter mode", "P", &presenter)) state_.presenter = presenter;
+        if (ImGui::MenuItem(t.menu.presenter, "P", &presenter)) state_.presenter = presenter;
         bool compare = state_.compare;
-        if (ImGui::MenuItem("Compare", "C", &compare)) toggle_compare();
-        ImGui::MenuItem("PTX beside source", nullptr, &state_.show_ptx);
-        if (ImGui::MenuItem("Fullscreen", "F", shell_.fullscreen())) shell_.toggle_fullscreen();
+        if (ImGui::MenuItem(t.menu.compare, "C", &compare)) toggle_compare();
+        ImGui::MenuItem(t.menu.ptx_beside, nullptr, &state_.show_ptx);
+        if (ImGui::MenuItem(t.menu.fullscreen, "F", shell_.fullscreen())) shell_.toggle_fullscreen();
         ImGui::Separator();
-        if (ImGui::MenuItem("English", nullptr, state_.language == Language::En))
+        if (ImGui::MenuItem(t.menu.english, nullptr, state_.language == Language::En))
             state_.language = Language::En;
         // Without a CJK font the menu cannot even draw the name of the language.
         if (ImGui::MenuItem(state_.cjk_font ? "\u7b80\u4f53\u4e2d\u6587" : "Chinese", nullptr,
@@ -823,7 +833,8 @@ void App::draw_menu_bar() {
         if (!state_.cjk_font && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("%s", state_.cjk_hint.c_str());
         ImGui::Separator();
-        if (ImGui::MenuItem("Help: keys", "F1 / H", state_.show_help)) state_.show_help = !state_.show_help;
+        if (ImGui::MenuItem(t.menu.help_keys, "F1 / H", state_.show_help))
+            state_.show_help = !state_.show_help;
         ImGui::EndMenu();
     }
     ImGui::EndMenuBar();
@@ -839,7 +850,7 @@ void App::draw_status_line() {
         ImGui::ProgressBar(float(state_.progress.fraction), ImVec2(em * 16, 0),
                            state_.progress.what.empty() ? nullptr : state_.progress.what.c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton("Cancel")) state_.requests.cancel = true;
+        if (ImGui::SmallButton(ui_text(shown_language(state_)).shell.cancel)) state_.requests.cancel = true;
         ImGui::SameLine();
     }
     // Presenter mode's header already says what ran; its status line keeps to progress and keys.
@@ -847,11 +858,12 @@ void App::draw_status_line() {
     if (state_.progress.running && !state_.presenter) {
         char percent[16];
         std::snprintf(percent, sizeof percent, " %d%%", int(state_.progress.fraction * 100));
-        text = "running " + state_.progress.what + "\u2026" + percent;
+        text = fill(ui_text(shown_language(state_)).shell.status_running, {state_.progress.what}) + percent;
     }
     if (state_.language == Language::Zh && !state_.cjk_font && !state_.cjk_hint.empty())
         text = state_.cjk_hint + (text.empty() ? "" : "  \u00b7  " + text);
-    const char* keys = state_.presenter ? "H: keys \u00b7 Esc: leave presenter mode" : "F1: keys";
+    const char* keys = state_.presenter ? ui_text(shown_language(state_)).shell.keys_presenter
+                                        : ui_text(shown_language(state_)).shell.keys_normal;
     const float keys_w = ImGui::CalcTextSize(keys).x;
     const float right = ImGui::GetWindowContentRegionMax().x;
     const float keys_x = std::max(ImGui::GetCursorPosX(), right - keys_w);
@@ -866,9 +878,11 @@ void App::draw_status_line() {
     const std::string prefix = shown ? shown->label + ": " : std::string();
     const std::string outcome = shown ? record_summary(*shown) : std::string();
     if (shown && !shown->provisional && text.starts_with(prefix + outcome)) {
-        ImGui::TextDisabled("%s", prefix.c_str());
+        // Matched in English (accept_record writes it so), drawn in the shown language.
+        ImGui::TextDisabled("%s%s", record_label(*shown, shown_language(state_)).c_str(),
+                            shown_language(state_) == Language::Zh ? "\uff1a" : ": ");
         ImGui::SameLine(0, 0);
-        draw_record_summary(*shown, Language::En, state_.presenter);
+        draw_record_summary(*shown, shown_language(state_), state_.presenter);
         const std::string rest = text.substr(prefix.size() + outcome.size());
         if (!rest.empty()) {
             ImGui::SameLine(0, 0);
@@ -884,7 +898,9 @@ void App::draw_status_line() {
 }
 
 void App::draw_file_modal() {
-    const char* title = "File##file_modal";
+    const std::string title_text =
+        std::string(ui_text(shown_language(state_)).dialog.file_title) + "###file_modal";
+    const char* title = title_text.c_str();
     if (file_modal_open_requested_) {
         ImGui::OpenPopup(title);
         file_modal_open_requested_ = false;
@@ -895,20 +911,22 @@ void App::draw_file_modal() {
         ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-    const char* what = file_action_ == FileAction::Open     ? "Open a trace (.slt)"
-                       : file_action_ == FileAction::Save   ? "Save the trace as .slt"
-                       : file_action_ == FileAction::Export ? "Export Chrome/Perfetto JSON"
-                                                            : "Save a PNG of the window";
+    const DialogText& words = ui_text(shown_language(state_)).dialog;
+    const char* what = file_action_ == FileAction::Open     ? words.open_title
+                       : file_action_ == FileAction::Save   ? words.save_title
+                       : file_action_ == FileAction::Export ? words.export_title
+                                                            : words.png_title;
     ImGui::TextUnformatted(what);
     std::error_code ec;
-    ImGui::TextDisabled("Relative paths start in %s", std::filesystem::current_path(ec).string().c_str());
+    ImGui::TextDisabled("%s",
+                        fill(words.relative_paths, {std::filesystem::current_path(ec).string()}).c_str());
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1);
     const bool enter =
         ImGui::InputText("##path", file_path_, sizeof file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
-    const bool ok = ImGui::Button(file_action_ == FileAction::Open ? "Open" : "Save") || enter;
+    const bool ok = ImGui::Button(file_action_ == FileAction::Open ? words.open : words.save) || enter;
     ImGui::SameLine();
-    const bool cancel = ImGui::Button("Cancel");
+    const bool cancel = ImGui::Button(words.cancel);
     if (ok && file_path_[0] != '\0') {
         const std::string path = file_path_;
         switch (file_action_) {
@@ -936,7 +954,9 @@ void App::draw_file_modal() {
 }
 
 void App::draw_error_modal() {
-    const char* title = "Something went wrong##error_modal";
+    const std::string title_text =
+        std::string(ui_text(shown_language(state_)).dialog.error_title) + "###error_modal";
+    const char* title = title_text.c_str();
     if (!state_.error.empty() && !ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(
@@ -953,8 +973,8 @@ void App::draw_error_modal() {
     ImGui::TextUnformatted(state_.error.c_str());
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
-    ImGui::TextDisabled("The app keeps running; nothing else was changed.");
-    if (ImGui::Button("OK", ImVec2(ImGui::GetFontSize() * 6, 0)) ||
+    ImGui::TextDisabled("%s", ui_text(shown_language(state_)).dialog.keeps_running.s);
+    if (ImGui::Button(ui_text(shown_language(state_)).dialog.ok, ImVec2(ImGui::GetFontSize() * 6, 0)) ||
         ImGui::IsKeyPressed(GLFW_KEY_ENTER, false)) {
         state_.error.clear();
         ImGui::CloseCurrentPopup();
@@ -968,7 +988,7 @@ void App::handle_requests() {
     Requests& r = state_.requests;
     if (r.cancel) {
         runs_.cancel();
-        state_.status = "cancelling\u2026";
+        state_.status = ui_text(shown_language(state_)).shell.cancelling;
     }
     if (r.run_both) {
         start_run(true);
@@ -994,7 +1014,7 @@ void App::after_render() {
     const std::string error =
         write_png(read_back_buffer(shell_.framebuffer_width(), shell_.framebuffer_height()), pending_png_);
     if (error.empty())
-        state_.status = "saved " + pending_png_;
+        state_.status = fill(ui_text(shown_language(state_)).shell.saved, {pending_png_});
     else
         state_.error = error;
     pending_png_.clear();
@@ -1027,7 +1047,8 @@ void App::mark_gpu_unavailable(const std::string& reason) {
 
 void App::fall_back_to_simulator() {
     state_.controls.backend = "sim";
-    fallback_note_ = "GPU unavailable: " + state_.gpu.reason + "; running on the simulator";
+    fallback_note_ = fill(ui_text(shown_language(state_)).shell.fallback,
+                          {gpu_reason_words(state_.gpu.reason, shown_language(state_))});
     state_.status = fallback_note_;
 }
 
@@ -1058,11 +1079,12 @@ void App::start_run(bool both) {
                 }
         jobs.push_back(make_scenario_job(*state_.scenario, *left, state_.controls, RunSlot::CompareLeft));
         jobs.push_back(make_scenario_job(*state_.scenario, *right, state_.controls, RunSlot::CompareRight));
-        state_.status = "running " + left->id + " and " + right->id + "\u2026";
+        state_.status = fill(ui_text(shown_language(state_)).shell.running_pair, {left->id, right->id});
     } else {
         jobs.push_back(
             make_scenario_job(*state_.scenario, *state_.variant, state_.controls, RunSlot::Current));
-        state_.status = "running " + state_.scenario->id + " / " + state_.variant->id + "\u2026";
+        state_.status = fill(ui_text(shown_language(state_)).shell.status_running,
+                             {state_.scenario->id + " / " + state_.variant->id});
     }
     runs_.start(std::move(jobs));
 }
@@ -1077,7 +1099,7 @@ void App::poll_runs() {
         if (!done.error.empty() || !done.record) {
             last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
             state_.error = last_job_error_;
-            state_.status = "failed: " + last_job_error_;
+            state_.status = fill(ui_text(shown_language(state_)).shell.failed, {last_job_error_});
             continue;
         }
         last_job_error_.clear();
@@ -1097,7 +1119,8 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
     state_.status = r.label + ": " + record_summary(r);
     if (const std::string sides = gpu_sides_text(r); !sides.empty()) state_.status += " \u00b7 " + sides;
     if (!r.gpu_unavailable.empty())
-        state_.status = "GPU unavailable: " + r.gpu_unavailable + " (use the simulator)";
+        state_.status = fill(ui_text(shown_language(state_)).shell.gpu_unavailable,
+                             {gpu_reason_words(r.gpu_unavailable, shown_language(state_))});
     if (!fallback_note_.empty() && slot != RunSlot::Loaded) {
         state_.status = fallback_note_ + " \u00b7 " + state_.status;
         if (slot != RunSlot::CompareLeft) fallback_note_.clear();
@@ -1189,33 +1212,33 @@ void App::focus_finding(int index) {
 // [SECTION] Files
 
 void App::open_trace(const std::string& path) {
-    state_.status = "opening " + path + "\u2026";
+    state_.status = fill(ui_text(shown_language(state_)).shell.opening, {path});
     runs_.start({make_load_job(path)});
 }
 
 void App::save_trace(const std::string& path) {
     if (!state_.current) {
-        state_.error = "nothing to save yet: run a variant first";
+        state_.error = ui_text(shown_language(state_)).shell.nothing_to_save;
         return;
     }
     try {
         trace::save_trace(state_.current->summary.trace, path);
-        state_.status = "saved the trace to " + path;
+        state_.status = fill(ui_text(shown_language(state_)).shell.saved_trace, {path});
     } catch (const std::exception& e) {
-        state_.error = std::string("could not save the trace: ") + e.what();
+        state_.error = fill(ui_text(shown_language(state_)).shell.could_not_save, {e.what()});
     }
 }
 
 void App::export_chrome(const std::string& path) {
     if (!state_.current) {
-        state_.error = "nothing to export yet: run a variant first";
+        state_.error = ui_text(shown_language(state_)).shell.nothing_to_export;
         return;
     }
     try {
         trace::export_chrome_json(state_.current->summary.trace, path);
-        state_.status = "wrote " + path + " (open it in ui.perfetto.dev)";
+        state_.status = fill(ui_text(shown_language(state_)).shell.wrote_json, {path});
     } catch (const std::exception& e) {
-        state_.error = std::string("could not export: ") + e.what();
+        state_.error = fill(ui_text(shown_language(state_)).shell.could_not_export, {e.what()});
     }
 }
 

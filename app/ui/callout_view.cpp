@@ -1,6 +1,8 @@
 #include "ui/callout_view.h"
 
+#include "ui/outcome_words.h"
 #include "ui/source_lines.h"
+#include "ui/ui_text.h"
 
 #include <imgui.h>
 
@@ -66,31 +68,33 @@ std::string hex(uint64_t v) {
     return text;
 }
 
-std::string where_text(const analysis::Finding& f) {
+std::string where_text(const analysis::Finding& f, const CalloutText& t) {
     std::vector<std::string> parts;
     for (const uint32_t l : f.lines)
         parts.push_back(std::to_string(l));
     std::string ptx;
     for (const uint32_t l : f.ptx_lines)
-        ptx += (ptx.empty() ? "" : ", ") + std::to_string(l);
+        ptx += (ptx.empty() ? "" : t.comma.s) + std::to_string(l);
     std::string out;
-    if (parts.size() == 1) out = "line " + parts[0];
+    if (parts.size() == 1) out = fill(t.line, {parts[0]});
     if (parts.size() > 1) {
-        out = "lines ";
+        std::string list;
         for (size_t i = 0; i < parts.size(); ++i)
-            out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+            list += (i == 0 ? "" : i + 1 == parts.size() ? t.and_.s : t.comma.s) + parts[i];
+        out = fill(t.lines, {list});
     }
     if (!ptx.empty())
-        out +=
-            (out.empty() ? "" : "; ") + std::string("PTX line") + (f.ptx_lines.size() > 1 ? "s " : " ") + ptx;
+        out += (out.empty() ? "" : t.semicolon.s) +
+               fill(f.ptx_lines.size() > 1 ? t.ptx_lines : t.ptx_line, {ptx});
     return out;
 }
 
 } // namespace
 
-std::string memory_name(const analysis::Finding& f, std::string_view source) {
+std::string memory_name(const analysis::Finding& f, std::string_view source, Language language) {
     const bool shared = f.space == trace::Space::Shared;
-    const std::string fallback = std::string(shared ? "shared" : "global") + " word " + hex(f.address);
+    const CalloutText& t = ui_text(language).callout;
+    const std::string fallback = fill(shared ? t.shared_word : t.global_word, {hex(f.address)});
     if (!shared || f.lines.empty() || source.empty()) return fallback;
     const std::vector<std::string_view> lines = split_lines(source);
     const uint32_t at = f.lines.front();
@@ -115,53 +119,66 @@ std::string memory_name(const analysis::Finding& f, std::string_view source) {
     return arrays[0].name + "[" + std::to_string(index) + "]";
 }
 
-std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, std::string_view source) {
+std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, std::string_view source,
+                         Language language) {
+    const CalloutText& t = ui_text(language).callout;
     // Threads by their index in the block where the finding is about one block (shared memory, a
     // barrier), as the findings' texts do; "block B thread T" otherwise.
     const bool in_block =
         f.space == trace::Space::Shared || f.kind == analysis::FindingKind::BarrierDivergence;
     auto thread = [&](size_t i) -> std::string {
-        if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return "a thread";
-        const trace::ThreadInfo& t = trace.threads[f.threads[i]];
-        return in_block ? "thread " + std::to_string(t.thread_in_block)
-                        : "block " + std::to_string(t.block) + " thread " + std::to_string(t.thread_in_block);
+        if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return t.a_thread.s;
+        const trace::ThreadInfo& info = trace.threads[f.threads[i]];
+        return in_block
+                   ? fill(t.thread, {std::to_string(info.thread_in_block)})
+                   : fill(t.block_thread, {std::to_string(info.block), std::to_string(info.thread_in_block)});
     };
     auto block_of = [&](size_t i) -> int64_t {
         if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return -1;
         return trace.threads[f.threads[i]].block;
     };
-    const std::string where = where_text(f);
-    const std::string at = where.empty() ? "" : " (" + where + ")";
-    const std::string what = memory_name(f, source);
+    const std::string where = where_text(f, t);
+    const std::string at = where.empty() ? "" : fill(t.at, {where});
+    const std::string what = memory_name(f, source, language);
     switch (f.kind) {
     case analysis::FindingKind::Race: {
         const bool same_block = block_of(0) == block_of(1);
-        const std::string why =
-            same_block ? ": no barrier orders the two" : ": different blocks are not ordered";
+        const std::string why = same_block ? t.no_barrier.s : t.other_blocks.s;
         switch (f.hazard) {
         case analysis::Hazard::WAR:
-            return thread(0) + " read " + what + " before " + thread(1) + " wrote it" + why + at;
+            return fill(t.war, {thread(0), thread(1), what, why + at});
         case analysis::Hazard::RAW:
-            return thread(1) + " read " + what + " just after " + thread(0) + " wrote it" + why + at;
+            return fill(t.raw, {thread(0), thread(1), what, why + at});
         case analysis::Hazard::WAW:
-            return thread(0) + " and " + thread(1) + " both wrote " + what + why + at;
+            return fill(t.waw, {thread(0), thread(1), what, why + at});
         case analysis::Hazard::None:
             break;
         }
-        return thread(0) + " and " + thread(1) + " raced on " + what + at;
+        return fill(t.raced, {thread(0), thread(1), what}) + at;
     }
     case analysis::FindingKind::LostUpdate:
-        return thread(0) + " and " + thread(1) + " both updated " + what +
-               " without an atomic, so one update was lost" + at;
+        return fill(t.lost, {thread(0), thread(1), what}) + at;
     case analysis::FindingKind::BarrierDivergence:
         if (f.threads.size() >= 2)
-            return "block " + std::to_string(f.block) + ": " + thread(0) + " and " + thread(1) +
-                   " did not meet at the same barrier" + at;
-        return "block " + std::to_string(f.block) + ": its threads did not meet at the same barrier" + at;
+            return fill(t.diverged, {std::to_string(f.block), thread(0), thread(1)}) + at;
+        return fill(t.diverged_all, {std::to_string(f.block)}) + at;
     case analysis::FindingKind::Deadlock:
-        return "the run never finished: threads are still waiting at a barrier" + at;
+        return t.deadlock.s + at;
     }
     return f.text;
+}
+
+std::string finding_message(const analysis::Finding& f, const trace::Trace& trace, std::string_view source,
+                            Language language) {
+    if (language == Language::En) return f.message;
+    const CalloutText& t = ui_text(language).callout;
+    std::string counts = fill(t.times, {thousands(f.count)});
+    // Harm is a race's (render_message says it for races only).
+    if (f.kind == analysis::FindingKind::Race && f.harmful > 0)
+        counts += fill(t.harmful, {thousands(f.harmful)});
+    if (f.lost > 0) counts += fill(t.lost_updates, {thousands(f.lost)});
+    if (f.runs > 1) counts += fill(t.runs, {std::to_string(f.runs)});
+    return callout_text(f, trace, source, language) + fill(t.counts, {counts});
 }
 
 std::string CalloutView::text_of(const AppState& state, bool& have, uint32_t& colour) const {
@@ -173,8 +190,10 @@ std::string CalloutView::text_of(const AppState& state, bool& have, uint32_t& co
     const auto& findings = r->summary.findings;
     if (i < 0 || size_t(i) >= findings.size()) {
         if (findings.empty()) return "";
-        return "] or PgDn: the first of " + std::to_string(findings.size()) +
-               (findings.size() == 1 ? " finding" : " findings");
+        const FindingsText& words = ui_text(shown_language(state)).findings;
+        return fill(ui_text(shown_language(state)).callout.first_of,
+                    {fill(findings.size() == 1 ? words.count_one : words.count_many,
+                          {std::to_string(findings.size())})});
     }
     have = true;
     colour = finding_colour(findings[size_t(i)].kind);
@@ -182,8 +201,8 @@ std::string CalloutView::text_of(const AppState& state, bool& have, uint32_t& co
     std::snprintf(position, sizeof position, "%d/%zu  ", i + 1, findings.size());
     // The text the source view shows: the finding's line numbers are lines of it.
     const SourceChoice source = choose_source(r, state.scenario);
-    return position +
-           callout_text(findings[size_t(i)], r->summary.trace, source.run_applies ? source.cuda : "");
+    return position + callout_text(findings[size_t(i)], r->summary.trace,
+                                   source.run_applies ? source.cuda : "", shown_language(state));
 }
 
 float CalloutView::height(const AppState& state, ImFont* font, float width) const {

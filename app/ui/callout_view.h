@@ -19,11 +19,18 @@ namespace synclab::ui {
 // when the kernel function that holds the finding's first line declares exactly one __shared__ array,
 // of a 4-byte element type, that the line mentions (static shared memory then starts with it at 0);
 // otherwise "shared word 0x27c" / "global word 0x1000".
-std::string memory_name(const analysis::Finding& finding, std::string_view cuda_source);
+std::string memory_name(const analysis::Finding& finding, std::string_view cuda_source,
+                        Language language = Language::En);
 
-// The callout's sentence for one finding (no counts: the findings list has them).
+// The callout's sentence for one finding (no counts: the findings list has them), built from the
+// finding's fields in `language` (the analysis library writes its texts in English only).
 std::string callout_text(const analysis::Finding& finding, const trace::Trace& trace,
-                         std::string_view cuda_source);
+                         std::string_view cuda_source, Language language = Language::En);
+
+// The findings panel's message of a finding: in English the analysis's own (finding.message); in
+// Chinese callout_text() and the counts.
+std::string finding_message(const analysis::Finding& finding, const trace::Trace& trace,
+                            std::string_view cuda_source, Language language);
 
 class CalloutView {
   public:

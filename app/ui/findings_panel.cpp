@@ -1,6 +1,8 @@
 #include "ui/findings_panel.h"
 
+#include "ui/callout_view.h"
 #include "ui/outcome_words.h"
+#include "ui/ui_text.h"
 
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
@@ -15,19 +17,6 @@
 namespace synclab::ui {
 
 namespace {
-
-constexpr const char* kAbout =
-    "What the analysis found in the current run's trace, most serious first: deadlock, barrier "
-    "divergence, race, lost update. The analysis reads the trace only, so a saved trace gives the same "
-    "findings.\n\n"
-    "hazard: for races, which access came second (RAW: a read after a write, WAR, WAW).\n"
-    "space: the memory involved.\n"
-    "lines: the CUDA lines of the accesses, first access first (\"PTX n\" where no CUDA line is known).\n"
-    "count: how often it happened (racing pairs, divergent phases, threads), added over repetitions.\n"
-    "Only blocks whose trace is whole are analysed: where some lost events (a full trace buffer, a "
-    "budget) or were not recorded, a line above the table says which.\n"
-    "example: two of the threads involved, by trace index, block and thread index in the block.\n\n"
-    "Click a row to zoom the timeline to it and highlight its lines in the source.";
 
 enum Column : int { kKind, kHazard, kSpace, kLines, kCount, kExample, kMessage, kColumnCount };
 
@@ -48,8 +37,9 @@ void swatch(uint32_t colour) {
 }
 
 void draw_status(const AppState& state, const runner::RunSummary& summary) {
-    const Outcome outcome = outcome_of(summary, Language::En);
-    const std::string text = outcome.words + " - the trace shows what ran until then.";
+    const Language language = shown_language(state);
+    const Outcome outcome = outcome_of(summary, language);
+    const std::string text = outcome.words + ui_text(language).findings.until_then.s;
     swatch(theme::kDeadlock); // the mark colour of a stuck thread on the timeline
     ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
     widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), text.c_str());
@@ -74,10 +64,12 @@ void bring_row_into_view() {
 void FindingsPanel::draw(AppState& state) {
     ImGui::PushID("findings_panel");
     selected_row_ = ImVec4(0, 0, 0, 0);
+    const Language language = shown_language(state);
+    const FindingsText& words = ui_text(language).findings;
     const RunRecord* record = state.current.get();
     if (record == nullptr) {
-        ImGui::TextDisabled("No run yet: run a variant to see what the analysis finds.");
-        widgets::about_button(kAbout);
+        ImGui::TextDisabled("%s", words.no_run.s);
+        widgets::about_button(ui_text(shown_language(state)).about.findings);
         ImGui::PopID();
         return;
     }
@@ -85,26 +77,25 @@ void FindingsPanel::draw(AppState& state) {
     const std::vector<analysis::Finding>& findings = summary.findings;
     if (record->provisional) {
         // Analysing a trace that is still growing would report races that the next events resolve.
-        widgets::wrapped("Live: the kernel is still running. The timeline shows its events as they arrive; "
-                         "the analysis runs on the whole trace when the kernel ends.");
-        widgets::about_button(kAbout);
+        widgets::wrapped(words.live);
+        widgets::about_button(ui_text(shown_language(state)).about.findings);
         ImGui::PopID();
         return;
     }
 
-    ImGui::Text("%zu finding%s", findings.size(), findings.size() == 1 ? "" : "s");
+    ImGui::TextUnformatted(
+        fill(findings.size() == 1 ? words.count_one : words.count_many, {std::to_string(findings.size())})
+            .c_str());
     if (!record->label.empty()) {
         ImGui::SameLine();
-        ImGui::TextDisabled("in %s", record->label.c_str());
+        ImGui::TextDisabled("%s", fill(words.in_run, {record_label(*record, language)}).c_str());
     }
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.findings);
     if (summary.status != trace::RunStatus::Ok) draw_status(state, summary);
 
     if (!summary.traced) {
         // Untraced launches leave nothing to analyse: "no findings" would claim a clean kernel.
-        widgets::wrapped(
-            "This run was not traced (untraced GPU launches only): there is no trace to analyse, so "
-            "there are no findings either way.");
+        widgets::wrapped(words.not_traced);
         ImGui::PopID();
         return;
     }
@@ -117,9 +108,8 @@ void FindingsPanel::draw(AppState& state) {
     if (!coverage_.empty())
         widgets::coloured_text_wrapped(theme::palette(state.presenter).bad, coverage_.c_str());
     if (findings.empty()) {
-        const std::string text = std::string("No findings ") + widgets::glyph_or(0x2014, "\u2014", "-") +
-                                 " the analysis saw no race, barrier divergence, lost update or deadlock" +
-                                 (coverage_.empty() ? "." : " in the blocks it analysed.");
+        const std::string text = fill(coverage_.empty() ? words.no_findings : words.no_findings_partial,
+                                      {widgets::glyph_or(0x2014, "\u2014", "-")});
         widgets::wrapped(text.c_str());
         ImGui::PopID();
         return;
@@ -133,31 +123,35 @@ void FindingsPanel::draw(AppState& state) {
         return;
     }
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("hazard", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("space", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("count", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("example", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("message", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn(words.kind, ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(words.hazard, ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(words.space, ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(words.lines, ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(words.count, ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(words.example, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(words.message, ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableHeadersRow();
 
     const char* arrow = widgets::glyph_or(0x2194, "\u2194", "<->");
     const theme::Palette& palette = theme::palette(state.presenter);
     const trace::Trace& trace = summary.trace;
+    // The text the source view shows: the findings' line numbers are lines of it.
+    const SourceChoice source = choose_source(record, state.scenario);
     for (size_t i = 0; i < findings.size(); ++i) {
         const analysis::Finding& f = findings[i];
         const int index = int(i);
         const bool selected = state.selection.selected_finding == index;
-        const std::string example = thread_example(trace, f, arrow);
+        const std::string example = thread_example(trace, f, arrow, language);
+        const std::string message =
+            finding_message(f, trace, source.run_applies ? source.cuda : "", language);
         ImGui::PushID(index);
         ImGui::TableNextRow();
 
         // The wrapped cells first, so that the row's selectable can be as tall as the row: a click
         // anywhere on a multi-line row then selects it.
         ImGui::TableSetColumnIndex(kMessage);
-        const float message_height = wrapped_height(f.message);
-        widgets::wrapped(f.message.c_str());
+        const float message_height = wrapped_height(message);
+        widgets::wrapped(message.c_str());
         ImGui::TableSetColumnIndex(kExample);
         const float example_height = wrapped_height(example);
         widgets::wrapped(example.c_str());
@@ -173,7 +167,7 @@ void FindingsPanel::draw(AppState& state) {
                               {0.0f, row_height}))
             state.requests.focus_finding = index;
         const bool lit = selected || ImGui::IsItemHovered();
-        widgets::tooltip(kind_explanation(f.kind));
+        widgets::tooltip(kind_explanation(f.kind, language));
         if (selected) ImGui::SetItemDefaultFocus();
         if (selected && (index != scrolled_to_ || record->serial != scrolled_serial_)) bring_row_into_view();
         if (selected) {
@@ -184,13 +178,13 @@ void FindingsPanel::draw(AppState& state) {
         swatch(finding_colour(f.kind));
         ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
         widgets::coloured_text(lit ? palette.text : theme::finding_ink(f.kind, state.presenter),
-                               analysis::to_string(f.kind));
+                               kind_words(f.kind, language, false).c_str());
 
         ImGui::TableSetColumnIndex(kHazard);
-        ImGui::TextUnformatted(analysis::to_string(f.hazard));
-        widgets::tooltip(hazard_explanation(f.hazard));
+        ImGui::TextUnformatted(hazard_words(f.hazard, language));
+        widgets::tooltip(hazard_explanation(f.hazard, language));
         ImGui::TableSetColumnIndex(kSpace);
-        ImGui::TextUnformatted(space_text(f).c_str());
+        ImGui::TextUnformatted(space_text(f, language).c_str());
         ImGui::TableSetColumnIndex(kLines);
         ImGui::TextUnformatted(lines_text(f).c_str());
         ImGui::TableSetColumnIndex(kCount);

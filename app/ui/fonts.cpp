@@ -5,6 +5,9 @@
 #include "ui/fonts.h"
 
 #include "scenario/scenario.h"
+#include "ui/outcome_words.h"
+#include "ui/source_lines.h"
+#include "ui/ui_text.h"
 
 #include <imgui_impl_opengl3.h>
 
@@ -109,6 +112,44 @@ void add_catalog_chinese(ImFontGlyphRangesBuilder& b, bool titles_only) {
 
 } // namespace
 
+std::vector<std::string> chinese_ui_words() {
+    const Language zh = Language::Zh;
+    std::vector<std::string> out;
+    for (const char* text : all_texts(zh))
+        out.emplace_back(text);
+    for (analysis::FindingKind kind : scenario::all_finding_kinds()) {
+        out.push_back(kind_words(kind, zh));
+        out.emplace_back(kind_explanation(kind, zh));
+    }
+    for (analysis::Hazard h : {analysis::Hazard::RAW, analysis::Hazard::WAR, analysis::Hazard::WAW})
+        out.emplace_back(hazard_explanation(h, zh));
+    for (sim::Schedule s : {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial}) {
+        out.emplace_back(schedule_label(s, zh));
+        out.emplace_back(schedule_explanation(s, zh));
+        out.emplace_back(schedule_words(s, zh));
+    }
+    for (int k = 1; k < trace::kEventKindCount; ++k)
+        out.emplace_back(event_kind_words(trace::EventKind(k), zh));
+    for (int e = 0; e <= int(trace::ThreadEnd::NotStarted); ++e)
+        out.emplace_back(thread_end_words(trace::ThreadEnd(e), zh));
+    for (trace::Space space :
+         {trace::Space::Shared, trace::Space::Global, trace::Space::Local, trace::Space::Other})
+        out.emplace_back(space_words(space, zh));
+    for (Badge b : {Badge::NotRun, Badge::AsExpected, Badge::Unexpected, Badge::Failed})
+        out.emplace_back(badge_text(b, zh));
+    for (const char* topic : {"barriers", "warps", "fences", "atomics"})
+        out.push_back(topic_label(topic, zh));
+    for (const char* reason : {"no NVIDIA driver found", "no CUDA device", "checking for a GPU",
+                               "the GPU runner is not built yet", "the GPU check failed"})
+        out.push_back(gpu_reason_words(reason, zh));
+    for (trace::Space space : {trace::Space::Shared, trace::Space::Global, trace::Space::Local}) {
+        analysis::Finding f;
+        f.space = space;
+        out.push_back(space_text(f, zh));
+    }
+    return out;
+}
+
 // [SECTION] Building the atlas
 
 FontReport Fonts::build(float scale) {
@@ -138,11 +179,15 @@ FontReport Fonts::build(float scale) {
         b.AddRanges(atlas.GetGlyphRangesChineseSimplifiedCommon());
         b.AddRanges(kCjkPunctuation);
         add_catalog_chinese(b, false);
+        for (const std::string& words : chinese_ui_words())
+            b.AddText(words.c_str());
         cjk_ranges_.clear();
         b.BuildRanges(&cjk_ranges_);
-        ImFontGlyphRangesBuilder h; // headings show titles only: a few hundred glyphs, not thousands
+        ImFontGlyphRangesBuilder h; // headings: titles and UI words, hundreds of glyphs, not thousands
         h.AddRanges(kCjkPunctuation);
         add_catalog_chinese(h, true);
+        for (const std::string& words : chinese_ui_words()) // the key help's title, the callout
+            h.AddText(words.c_str());
         cjk_heading_ranges_.clear();
         h.BuildRanges(&cjk_heading_ranges_);
     }

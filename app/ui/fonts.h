@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace synclab::ui {
 
@@ -55,5 +56,10 @@ struct CjkFontFile {
     int index = 0;
 };
 CjkFontFile find_cjk_font();
+
+// The Chinese words of the UI itself: every string of ui_text(Language::Zh) and the Chinese words the
+// views build (kind names, explanations, schedules, event kinds, badges, topics). The CJK font holds
+// their characters beside ImGui's common set and the lessons' (words_test.cpp checks with it).
+std::vector<std::string> chinese_ui_words();
 
 } // namespace synclab::ui

@@ -1,29 +1,40 @@
 #include "ui/help_overlay.h"
 
+#include "ui/source_lines.h"
+#include "ui/ui_text.h"
+
 #include <algorithm>
+#include <array>
 #include <iterator>
 
 namespace synclab::ui {
 
 namespace {
-const KeyHelp kKeys[] = {
-    {"Space", "run the selected variant (both, in compare mode)"},
-    {"\u2190 / \u2192", "previous / next scenario (presenter mode)"},
-    {"\u2191 / \u2193", "previous / next variant (presenter mode)"},
-    {"Tab", "lesson \u2192 source \u2192 timeline (presenter mode)"},
-    {"] / [", "next / previous finding: its lines, its events, what happened"},
-    {"PgDn / PgUp", "the same in presenter mode (a clicker's keys); before a run: scroll"},
-    {"C", "compare: the correct variant beside the selected one"},
-    {"P", "presenter mode: large text, high contrast, keyboard only"},
-    {"F", "fullscreen on / off (over a timeline: fit the whole run)"},
-    {"F1 or H", "this help"},
-    {"Esc", "close this help; leave presenter mode"},
-};
+// The keys as they are labelled; what they do and the two key names that are words ("Space",
+// "F1 or H") come from ui_text.h.
+constexpr const char* kKeyNames[] = {
+    "Space", "\u2190 / \u2192", "\u2191 / \u2193", "Tab", "] / [", "PgDn / PgUp", "C", "P", "F", "F1 or H",
+    "Esc"};
+constexpr size_t kKeyCount = std::size(kKeyNames);
+
+std::array<KeyHelp, kKeyCount> keys_in(Language language) {
+    const HelpText& t = ui_text(language).help;
+    const Text* what[] = {&t.space,   &t.scenario,  &t.variant,    &t.tab,  &t.finding, &t.pgdn,
+                          &t.compare, &t.presenter, &t.fullscreen, &t.help, &t.esc};
+    static_assert(std::size(what) == kKeyCount);
+    std::array<KeyHelp, kKeyCount> out{};
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = {kKeyNames[i], what[i]->s};
+    out[0].keys = t.space_keys;
+    out[9].keys = t.f1_or_h;
+    return out;
+}
 } // namespace
 
 const KeyHelp* key_help(int& count) {
-    count = int(std::size(kKeys));
-    return kKeys;
+    static const std::array<KeyHelp, kKeyCount> keys = keys_in(Language::En);
+    count = int(keys.size());
+    return keys.data();
 }
 
 void HelpOverlay::draw(AppState& state, ImFont* heading) {
@@ -45,11 +56,12 @@ void HelpOverlay::draw(AppState& state, ImFont* heading) {
     ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, ImGui::GetFontSize() * 0.08f));
     if (ImGui::Begin("##synclab_help", nullptr, flags)) {
         if (heading) ImGui::PushFont(heading);
-        ImGui::TextUnformatted("Keys");
+        const HelpText& t = ui_text(shown_language(state)).help;
+        ImGui::TextUnformatted(t.title);
         if (heading) ImGui::PopFont();
         ImGui::Separator();
-        int count = 0;
-        const KeyHelp* keys = key_help(count);
+        const auto keys = keys_in(shown_language(state));
+        const int count = int(keys.size());
         float key_width = 0;
         for (int i = 0; i < count; ++i)
             key_width = std::max(key_width, ImGui::CalcTextSize(keys[i].keys).x);
@@ -60,7 +72,7 @@ void HelpOverlay::draw(AppState& state, ImFont* heading) {
             ImGui::TextUnformatted(keys[i].what);
         }
         ImGui::Spacing();
-        ImGui::TextDisabled("Esc, F1, H or a click closes this help.");
+        ImGui::TextDisabled("%s", t.closes.s);
         if (ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) state.show_help = false;
     }
     ImGui::End();

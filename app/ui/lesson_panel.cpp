@@ -9,6 +9,7 @@
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
+#include "ui/ui_text.h"
 
 #include <imgui.h>
 
@@ -21,134 +22,15 @@ namespace synclab::ui {
 
 namespace {
 
-// The panel's fixed words. The lesson text comes from the catalog; these frame it in the same language.
-struct Labels {
-    const char* what_it_shows;
-    const char* this_variant;
-    const char* predict;
-    const char* predict_hint;
-    const char* your_prediction;
-    const char* results_q; // "Results:"
-    const char* right;     // "all right"
-    const char* wrong;     // "some wrong"
-    const char* finding_q; // "Finding:"
-    const char* none;      // "none"
-    const char* hang_q;    // "Hang:"
-    const char* completes; // "completes"
-    const char* hangs;     // "hangs"
-    const char* run;
-    const char* run_again;
-    const char* running;
-    const char* no_prediction;
-    const char* verdict;
-    const char* as_expected;
-    const char* not_as_expected;
-    const char* findings; // printf format of the finding count, followed by the kinds
-    const char* no_findings;
-    const char* not_traced;
-    const char* look_at;
-    const char* fix;
-    const char* details;
-    const char* the_question;
-    const char* the_lesson;
-    const char* pick;
-    const char* other_run;
-    const char* earlier_run;
-    const char* on_gpu;   // heading of the GPU run's two sides
-    const char* gpu_note; // why the lesson's verdict is not applied to a GPU run
-};
-
-constexpr Labels kEnglish = {
-    .what_it_shows = "What it shows",
-    .this_variant = "This variant",
-    .predict = "Predict",
-    .predict_hint = "Answer before you run: the results stay hidden until then.",
-    .your_prediction = "Your prediction",
-    .results_q = "Results:",
-    .right = "all right",
-    .wrong = "some wrong",
-    .finding_q = "Finding:",
-    .none = "none",
-    .hang_q = "The kernel:",
-    .completes = "completes",
-    .hangs = "hangs",
-    .run = "Run",
-    .run_again = "Run again",
-    .running = "Running...",
-    .no_prediction = "No prediction this time: pick one before the next run.",
-    .verdict = "Verdict",
-    .as_expected = "As expected.",
-    .not_as_expected = "NOT as expected.",
-    .findings = "%zu finding(s):",
-    .no_findings = "no findings",
-    .not_traced = "not traced: no findings either way",
-    .look_at = "What to look at",
-    .fix = "The fix",
-    .details = "Details",
-    .the_question = "The question",
-    .the_lesson = "The lesson",
-    .pick = "Pick a scenario and a variant in the scenario browser.",
-    .other_run = "The views show the last run, of another variant; run this one to see its results.",
-    .earlier_run = "The views show an earlier run of this variant: predict, then run it again.",
-    .on_gpu = "On the GPU",
-    .gpu_note = "The lesson's verdict is about the simulator. On the GPU, compare the untraced outcome (the "
-                "hardware's own) with the traced one: tracing slows the kernel and can hide a race.",
-};
-
-constexpr Labels kChinese = {
-    .what_it_shows = "演示内容",
-    .this_variant = "这个版本",
-    .predict = "先预测",
-    .predict_hint = "运行之前先回答：结果在运行之后才会显示。",
-    .your_prediction = "你的预测",
-    .results_q = "结果：",
-    .right = "全部正确",
-    .wrong = "部分错误",
-    .finding_q = "发现：",
-    .none = "没有",
-    .hang_q = "内核：",
-    .completes = "能运行结束",
-    .hangs = "会挂起",
-    .run = "运行",
-    .run_again = "再运行一次",
-    .running = "正在运行……",
-    .no_prediction = "这次没有预测：下次运行前先选一个。",
-    .verdict = "结论",
-    .as_expected = "符合预期。",
-    .not_as_expected = "不符合预期。",
-    .findings = "%zu 项发现：",
-    .no_findings = "没有发现",
-    .not_traced = "未记录 trace：无法给出发现",
-    .look_at = "看什么",
-    .fix = "怎么修",
-    .details = "详细信息",
-    .the_question = "问题",
-    .the_lesson = "课程内容",
-    .pick = "请在场景浏览器里选择一个场景和版本。",
-    .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
-    .earlier_run = "各视图显示的是这个版本之前的一次运行：先预测，再运行一次。",
-    .on_gpu = "在 GPU 上",
-    .gpu_note =
-        "课程的结论针对模拟器。在 GPU 上请比较未记录 trace 的结果（硬件本身的行为）和记录 trace 的结果："
-        "记录 trace 会让内核变慢，可能掩盖竞争。",
-};
+// The panel's fixed words (ui_text.h). The lesson text comes from the catalog; these frame it in
+// the same language.
+using Labels = LessonFrameText;
 
 const Labels& words_for(Language language) {
-    return language == Language::Zh ? kChinese : kEnglish;
+    return ui_text(language).lesson;
 }
 
 // [SECTION] Drawing helpers -------------------------------------------------------------------------
-
-constexpr const char* kAbout =
-    "The lesson of the selected variant, in two steps.\n\n"
-    "Predict: read what the kernel does, answer the question and pick your prediction (will results be "
-    "wrong, which finding will fire, will it hang) before running it. The results stay hidden until "
-    "this variant has been run; selecting another variant starts a new prediction.\n\n"
-    "Run: the outcome appears here (\"completed\" only means the kernel ended; \"correct\" means no "
-    "wrong output and no finding), which parts of your prediction came true, and whether the run showed "
-    "what the lesson expects (the same check the verdict tests make). Then: what to look at in the "
-    "source, timeline and findings, and how to fix the kernel. Details fold out below.\n\n"
-    "The language switch changes the lesson text; Chinese needs a CJK font.";
 
 const theme::Palette& colours(const AppState& state) {
     return theme::palette(state.presenter);
@@ -260,16 +142,17 @@ void draw_language_switch(AppState& state) {
         widgets::same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x);
         widgets::disabled_wrapped(hint.c_str());
     }
-    widgets::about_button(kAbout);
+    widgets::about_button(ui_text(shown_language(state)).about.lesson);
 }
 
 void draw_run_button(AppState& state, const Labels& words, bool big) {
     const Controls& c = state.controls;
-    std::string label = state.progress.running ? words.running : big ? words.run : words.run_again;
+    std::string label = (state.progress.running ? words.running : big ? words.run : words.run_again).s;
     // Say what will run, so that the prediction is about the right schedule (or the GPU).
-    const std::string how = c.backend == "gpu" ? std::string("GPU") : sim::to_string(c.schedule);
-    label += "  (" + how + ", seed " + std::to_string(c.seed) + ", " + std::to_string(c.reps) +
-             (c.reps == 1 ? " rep)" : " reps)");
+    const std::string how =
+        c.backend == "gpu" ? std::string("GPU") : schedule_words(c.schedule, shown_language(state));
+    label += fill(c.reps == 1 ? words.rep_one : words.run_how,
+                  {how, std::to_string(c.seed), std::to_string(c.reps)});
     label += "##run";
     const ImVec2 size = big ? ImVec2{-FLT_MIN, ImGui::GetFontSize() * 2.5f} : ImVec2{0.0f, 0.0f};
     ImGui::BeginDisabled(state.progress.running);
@@ -383,7 +266,8 @@ void draw_details(AppState& state, const scenario::Variant& v, const RunRecord& 
     if (!record.label.empty()) widgets::disabled_wrapped(record.label.c_str());
     widgets::coloured_text_wrapped(summary.wrong_outputs > 0 ? p.bad : p.text,
                                    wrong_outputs_text(summary, language).c_str());
-    if (!summary.check_summary.empty()) widgets::disabled_wrapped(summary.check_summary.c_str());
+    if (!summary.check_summary.empty())
+        widgets::disabled_wrapped(check_summary_words(summary.check_summary, language).c_str());
     if (!summary.message.empty()) widgets::disabled_wrapped(summary.message.c_str());
     const std::vector<analysis::FindingKind> kinds = runner::finding_kinds(summary);
     if (!summary.traced) {
@@ -391,11 +275,12 @@ void draw_details(AppState& state, const scenario::Variant& v, const RunRecord& 
     } else if (kinds.empty()) {
         ImGui::TextUnformatted(words.no_findings);
     } else {
-        char count[64];
-        std::snprintf(count, sizeof count, words.findings, summary.findings.size());
-        std::string found = count;
+        std::string found = fill(words.findings, {std::to_string(summary.findings.size())});
         for (size_t i = 0; i < kinds.size(); ++i)
-            found += (i == 0 ? " " : ", ") + kind_words(kinds[i], language, false);
+            found += (i == 0                     ? " "
+                      : language == Language::Zh ? "、"
+                                                 : ", ") +
+                     kind_words(kinds[i], language, false);
         widgets::wrapped(found.c_str());
     }
     if (record.options.backend == "gpu") {

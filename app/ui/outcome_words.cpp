@@ -101,7 +101,7 @@ Outcome outcome_of(const runner::RunSummary& s, Language language) {
     if (!s.traced) {
         // Untraced GPU launches: nothing was analysed, so "correct" would claim too much.
         return {completed + kSep + right + kSep +
-                    (z ? "未记录 trace，无法给出发现" : "not traced: no findings either way"),
+                    (z ? "未记录跟踪，无法给出发现" : "not traced: no findings either way"),
                 Tone::Neutral};
     }
     if (findings > 0) return {completed + kSep + right + found, Tone::Warning};
@@ -253,7 +253,7 @@ std::vector<PredictionPart> check_prediction(const Prediction& p, const runner::
         part.guess = p.finding ? kind_words(*p.finding, language) : (z ? "没有发现" : "no finding");
         const std::vector<analysis::FindingKind> kinds = runner::finding_kinds(s);
         if (!s.traced) {
-            part.actual = z ? "未记录 trace" : "not traced";
+            part.actual = z ? "未记录跟踪" : "not traced";
             part.came = Came::Unknown;
         } else {
             std::vector<std::string> names;

@@ -1,5 +1,8 @@
 #include "ui/playback_bar.h"
 
+#include "ui/source_lines.h"
+#include "ui/ui_text.h"
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h> // key codes only (ImGui 1.86 indexes KeysDown by the backend's codes)
 #include <imgui.h>
@@ -91,41 +94,46 @@ void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera&
     handle_keys(state);
 
     ImGui::PushID("playback");
+    const PlaybackText& t = ui_text(shown_language(state)).playback;
     auto button = [&](const char* label, const char* tip) {
         const bool clicked = ImGui::SmallButton(label);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
         ImGui::SameLine();
         return clicked;
     };
-    if (button("|\u25c2", "back to the start (Home)")) seek(state, 0);
-    if (button("\u25c2\u25c2", "back one warp instruction (<)")) step_instruction(state, -1);
-    if (button("\u25c2", "back one event (,)")) step_event(state, -1);
-    if (button("\u25b8", "forward one event (.)")) step_event(state, +1);
-    if (button("\u25b8\u25b8", "forward one warp instruction (>)")) step_instruction(state, +1);
-    if (button("\u25b8|", "to the end (End)")) seek(state, playback_.size());
+    if (button("|\u25c2", t.to_start)) seek(state, 0);
+    if (button("\u25c2\u25c2", t.back_instruction)) step_instruction(state, -1);
+    if (button("\u25c2", t.back_event)) step_event(state, -1);
+    if (button("\u25b8", t.forward_event)) step_event(state, +1);
+    if (button("\u25b8\u25b8", t.forward_instruction)) step_instruction(state, +1);
+    if (button("\u25b8|", t.to_end)) seek(state, playback_.size());
     if (state.playhead.on(serial_)) {
-        if (button("stop", "hide the playhead")) state.playhead.active = false;
+        if (button((std::string(t.stop) + "##stop").c_str(), t.hide)) state.playhead.active = false;
     }
 
-    char text[160];
     const uint32_t e = playback_.current_event();
     if (!state.playhead.on(serial_)) {
-        ImGui::TextDisabled("step through block %u: . and , (events), > and < (warp instructions)",
-                            playback_.block());
+        // The long hint where it fits, else the keys alone (presenter mode at 1280x720): never cut.
+        const std::string block = std::to_string(playback_.block());
+        const std::string hint = fill(t.idle, {block});
+        const bool fits = ImGui::CalcTextSize(hint.c_str()).x <= ImGui::GetContentRegionAvail().x;
+        ImGui::TextDisabled("%s", fits ? hint.c_str() : fill(t.idle_short, {block}).c_str());
     } else if (e == UINT32_MAX) {
-        ImGui::TextDisabled("block %u: before the first of its %zu events", playback_.block(),
-                            playback_.size());
+        ImGui::TextDisabled(
+            "%s",
+            fill(t.before, {std::to_string(playback_.block()), std::to_string(playback_.size())}).c_str());
     } else {
         const trace::Event& ev = trace_->events[e];
-        const trace::ThreadInfo& t = trace_->threads[ev.thread];
+        const trace::ThreadInfo& info = trace_->threads[ev.thread];
         const uint32_t line = trace_->source_line(ev);
         const size_t lanes = state.playhead.events.size();
-        std::snprintf(text, sizeof text, "event %zu of %zu \u00b7 block %u \u00b7 warp %u%s \u00b7 %s%s%s",
-                      playback_.cursor(), playback_.size(), t.block, unsigned(t.warp),
-                      lanes > 1 ? (" (" + std::to_string(lanes) + " lanes)").c_str() : "",
-                      trace::to_string(ev.kind), line ? " \u00b7 line " : "",
-                      line ? std::to_string(line).c_str() : "");
-        ImGui::TextUnformatted(text);
+        const std::string text =
+            fill(t.at, {std::to_string(playback_.cursor()), std::to_string(playback_.size()),
+                        std::to_string(info.block), std::to_string(unsigned(info.warp)),
+                        lanes > 1 ? fill(t.lanes, {std::to_string(lanes)}) : std::string(),
+                        event_kind_words(ev.kind, shown_language(state)),
+                        line ? fill(t.line, {std::to_string(line)}) : std::string()});
+        ImGui::TextUnformatted(text.c_str());
     }
     ImGui::PopID();
     if (moved_ || follow_again_) follow(state, camera);

@@ -1,10 +1,10 @@
 #include "ui/run_panel.h"
 
 #include "ui/outcome_words.h"
-#include "ui/labels.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
+#include "ui/ui_text.h"
 
 #include <imgui.h>
 
@@ -16,27 +16,14 @@ namespace synclab::ui {
 
 namespace {
 
-constexpr const char* kAbout =
-    "How the next run is made.\n\n"
-    "Schedule: the order in which the simulator runs warps. Round-robin is deterministic and hides most "
-    "races; random and adversarial schedules, seeded, show them. The same seed replays the same run.\n\n"
-    "Repetitions run the variant that many times with seeds seed, seed+1, ...; wrong outputs and findings "
-    "are added up, and the kept trace is the first repetition that went wrong.\n\n"
-    "Run correct + broken side by side runs the scenario's correct variant and the selected one and shows "
-    "both timelines with one shared zoom.\n\n"
-    "GPU: the same kernel on the real GPU. Every run makes untraced launches (the hardware's own outcome, "
-    "one per repetition) and, unless 'untraced only', one traced launch whose events fill the timeline. "
-    "Tracing slows the kernel down and can hide a race, so both outcomes are shown side by side. Live: "
-    "the traced launch's events appear on the timeline while it runs. Timeout: a kernel still running "
-    "then is stopped; the run shows where its threads were waiting.";
-
 constexpr std::array<sim::Schedule, 3> kSchedules = {sim::Schedule::RoundRobin, sim::Schedule::Random,
                                                      sim::Schedule::Adversarial};
 
 // Combos and inputs fill the panel up to their labels (the longest is "Repetitions"), so that the
 // labels stay visible however narrow the panel and however large the font; at most 14 font sizes.
 float field_width() {
-    const float label = ImGui::CalcTextSize("Repetitions").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const float label =
+        ImGui::CalcTextSize(ui_text(Language::En).run.reps).x + ImGui::GetStyle().ItemInnerSpacing.x;
     return std::max(ImGui::GetFontSize() * 4.0f,
                     std::min(ImGui::GetFontSize() * 14.0f, ImGui::GetContentRegionAvail().x - label));
 }
@@ -44,53 +31,55 @@ float field_width() {
 void draw_schedule(AppState& state) {
     // The GPU schedules its warps itself: the simulator's schedule means nothing there.
     const bool gpu = state.controls.backend == "gpu";
+    const Language language = shown_language(state);
+    const RunPanelText& t = ui_text(language).run;
     ImGui::BeginDisabled(gpu);
     ImGui::SetNextItemWidth(field_width());
-    if (ImGui::BeginCombo("Schedule", schedule_label(state.controls.schedule))) {
+    if (ImGui::BeginCombo(t.schedule, schedule_label(state.controls.schedule, language))) {
         for (sim::Schedule schedule : kSchedules) {
             const bool selected = state.controls.schedule == schedule;
-            if (ImGui::Selectable(schedule_label(schedule), selected)) state.controls.schedule = schedule;
-            widgets::tooltip(schedule_explanation(schedule));
+            if (ImGui::Selectable(schedule_label(schedule, language), selected))
+                state.controls.schedule = schedule;
+            widgets::tooltip(schedule_explanation(schedule, language));
             if (selected) ImGui::SetItemDefaultFocus();
         }
         ImGui::EndCombo();
     }
     ImGui::EndDisabled();
-    widgets::tooltip(gpu ? "The GPU schedules its warps itself; the schedule is the simulator's."
-                         : schedule_explanation(state.controls.schedule),
+    widgets::tooltip(gpu ? t.tip_schedule_gpu.s : schedule_explanation(state.controls.schedule, language),
                      ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
 void draw_numbers(AppState& state) {
+    const RunPanelText& t = ui_text(shown_language(state)).run;
     const uint64_t seed_step = 1, seed_fast = 10;
     ImGui::SetNextItemWidth(field_width());
-    ImGui::InputScalar("Seed", ImGuiDataType_U64, &state.controls.seed, &seed_step, &seed_fast, "%llu");
-    widgets::tooltip("The same seed replays the same run. Repetition r uses seed + r.");
+    ImGui::InputScalar(t.seed, ImGuiDataType_U64, &state.controls.seed, &seed_step, &seed_fast, "%llu");
+    widgets::tooltip(t.tip_seed);
 
     uint32_t reps = state.controls.reps;
     const uint32_t reps_step = 1, reps_fast = 10;
     ImGui::SetNextItemWidth(field_width());
-    if (ImGui::InputScalar("Repetitions", ImGuiDataType_U32, &reps, &reps_step, &reps_fast, "%u"))
+    if (ImGui::InputScalar(t.reps, ImGuiDataType_U32, &reps, &reps_step, &reps_fast, "%u"))
         state.controls.reps = clamp_reps(reps);
     state.controls.reps = clamp_reps(state.controls.reps); // also repairs a bad value from settings
-    widgets::tooltip("How many runs (1 to 1000), each with the next seed; results are added up.");
+    widgets::tooltip(t.tip_reps);
 }
 
 void draw_buttons(AppState& state) {
     const bool running = state.progress.running;
     const bool have_variant = state.scenario != nullptr && state.variant != nullptr;
+    const RunPanelText& t = ui_text(shown_language(state)).run;
 
     ImGui::BeginDisabled(running || !have_variant);
-    if (ImGui::Button("Run")) state.requests.run = true;
+    if (ImGui::Button(t.run)) state.requests.run = true;
     ImGui::EndDisabled();
-    widgets::tooltip(have_variant ? "Run the selected variant with these settings."
-                                  : "Select a variant first.",
-                     ImGuiHoveredFlags_AllowWhenDisabled);
+    widgets::tooltip(have_variant ? t.tip_run : t.tip_select, ImGuiHoveredFlags_AllowWhenDisabled);
 
     // Side by side needs a broken variant to hold against the scenario's first (correct) one.
     const bool can_compare = have_variant && state.scenario->variants.size() > 1 &&
                              state.variant != &state.scenario->variants.front();
-    const char* both = labels::kRunBoth;
+    const char* both = t.run_both;
     widgets::same_line_if_fits(widgets::button_width(both));
     ImGui::BeginDisabled(running || !can_compare);
     if (ImGui::Button(both)) {
@@ -98,25 +87,23 @@ void draw_buttons(AppState& state) {
         state.compare = true;
     }
     ImGui::EndDisabled();
-    widgets::tooltip(can_compare
-                         ? "Runs the scenario's correct variant and the selected one with the same settings "
-                           "and shows both timelines with one shared zoom."
-                         : "Select a broken variant (not the first, correct one) to compare it.",
-                     ImGuiHoveredFlags_AllowWhenDisabled);
+    widgets::tooltip(can_compare ? t.tip_both : t.tip_both_select, ImGuiHoveredFlags_AllowWhenDisabled);
 
-    widgets::same_line_if_fits(widgets::button_width("Cancel"));
+    widgets::same_line_if_fits(widgets::button_width(t.cancel));
     ImGui::BeginDisabled(!running);
-    if (ImGui::Button("Cancel")) state.requests.cancel = true;
+    if (ImGui::Button(t.cancel)) state.requests.cancel = true;
     ImGui::EndDisabled();
 
     // Compare mode can be left again once it shows something.
     if (state.compare || (state.compare_left != nullptr && state.compare_right != nullptr)) {
-        ImGui::Checkbox("Side by side", &state.compare);
-        widgets::tooltip("Show the correct and the broken run side by side.");
+        ImGui::Checkbox(t.side_by_side, &state.compare);
+        widgets::tooltip(t.tip_side);
     }
 }
 
 void draw_progress(const AppState& state) {
+    const Language language = shown_language(state);
+    const RunPanelText& t = ui_text(language).run;
     if (state.progress.running) {
         const std::string overlay = state.progress.what + "  " +
                                     std::to_string(static_cast<int>(state.progress.fraction * 100.0 + 0.5)) +
@@ -126,11 +113,11 @@ void draw_progress(const AppState& state) {
     }
     // The idle bar keeps the layout still when a run starts; the last run is named below it, where
     // a long label can wrap instead of being cut off in the bar.
-    ImGui::ProgressBar(0.0f, {-FLT_MIN, 0.0f}, "idle");
+    ImGui::ProgressBar(0.0f, {-FLT_MIN, 0.0f}, t.idle);
     if (state.current == nullptr) return;
-    const std::string last = "last run: " + state.current->label + "  (" +
-                             std::to_string(static_cast<int>(state.current->summary.elapsed_ms + 0.5)) +
-                             " ms)";
+    const std::string last =
+        fill(t.last_run, {record_label(*state.current, language),
+                          std::to_string(static_cast<int>(state.current->summary.elapsed_ms + 0.5))});
     widgets::disabled_wrapped(last.c_str());
     if (state.current->provisional) return;
     const Outcome outcome = outcome_of(state.current->summary, shown_language(state));
@@ -149,9 +136,10 @@ void RunPanel::draw_backend(AppState& state) {
     // A backend the panel cannot offer (from a settings file or a script) is shown as it is, not
     // silently replaced: the App reports what it makes of it when it runs.
     const std::string& backend = state.controls.backend;
-    const std::string preview = backend == "sim" ? "Simulator" : backend == "gpu" ? "GPU" : backend;
-    if (ImGui::BeginCombo("Backend", preview.c_str())) {
-        if (ImGui::Selectable("Simulator", backend == "sim")) state.controls.backend = "sim";
+    const RunPanelText& t = ui_text(shown_language(state)).run;
+    const std::string preview = backend == "sim" ? t.simulator.s : backend == "gpu" ? t.gpu.s : backend;
+    if (ImGui::BeginCombo(t.backend, preview.c_str())) {
+        if (ImGui::Selectable(t.simulator, backend == "sim")) state.controls.backend = "sim";
         if (gpu_.available) {
             if (ImGui::Selectable("GPU", backend == "gpu")) state.controls.backend = "gpu";
         } else {
@@ -162,8 +150,8 @@ void RunPanel::draw_backend(AppState& state) {
         ImGui::EndCombo();
     }
     const std::string help =
-        "Simulator: the SyncLab SIMT simulator, with a chosen schedule. GPU: " +
-        (gpu_.available ? std::string("the real GPU (traced and untraced launches).") : gpu_.why_not + ".");
+        fill(t.tip_backend, {gpu_.available ? std::string(t.tip_gpu_real)
+                                            : gpu_reason_words(gpu_.why_not, shown_language(state)) + "."});
     widgets::tooltip(help.c_str());
 
     // Why the GPU cannot be chosen stays in sight (not only in the closed combo): a student on a
@@ -178,8 +166,8 @@ void RunPanel::draw_backend(AppState& state) {
                                                   theme::kUnavailable, size * 0.2f);
         ImGui::Dummy(ImVec2(size, line));
         ImGui::SameLine();
-        const std::string note =
-            state.gpu.probing ? "GPU: " + gpu_.why_not : "GPU unavailable: " + gpu_.why_not;
+        const std::string note = fill(state.gpu.probing ? t.gpu_probing : t.gpu_unavailable,
+                                      {gpu_reason_words(gpu_.why_not, shown_language(state))});
         widgets::disabled_wrapped(note.c_str());
         const ImVec2 b = ImGui::GetItemRectMax();
         note_rect_ = ImVec4(p.x, p.y, b.x, b.y);
@@ -190,29 +178,24 @@ void RunPanel::draw_backend(AppState& state) {
 void RunPanel::draw_gpu_options(AppState& state) const {
     Controls& c = state.controls;
     ImGui::SetNextItemWidth(field_width());
-    const char* launches[] = {"untraced + traced", "untraced only"};
+    const RunPanelText& t = ui_text(shown_language(state)).run;
+    const char* launches[] = {t.launches_both, t.launches_untraced};
     int which = c.gpu_traced ? 0 : 1;
-    if (ImGui::Combo("Launches", &which, launches, 2)) c.gpu_traced = which == 0;
-    widgets::tooltip("Untraced launches (one per repetition) give the hardware's own outcome and time. The "
-                     "traced launch records every access and barrier for the timeline and the findings, "
-                     "but runs slower, which can change what the kernel does.");
+    if (ImGui::Combo(t.launches, &which, launches, 2)) c.gpu_traced = which == 0;
+    widgets::tooltip(t.tip_launches);
 
     ImGui::BeginDisabled(!c.gpu_traced);
     bool live = c.gpu_live && c.gpu_traced;
-    if (ImGui::Checkbox("Live", &live)) c.gpu_live = live;
+    if (ImGui::Checkbox(t.live, &live)) c.gpu_live = live;
     ImGui::EndDisabled();
-    widgets::tooltip(c.gpu_traced ? "Show the traced launch's events on the timeline while the kernel runs "
-                                    "(the trace goes to host memory the GPU writes directly)."
-                                  : "Live shows the traced launch: choose untraced + traced.",
-                     ImGuiHoveredFlags_AllowWhenDisabled);
+    widgets::tooltip(c.gpu_traced ? t.tip_live : t.tip_live_off, ImGuiHoveredFlags_AllowWhenDisabled);
 
     ImGui::SetNextItemWidth(field_width());
     double timeout = c.gpu_timeout_s;
     const double step = 1, fast = 10;
-    if (ImGui::InputScalar("Timeout (s)", ImGuiDataType_Double, &timeout, &step, &fast, "%.1f"))
+    if (ImGui::InputScalar(t.timeout, ImGuiDataType_Double, &timeout, &step, &fast, "%.1f"))
         c.gpu_timeout_s = std::clamp(timeout, 0.1, 600.0);
-    widgets::tooltip("A kernel still running after this many seconds is stopped; the run then shows where "
-                     "its threads were waiting (a hang ends as a diagnosis, not a frozen GPU).");
+    widgets::tooltip(t.tip_timeout);
 }
 
 void RunPanel::draw(AppState& state) {
@@ -220,8 +203,8 @@ void RunPanel::draw(AppState& state) {
     if (state.variant != nullptr && state.scenario != nullptr)
         ImGui::Text("%s / %s", state.scenario->id.c_str(), state.variant->id.c_str());
     else
-        ImGui::TextDisabled("no variant selected");
-    widgets::about_button(kAbout);
+        ImGui::TextDisabled("%s", ui_text(shown_language(state)).run.no_variant.s);
+    widgets::about_button(ui_text(shown_language(state)).about.run);
 
     draw_backend(state);
     draw_schedule(state);

@@ -1,5 +1,7 @@
 #include "ui/scenario_browser.h"
 
+#include "ui/ui_text.h"
+
 #include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
@@ -12,14 +14,6 @@
 namespace synclab::ui {
 
 namespace {
-
-constexpr const char* kAbout =
-    "Scenarios, grouped by topic. Each scenario is one kernel file with a correct variant and broken ones. "
-    "Click a variant to open its lesson, then predict what will happen and run it.\n\n"
-    "Badges show what the variant's last run gave:\n"
-    "  hollow circle: not run yet\n"
-    "  green circle: the run showed what the lesson expects\n"
-    "  red square: it did not, or the run failed (hover for details)";
 
 // The badge, drawn in a square of one text line: hollow circle, green disc, red square. Shapes differ
 // as well as colours so that red/green colour blindness still tells them apart.
@@ -56,8 +50,11 @@ void ScenarioBrowser::draw(AppState& state) {
             ++total;
             if (badge_of(state, s, v) == Badge::AsExpected) ++as_expected;
         }
-    ImGui::TextDisabled("%zu of %zu variants ran as expected", as_expected, total);
-    widgets::about_button(kAbout);
+    const Language language = shown_language(state);
+    ImGui::TextDisabled("%s", fill(ui_text(language).browser.ran_as_expected,
+                                   {std::to_string(as_expected), std::to_string(total)})
+                                  .c_str());
+    widgets::about_button(ui_text(shown_language(state)).about.browser);
     ImGui::Separator();
 
     const bool selection_moved = state.variant != seen_variant_;
@@ -80,7 +77,7 @@ void ScenarioBrowser::draw(AppState& state) {
             // Open by default: the catalog is small, and seeing every variant invites comparing them.
             const bool open =
                 ImGui::TreeNodeEx("##scenario", ImGuiTreeNodeFlags_DefaultOpen, "%s", text.title.c_str());
-            widgets::tooltip(("scenario \"" + s->id + "\" (" + s->source_file + ")").c_str());
+            widgets::tooltip(fill(ui_text(language).browser.scenario_tip, {s->id, s->source_file}).c_str());
             if (open) {
                 for (const scenario::Variant& v : s->variants)
                     draw_variant(state, *s, v);
@@ -97,7 +94,7 @@ void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s,
     ImGui::PushID(v.id.c_str());
     const Badge badge = badge_of(state, s, v);
     draw_badge(badge);
-    widgets::tooltip(badge_text(badge));
+    widgets::tooltip(badge_text(badge, shown_language(state)));
     ImGui::SameLine();
     const scenario::LessonText& text = lesson_text(state, v.en, v.zh);
     const std::string& title = text.title.empty() ? v.id : text.title;
@@ -113,7 +110,7 @@ void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s,
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
         ImGui::TextUnformatted(text.shows.c_str());
         ImGui::Spacing();
-        ImGui::TextDisabled("%s", badge_text(badge));
+        ImGui::TextDisabled("%s", badge_text(badge, shown_language(state)));
         ImGui::TextDisabled("%s", expectation_sentence(v.expect, shown_language(state)).c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();

@@ -5,6 +5,7 @@
 #include "ui/script.h"
 
 #include "ui/app.h"
+#include "ui/drawn_text.h"
 #include "ui/output_grid.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
@@ -12,6 +13,7 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cctype>
@@ -508,7 +510,7 @@ void Script::after_render(App& app, Shell& shell) {
             s.current && sel >= 0 && size_t(sel) < s.current->summary.findings.size()
                 ? &s.current->summary.findings[size_t(sel)]
                 : nullptr;
-        const nlohmann::json doc = {
+        nlohmann::json doc = {
             {"width", shell.framebuffer_width()},
             {"height", shell.framebuffer_height()},
             {"regions", regions},
@@ -547,6 +549,11 @@ void Script::after_render(App& app, Shell& shell) {
             {"provenance_lines", s.provenance.lines},
             {"provenance_stale_loads", s.provenance.stale_loads.size()},
         };
+        nlohmann::json drawn = nlohmann::json::array();
+        if (const ImDrawData* data = ImGui::GetDrawData())
+            for (const DrawnText& t : drawn_text(*data, *ImGui::GetIO().Fonts))
+                drawn.push_back({{"text", t.text}, {"x", t.x}, {"y", t.y}});
+        doc["drawn_text"] = drawn;
         std::ofstream out(options_.layout);
         out << doc.dump(2) << "\n";
         if (!out) {

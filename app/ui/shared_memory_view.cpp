@@ -1,6 +1,8 @@
 #include "ui/shared_memory_view.h"
 
+#include "ui/source_lines.h" // shown_language
 #include "ui/theme.h"
+#include "ui/ui_text.h"
 #include "ui/value_format.h"
 
 #include <imgui.h>
@@ -26,10 +28,11 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
         slots_ = playback->shared_memory(block_ == Playback::kAllBlocks ? playback->current_block() : block_,
                                          kMaxWords);
     }
+    const SharedMemoryText& t = ui_text(shown_language(state)).shared_memory;
     const uint32_t block = block_ == Playback::kAllBlocks ? playback->current_block() : block_;
-    ImGui::Text("shared memory of block %u at event %zu", block, cursor_);
+    ImGui::TextUnformatted(fill(t.title, {std::to_string(block), std::to_string(cursor_)}).c_str());
     if (slots_.empty()) {
-        ImGui::TextDisabled("no shared-memory access to show (none, or more than %zu words)", kMaxWords);
+        ImGui::TextDisabled("%s", fill(t.none, {std::to_string(kMaxWords)}).c_str());
         return;
     }
     size_t stale = 0, stale_read = 0;
@@ -39,15 +42,12 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
     }
     if (stale_read > 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, theme::palette(state.presenter).bad);
-        ImGui::TextWrapped("this instruction reads %zu stale slot%s: values not written yet", stale_read,
-                           stale_read == 1 ? "" : "s");
+        ImGui::TextWrapped("%s", fill(t.stale_read, {std::to_string(stale_read)}).c_str());
         ImGui::PopStyleColor();
     } else {
-        ImGui::TextDisabled("%zu words \u00b7 %zu stale", slots_.size(), stale);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(
-                "stale: the block stores to it again before its next barrier, so a load of it now\n"
-                "reads a value the program has not written yet");
+        ImGui::TextDisabled("%s",
+                            fill(t.counts, {std::to_string(slots_.size()), std::to_string(stale)}).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.tip_stale.c_str());
     }
 
     // Cells: 16 words a row, as large as the panel allows without scrolling (the legend below keeps a
@@ -103,32 +103,34 @@ void SharedMemoryView::draw(const AppState& state, const Playback* playback, con
         ImGui::TextUnformatted(label);
         ImGui::SameLine();
     };
-    swatch(theme::kWrittenSlot, "written");
-    swatch(theme::kStaleSlot, "stale");
-    swatch(theme::kPlayhead, "read now");
-    swatch(theme::kRaceArrow, "stale read");
+    swatch(theme::kWrittenSlot, t.written);
+    swatch(theme::kStaleSlot, t.stale);
+    swatch(theme::kPlayhead, t.read_now);
+    swatch(theme::kRaceArrow, t.stale_read_legend);
     ImGui::NewLine();
 
     if (hovered >= 0) {
         const Playback::Slot& s = slots_[size_t(hovered)];
         ImGui::BeginTooltip();
-        ImGui::Text("offset 0x%llx (word %llu)", (unsigned long long)s.address,
-                    (unsigned long long)(s.address / 4));
+        char hex[24];
+        std::snprintf(hex, sizeof hex, "%llx", (unsigned long long)s.address);
+        ImGui::TextUnformatted(fill(t.tip_offset, {hex, std::to_string(s.address / 4)}).c_str());
         auto who = [&](uint32_t e) {
             const trace::Event& ev = trace->events[e];
-            const trace::ThreadInfo& t = trace->threads[ev.thread];
-            return "thread " + std::to_string(t.thread_in_block) + " at line " +
-                   std::to_string(trace->source_line(ev));
+            const trace::ThreadInfo& info = trace->threads[ev.thread];
+            return fill(t.who,
+                        {std::to_string(info.thread_in_block), std::to_string(trace->source_line(ev))});
         };
-        if (s.written)
-            ImGui::Text("value %s, stored by %s",
-                        format_value(trace->sites[trace->events[s.writer].site].text, s.value, 4).c_str(),
-                        who(s.writer).c_str());
-        else
-            ImGui::TextUnformatted("not written yet");
+        if (s.written) {
+            const std::string value =
+                format_value(trace->sites[trace->events[s.writer].site].text, s.value, 4);
+            ImGui::TextUnformatted(fill(t.tip_value, {value, who(s.writer)}).c_str());
+        } else {
+            ImGui::TextUnformatted(t.tip_not_written);
+        }
         if (s.next_writer != UINT32_MAX)
-            ImGui::Text("next store: %s%s", who(s.next_writer).c_str(),
-                        s.stale ? ", before the next barrier: a load now reads a stale value" : "");
+            ImGui::TextUnformatted(
+                fill(s.stale ? t.tip_next_stale : t.tip_next, {who(s.next_writer)}).c_str());
         ImGui::EndTooltip();
     }
 }

@@ -219,17 +219,19 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
 
 // [SECTION] Findings as text (findings panel) ------------------------------------------------------
 
-std::string thread_label(const trace::Trace& trace, uint32_t thread) {
-    std::string out = "thread " + std::to_string(thread);
+std::string thread_label(const trace::Trace& trace, uint32_t thread, Language language) {
+    std::string out = (zh(language) ? "线程 " : "thread ") + std::to_string(thread);
     if (thread < trace.threads.size()) {
         const trace::ThreadInfo& t = trace.threads[thread];
-        out += " (block " + std::to_string(t.block) + ", t " + std::to_string(t.thread_in_block) + ")";
+        out += zh(language)
+                   ? "（块 " + std::to_string(t.block) + "，t " + std::to_string(t.thread_in_block) + "）"
+                   : " (block " + std::to_string(t.block) + ", t " + std::to_string(t.thread_in_block) + ")";
     }
     return out;
 }
 
 std::string thread_example(const trace::Trace& trace, const analysis::Finding& finding,
-                           std::string_view arrow) {
+                           std::string_view arrow, Language language) {
     const std::vector<uint32_t>& ids = finding.threads;
     if (ids.empty()) return "";
     if (finding.kind == analysis::FindingKind::Deadlock || ids.size() == 1) {
@@ -238,14 +240,18 @@ std::string thread_example(const trace::Trace& trace, const analysis::Finding& f
         std::string out;
         for (size_t i = 0; i < ids.size() && i < kShown; ++i) {
             if (i != 0) out += ", ";
-            out += thread_label(trace, ids[i]);
+            out += thread_label(trace, ids[i], language);
         }
-        if (ids.size() > kShown) out += " and " + std::to_string(ids.size() - kShown) + " more";
+        if (ids.size() > kShown)
+            out += zh(language) ? "，另有 " + std::to_string(ids.size() - kShown) + " 个"
+                                : " and " + std::to_string(ids.size() - kShown) + " more";
         return out;
     }
-    std::string out =
-        thread_label(trace, ids[0]) + " " + std::string(arrow) + " " + thread_label(trace, ids[1]);
-    if (ids.size() > 2) out += " (+" + std::to_string(ids.size() - 2) + " more)";
+    std::string out = thread_label(trace, ids[0], language) + " " + std::string(arrow) + " " +
+                      thread_label(trace, ids[1], language);
+    if (ids.size() > 2)
+        out += zh(language) ? "（另有 " + std::to_string(ids.size() - 2) + " 个）"
+                            : " (+" + std::to_string(ids.size() - 2) + " more)";
     return out;
 }
 
@@ -258,14 +264,40 @@ std::string lines_text(const analysis::Finding& finding) {
     return out;
 }
 
-std::string space_text(const analysis::Finding& finding) {
+std::string space_text(const analysis::Finding& finding, Language language) {
     if (finding.kind == analysis::FindingKind::BarrierDivergence ||
         finding.kind == analysis::FindingKind::Deadlock || finding.space == trace::Space::Other)
         return "";
+    if (zh(language)) {
+        switch (finding.space) {
+        case trace::Space::Shared:
+            return "共享内存";
+        case trace::Space::Global:
+            return "全局内存";
+        case trace::Space::Local:
+            return "局部内存";
+        default:
+            break;
+        }
+    }
     return trace::to_string(finding.space);
 }
 
-const char* kind_explanation(analysis::FindingKind kind) {
+const char* kind_explanation(analysis::FindingKind kind, Language language) {
+    if (zh(language)) {
+        switch (kind) {
+        case analysis::FindingKind::Race:
+            return "数据竞争：两个线程访问同一个地址，至少有一个在写，而且没有任何东西（屏障或原子操作）规定"
+                   "两次访问的先后。";
+        case analysis::FindingKind::BarrierDivergence:
+            return "屏障不一致：一个块的线程（或一个线程束的通道）到达了不同的屏障指令，所以屏障没有把代码想"
+                   "分开的部分分开。";
+        case analysis::FindingKind::LostUpdate:
+            return "丢失更新：多个线程对同一个全局地址做了非原子的读-改-写；重叠的累加会互相覆盖。";
+        case analysis::FindingKind::Deadlock:
+            return "死锁：运行结束时还有线程在一个永远无法完成的屏障处等待。";
+        }
+    }
     switch (kind) {
     case analysis::FindingKind::Race:
         return "race: two threads access the same address, at least one writes, and nothing (no barrier, no "
@@ -282,7 +314,19 @@ const char* kind_explanation(analysis::FindingKind kind) {
     return "";
 }
 
-const char* hazard_explanation(analysis::Hazard hazard) {
+const char* hazard_explanation(analysis::Hazard hazard, Language language) {
+    if (zh(language)) {
+        switch (hazard) {
+        case analysis::Hazard::RAW:
+            return "RAW：写后读 - 读取可能在它需要的写入之前执行。";
+        case analysis::Hazard::WAR:
+            return "WAR：读后写 - 写入可能在一个值被读取之前就把它覆盖。";
+        case analysis::Hazard::WAW:
+            return "WAW：写后写 - 最后留下哪次写入取决于调度。";
+        case analysis::Hazard::None:
+            return "";
+        }
+    }
     switch (hazard) {
     case analysis::Hazard::RAW:
         return "RAW: read after write - the load may run before the store it needs.";
@@ -309,7 +353,7 @@ std::string wrong_outputs_text(const runner::RunSummary& s, Language language) {
     const std::string bad_reps = std::to_string(s.reps_with_wrong_outputs), reps = std::to_string(s.reps_run);
     if (zh(language)) {
         if (s.checked_outputs == 0) return "没有检查任何输出";
-        return "检查了 " + checked + " 个输出，" + wrong + " 个错误（" + reps + " 次重复中有 " + bad_reps +
+        return "检查了 " + checked + " 个输出，" + wrong + " 个错误（" + reps + " 次运行中有 " + bad_reps +
                " 次出现错误输出）";
     }
     if (s.checked_outputs == 0) return "no outputs checked";
@@ -433,7 +477,19 @@ uint32_t badge_colour(Badge badge) {
     return 0;
 }
 
-const char* badge_text(Badge badge) {
+const char* badge_text(Badge badge, Language language) {
+    if (zh(language)) {
+        switch (badge) {
+        case Badge::NotRun:
+            return "还没有运行";
+        case Badge::AsExpected:
+            return "上次运行符合预期";
+        case Badge::Unexpected:
+            return "上次运行不符合预期";
+        case Badge::Failed:
+            return "上次运行失败";
+        }
+    }
     switch (badge) {
     case Badge::NotRun:
         return "not run yet";
@@ -488,7 +544,17 @@ uint32_t clamp_reps(int64_t reps) {
     return static_cast<uint32_t>(std::clamp<int64_t>(reps, kMinReps, kMaxReps));
 }
 
-const char* schedule_label(sim::Schedule schedule) {
+const char* schedule_label(sim::Schedule schedule, Language language) {
+    if (zh(language)) {
+        switch (schedule) {
+        case sim::Schedule::RoundRobin:
+            return "rr：固定的轮转调度";
+        case sim::Schedule::Random:
+            return "随机";
+        case sim::Schedule::Adversarial:
+            return "对抗";
+        }
+    }
     switch (schedule) {
     case sim::Schedule::RoundRobin:
         return "rr: deterministic round-robin";
@@ -500,7 +566,17 @@ const char* schedule_label(sim::Schedule schedule) {
     return "";
 }
 
-const char* schedule_explanation(sim::Schedule schedule) {
+const char* schedule_explanation(sim::Schedule schedule, Language language) {
+    if (zh(language)) {
+        switch (schedule) {
+        case sim::Schedule::RoundRobin:
+            return "线程束按固定顺序轮流运行：每次运行都一样，这正是它会掩盖数据竞争的原因。";
+        case sim::Schedule::Random:
+            return "种子决定下一个运行哪个线程束、运行多久：种子不同，交错的方式也不同。";
+        case sim::Schedule::Adversarial:
+            return "在共享内存访问之前故意让某些线程束停下，让其他线程束超过它们：暴露数据竞争。";
+        }
+    }
     switch (schedule) {
     case sim::Schedule::RoundRobin:
         return "Warps take turns in a fixed order: every run is the same, which is exactly why it hides "

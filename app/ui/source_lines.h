@@ -125,25 +125,25 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
 // [SECTION] Findings as text (findings panel) ------------------------------------------------------
 
 // "thread 33 (block 0, t 33)"; just "thread 33" when the index is not in the thread table.
-std::string thread_label(const trace::Trace& trace, uint32_t thread);
+std::string thread_label(const trace::Trace& trace, uint32_t thread, Language language = Language::En);
 
 // An example of the threads involved: "thread 31 (block 0, t 31) <arrow> thread 32 (block 0, t 32)"
 // for two threads (the first access's thread first; " (+N more)" when the finding names more), a
 // comma-separated list for deadlocks ("... and N more" past two), "" when it names none. `arrow` is
 // a parameter because the font may lack U+2194.
 std::string thread_example(const trace::Trace& trace, const analysis::Finding& finding,
-                           std::string_view arrow = "\u2194");
+                           std::string_view arrow = "\u2194", Language language = Language::En);
 
 // The finding's lines as written in the table: its CUDA lines "20, 23, 24", then the PTX lines of its
 // sites that have no CUDA line, each written "PTX 41".
 std::string lines_text(const analysis::Finding& finding);
 
 // "shared" / "global" / "local"; "" for findings that involve no memory (barriers, deadlock).
-std::string space_text(const analysis::Finding& finding);
+std::string space_text(const analysis::Finding& finding, Language language = Language::En);
 
 // One sentence each, for tooltips.
-const char* kind_explanation(analysis::FindingKind kind);
-const char* hazard_explanation(analysis::Hazard hazard);
+const char* kind_explanation(analysis::FindingKind kind, Language language = Language::En);
+const char* hazard_explanation(analysis::Hazard hazard, Language language = Language::En);
 
 // [SECTION] Runs and verdicts (lesson panel, browser badges) ---------------------------------------
 
@@ -186,7 +186,7 @@ std::string expectation_text(const scenario::Expectation& expect);
 std::string badge_key(const scenario::Scenario& scenario, const scenario::Variant& variant);
 Badge badge_of(const AppState& state, const scenario::Scenario& scenario, const scenario::Variant& variant);
 uint32_t badge_colour(Badge badge); // NotRun: 0 (drawn hollow in the text colour)
-const char* badge_text(Badge badge);
+const char* badge_text(Badge badge, Language language = Language::En);
 
 // [SECTION] Catalog grouping (scenario browser) ----------------------------------------------------
 
@@ -208,7 +208,9 @@ constexpr uint32_t kMinReps = 1;
 constexpr uint32_t kMaxReps = 1000;
 uint32_t clamp_reps(int64_t reps);
 
-const char* schedule_label(sim::Schedule schedule);       // "rr: deterministic round-robin", ...
-const char* schedule_explanation(sim::Schedule schedule); // one line for the tooltip
+const char* schedule_label(sim::Schedule schedule,
+                           Language language = Language::En); // "rr: deterministic round-robin", ...
+const char* schedule_explanation(sim::Schedule schedule,
+                                 Language language = Language::En); // one line for the tooltip
 
 } // namespace synclab::ui

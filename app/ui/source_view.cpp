@@ -4,8 +4,12 @@
 //   [SECTION] SourceView: drawing
 #include "ui/source_view.h"
 
+#include "ui/callout_view.h"
+#include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
+#include "ui/source_lines.h"
 #include "ui/theme.h"
+#include "ui/ui_text.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -20,31 +24,13 @@ namespace synclab::ui {
 
 namespace {
 
-constexpr const char* kAbout =
-    "The kernel's CUDA source, as the run recorded it (or the selected scenario's file before a run).\n\n"
-    "A coloured mark in the gutter: a finding of the run names this line (pink: race, yellow: barrier "
-    "divergence, orange: lost update, red: deadlock). Hover it to read the finding; click it to select "
-    "it (clicking again cycles through the findings on that line).\n\n"
-    "A line with a full coloured background belongs to the selected finding (pick one in the findings "
-    "panel). The faint white line is the one the event under the mouse in the timeline came from.\n\n"
-    "A cyan bar beside the line number: a line of the output explained in the output grid (the store "
-    "that left the value, the loads that read a stale value and the stores they raced with).\n\n"
-    "PTX shows the PTX the simulator ran beside the source: the instruction of the hovered event and the "
-    "instructions of the selected finding are highlighted there too.";
-
 // Lines of context kept above a line scrolled to, so that the student sees what leads to it.
 constexpr float kContextLines = 3.0f;
 
-struct KindLegend {
-    analysis::FindingKind kind;
-    const char* name;
-};
-constexpr std::array<KindLegend, 4> kLegend = {{
-    {analysis::FindingKind::Race, "race"},
-    {analysis::FindingKind::BarrierDivergence, "barrier divergence"},
-    {analysis::FindingKind::LostUpdate, "lost update"},
-    {analysis::FindingKind::Deadlock, "deadlock"},
-}};
+// The kinds in the legend, in this order (named by kind_words()).
+constexpr std::array<analysis::FindingKind, 4> kLegend = {
+    analysis::FindingKind::Race, analysis::FindingKind::BarrierDivergence, analysis::FindingKind::LostUpdate,
+    analysis::FindingKind::Deadlock};
 
 // A square of text height in a colour, as in the gutter.
 void swatch(uint32_t colour) {
@@ -184,9 +170,8 @@ void SourceView::draw(AppState& state) {
 
     draw_header(state, choice);
     if (cuda_.lines.empty() && !state.show_ptx) {
-        widgets::wrapped(state.current != nullptr
-                             ? "This trace carries no CUDA source (it was recorded without one)."
-                             : "Select a scenario to see its kernel.");
+        const SourceText& t = ui_text(shown_language(state)).source;
+        widgets::wrapped(state.current != nullptr ? t.no_source : t.select_scenario);
         ImGui::PopID();
         return;
     }
@@ -204,32 +189,33 @@ void SourceView::draw(AppState& state) {
 void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
     // A trace of a kernel outside the catalog says so: no lesson is behind this source.
     const RunRecord* r = state.current.get();
+    const Language language = shown_language(state);
+    const SourceText& t = ui_text(language).source;
     if (r != nullptr && r->scenario_id.empty() && state.scenario == nullptr) {
-        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "own kernel %s",
-                           r->summary.trace.meta.kernel.c_str());
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s",
+                           fill(t.own_kernel, {r->summary.trace.meta.kernel}).c_str());
         ImGui::SameLine();
     }
-    ImGui::TextUnformatted(choice.name.empty() ? "(no file)" : choice.name.c_str());
+    ImGui::TextUnformatted(choice.name.empty() ? t.no_file.s : choice.name.c_str());
     ImGui::SameLine();
-    ImGui::Checkbox("PTX", &state.show_ptx);
-    widgets::tooltip("Show the PTX beside the CUDA source.");
+    ImGui::Checkbox(t.ptx, &state.show_ptx);
+    widgets::tooltip(t.tip_ptx);
 
     if (choice.run_applies && state.current != nullptr) {
         // Only the kinds this run found: the legend explains what is on screen, nothing more.
-        for (const KindLegend& k : kLegend) {
+        for (const analysis::FindingKind kind : kLegend) {
             const auto& findings = state.current->summary.findings;
             if (std::none_of(findings.begin(), findings.end(),
-                             [&](const analysis::Finding& f) { return f.kind == k.kind; }))
+                             [&](const analysis::Finding& f) { return f.kind == kind; }))
                 continue;
             ImGui::SameLine();
-            swatch(finding_colour(k.kind));
+            swatch(finding_colour(kind));
             ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-            ImGui::TextUnformatted(k.name);
+            ImGui::TextUnformatted(kind_words(kind, language, false).c_str());
         }
     }
-    widgets::about_button(kAbout);
-    if (!choice.run_applies && state.current != nullptr)
-        ImGui::TextDisabled("The last run was of another scenario: run this one to see its findings here.");
+    widgets::about_button(ui_text(shown_language(state)).about.source);
+    if (!choice.run_applies && state.current != nullptr) ImGui::TextDisabled("%s", t.other_scenario.s);
 }
 
 void SourceView::draw_column(const char* id, const Lines& text, const LineMarks& marks, PendingScroll& scroll,
@@ -276,7 +262,7 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
         }
     }
 
-    if (text.lines.empty()) ImGui::TextDisabled("(empty)");
+    if (text.lines.empty()) ImGui::TextDisabled("%s", ui_text(shown_language(state)).source.empty.s);
 
     const std::vector<analysis::Finding>* findings =
         state.current != nullptr ? &state.current->summary.findings : nullptr;
@@ -351,12 +337,17 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
             ImGui::PushTextWrapPos(font * 32.0f);
             for (int f : on_line) {
                 const analysis::Finding& finding = (*findings)[size_t(f)];
-                widgets::coloured_text(finding_colour(finding.kind), analysis::to_string(finding.kind));
+                widgets::coloured_text(finding_colour(finding.kind),
+                                       kind_words(finding.kind, shown_language(state), false).c_str());
                 ImGui::SameLine();
-                ImGui::TextUnformatted(finding.message.c_str());
+                ImGui::TextUnformatted(
+                    finding_message(finding, state.current->summary.trace,
+                                    std::string_view(text.data ? text.data : "", text.size),
+                                    shown_language(state))
+                        .c_str());
             }
-            ImGui::TextDisabled("click: select %s",
-                                on_line.size() > 1 ? "the next of these findings" : "this finding");
+            const SourceText& t = ui_text(shown_language(state)).source;
+            ImGui::TextDisabled("%s", (on_line.size() > 1 ? t.click_next : t.click_this).s);
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))

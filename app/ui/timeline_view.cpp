@@ -12,6 +12,11 @@
 // [SECTION] Tooltips
 #include "ui/timeline_view.h"
 
+#include "ui/callout_view.h"
+#include "ui/outcome_words.h"
+#include "ui/source_lines.h"
+#include "ui/ui_text.h"
+
 #include "ui/theme.h"
 #include "ui/value_format.h"
 
@@ -432,6 +437,7 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
 
 void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera& camera, const char* id,
                         ImVec2 size) {
+    language_ = shown_language(state);
     update_cache(record);
     follow_provenance(state, camera);
     apply_camera_requests(camera);
@@ -518,12 +524,13 @@ void TimelineView::draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, 
     const trace::Trace& trace = index_->trace();
     const uint32_t line = trace.source_line(trace.events[w.arrive]);
     if (line == 0) return;
-    char text[48];
+    const TimelineText& words = ui_text(language_).timeline;
     const uint32_t other = w.mixed() ? trace.source_line(trace.events[w.other_arrive]) : 0;
-    if (other != 0 && other != line)
-        std::snprintf(text, sizeof text, "line %u | %u", std::min(line, other), std::max(line, other));
-    else
-        std::snprintf(text, sizeof text, "line %u", line);
+    const std::string label = other != 0 && other != line
+                                  ? fill(words.line_pair, {std::to_string(std::min(line, other)),
+                                                           std::to_string(std::max(line, other))})
+                                  : fill(words.line, {std::to_string(line)});
+    const char* text = label.c_str();
     const float size = std::min(font * 0.8f, (b.y - a.y) + 2);
     if (size < 8) return; // too thin a row to be read
     const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text);
@@ -757,9 +764,10 @@ void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) co
         const ImVec2 n = ImGui::CalcTextSize(number);
         dl->AddText({c.x - n.x / 2, c.y - n.y / 2}, IM_COL32(0, 0, 0, 255), number);
     };
+    const TimelineText& words = ui_text(shown_language(state)).timeline;
     auto thread_name = [&](uint32_t event) {
         const trace::ThreadInfo& t = trace.threads[trace.events[event].thread];
-        return "thread " + std::to_string(t.thread_in_block);
+        return fill(words.story_thread, {std::to_string(t.thread_in_block)});
     };
     std::string caption;
     ImU32 caption_colour = kText;
@@ -769,9 +777,8 @@ void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) co
         static const char* const numbers[] = {"1", "2", "3", "4"};
         for (size_t i = 0; i < 4; ++i)
             mark(steps[i], numbers[i], theme::kLostUpdate);
-        caption = "1 " + thread_name(steps[0]) + " loads \u00b7 2 " + thread_name(steps[1]) +
-                  " loads \u00b7 3 " + thread_name(steps[2]) + " stores \u00b7 4 " + thread_name(steps[3]) +
-                  " stores over it: one update is lost";
+        caption = fill(words.story_lost, {thread_name(steps[0]), thread_name(steps[1]), thread_name(steps[2]),
+                                          thread_name(steps[3])});
         caption_colour = theme::kLostUpdate;
     }
     const ProvenanceMarks& p = state.provenance;
@@ -781,10 +788,9 @@ void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) co
             mark(p.stale_loads[i], "2", theme::kRaceArrow);
         }
         mark(p.final_store, "3", theme::kStore);
-        const std::string output = p.output.empty() ? std::string("the output") : p.output;
-        caption = p.stale_loads.empty() ? "3 " + thread_name(p.final_store) + " wrote " + output
-                                        : "1 racing store \u00b7 2 " + thread_name(p.stale_loads[0]) +
-                                              "'s stale load \u00b7 3 it wrote " + output + " from it";
+        const std::string output = p.output.empty() ? std::string(words.story_the_output) : p.output;
+        caption = p.stale_loads.empty() ? fill(words.story_wrote, {thread_name(p.final_store), output})
+                                        : fill(words.story_stale, {thread_name(p.stale_loads[0]), output});
         caption_colour = theme::kRaceArrow;
     }
     if (caption.empty()) return;
@@ -815,7 +821,8 @@ void TimelineView::draw_labels(const Geometry& g) const {
         case RowKind::Block: {
             const BlockRowInfo& b = index_->blocks()[row.slot];
             disclosure(dl, {x + g.font * 0.4f, cy}, g.font * 0.6f, expansion_.block_open(row.slot), kText);
-            std::snprintf(text, sizeof text, "block %u", b.block);
+            std::snprintf(text, sizeof text, "%s",
+                          fill(ui_text(language_).timeline.block, {std::to_string(b.block)}).c_str());
             x += g.font * 1.1f;
             waiting = b.waiting;
             break;
@@ -824,7 +831,8 @@ void TimelineView::draw_labels(const Geometry& g) const {
             const WarpRowInfo& w = index_->warps()[row.slot];
             x += g.font * 0.9f;
             disclosure(dl, {x + g.font * 0.35f, cy}, g.font * 0.5f, expansion_.warp_open(row.slot), kTextDim);
-            std::snprintf(text, sizeof text, "warp %u", w.warp);
+            std::snprintf(text, sizeof text, "%s",
+                          fill(ui_text(language_).timeline.warp, {std::to_string(w.warp)}).c_str());
             x += g.font * 1.0f;
             waiting = w.waiting;
             break;
@@ -833,8 +841,10 @@ void TimelineView::draw_labels(const Geometry& g) const {
             const ThreadRowInfo& t = index_->thread_rows()[row.slot];
             // Named as the findings name threads ("thread 192 in block 1"), lane beside it.
             const trace::ThreadInfo& info = trace.threads[t.thread];
-            std::snprintf(text, sizeof text, "thread %u \u00b7 lane %u", info.thread_in_block,
-                          unsigned(info.lane));
+            std::snprintf(text, sizeof text, "%s",
+                          fill(ui_text(language_).timeline.thread_lane,
+                               {std::to_string(info.thread_in_block), std::to_string(unsigned(info.lane))})
+                              .c_str());
             x += g.font * 2.2f;
             colour = kTextDim;
             waiting = t.waiting;
@@ -854,7 +864,7 @@ void TimelineView::draw_ruler(const Geometry& g) const {
     dl->AddRectFilled(a, b, IM_COL32(32, 32, 38, 255));
     dl->AddLine({a.x, b.y - 1}, {b.x, b.y - 1}, kRowLine);
     dl->AddText({a.x + g.font * 0.4f, a.y + (g.ruler_h - g.font) / 2}, kTextDim,
-                gpu_time_ ? "time (ns)" : "time (ticks)");
+                gpu_time_ ? ui_text(language_).timeline.ruler_ns : ui_text(language_).timeline.ruler_ticks);
     const double ppt = viewport_.px_per_time();
     if (!(ppt > 0)) return;
     dl->PushClipRect({g.time_x0, a.y}, {g.time_x1, b.y}, true);
@@ -879,7 +889,9 @@ void TimelineView::draw_ruler(const Geometry& g) const {
     }
     if (index_->deadlocked()) {
         const float x = g.screen_x(viewport_.x_of(index_->to_camera(index_->time_end())));
-        const char* what = index_->trace().meta.status == trace::RunStatus::Timeout ? "timeout" : "deadlock";
+        const char* what = index_->trace().meta.status == trace::RunStatus::Timeout
+                               ? ui_text(language_).timeline.timeout
+                               : ui_text(language_).timeline.deadlock;
         const float w = ImGui::CalcTextSize(what).x;
         dl->AddRectFilled({x - w - 6, a.y}, {x, b.y - 1}, IM_COL32(32, 32, 38, 255)); // over tick labels
         dl->AddLine({x, a.y}, {x, b.y}, theme::kDeadlock, 2);
@@ -899,34 +911,36 @@ void TimelineView::draw_legend(const Geometry& g) const {
     struct Entry {
         Mark mark;
         ImU32 colour;
-        const char* label;
-        const char* short_label; // when the full legend does not fit (narrow views, presenter fonts)
+        Text TimelineText::*label;
+        Text TimelineText::*short_label; // when the full legend does not fit (narrow views, presenter fonts)
     };
+    const TimelineText& words = ui_text(language_).timeline;
     // Most important first: a narrow view clips the tail.
     static constexpr Entry kEntries[] = {
-        {Mark::Swatch, theme::kLoad, "load", "ld"},
-        {Mark::Swatch, theme::kStore, "store", "st"},
-        {Mark::Arrow, theme::kRaceArrow, "race", "race"},
-        {Mark::Swatch, theme::kBarrierWait, "barrier wait", "wait"},
-        {Mark::Triangle, theme::kDeadlock, "waiting at the end", "stuck"},
-        {Mark::Diamond, theme::kDivergence, "divergence", "diverge"},
-        {Mark::Swatch, theme::kAtomic, "atomic", "atom"},
-        {Mark::Swatch, theme::kFence, "fence", "fence"},
-        {Mark::Swatch, theme::kExit, "exit", "exit"},
-        {Mark::Swatch, theme::kFolded, "folded (count)", "folded"},
+        {Mark::Swatch, theme::kLoad, &TimelineText::legend_load, &TimelineText::short_load},
+        {Mark::Swatch, theme::kStore, &TimelineText::legend_store, &TimelineText::short_store},
+        {Mark::Arrow, theme::kRaceArrow, &TimelineText::legend_race, &TimelineText::short_race},
+        {Mark::Swatch, theme::kBarrierWait, &TimelineText::legend_wait, &TimelineText::short_wait},
+        {Mark::Triangle, theme::kDeadlock, &TimelineText::legend_stuck, &TimelineText::short_stuck},
+        {Mark::Diamond, theme::kDivergence, &TimelineText::legend_divergence,
+         &TimelineText::short_divergence},
+        {Mark::Swatch, theme::kAtomic, &TimelineText::legend_atomic, &TimelineText::short_atomic},
+        {Mark::Swatch, theme::kFence, &TimelineText::legend_fence, &TimelineText::short_fence},
+        {Mark::Swatch, theme::kExit, &TimelineText::legend_exit, &TimelineText::short_exit},
+        {Mark::Swatch, theme::kFolded, &TimelineText::legend_folded, &TimelineText::short_folded},
     };
     auto mark_width = [&](Mark m) { return m == Mark::Arrow ? g.font * 2.3f : s + g.font * 0.35f; };
     const float help_w = ImGui::CalcTextSize("(?)").x + g.font * 1.2f;
     float full = g.font * 0.5f;
     for (const Entry& e : kEntries)
-        full += mark_width(e.mark) + ImGui::CalcTextSize(e.label).x + g.font;
+        full += mark_width(e.mark) + ImGui::CalcTextSize(words.*e.label).x + g.font;
     const bool compact = full > b.x - a.x - help_w;
     // Entries that do not fit whole before the help mark are left out (most important first), so
     // none is cut in the middle of its word.
     const float limit = b.x - help_w;
     float x = a.x + g.font * 0.5f;
     for (const Entry& e : kEntries) {
-        const char* label = compact ? e.short_label : e.label;
+        const char* label = compact ? words.*e.short_label : words.*e.label;
         if (x + mark_width(e.mark) + ImGui::CalcTextSize(label).x > limit) break;
         switch (e.mark) {
         case Mark::Swatch:
@@ -960,17 +974,9 @@ void TimelineView::draw_legend(const Geometry& g) const {
     if (over) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(g.font * 30);
-        ImGui::TextUnformatted(
-            "Each row is a block, a warp or one lane (thread); time runs left to right. Marks are the "
-            "thread's loads, stores, atomics, fences and exits; grey spans are waits at a barrier; the "
-            "coloured bands behind a block are its barrier phases. Marks closer than 3 pixels fold into "
-            "one grey bar with their count; one warp instruction (all lanes at one tick) keeps its colour. "
-            "Race arrows go from the first access to the second.");
+        ImGui::TextUnformatted(ui_text(language_).timeline.tip_about);
         ImGui::Separator();
-        ImGui::TextUnformatted("Wheel: zoom at the mouse    Shift+wheel: scroll rows\n"
-                               "Drag: pan    F: fit the whole run    +/-, arrows: zoom, pan\n"
-                               "Click a label: open/close    Double-click a fold: zoom into it\n"
-                               "Click a race arrow: select its finding");
+        ImGui::TextUnformatted(ui_text(language_).timeline.tip_keys);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
@@ -983,41 +989,56 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
     uint32_t line = 0, site = UINT32_MAX;
     const auto& trace = index_->trace();
     char buf[64];
+    const TimelineText& words = ui_text(language_).timeline;
+    // Event kinds as the timeline names them: "barrier arrive" / "到达屏障".
+    auto event_words = [&](EventKind kind) {
+        return language_ == Language::Zh ? std::string(event_kind_words(kind, language_)) : kind_name(kind);
+    };
     auto thread_line = [&](uint32_t thread) {
         const trace::ThreadInfo& t = trace.threads[thread];
-        ImGui::Text("block %u  thread %u  (warp %u, lane %u)", t.block, t.thread_in_block, unsigned(t.warp),
-                    unsigned(t.lane));
+        ImGui::TextUnformatted(
+            fill(words.tip_thread, {std::to_string(t.block), std::to_string(t.thread_in_block),
+                                    std::to_string(unsigned(t.warp)), std::to_string(unsigned(t.lane))})
+                .c_str());
     };
     // One time base everywhere: the ruler's (from the trace's first event), never raw trace time.
     auto time_line = [&](const char* what, uint64_t t) {
         format_time(buf, sizeof buf, index_->to_camera(t), gpu_time_);
-        ImGui::Text("%s %s", what, buf);
+        ImGui::TextUnformatted(fill(words.tip_time, {what, buf}).c_str());
     };
     auto event_details = [&](uint32_t index) {
         const Event& e = trace.events[index];
         const bool memory = e.is_memory_access();
         if (memory) {
-            ImGui::Text("%s  %s, %u bytes%s", kind_name(e.kind).c_str(), trace::to_string(e.space()),
-                        e.size(), e.is_volatile() ? ", volatile" : "");
+            ImGui::TextUnformatted(
+                fill(words.tip_access,
+                     {event_words(e.kind), space_words(e.space(), language_), std::to_string(e.size()),
+                      e.is_volatile() ? words.tip_volatile.s : ""})
+                    .c_str());
         } else {
-            ImGui::TextUnformatted(kind_name(e.kind).c_str());
+            ImGui::TextUnformatted(event_words(e.kind).c_str());
         }
         thread_line(e.thread);
         if (e.site < trace.sites.size()) {
             const trace::Site& s = trace.sites[e.site];
             if (!s.text.empty()) ImGui::TextColored(ImVec4(0.8f, 0.85f, 1.f, 1.f), "%s", s.text.c_str());
             if (s.source_line) {
-                ImGui::Text("CUDA line %u   PTX line %u", s.source_line, s.ptx_line);
+                ImGui::TextUnformatted(
+                    fill(words.tip_cuda_ptx, {std::to_string(s.source_line), std::to_string(s.ptx_line)})
+                        .c_str());
             } else {
-                ImGui::Text("PTX line %u", s.ptx_line);
+                ImGui::TextUnformatted(fill(words.tip_ptx, {std::to_string(s.ptx_line)}).c_str());
             }
         }
         if (memory) {
-            ImGui::Text("address 0x%" PRIx64 "   value %s", e.address, event_value(trace, e).c_str());
+            char address[32];
+            std::snprintf(address, sizeof address, "0x%" PRIx64, e.address);
+            ImGui::TextUnformatted(fill(words.tip_address, {address, event_value(trace, e)}).c_str());
         } else if (e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierLeave) {
-            ImGui::Text("barrier %" PRIu64 ", phase %u", e.address, e.value);
+            ImGui::TextUnformatted(
+                fill(words.tip_barrier, {std::to_string(e.address), std::to_string(e.value)}).c_str());
         }
-        time_line("time", e.time);
+        time_line(words.tip_at, e.time);
     };
 
     if (hovered_arrow_ >= 0) {
@@ -1025,16 +1046,16 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const analysis::Finding& f = (*findings_)[arrow.finding];
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(g.font * 32);
-        ImGui::TextColored(ImColor(theme::kRaceArrow), "%s %s", analysis::to_string(f.kind),
+        ImGui::TextColored(ImColor(theme::kRaceArrow), "%s %s", kind_words(f.kind, language_, false).c_str(),
                            analysis::to_string(f.hazard));
-        ImGui::TextUnformatted(f.message.c_str());
+        ImGui::TextUnformatted(finding_message(f, trace, "", language_).c_str());
         ImGui::Separator();
-        ImGui::TextUnformatted("first access:");
+        ImGui::TextUnformatted(words.tip_first_access);
         event_details(arrow.from.event);
         ImGui::Separator();
-        ImGui::TextUnformatted("second access:");
+        ImGui::TextUnformatted(words.tip_second_access);
         event_details(arrow.to.event);
-        ImGui::TextDisabled("click to select this finding");
+        ImGui::TextDisabled("%s", words.tip_click_select.s);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
         const Event& e = trace.events[arrow.to.event];
@@ -1046,14 +1067,15 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::BeginTooltip();
         if (item.count > 1) {
             if (item.uniform) {
-                ImGui::Text("%u %s events", item.count, kind_name(item.kind).c_str());
+                ImGui::TextUnformatted(
+                    fill(words.tip_events, {std::to_string(item.count), event_words(item.kind)}).c_str());
             } else {
-                ImGui::Text("%u events folded (double-click to zoom in)", item.count);
+                ImGui::TextUnformatted(fill(words.tip_folded, {std::to_string(item.count)}).c_str());
             }
-            time_line("from", e.time);
-            time_line("to  ", trace.events[item.last].time);
+            time_line(words.tip_from, e.time);
+            time_line(words.tip_to, trace.events[item.last].time);
             ImGui::Separator();
-            ImGui::TextDisabled("first of them:");
+            ImGui::TextDisabled("%s", words.tip_first_of_them.s);
         }
         event_details(item.event);
         ImGui::EndTooltip();
@@ -1065,19 +1087,23 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const WaitSpan& w = row_spans_level(*index_, row.kind).spans[s.span];
         const Event& a = trace.events[w.arrive];
         ImGui::BeginTooltip();
-        ImGui::Text("waiting at barrier %u (phase %u)%s", w.barrier, w.phase,
-                    s.count > 1 ? "  (several waits, zoom in)" : "");
-        if (row.kind != RowKind::Thread) ImGui::Text("%u threads waited", w.threads);
+        ImGui::TextUnformatted(fill(words.tip_waiting, {std::to_string(w.barrier), std::to_string(w.phase),
+                                                        s.count > 1 ? words.tip_several.s : ""})
+                                   .c_str());
+        if (row.kind != RowKind::Thread)
+            ImGui::TextUnformatted(fill(words.tip_threads_waited, {std::to_string(w.threads)}).c_str());
         if (a.site < trace.sites.size()) {
             const trace::Site& site_info = trace.sites[a.site];
-            ImGui::Text("%s  (CUDA line %u, PTX line %u)", site_info.text.c_str(), site_info.source_line,
-                        site_info.ptx_line);
+            ImGui::TextUnformatted(
+                fill(words.tip_site, {site_info.text, std::to_string(site_info.source_line),
+                                      std::to_string(site_info.ptx_line)})
+                    .c_str());
         }
-        time_line("from", w.t0);
+        time_line(words.tip_from, w.t0);
         if (w.open) {
-            ImGui::TextColored(ImColor(theme::kDeadlock), "never released: the run ended with it waiting");
+            ImGui::TextColored(ImColor(theme::kDeadlock), "%s", words.tip_never_released.s);
         } else {
-            time_line("to  ", w.t1);
+            time_line(words.tip_to, w.t1);
         }
         ImGui::EndTooltip();
         site = a.site;
@@ -1088,12 +1114,13 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
             const uint32_t thread = index_->thread_rows()[layout_.rows[r].slot].thread;
             ImGui::BeginTooltip();
             thread_line(thread);
-            ImGui::Text("ended: %s", trace::to_string(trace.threads[thread].end));
+            ImGui::TextUnformatted(
+                fill(words.tip_ended, {thread_end_words(trace.threads[thread].end, language_)}).c_str());
             ImGui::EndTooltip();
         } else if (r != kNoRow) {
-            ImGui::SetTooltip("click to %s", layout_.rows[r].kind == RowKind::Block
-                                                 ? "show or hide its warps"
-                                                 : "show or hide its lanes");
+            ImGui::SetTooltip(
+                "%s",
+                (layout_.rows[r].kind == RowKind::Block ? words.tip_click_warps : words.tip_click_lanes).s);
         }
     }
 

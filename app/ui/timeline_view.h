@@ -90,7 +90,8 @@ class TimelineView {
     std::unique_ptr<TimelineIndex> index_;
     std::vector<FindingEvents> resolved_; // per finding of the record
     const std::vector<analysis::Finding>* findings_ = nullptr;
-    bool gpu_time_ = false; // times are ns (GPU) rather than simulator ticks
+    bool gpu_time_ = false;            // times are ns (GPU) rather than simulator ticks
+    Language language_ = Language::En; // of the words drawn (ui_text.h), set by draw()
 
     // Rows
     std::vector<uint32_t> reveal_; // threads to open and scroll to on the next draw

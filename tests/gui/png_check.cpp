@@ -8,6 +8,7 @@
 //             [--text-taller-than OTHER.png OTHER.json REGION RATIO]
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
 //             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside INNER OUTER]...
+//             [--no-english] [--no-english-in OTHER.json]...
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
 // wrong_output, provenance; the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
@@ -17,18 +18,23 @@
 // (ctest: skipped) when the layout says the app found no Chinese font; --skip-if-gpu: exit 77 when it says a
 // GPU is available. --expect compares a top-level field of the layout file (strings as they are, other values
 // as JSON text), or checks that it contains a text with KEY~=TEXT. --inside: region INNER lies wholly inside
-// region OUTER (e.g. a lesson section in sight without scrolling).
+// region OUTER (e.g. a lesson section in sight without scrolling). --no-english: every text the frame drew
+// (the layout's drawn_text) is free of English words and missing glyphs, but for code, ids and names (see
+// english_words); --no-english-in checks another shot's layout the same way.
 //
 // Index:
 //   [SECTION] Images and regions
 //   [SECTION] Measurements
+//   [SECTION] English left in a Chinese frame
 //   [SECTION] Main
+#include "scenario/scenario.h"
 #include "ui/theme.h"
 
 #include <nlohmann/json.hpp>
 #include <stb/stb_image.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -245,6 +251,129 @@ struct Failures {
     }
 };
 
+// [SECTION] English left in a Chinese frame
+
+// Words that may stand in Chinese text as they are: code (every identifier of the catalog's kernels,
+// CUDA and PTX, comments left out), the catalog's ids and file names, key names and a few names and
+// terms.
+const std::set<std::string>& code_words() {
+    static const std::set<std::string> words = [] {
+        std::set<std::string> out = {"PTX", "CUDA", "GPU", "SM", "English", "Chrome", "Perfetto", "JSON",
+                                     "PNG", "NVIDIA", "Home", "End", "Tab", "Esc", "PgDn", "PgUp", "Space",
+                                     "Shift", "warp", "rr", "cu", "ptx", "slt", "json", "png", "toml",
+                                     // tools, named as their commands are
+                                     "compute", "sanitizer", "synccheck", "ptxas", "nvcc"};
+        // Code only: comments are English prose.
+        auto without_comments = [](std::string_view text) {
+            std::string code;
+            for (size_t i = 0; i < text.size(); ++i) {
+                if (text.substr(i, 2) == "//") {
+                    i = std::min(text.size(), text.find('\n', i));
+                    code += '\n';
+                } else if (text.substr(i, 2) == "/*") {
+                    const size_t end = text.find("*/", i + 2);
+                    i = end == std::string_view::npos ? text.size() : end + 1;
+                    code += ' ';
+                } else {
+                    code += text[i];
+                }
+            }
+            return code;
+        };
+        auto add_identifiers = [&](std::string_view text) {
+            std::string word;
+            for (const char c : without_comments(text) + " ") {
+                if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+                    word += c;
+                } else {
+                    if (!word.empty()) out.insert(word);
+                    word.clear();
+                }
+            }
+        };
+        for (const synclab::scenario::Scenario& s : synclab::scenario::catalog()) {
+            add_identifiers(s.id);
+            add_identifiers(s.source_file);
+            add_identifiers(s.cuda_source());
+            add_identifiers(s.ptx_source());
+            for (const synclab::scenario::Variant& v : s.variants) {
+                add_identifiers(v.id);
+                add_identifiers(v.kernel);
+            }
+        }
+        return out;
+    }();
+    return words;
+}
+
+// The English words of `text`: runs of ASCII letters that are not code. A token with a digit or an
+// underscore is an identifier or a number, an all-capitals one an acronym (RAW, SIMT), one letter a
+// name (t, r, H). What stands in Chinese quotation marks (“Divergent thread(s) in block”, a tool's
+// own words) is quoted as it is.
+std::vector<std::string> english_words(const std::string& quoted_text) {
+    std::string text;
+    for (size_t i = 0; i < quoted_text.size();) {
+        const size_t open = quoted_text.find("\u201c", i);
+        const size_t close = open == std::string::npos ? open : quoted_text.find("\u201d", open);
+        if (close == std::string::npos) {
+            text += quoted_text.substr(i);
+            break;
+        }
+        text += quoted_text.substr(i, open - i) + " ";
+        i = close + 3;
+    }
+    std::vector<std::string> out;
+    std::string word;
+    auto check = [&] {
+        if (word.size() < 2) return;
+        const bool identifier = std::any_of(word.begin(), word.end(), [](char c) {
+            return c == '_' || std::isdigit(static_cast<unsigned char>(c));
+        });
+        const bool acronym = std::none_of(word.begin(), word.end(),
+                                          [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+        if (!identifier && !acronym && !code_words().count(word)) out.push_back(word);
+    };
+    for (const char c : text + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+            word += c;
+        } else {
+            check();
+            word.clear();
+        }
+    }
+    return out;
+}
+
+// Fails for every drawn text of `layout` (the app's "drawn_text", see app/ui/drawn_text.h) that has an
+// English word or a missing glyph (U+FFFD or "??"), but for the source code itself (region source_code).
+void check_no_english(const Layout& layout, const std::string& name, Failures& fail) {
+    if (!layout.doc.contains("drawn_text")) {
+        fail.add(name + ": the layout has no drawn_text");
+        return;
+    }
+    const auto code = layout.regions.find("source_code");
+    size_t texts = 0, bad = 0;
+    for (const auto& t : layout.doc.at("drawn_text")) {
+        ++texts;
+        const std::string text = t.value("text", "");
+        const double x = t.value("x", 0.0), y = t.value("y", 0.0);
+        if (code != layout.regions.end() && x >= code->second.x0 && x < code->second.x1 &&
+            y >= code->second.y0 && y < code->second.y1)
+            continue;
+        std::string why;
+        for (const std::string& w : english_words(text))
+            why += (why.empty() ? "" : ", ") + w;
+        // A glyph the font lacks is drawn as U+FFFD, or as '?' by a font without that either.
+        if (text.find("\xEF\xBF\xBD") != std::string::npos || text.find("??") != std::string::npos)
+            why += std::string(why.empty() ? "" : ", ") + "a missing glyph";
+        if (why.empty()) continue;
+        ++bad;
+        fail.add(name + ": at (" + std::to_string(int(x)) + ", " + std::to_string(int(y)) + ") \"" + text +
+                 "\": expected Chinese, found " + why);
+    }
+    std::cout << name << ": " << texts << " drawn texts, " << bad << " with English or a missing glyph\n";
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -409,6 +538,20 @@ int main(int argc, char** argv) {
                 std::cout << "SKIP: a GPU is available here\n";
                 return 77;
             }
+        } else if (a == "--no-english") {
+            // Every text the frame drew is Chinese (for a --lang zh shot): see check_no_english.
+            if (!layout)
+                fail.add("--no-english needs --layout");
+            else
+                check_no_english(*layout, args[0], fail);
+        } else if (a == "--no-english-in") {
+            // The same for another shot's layout file.
+            need(i, 1);
+            const std::optional<Layout> other = load_layout(args[++i], error);
+            if (!other)
+                fail.add(error);
+            else
+                check_no_english(*other, args[i], fail);
         } else if (a == "--dark-background") {
             const Rgb bg = background(*image, Rect{0, 0, image->width, image->height});
             std::cout << "background: " << bg.r << "," << bg.g << "," << bg.b << " (luma " << luma(bg)

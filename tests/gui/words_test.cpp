@@ -9,10 +9,14 @@
 //   [SECTION] The expectation as a sentence
 //   [SECTION] Predictions
 //   [SECTION] Panels, headless
+#include "ui/callout_view.h"
 #include "ui/findings_panel.h"
+#include "ui/fonts.h"
 #include "ui/lesson_panel.h"
 #include "ui/outcome_words.h"
+#include "ui/source_lines.h"
 #include "ui/theme.h"
+#include "ui/ui_text.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -226,13 +230,16 @@ TEST(ExpectationSentence, AHangSaysSo) {
 
 // Whether the app's CJK font atlas has a glyph for every character of `text`: it holds ImGui's common
 // simplified Chinese set, CJK punctuation and full-width forms, and every character of the lessons'
-// Chinese texts (app/ui/fonts.cpp). A word outside those shows as a missing-glyph box (it did: 歧).
+// Chinese texts and the UI's own words (app/ui/fonts.cpp). A word outside those shows as a missing-glyph
+// box (it did: 歧).
 bool font_covers(const std::string& text, std::string* missing) {
     static const std::vector<ImWchar> ranges = [] {
         ImFontAtlas atlas;
         ImFontGlyphRangesBuilder b;
         b.AddRanges(atlas.GetGlyphRangesChineseSimplifiedCommon());
-        static const ImWchar punctuation[] = {0x2000, 0x206F, 0x3000, 0x303F, 0xFF00, 0xFFEF, 0};
+        // The Latin font's symbols too (fonts.cpp kLatinRanges): · ↔ ▸.
+        static const ImWchar punctuation[] = {0x00A0, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x25A0,
+                                              0x25FF, 0x3000, 0x303F, 0xFF00, 0xFFEF, 0};
         b.AddRanges(punctuation);
         for (const scenario::Scenario& sc : scenario::catalog()) {
             for (const scenario::LessonText* t : {&sc.zh})
@@ -243,6 +250,8 @@ bool font_covers(const std::string& text, std::string* missing) {
                      {&v.zh.title, &v.zh.shows, &v.zh.predict, &v.zh.look_at, &v.zh.fix})
                     b.AddText(part->c_str());
         }
+        for (const std::string& words : chinese_ui_words()) // as Fonts::build adds them
+            b.AddText(words.c_str());
         ImVector<ImWchar> out;
         b.BuildRanges(&out);
         return std::vector<ImWchar>(out.begin(), out.end());
@@ -296,11 +305,73 @@ TEST(OutcomeWords, EveryChineseWordHasAGlyph) {
                     texts.push_back(part.guess + part.actual);
             }
     std::string lacking;
-    EXPECT_FALSE(font_covers("屏障分歧", &lacking)) << "the check itself: 歧 is in neither list";
+    EXPECT_FALSE(font_covers("屏障龘", &lacking)) << "the check itself: 龘 is in no list";
     for (const std::string& text : texts) {
         std::string missing;
         EXPECT_TRUE(font_covers(text, &missing)) << "no glyph for " << missing << "in: " << text;
     }
+}
+
+// Every string of the Chinese table and every sentence the views build in Chinese from data (a
+// finding's message and callout, thread names, a run's label, result lines, GPU reasons) has its
+// glyphs, and every Chinese string of the table is given (not the English one copied).
+TEST(UiText, EveryChineseStringHasAGlyph) {
+    const std::vector<const char*> en = all_texts(Language::En), zh = all_texts(Language::Zh);
+    ASSERT_EQ(en.size(), zh.size());
+    std::vector<std::string> texts(zh.begin(), zh.end());
+    for (size_t i = 0; i < zh.size(); ++i)
+        EXPECT_TRUE(zh[i] != nullptr && en[i] != nullptr) << "string " << i << " of the tables is null";
+
+    const std::shared_ptr<const RunRecord> run = stencil_run();
+    const trace::Trace& trace = run->summary.trace;
+    const std::string_view cuda = stencil().cuda_source();
+    ASSERT_FALSE(run->summary.findings.empty());
+    for (analysis::FindingKind kind : scenario::all_finding_kinds())
+        for (analysis::Hazard hazard :
+             {analysis::Hazard::None, analysis::Hazard::RAW, analysis::Hazard::WAR, analysis::Hazard::WAW}) {
+            analysis::Finding f = run->summary.findings.front();
+            f.kind = kind;
+            f.hazard = hazard;
+            f.harmful = f.lost = 3;
+            f.runs = 2;
+            f.ptx_lines = {40, 41};
+            texts.push_back(finding_message(f, trace, cuda, Language::Zh));
+            texts.push_back(callout_text(f, trace, "", Language::Zh));
+            texts.push_back(thread_example(trace, f, "\u2194", Language::Zh));
+        }
+    texts.push_back(record_label(*run, Language::Zh));
+    texts.push_back(
+        check_summary_words("331 of 16384 outputs wrong; first: g_out[31] = 5, expected 7", Language::Zh));
+    texts.push_back(check_summary_words("counter = 12, expected 4096", Language::Zh));
+    texts.push_back(check_summary_words("all 16384 outputs match the reference", Language::Zh));
+    for (const std::string& text : texts) {
+        std::string missing;
+        EXPECT_TRUE(font_covers(text, &missing)) << "no glyph for " << missing << "in: " << text;
+    }
+    EXPECT_EQ(check_summary_words("counter = 12, expected 4096", Language::Zh), "counter = 12，应为 4096");
+    EXPECT_EQ(
+        check_summary_words("331 of 16384 outputs wrong; first: g_out[31] = 5, expected 7", Language::Zh),
+        "16384 个输出中有 331 个错误；第一个：g_out[31] = 5，应为 7");
+}
+
+TEST(UiText, FillPutsTheArgumentsWhereThePatternSays) {
+    EXPECT_EQ(fill("{0} of {1}", {"3", "12"}), "3 of 12");
+    EXPECT_EQ(fill("{1} 个中有 {0} 个", {"3", "12"}), "12 个中有 3 个");
+    EXPECT_EQ(fill("{0} and {2}", {"a"}), "a and {2}") << "a missing argument leaves the braces";
+    EXPECT_EQ(fill(ui_text(Language::Zh).browser.ran_as_expected, {"1", "12"}),
+              "12 个版本中有 1 个运行结果符合预期");
+}
+
+// A finding's message in Chinese is built from its fields (the analysis writes English only); in
+// English it is the analysis's own.
+TEST(UiText, FindingMessagesInChineseComeFromTheFields) {
+    const std::shared_ptr<const RunRecord> run = stencil_run();
+    const analysis::Finding& f = run->summary.findings.front();
+    EXPECT_EQ(finding_message(f, run->summary.trace, stencil().cuda_source(), Language::En), f.message);
+    const std::string zh = finding_message(f, run->summary.trace, stencil().cuda_source(), Language::Zh);
+    EXPECT_NE(zh.find("s_tile["), std::string::npos) << zh;
+    EXPECT_NE(zh.find("线程"), std::string::npos) << zh;
+    EXPECT_EQ(zh.find("thread"), std::string::npos) << zh;
 }
 
 // [SECTION] Predictions ----------------------------------------------------------------------------------

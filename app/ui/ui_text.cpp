@@ -1,0 +1,1004 @@
+// The two tables of ui_text.h. Keep the members in the order of the header: the designated
+// initializers must follow it, and a member left out does not compile (Text has no default).
+#include "ui/ui_text.h"
+
+#include <vector>
+
+namespace synclab::ui {
+
+namespace {
+
+constexpr UiText kEnglish = {
+    .menu =
+        {
+            .file = "File",
+            .open_trace = "Open trace\u2026",
+            .save_trace = "Save trace\u2026",
+            .export_json = "Export Chrome JSON\u2026",
+            .save_png = "Save PNG\u2026",
+            .quit = "Quit",
+            .run = "Run",
+            .run_selected = "Run selected",
+            .cancel = "Cancel",
+            .view = "View",
+            .presenter = "Presenter mode",
+            .compare = "Compare",
+            .ptx_beside = "PTX beside source",
+            .fullscreen = "Fullscreen",
+            .english = "English",
+            .help_keys = "Help: keys",
+            .key_space = "Space",
+        },
+    .shell =
+        {
+            .tab_lesson = "Lesson",
+            .tab_source = "Source",
+            .tab_source_ptx = "Source + PTX",
+            .own_kernel = "own kernel",
+            .schedule_seed = "{0}, seed {1}",
+            .live_header = "live: {0} events, {1}, kernel still running",
+            .compare_hint = "Compare: press Space (or Run \u25b8 {0}) to run the scenario's correct variant "
+                            "beside the selected one.",
+            .running_both = "Running both variants\u2026",
+            .running = "Running\u2026",
+            .no_run_timeline = "No run of this variant yet. Predict what will happen, then press Space (or "
+                               "Run) to see every thread's accesses and barriers here.",
+            .cancel = "Cancel",
+            .status_running = "running {0}\u2026",
+            .keys_presenter = "H: keys \u00b7 Esc: leave presenter mode",
+            .keys_normal = "F1: keys",
+            .no_findings_yet = "this run has no findings",
+            .no_run_yet = "no run yet: press Space to run",
+            .cancelling = "cancelling\u2026",
+            .saved = "saved {0}",
+            .saved_trace = "saved the trace to {0}",
+            .wrote_json = "wrote {0} (open it in ui.perfetto.dev)",
+            .opening = "opening {0}\u2026",
+            .running_pair = "running {0} and {1}\u2026",
+            .failed = "failed: {0}",
+            .gpu_unavailable = "GPU unavailable: {0} (use the simulator)",
+            .fallback = "GPU unavailable: {0}; running on the simulator",
+            .nothing_to_save = "nothing to save yet: run a variant first",
+            .nothing_to_export = "nothing to export yet: run a variant first",
+            .could_not_save = "could not save the trace: {0}",
+            .could_not_export = "could not export: {0}",
+            .checking_gpu = "checking for a GPU\u2026",
+        },
+    .dialog =
+        {
+            .file_title = "File",
+            .open_title = "Open a trace (.slt)",
+            .save_title = "Save the trace as .slt",
+            .export_title = "Export Chrome/Perfetto JSON",
+            .png_title = "Save a PNG of the window",
+            .relative_paths = "Relative paths start in {0}",
+            .open = "Open",
+            .save = "Save",
+            .cancel = "Cancel",
+            .error_title = "Something went wrong",
+            .keeps_running = "The app keeps running; nothing else was changed.",
+            .ok = "OK",
+        },
+    .run =
+        {
+            .backend = "Backend",
+            .simulator = "Simulator",
+            .gpu = "GPU",
+            .schedule = "Schedule",
+            .seed = "Seed",
+            .reps = "Repetitions",
+            .run = "Run",
+            .run_both = "Run correct + broken side by side",
+            .cancel = "Cancel",
+            .side_by_side = "Side by side",
+            .idle = "idle",
+            .last_run = "last run: {0}  ({1} ms)",
+            .no_variant = "no variant selected",
+            .gpu_probing = "GPU: {0}",
+            .gpu_unavailable = "GPU unavailable: {0}",
+            .launches = "Launches",
+            .launches_both = "untraced + traced",
+            .launches_untraced = "untraced only",
+            .live = "Live",
+            .timeout = "Timeout (s)",
+            .tip_schedule_gpu = "The GPU schedules its warps itself; the schedule is the simulator's.",
+            .tip_seed = "The same seed replays the same run. Repetition r uses seed + r.",
+            .tip_reps = "How many runs (1 to 1000), each with the next seed; results are added up.",
+            .tip_run = "Run the selected variant with these settings.",
+            .tip_select = "Select a variant first.",
+            .tip_both = "Runs the scenario's correct variant and the selected one with the same settings and "
+                        "shows both timelines with one shared zoom.",
+            .tip_both_select = "Select a broken variant (not the first, correct one) to compare it.",
+            .tip_side = "Show the correct and the broken run side by side.",
+            .seed_word = "seed {0}",
+            .seeds_word = "seeds {0}-{1}",
+            .tip_backend = "Simulator: the SyncLab SIMT simulator, with a chosen schedule. GPU: {0}",
+            .tip_gpu_real = "the real GPU (traced and untraced launches).",
+            .tip_launches = "Untraced launches (one per repetition) give the hardware's own outcome and "
+                            "time. The traced launch records every access and barrier for the timeline and "
+                            "the findings, but runs slower, which can change what the kernel does.",
+            .tip_live = "Show the traced launch's events on the timeline while the kernel runs (the trace "
+                        "goes to host memory the GPU writes directly).",
+            .tip_live_off = "Live shows the traced launch: choose untraced + traced.",
+            .tip_timeout = "A kernel still running after this many seconds is stopped; the run then shows "
+                           "where its threads were waiting (a hang ends as a diagnosis, not a frozen GPU).",
+        },
+    .browser =
+        {
+            .ran_as_expected = "{0} of {1} variants ran as expected",
+            .scenario_tip = "scenario \"{0}\" ({1})",
+        },
+    .findings =
+        {
+            .no_run = "No run yet: run a variant to see what the analysis finds.",
+            .live = "Live: the kernel is still running. The timeline shows its events as they arrive; the "
+                    "analysis runs on the whole trace when the kernel ends.",
+            .not_traced =
+                "This run was not traced (untraced GPU launches only): there is no trace to analyse, "
+                "so there are no findings either way.",
+            .count_one = "{0} finding",
+            .count_many = "{0} findings",
+            .in_run = "in {0}",
+            .until_then = " - the trace shows what ran until then.",
+            .no_findings =
+                "No findings {0} the analysis saw no race, barrier divergence, lost update or deadlock.",
+            .no_findings_partial =
+                "No findings {0} the analysis saw no race, barrier divergence, lost update or "
+                "deadlock in the blocks it analysed.",
+            .kind = "kind",
+            .hazard = "hazard",
+            .space = "space",
+            .lines = "lines",
+            .count = "count",
+            .example = "example",
+            .message = "message",
+            .shared = "shared",
+            .global = "global",
+            .ptx_line = "PTX {0}",
+            .hazard_none = "",
+        },
+    .timeline =
+        {
+            .ruler_ticks = "time (ticks)",
+            .ruler_ns = "time (ns)",
+            .block = "block {0}",
+            .warp = "warp {0}",
+            .thread_lane = "thread {0} \u00b7 lane {1}",
+            .line = "line {0}",
+            .line_pair = "line {0} | {1}",
+            .timeout = "timeout",
+            .deadlock = "deadlock",
+            .legend_load = "load",
+            .legend_store = "store",
+            .legend_race = "race",
+            .legend_wait = "barrier wait",
+            .legend_stuck = "waiting at the end",
+            .legend_divergence = "divergence",
+            .legend_atomic = "atomic",
+            .legend_fence = "fence",
+            .legend_exit = "exit",
+            .legend_folded = "folded (count)",
+            .short_load = "ld",
+            .short_store = "st",
+            .short_race = "race",
+            .short_wait = "wait",
+            .short_stuck = "stuck",
+            .short_divergence = "diverge",
+            .short_atomic = "atom",
+            .short_fence = "fence",
+            .short_exit = "exit",
+            .short_folded = "folded",
+            .tip_about =
+                "Each row is a block, a warp or one lane (thread); time runs left to right. Marks are the "
+                "thread's loads, stores, atomics, fences and exits; grey spans are waits at a barrier; the "
+                "coloured bands behind a block are its barrier phases. Marks closer than 3 pixels fold into "
+                "one grey bar with their count; one warp instruction (all lanes at one tick) keeps its "
+                "colour. Race arrows go from the first access to the second.",
+            .tip_keys = "Wheel: zoom at the mouse    Shift+wheel: scroll rows\nDrag: pan    F: fit the whole "
+                        "run    +/-, arrows: zoom, pan\nClick a label: open/close    Double-click a fold: "
+                        "zoom into it\nClick a race arrow: select its finding",
+            .tip_thread = "block {0}  thread {1}  (warp {2}, lane {3})",
+            .tip_time = "{0} {1}",
+            .tip_access = "{0}  {1}, {2} bytes{3}",
+            .tip_volatile = ", volatile",
+            .tip_cuda_ptx = "CUDA line {0}   PTX line {1}",
+            .tip_ptx = "PTX line {0}",
+            .tip_address = "address {0}   value {1}",
+            .tip_barrier = "barrier {0}, phase {1}",
+            .tip_at = "time",
+            .tip_from = "from",
+            .tip_to = "to  ",
+            .tip_first_access = "first access:",
+            .tip_second_access = "second access:",
+            .tip_click_select = "click to select this finding",
+            .tip_events = "{0} {1} events",
+            .tip_folded = "{0} events folded (double-click to zoom in)",
+            .tip_first_of_them = "first of them:",
+            .tip_waiting = "waiting at barrier {0} (phase {1}){2}",
+            .tip_several = "  (several waits, zoom in)",
+            .tip_threads_waited = "{0} threads waited",
+            .tip_site = "{0}  (CUDA line {1}, PTX line {2})",
+            .tip_never_released = "never released: the run ended with it waiting",
+            .tip_ended = "ended: {0}",
+            .tip_click_warps = "click to show or hide its warps",
+            .tip_click_lanes = "click to show or hide its lanes",
+            .story_thread = "thread {0}",
+            .story_lost = "1 {0} loads \u00b7 2 {1} loads \u00b7 3 {2} stores \u00b7 4 {3} stores over it: "
+                          "one update is lost",
+            .story_wrote = "3 {0} wrote {1}",
+            .story_stale = "1 racing store \u00b7 2 {0}'s stale load \u00b7 3 it wrote {1} from it",
+            .story_the_output = "the output",
+        },
+    .playback =
+        {
+            .to_start = "back to the start (Home)",
+            .back_instruction = "back one warp instruction (<)",
+            .back_event = "back one event (,)",
+            .forward_event = "forward one event (.)",
+            .forward_instruction = "forward one warp instruction (>)",
+            .to_end = "to the end (End)",
+            .stop = "stop",
+            .hide = "hide the playhead",
+            .idle = "step through block {0}: . and , (events), > and < (warp instructions)",
+            .before = "block {0}: before the first of its {1} events",
+            .at = "event {0} of {1} \u00b7 block {2} \u00b7 warp {3}{4} \u00b7 {5}{6}",
+            .lanes = " ({0} lanes)",
+            .line = " \u00b7 line {0}",
+            .idle_short = "block {0}: . , > <",
+        },
+    .shared_memory =
+        {
+            .title = "shared memory of block {0} at event {1}",
+            .none = "no shared-memory access to show (none, or more than {0} words)",
+            .stale_read = "this instruction reads {0} stale slot(s): values not written yet",
+            .counts = "{0} words \u00b7 {1} stale",
+            .tip_stale = "stale: the block stores to it again before its next barrier, so a load of it now\n"
+                         "reads a value the program has not written yet",
+            .written = "written",
+            .stale = "stale",
+            .read_now = "read now",
+            .stale_read_legend = "stale read",
+            .tip_offset = "offset 0x{0} (word {1})",
+            .tip_value = "value {0}, stored by {1}",
+            .tip_not_written = "not written yet",
+            .tip_next = "next store: {0}",
+            .tip_next_stale = "next store: {0}, before the next barrier: a load now reads a stale value",
+            .who = "thread {0} at line {1}",
+        },
+    .help =
+        {
+            .title = "Keys",
+            .closes = "Esc, F1, H or a click closes this help.",
+            .space = "run the selected variant (both, in compare mode)",
+            .space_keys = "Space",
+            .scenario = "previous / next scenario (presenter mode)",
+            .variant = "previous / next variant (presenter mode)",
+            .tab = "lesson \u2192 source \u2192 timeline (presenter mode)",
+            .finding = "next / previous finding: its lines, its events, what happened",
+            .pgdn = "the same in presenter mode (a clicker's keys); before a run: scroll",
+            .compare = "compare: the correct variant beside the selected one",
+            .presenter = "presenter mode: large text, high contrast, keyboard only",
+            .fullscreen = "fullscreen on / off (over a timeline: fit the whole run)",
+            .help = "this help",
+            .esc = "close this help; leave presenter mode",
+            .f1_or_h = "F1 or H",
+        },
+    .callout =
+        {
+            .first_of = "] or PgDn: the first of {0}",
+            .a_thread = "a thread",
+            .thread = "thread {0}",
+            .block_thread = "block {0} thread {1}",
+            .line = "line {0}",
+            .lines = "lines {0}",
+            .and_ = " and ",
+            .comma = ", ",
+            .ptx_line = "PTX line {0}",
+            .ptx_lines = "PTX lines {0}",
+            .semicolon = "; ",
+            .no_barrier = ": no barrier orders the two",
+            .other_blocks = ": different blocks are not ordered",
+            .war = "{0} read {2} before {1} wrote it{3}",
+            .raw = "{1} read {2} just after {0} wrote it{3}",
+            .waw = "{0} and {1} both wrote {2}{3}",
+            .raced = "{0} and {1} raced on {2}",
+            .lost = "{0} and {1} both updated {2} without an atomic, so one update was lost",
+            .diverged = "block {0}: {1} and {2} did not meet at the same barrier",
+            .diverged_all = "block {0}: its threads did not meet at the same barrier",
+            .deadlock = "the run never finished: threads are still waiting at a barrier",
+            .at = " ({0})",
+            .shared_word = "shared word {0}",
+            .global_word = "global word {0}",
+            .counts = " ({0})",
+            .times = "{0} times",
+            .harmful = ", {0} of them did harm",
+            .lost_updates = ", {0} updates lost",
+            .runs = ", in {0} runs",
+        },
+    .source =
+        {
+            .no_source = "This trace carries no CUDA source (it was recorded without one).",
+            .select_scenario = "Select a scenario to see its kernel.",
+            .no_file = "(no file)",
+            .ptx = "PTX",
+            .tip_ptx = "Show the PTX beside the CUDA source.",
+            .other_scenario = "The last run was of another scenario: run this one to see its findings here.",
+            .empty = "(empty)",
+            .click_next = "click: select the next of these findings",
+            .click_this = "click: select this finding",
+            .own_kernel = "own kernel {0}",
+        },
+    .lesson =
+        {
+            .what_it_shows = "What it shows",
+            .this_variant = "This variant",
+            .predict = "Predict",
+            .predict_hint = "Answer before you run: the results stay hidden until then.",
+            .your_prediction = "Your prediction",
+            .results_q = "Results:",
+            .right = "all right",
+            .wrong = "some wrong",
+            .finding_q = "Finding:",
+            .none = "none",
+            .hang_q = "The kernel:",
+            .completes = "completes",
+            .hangs = "hangs",
+            .run = "Run",
+            .run_again = "Run again",
+            .running = "Running...",
+            .no_prediction = "No prediction this time: pick one before the next run.",
+            .verdict = "Verdict",
+            .as_expected = "As expected.",
+            .not_as_expected = "NOT as expected.",
+            .findings = "{0} finding(s):",
+            .no_findings = "no findings",
+            .not_traced = "not traced: no findings either way",
+            .look_at = "What to look at",
+            .fix = "The fix",
+            .details = "Details",
+            .the_question = "The question",
+            .the_lesson = "The lesson",
+            .pick = "Pick a scenario and a variant in the scenario browser.",
+            .other_run = "The views show the last run, of another variant; run this one to see its results.",
+            .earlier_run = "The views show an earlier run of this variant: predict, then run it again.",
+            .on_gpu = "On the GPU",
+            .gpu_note =
+                "The lesson's verdict is about the simulator. On the GPU, compare the untraced outcome "
+                "(the hardware's own) with the traced one: tracing slows the kernel and can hide a race.",
+            .run_how = "  ({0}, seed {1}, {2} reps)",
+            .rep_one = "  ({0}, seed {1}, 1 rep)",
+        },
+    .about =
+        {
+            .lesson = "The lesson of the selected variant, in two steps.\n\n"
+                      "Predict: read what the kernel does, answer the question and pick your prediction "
+                      "(will results be "
+                      "wrong, which finding will fire, will it hang) before running it. The results stay "
+                      "hidden until "
+                      "this variant has been run; selecting another variant starts a new prediction.\n\n"
+                      "Run: the outcome appears here (\"completed\" only means the kernel ended; \"correct\" "
+                      "means no "
+                      "wrong output and no finding), which parts of your prediction came true, and whether "
+                      "the run showed "
+                      "what the lesson expects (the same check the verdict tests make). Then: what to look "
+                      "at in the "
+                      "source, timeline and findings, and how to fix the kernel. Details fold out below.\n\n"
+                      "The language switch changes the lesson text; Chinese needs a CJK font.",
+            .run = "How the next run is made.\n\n"
+                   "Schedule: the order in which the simulator runs warps. Round-robin is deterministic and "
+                   "hides most "
+                   "races; random and adversarial schedules, seeded, show them. The same seed replays the "
+                   "same run.\n\n"
+                   "Repetitions run the variant that many times with seeds seed, seed+1, ...; wrong outputs "
+                   "and findings "
+                   "are added up, and the kept trace is the first repetition that went wrong.\n\n"
+                   "Run correct + broken side by side runs the scenario's correct variant and the selected "
+                   "one and shows "
+                   "both timelines with one shared zoom.\n\n"
+                   "GPU: the same kernel on the real GPU. Every run makes untraced launches (the hardware's "
+                   "own outcome, "
+                   "one per repetition) and, unless 'untraced only', one traced launch whose events fill the "
+                   "timeline. "
+                   "Tracing slows the kernel down and can hide a race, so both outcomes are shown side by "
+                   "side. Live: "
+                   "the traced launch's events appear on the timeline while it runs. Timeout: a kernel still "
+                   "running "
+                   "then is stopped; the run shows where its threads were waiting.",
+            .findings =
+                "What the analysis found in the current run's trace, most serious first: deadlock, barrier "
+                "divergence, race, lost update. The analysis reads the trace only, so a saved trace gives "
+                "the same "
+                "findings.\n\n"
+                "hazard: for races, which access came second (RAW: a read after a write, WAR, WAW).\n"
+                "space: the memory involved.\n"
+                "lines: the CUDA lines of the accesses, first access first (\"PTX n\" where no CUDA line is "
+                "known).\n"
+                "count: how often it happened (racing pairs, divergent phases, threads), added over "
+                "repetitions.\n"
+                "Only blocks whose trace is whole are analysed: where some lost events (a full trace buffer, "
+                "a "
+                "budget) or were not recorded, a line above the table says which.\n"
+                "example: two of the threads involved, by trace index, block and thread index in the "
+                "block.\n\n"
+                "Click a row to zoom the timeline to it and highlight its lines in the source.",
+            .source = "The kernel's CUDA source, as the run recorded it (or the selected scenario's file "
+                      "before a run).\n\n"
+                      "A coloured mark in the gutter: a finding of the run names this line (pink: race, "
+                      "yellow: barrier "
+                      "divergence, orange: lost update, red: deadlock). Hover it to read the finding; click "
+                      "it to select "
+                      "it (clicking again cycles through the findings on that line).\n\n"
+                      "A line with a full coloured background belongs to the selected finding (pick one in "
+                      "the findings "
+                      "panel). The faint white line is the one the event under the mouse in the timeline "
+                      "came from.\n\n"
+                      "A cyan bar beside the line number: a line of the output explained in the output grid "
+                      "(the store that left the value, the loads that read a stale value and the stores they "
+                      "raced with). A lime frame: a warp is at this line at the playhead.\n\n"
+                      "PTX shows the PTX the simulator ran beside the source: the instruction of the hovered "
+                      "event and the "
+                      "instructions of the selected finding are highlighted there too.",
+            .browser = "Scenarios, grouped by topic. Each scenario is one kernel file with a correct variant "
+                       "and broken ones. "
+                       "Click a variant to open its lesson, then predict what will happen and run it.\n\n"
+                       "Badges show what the variant's last run gave:\n"
+                       "  hollow circle: not run yet\n"
+                       "  green circle: the run showed what the lesson expects\n"
+                       "  red square: it did not, or the run failed (hover for details)",
+        },
+};
+
+constexpr UiText kChinese = {
+    .menu =
+        {
+            .file = "文件",
+            .open_trace = "打开跟踪\u2026",
+            .save_trace = "保存跟踪\u2026",
+            .export_json = "导出 Chrome JSON\u2026",
+            .save_png = "保存 PNG\u2026",
+            .quit = "退出",
+            .run = "运行",
+            .run_selected = "运行所选版本",
+            .cancel = "取消",
+            .view = "视图",
+            .presenter = "演示模式",
+            .compare = "对比",
+            .ptx_beside = "在源代码旁显示 PTX",
+            .fullscreen = "全屏",
+            .english = "English",
+            .help_keys = "帮助：快捷键",
+            .key_space = "空格",
+        },
+    .shell =
+        {
+            .tab_lesson = "课程",
+            .tab_source = "源代码",
+            .tab_source_ptx = "源代码 + PTX",
+            .own_kernel = "自带内核",
+            .schedule_seed = "{0}，种子 {1}",
+            .live_header = "实时：{0} 个事件，{1}，内核仍在运行",
+            .compare_hint = "对比：按空格键（或 运行 \u25b8 {0}），把这个场景的正确版本和所选版本并排运行。",
+            .running_both = "正在运行两个版本\u2026",
+            .running = "正在运行\u2026",
+            .no_run_timeline = "这个版本还没有运行过。先预测会发生什么，再按空格键（或点击运行），"
+                               "这里会显示每个线程的访问和屏障。",
+            .cancel = "取消",
+            .status_running = "正在运行 {0}\u2026",
+            .keys_presenter = "H：快捷键 \u00b7 Esc：退出演示模式",
+            .keys_normal = "F1：快捷键",
+            .no_findings_yet = "这次运行没有发现",
+            .no_run_yet = "还没有运行：按空格键运行",
+            .cancelling = "正在取消\u2026",
+            .saved = "已保存 {0}",
+            .saved_trace = "跟踪已保存到 {0}",
+            .wrote_json = "已写入 {0}（可在 ui.perfetto.dev 中打开）",
+            .opening = "正在打开 {0}\u2026",
+            .running_pair = "正在运行 {0} 和 {1}\u2026",
+            .failed = "失败：{0}",
+            .gpu_unavailable = "GPU 不可用：{0}（请使用模拟器）",
+            .fallback = "GPU 不可用：{0}；改在模拟器上运行",
+            .nothing_to_save = "还没有可保存的内容：请先运行一个版本",
+            .nothing_to_export = "还没有可导出的内容：请先运行一个版本",
+            .could_not_save = "无法保存跟踪：{0}",
+            .could_not_export = "无法导出：{0}",
+            .checking_gpu = "正在检查 GPU\u2026",
+        },
+    .dialog =
+        {
+            .file_title = "文件",
+            .open_title = "打开跟踪（.slt）",
+            .save_title = "把跟踪保存为 .slt",
+            .export_title = "导出 Chrome/Perfetto JSON",
+            .png_title = "把窗口保存为 PNG",
+            .relative_paths = "相对路径从 {0} 开始",
+            .open = "打开",
+            .save = "保存",
+            .cancel = "取消",
+            .error_title = "出错了",
+            .keeps_running = "程序会继续运行；其他内容都没有改变。",
+            .ok = "确定",
+        },
+    .run =
+        {
+            .backend = "后端",
+            .simulator = "模拟器",
+            .gpu = "GPU",
+            .schedule = "调度",
+            .seed = "种子",
+            .reps = "运行次数",
+            .run = "运行",
+            .run_both = "并排运行正确版本和错误版本",
+            .cancel = "取消",
+            .side_by_side = "并排显示",
+            .idle = "空闲",
+            .last_run = "上次运行：{0}（{1} 毫秒）",
+            .no_variant = "没有选择版本",
+            .gpu_probing = "GPU：{0}",
+            .gpu_unavailable = "GPU 不可用：{0}",
+            .launches = "启动方式",
+            .launches_both = "不记录 + 记录跟踪",
+            .launches_untraced = "只做不记录跟踪的启动",
+            .live = "实时",
+            .timeout = "超时（秒）",
+            .tip_schedule_gpu = "GPU 自己调度线程束；这里的调度只对模拟器有效。",
+            .tip_seed = "同一个种子会重现同一次运行。第 r 次运行使用种子 + r。",
+            .tip_reps = "运行多少次（1 到 1000），每次使用下一个种子；结果会累加。",
+            .tip_run = "用这些设置运行所选版本。",
+            .tip_select = "请先选择一个版本。",
+            .tip_both = "用相同的设置运行这个场景的正确版本和所选版本，两条时间线共用同一个缩放。",
+            .tip_both_select = "请选择一个错误版本（不是第一个正确版本）来对比。",
+            .tip_side = "把正确的运行和错误的运行并排显示。",
+            .seed_word = "种子 {0}",
+            .seeds_word = "种子 {0}-{1}",
+            .tip_backend = "模拟器：SyncLab 的 SIMT 模拟器，使用所选的调度。GPU：{0}",
+            .tip_gpu_real = "真实的 GPU（记录和不记录跟踪的启动）。",
+            .tip_launches = "不记录跟踪的启动（每次运行一次）给出硬件本身的结果和用时。记录跟踪的启动会把每次"
+                            "访问和屏障记录下来，供时间线和发现使用，但运行更慢，可能改变内核的行为。",
+            .tip_live = "内核运行时就在时间线上显示记录跟踪的启动的事件（跟踪写入 GPU 直接写的主机内存）。",
+            .tip_live_off = "实时显示的是记录跟踪的启动：请选择“不记录 + 记录跟踪”。",
+            .tip_timeout = "超过这么多秒还在运行的内核会被停止；这次运行会显示它的线程在哪里等待（挂起会变成"
+                           "诊断，而不是卡死的 GPU）。",
+        },
+    .browser =
+        {
+            .ran_as_expected = "{1} 个版本中有 {0} 个运行结果符合预期",
+            .scenario_tip = "场景 \"{0}\"（{1}）",
+        },
+    .findings =
+        {
+            .no_run = "还没有运行：运行一个版本，看看分析会发现什么。",
+            .live = "实时：内核仍在运行。时间线会随时显示到达的事件；内核结束后才会分析整个跟踪。",
+            .not_traced = "这次运行没有记录跟踪（只有不记录跟踪的 GPU 启动）：没有跟踪可以分析，"
+                          "所以无法给出发现。",
+            .count_one = "{0} 项发现",
+            .count_many = "{0} 项发现",
+            .in_run = "来自 {0}",
+            .until_then = " - 跟踪显示的是到那时为止运行的内容。",
+            .no_findings = "没有发现 {0} 分析没有看到数据竞争、屏障不一致、丢失更新或死锁。",
+            .no_findings_partial =
+                "没有发现 {0} 在分析过的块中没有看到数据竞争、屏障不一致、丢失更新或死锁。",
+            .kind = "类型",
+            .hazard = "冒险",
+            .space = "内存",
+            .lines = "行",
+            .count = "次数",
+            .example = "示例",
+            .message = "说明",
+            .shared = "共享内存",
+            .global = "全局内存",
+            .ptx_line = "PTX {0}",
+            .hazard_none = "-",
+        },
+    .timeline =
+        {
+            .ruler_ticks = "时间（刻）",
+            .ruler_ns = "时间（纳秒）",
+            .block = "块 {0}",
+            .warp = "线程束 {0}",
+            .thread_lane = "线程 {0} \u00b7 通道 {1}",
+            .line = "第 {0} 行",
+            .line_pair = "第 {0} | {1} 行",
+            .timeout = "超时",
+            .deadlock = "死锁",
+            .legend_load = "读取",
+            .legend_store = "写入",
+            .legend_race = "数据竞争",
+            .legend_wait = "屏障等待",
+            .legend_stuck = "结束时仍在等待",
+            .legend_divergence = "分歧",
+            .legend_atomic = "原子操作",
+            .legend_fence = "内存栅栏",
+            .legend_exit = "退出",
+            .legend_folded = "折叠（次数）",
+            .short_load = "读",
+            .short_store = "写",
+            .short_race = "竞争",
+            .short_wait = "等待",
+            .short_stuck = "卡住",
+            .short_divergence = "分歧",
+            .short_atomic = "原子",
+            .short_fence = "栅栏",
+            .short_exit = "退出",
+            .short_folded = "折叠",
+            .tip_about =
+                "每一行是一个块、一个线程束或一个通道（线程）；时间从左到右。标记是线程的读取、写入、原子操作"
+                "、内存栅栏和退出；灰色区间是在屏障处的等待；块后面的彩色条带是它的屏障阶段。相距不到 3 "
+                "像素的标记会折叠成一个带次数的灰条；一条线程束指令（所有通道在同一刻）保留它的颜色。数据竞争"
+                "的箭头从第一次访问指向第二次访问。",
+            .tip_keys = "滚轮：在鼠标处缩放    Shift+滚轮：滚动行\n拖动：平移    F：显示整个运行    "
+                        "+/-、方向键：缩放、平移\n点击标签：展开/收起    "
+                        "双击折叠条：放大到它\n点击数据竞争箭头：选择它的发现",
+            .tip_thread = "块 {0}  线程 {1}（线程束 {2}，通道 {3}）",
+            .tip_time = "{0} {1}",
+            .tip_access = "{0}  {1}，{2} 字节{3}",
+            .tip_volatile = "，volatile",
+            .tip_cuda_ptx = "CUDA 第 {0} 行   PTX 第 {1} 行",
+            .tip_ptx = "PTX 第 {0} 行",
+            .tip_address = "地址 {0}   值 {1}",
+            .tip_barrier = "屏障 {0}，阶段 {1}",
+            .tip_at = "时间",
+            .tip_from = "从",
+            .tip_to = "到",
+            .tip_first_access = "第一次访问：",
+            .tip_second_access = "第二次访问：",
+            .tip_click_select = "点击选择这项发现",
+            .tip_events = "{0} 个{1}事件",
+            .tip_folded = "折叠了 {0} 个事件（双击放大）",
+            .tip_first_of_them = "其中第一个：",
+            .tip_waiting = "在屏障 {0} 处等待（阶段 {1}）{2}",
+            .tip_several = "（多次等待，请放大）",
+            .tip_threads_waited = "{0} 个线程等待过",
+            .tip_site = "{0}（CUDA 第 {1} 行，PTX 第 {2} 行）",
+            .tip_never_released = "一直没有被放行：运行结束时它还在等待",
+            .tip_ended = "结束方式：{0}",
+            .tip_click_warps = "点击显示或隐藏它的线程束",
+            .tip_click_lanes = "点击显示或隐藏它的通道",
+            .story_thread = "线程 {0}",
+            .story_lost =
+                "1 {0} 读取 \u00b7 2 {1} 读取 \u00b7 3 {2} 写入 \u00b7 4 {3} 覆盖写入：一次更新丢失了",
+            .story_wrote = "3 {0} 写入了 {1}",
+            .story_stale = "1 竞争的写入 \u00b7 2 {0} 读到过期值 \u00b7 3 它用这个值写入了 {1}",
+            .story_the_output = "这个输出",
+        },
+    .playback =
+        {
+            .to_start = "回到开头（Home）",
+            .back_instruction = "后退一条线程束指令（<）",
+            .back_event = "后退一个事件（,）",
+            .forward_event = "前进一个事件（.）",
+            .forward_instruction = "前进一条线程束指令（>）",
+            .to_end = "到结尾（End）",
+            .stop = "停止",
+            .hide = "隐藏播放头",
+            .idle = "逐步查看块 {0}：. 和 ,（事件），> 和 <（线程束指令）",
+            .before = "块 {0}：在它的 {1} 个事件中的第一个之前",
+            .at = "第 {0} 个事件，共 {1} 个 \u00b7 块 {2} \u00b7 线程束 {3}{4} \u00b7 {5}{6}",
+            .lanes = "（{0} 个通道）",
+            .line = " \u00b7 第 {0} 行",
+            .idle_short = "块 {0}：. , > <",
+        },
+    .shared_memory =
+        {
+            .title = "块 {0} 的共享内存（第 {1} 个事件时）",
+            .none = "没有可显示的共享内存访问（没有，或者多于 {0} 个字）",
+            .stale_read = "这条指令读了 {0} 个过期的槽：这些值还没有写入",
+            .counts = "{0} 个字 \u00b7 {1} 个过期",
+            .tip_stale = "过期：块在下一个屏障之前还会再写它，所以现在读它，\n"
+                         "读到的是程序还没有写入的值",
+            .written = "已写入",
+            .stale = "过期",
+            .read_now = "正在读",
+            .stale_read_legend = "读到过期值",
+            .tip_offset = "偏移 0x{0}（第 {1} 个字）",
+            .tip_value = "值 {0}，由{1}写入",
+            .tip_not_written = "还没有写入",
+            .tip_next = "下一次写入：{0}",
+            .tip_next_stale = "下一次写入：{0}，在下一个屏障之前：现在读会读到过期值",
+            .who = "线程 {0}（第 {1} 行）",
+        },
+    .help =
+        {
+            .title = "快捷键",
+            .closes = "按 Esc、F1、H 或点击鼠标关闭这个帮助。",
+            .space = "运行所选版本（对比模式下运行两个）",
+            .space_keys = "空格",
+            .scenario = "上一个 / 下一个场景（演示模式）",
+            .variant = "上一个 / 下一个版本（演示模式）",
+            .tab = "课程 \u2192 源代码 \u2192 时间线（演示模式）",
+            .finding = "下一个 / 上一个发现：它的行、它的事件、发生了什么",
+            .pgdn = "演示模式下同上（翻页笔的按键）；运行之前：滚动",
+            .compare = "对比：把正确版本放在所选版本旁边",
+            .presenter = "演示模式：大字体、高对比度、只用键盘",
+            .fullscreen = "打开 / 关闭全屏（在时间线上：显示整个运行）",
+            .help = "这个帮助",
+            .esc = "关闭这个帮助；退出演示模式",
+            .f1_or_h = "F1 或 H",
+        },
+    .callout =
+        {
+            .first_of = "] 或 PgDn：{0}中的第一项",
+            .a_thread = "某个线程",
+            .thread = "线程 {0}",
+            .block_thread = "块 {0} 的线程 {1}",
+            .line = "第 {0} 行",
+            .lines = "第 {0} 行",
+            .and_ = " 和 ",
+            .comma = "、",
+            .ptx_line = "PTX 第 {0} 行",
+            .ptx_lines = "PTX 第 {0} 行",
+            .semicolon = "；",
+            .no_barrier = "：没有屏障规定两者的先后",
+            .other_blocks = "：不同的块之间没有先后顺序",
+            .war = "{0} 在{1} 写入 {2} 之前读取了它{3}",
+            .raw = "{0} 写入 {2} 之后，{1} 紧接着读取了它{3}",
+            .waw = "{0} 和{1} 都写入了 {2}{3}",
+            .raced = "{0} 和{1} 在 {2} 上发生了数据竞争",
+            .lost = "{0} 和{1} 都没有用原子操作更新 {2}，所以有一次更新丢失了",
+            .diverged = "块 {0}：{1} 和{2} 没有到达同一个屏障",
+            .diverged_all = "块 {0}：它的线程没有到达同一个屏障",
+            .deadlock = "运行一直没有结束：还有线程在屏障处等待",
+            .at = "（{0}）",
+            .shared_word = "共享内存字 {0}",
+            .global_word = "全局内存字 {0}",
+            .counts = "（{0}）",
+            .times = "{0} 次",
+            .harmful = "，其中 {0} 次造成了错误",
+            .lost_updates = "，丢失了 {0} 次更新",
+            .runs = "，共 {0} 次运行",
+        },
+    .source =
+        {
+            .no_source = "这个跟踪不带 CUDA 源代码（记录时没有源代码）。",
+            .select_scenario = "选择一个场景来查看它的内核。",
+            .no_file = "（没有文件）",
+            .ptx = "PTX",
+            .tip_ptx = "在 CUDA 源代码旁显示 PTX。",
+            .other_scenario = "上次运行的是另一个场景：运行这个场景，才能在这里看到它的发现。",
+            .empty = "（空）",
+            .click_next = "点击：选择这些发现中的下一项",
+            .click_this = "点击：选择这项发现",
+            .own_kernel = "自带内核 {0}",
+        },
+    .lesson =
+        {
+            .what_it_shows = "演示内容",
+            .this_variant = "这个版本",
+            .predict = "先预测",
+            .predict_hint = "运行之前先回答：结果在运行之后才会显示。",
+            .your_prediction = "你的预测",
+            .results_q = "结果：",
+            .right = "全部正确",
+            .wrong = "部分错误",
+            .finding_q = "发现：",
+            .none = "没有",
+            .hang_q = "内核：",
+            .completes = "能运行结束",
+            .hangs = "会挂起",
+            .run = "运行",
+            .run_again = "再运行一次",
+            .running = "正在运行……",
+            .no_prediction = "这次没有预测：下次运行前先选一个。",
+            .verdict = "结论",
+            .as_expected = "符合预期。",
+            .not_as_expected = "不符合预期。",
+            .findings = "{0} 项发现：",
+            .no_findings = "没有发现",
+            .not_traced = "未记录跟踪：无法给出发现",
+            .look_at = "看什么",
+            .fix = "怎么修",
+            .details = "详细信息",
+            .the_question = "问题",
+            .the_lesson = "课程内容",
+            .pick = "请在场景浏览器里选择一个场景和版本。",
+            .other_run = "各视图显示的是上一次运行（另一个版本）；运行这个版本才能看到它的结果。",
+            .earlier_run = "各视图显示的是这个版本之前的一次运行：先预测，再运行一次。",
+            .on_gpu = "在 GPU 上",
+            .gpu_note = "课程的结论针对模拟器。在 GPU 上请比较未记录跟踪的结果（硬件本身的行为）和记录跟踪"
+                        "的结果：记录跟踪会让内核变慢，可能掩盖竞争。",
+            .run_how = "（{0}，种子 {1}，运行 {2} 次）",
+            .rep_one = "（{0}，种子 {1}，运行 1 次）",
+        },
+    .about =
+        {
+            .lesson = "所选版本的课程，分两步。\n\n预测：读一读内核做了什么，回答问题，并在运行之前选好你的预"
+                      "测（结果会不会出错、会出现哪种发现、会不会挂起）。这个版本运行之前结果不会显示；选择另"
+                      "一个版本会开始新的预测。\n\n运行：这里会显示结果（“完成”只表示内核结束了；“正确”表示没"
+                      "有错误输出，也没有发现）、你的预测哪些部分成真，以及这次运行是否显示了课程所预期的内容"
+                      "（和结论测试做的检查相同）。然后是：在源代码、时间线和发现里看什么，以及怎么修好这个内"
+                      "核。详细信息在下面展开。\n\n语言开关会切换课程文字；中文需要一个 CJK 字体。",
+            .run =
+                "下一次运行怎么做。\n\n调度：模拟器运行线程束的顺序。轮转是固定的，会掩盖大多数数据竞争；随机"
+                "和对抗调度（带种子）会把它们暴露出来。同一个种子会重现同一次运行。\n\n运行次数：把这个版本运"
+                "行这么多次，种子依次为 "
+                "种子、种子+"
+                "1……；错误输出和发现会累加，保留的跟踪是第一次出错的那次运行。\n\n并排运行正确版本和错误版本"
+                "：运行这个场景的正确版本和所选版本，并用同一个缩放显示两条时间线。\n\nGPU：在真实的 GPU "
+                "上运行同一个内核。每次运行都会做不记录跟踪的启动（硬件本身的结果，每次运行一次），除非选择“"
+                "只做不记录跟踪的启动”，还会做一次记录跟踪的启动，它的事件会填满时间线。记录跟踪会让内核变慢"
+                "，可能掩盖数据竞争，所以两种结果会并排显示。实时：记录跟踪的启动运行时，它的事件就出现在时间"
+                "线上。超时：到那时还在运行的内核会被停止；这次运行会显示它的线程在哪里等待。",
+            .findings = "分析在当前运行的跟踪中发现的问题，最严重的在前：死锁、屏障不一致、数据竞争、丢失更新"
+                        "。分析只读跟踪，所以保存的跟踪会给出同样的发现。\n\n冒险：对数据竞争来说，哪一次访问"
+                        "在后（RAW：写后读，WAR，WAW）。\n内存：涉及的内存。\n行：这些访问所在的 CUDA "
+                        "行，先访问的在前（没有 CUDA 行时写作“PTX "
+                        "n”）。\n次数：发生了多少次（竞争的访问对、不一致的阶段、线程），多次运行时累加。\n只"
+                        "分析跟踪完整的块：如果有的块丢了事件（跟踪缓冲区满了、超出预算）或没有被记录，表格上"
+                        "方会有一行说明是哪些。\n示例：涉及的两个线程，按跟踪编号、块和块内线程编号。\n\n点击"
+                        "一行：时间线会缩放到它，源代码里会高亮它的行。",
+            .source =
+                "内核的 CUDA "
+                "源代码，和运行时记录的一样（运行之前是所选场景的文件）。\n\n行号旁的彩色标记：这次运行的某项"
+                "发现提到了这一行（粉色：数据竞争，黄色：屏障不一致，橙色：丢失更新，红色：死锁）。把鼠标放在"
+                "上面可以读这项发现；点击可以选中它（再点击会在这一行的各项发现之间轮换）。\n\n整行带彩色背景"
+                "的，属于所选的发现（在发现面板里选一项）。淡白色的那一行，是时间线上鼠标下那个事件所在的行。"
+                "\n\n行号旁的青色竖条：在输出网格里解释的那个输出涉及的行（留下这个值的写入、读到过期值的读取"
+                "，以及"
+                "与它们竞争的写入）。黄绿色边框：播放头处有线程束停在这一行。"
+                "\n\nPTX 会在源代码旁显示模拟器运行的 PTX：鼠标下事件的指令和所选发现的指令在那里也会高亮。",
+            .browser = "场景按主题分组。每个场景是一个内核文件，里面有一个正确版本和若干错误版本。点击一个版"
+                       "本打开它的课程，然后预测会发生什么，再运行它。\n\n标记表示这个版本上次运行的结果：\n "
+                       " 空心圆：还没有运行\n  绿色圆：这次运行显示了课程所预期的内容\n  "
+                       "红色方块：没有显示，或者运行失败（把鼠标放在上面看详细信息）",
+        },
+};
+
+// UiText is nothing but Text members (structs of them), so it reads as an array of Text.
+static_assert(sizeof(UiText) % sizeof(Text) == 0);
+
+} // namespace
+
+std::string fill(const char* pattern, std::initializer_list<std::string> args) {
+    const std::string_view pattern_view = pattern != nullptr ? pattern : "";
+    std::string out;
+    out.reserve(pattern_view.size() + 16);
+    for (size_t i = 0; i < pattern_view.size(); ++i) {
+        if (pattern[i] == '{' && i + 2 < pattern_view.size() && pattern[i + 2] == '}' &&
+            pattern[i + 1] >= '0' && pattern[i + 1] <= '9' && size_t(pattern[i + 1] - '0') < args.size()) {
+            out += *(args.begin() + (pattern[i + 1] - '0'));
+            i += 2;
+        } else {
+            out += pattern[i];
+        }
+    }
+    return out;
+}
+
+const UiText& ui_text(Language language) {
+    return language == Language::Zh ? kChinese : kEnglish;
+}
+
+std::vector<const char*> all_texts(Language language) {
+    const Text* first = reinterpret_cast<const Text*>(&ui_text(language));
+    std::vector<const char*> out;
+    for (size_t i = 0; i < sizeof(UiText) / sizeof(Text); ++i)
+        out.push_back(first[i].s);
+    return out;
+}
+
+const char* schedule_words(sim::Schedule schedule, Language language) {
+    if (language == Language::En) return sim::to_string(schedule);
+    switch (schedule) {
+    case sim::Schedule::RoundRobin:
+        return "轮转";
+    case sim::Schedule::Random:
+        return "随机";
+    case sim::Schedule::Adversarial:
+        return "对抗";
+    }
+    return "";
+}
+
+std::string record_label(const RunRecord& r, Language language) {
+    if (language == Language::En || r.scenario_id.empty()) return r.label;
+    const RunPanelText& t = ui_text(language).run;
+    const std::string how =
+        r.options.backend == "gpu" ? std::string("GPU") : schedule_words(r.options.schedule, language);
+    const std::string seeds = r.options.reps > 1
+                                  ? fill(t.seeds_word, {std::to_string(r.options.seed),
+                                                        std::to_string(r.options.seed + r.options.reps - 1)})
+                                  : fill(t.seed_word, {std::to_string(r.options.seed)});
+    return r.scenario_id + " / " + r.variant_id + "（" + how + "，" + seeds + "）";
+}
+
+const char* hazard_words(analysis::Hazard hazard, Language language) {
+    if (hazard == analysis::Hazard::None) return ui_text(language).findings.hazard_none;
+    return analysis::to_string(hazard);
+}
+
+const char* event_kind_words(trace::EventKind kind, Language language) {
+    if (language == Language::En) return trace::to_string(kind);
+    switch (kind) {
+    case trace::EventKind::Load:
+        return "读取";
+    case trace::EventKind::Store:
+        return "写入";
+    case trace::EventKind::Atomic:
+        return "原子操作";
+    case trace::EventKind::Reduction:
+        return "原子归约";
+    case trace::EventKind::BarrierArrive:
+        return "到达屏障";
+    case trace::EventKind::BarrierLeave:
+        return "离开屏障";
+    case trace::EventKind::Fence:
+        return "内存栅栏";
+    case trace::EventKind::Exit:
+        return "退出";
+    }
+    return trace::to_string(kind);
+}
+
+std::string check_summary_words(const std::string& s, Language language) {
+    if (language == Language::En) return s;
+    std::string out = s;
+    // "A of B outputs wrong; first: " -> "B 个输出中有 A 个错误；第一个："
+    if (const size_t of = out.find(" of "), wrong = out.find(" outputs wrong");
+        of != std::string::npos && wrong != std::string::npos && of < wrong) {
+        const std::string a = out.substr(0, of), b = out.substr(of + 4, wrong - of - 4);
+        std::string rest = out.substr(wrong + 14);
+        if (rest.starts_with("; first: ")) rest = "；第一个：" + rest.substr(9);
+        out = b + " 个输出中有 " + a + " 个错误" + rest;
+    } else if (out.starts_with("all ") && out.find(" outputs match ") != std::string::npos) {
+        const size_t match = out.find(" outputs match ");
+        out = out.substr(4, match - 4) + " 个输出全部正确";
+    }
+    if (const size_t at = out.find(", expected "); at != std::string::npos)
+        out = out.substr(0, at) + "，应为 " + out.substr(at + 11);
+    if (const size_t at = out.find(" missing"); at != std::string::npos && out.starts_with("counter"))
+        out = "counter 缺失" + out.substr(at + 8);
+    return out;
+}
+
+const char* thread_end_words(trace::ThreadEnd end, Language language) {
+    if (language == Language::Zh) {
+        switch (end) {
+        case trace::ThreadEnd::Exited:
+            return "已退出";
+        case trace::ThreadEnd::AtBarrier:
+            return "停在屏障处";
+        case trace::ThreadEnd::Running:
+            return "仍在运行";
+        case trace::ThreadEnd::Faulted:
+            return "它的指令出错";
+        case trace::ThreadEnd::NotStarted:
+            return "没有开始";
+        }
+    }
+    return trace::to_string(end);
+}
+
+const char* space_words(trace::Space space, Language language) {
+    if (language == Language::Zh) {
+        switch (space) {
+        case trace::Space::Shared:
+            return "共享内存";
+        case trace::Space::Global:
+            return "全局内存";
+        case trace::Space::Local:
+            return "局部内存";
+        case trace::Space::Other:
+            return "其他内存";
+        }
+    }
+    return trace::to_string(space);
+}
+
+std::string gpu_reason_words(const std::string& reason, Language language) {
+    if (language == Language::En) return reason;
+    struct Known {
+        std::string_view en;
+        const char* zh;
+    };
+    static constexpr Known kKnown[] = {
+        {"no NVIDIA driver found", "没有找到 NVIDIA 驱动"},
+        {"no CUDA device", "没有 CUDA 设备"},
+        {"checking for a GPU", "正在检查 GPU\u2026"},
+        {"the GPU runner is not built yet", "GPU 运行程序还没有构建"},
+        {"the GPU check failed", "GPU 检查失败"},
+    };
+    for (const Known& k : kKnown)
+        if (reason.starts_with(k.en)) return k.zh;
+    return reason;
+}
+
+} // namespace synclab::ui

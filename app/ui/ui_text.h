@@ -1,0 +1,254 @@
+// The UI's fixed words, in English and Simplified Chinese: one struct per view, one table per
+// language (ui_text.cpp), looked up with ui_text(language). Views never spell a word of the UI
+// themselves; they take it from here.
+//
+// How to add a string (for new views too, e.g. the output grid and the shared-memory view):
+//   1. add a `Text name;` member to the view's struct below (or a new struct, and a member of it in
+//      UiText), with a comment giving the English where the name does not say it;
+//   2. give it a value in BOTH kEnglish and kChinese in ui_text.cpp. Text has no default
+//      constructor, so a table that forgets a member does not compile;
+//   3. draw it: `const UiText& t = ui_text(shown_language(state)); ImGui::TextUnformatted(t.view.name);`
+//      Words with numbers or names in them are patterns with {0}, {1}...: fill(t.view.name, {a, b})
+//      (the languages put them in different orders: "{0} of {1}" / "{1} 个中有 {0} 个").
+//   4. every Chinese character used must be in the app's CJK font: tests/gui/words_test.cpp checks
+//      every Text of kChinese, and gui_zh_has_no_english checks what a frame in Chinese draws.
+// Code, identifiers, file names, CUDA keywords and key names (Tab, Esc, F1) stay as they are.
+// Sentences built from data (a run's outcome, a finding) are functions here or in outcome_words.h.
+#pragma once
+
+#include "analysis/findings.h"
+#include "ui/app_state.h"
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace synclab::ui {
+
+// One string of the table: must be given (no default constructor), reads as a const char*.
+struct Text {
+    const char* s;
+    constexpr Text(const char* text) : s(text) {}
+    constexpr operator const char*() const { return s; }
+    constexpr const char* c_str() const { return s; }
+};
+
+// "{0} of {1}" with {0}, {1}... replaced by args (a missing argument leaves the braces).
+std::string fill(const char* pattern, std::initializer_list<std::string> args);
+
+struct MenuText {
+    Text file, open_trace, save_trace, export_json, save_png, quit;
+    Text run, run_selected, cancel;
+    Text view, presenter, compare, ptx_beside, fullscreen, english, help_keys;
+    Text key_space; // the shortcut shown beside "Run selected"
+};
+
+struct ShellText {
+    Text tab_lesson, tab_source, tab_source_ptx;
+    Text own_kernel;    // header beside a trace with a kernel of its own
+    Text schedule_seed; // "{0}, seed {1}"
+    Text live_header;   // "live: {0} events, {1}, kernel still running"
+    Text compare_hint;  // "Compare: press Space (or Run ▸ {0}) to run ..."
+    Text running_both, running;
+    Text no_run_timeline;
+    Text cancel;
+    Text status_running;  // "running {0}…"
+    Text keys_presenter;  // "H: keys · Esc: leave presenter mode"
+    Text keys_normal;     // "F1: keys"
+    Text no_findings_yet; // "this run has no findings"
+    Text no_run_yet;      // "no run yet: press Space to run"
+    Text cancelling;
+    Text saved;           // "saved {0}"
+    Text saved_trace;     // "saved the trace to {0}"
+    Text wrote_json;      // "wrote {0} (open it in ui.perfetto.dev)"
+    Text opening;         // "opening {0}…"
+    Text running_pair;    // "running {0} and {1}…"
+    Text failed;          // "failed: {0}"
+    Text gpu_unavailable; // "GPU unavailable: {0} (use the simulator)"
+    Text fallback;        // "GPU unavailable: {0}; running on the simulator"
+    Text nothing_to_save, nothing_to_export;
+    Text could_not_save, could_not_export; // "...: {0}"
+    Text checking_gpu;
+};
+
+struct DialogText {
+    Text file_title, open_title, save_title, export_title, png_title;
+    Text relative_paths; // "Relative paths start in {0}"
+    Text open, save, cancel;
+    Text error_title, keeps_running, ok;
+};
+
+struct RunPanelText {
+    Text backend, simulator, gpu, schedule, seed, reps, run, run_both, cancel, side_by_side;
+    Text idle;
+    Text last_run; // "last run: {0}  ({1} ms)"
+    Text no_variant;
+    Text gpu_probing;     // "GPU: {0}"
+    Text gpu_unavailable; // "GPU unavailable: {0}"
+    Text launches, launches_both, launches_untraced, live, timeout;
+    Text tip_schedule_gpu, tip_seed, tip_reps, tip_run, tip_select, tip_both, tip_both_select, tip_side;
+    Text seed_word;  // "seed {0}" in a run's label
+    Text seeds_word; // "seeds {0}-{1}"
+    Text tip_backend, tip_gpu_real, tip_launches, tip_live, tip_live_off, tip_timeout;
+};
+
+struct BrowserText {
+    Text ran_as_expected; // "{0} of {1} variants ran as expected"
+    Text scenario_tip;    // "scenario \"{0}\" ({1})"
+};
+
+struct FindingsText {
+    Text no_run, live, not_traced;
+    Text count_one, count_many; // "{0} finding" / "{0} findings"
+    Text in_run;                // "in {0}"
+    Text until_then;            // " - the trace shows what ran until then."
+    Text no_findings;           // "No findings — the analysis saw no race ..."
+    Text no_findings_partial;
+    Text kind, hazard, space, lines, count, example, message; // column headers
+    Text shared, global, ptx_line;                            // "shared", "global", "PTX {0}"
+    Text hazard_none;                                         // the hazard cell where there is none ("-")
+};
+
+struct TimelineText {
+    Text ruler_ticks, ruler_ns; // "time (ticks)", "time (ns)"
+    Text block, warp, thread_lane, line,
+        line_pair; // "block {0}", "warp {0}", "thread {0} · lane {1}", "line {0}", "line {0} | {1}"
+    Text timeout, deadlock;
+    Text legend_load, legend_store, legend_race, legend_wait, legend_stuck, legend_divergence, legend_atomic,
+        legend_fence, legend_exit, legend_folded;
+    Text short_load, short_store, short_race, short_wait, short_stuck, short_divergence, short_atomic,
+        short_fence, short_exit, short_folded;
+    // Tooltips: the help mark, an event, an arrow, a fold, a wait, a row label.
+    Text tip_about, tip_keys, tip_thread, tip_time, tip_access, tip_volatile, tip_cuda_ptx, tip_ptx,
+        tip_address, tip_barrier, tip_at, tip_from, tip_to, tip_first_access, tip_second_access,
+        tip_click_select, tip_events, tip_folded, tip_first_of_them, tip_waiting, tip_several,
+        tip_threads_waited, tip_site, tip_never_released, tip_ended, tip_click_warps, tip_click_lanes;
+    // The captions of the numbered story marks: a lost update's interleaving, an explained output.
+    Text story_thread;     // "thread {0}"
+    Text story_lost;       // "1 {0} loads · 2 {1} loads · 3 {2} stores · 4 {3} stores over it: ..."
+    Text story_wrote;      // "3 {0} wrote {1}"
+    Text story_stale;      // "1 racing store · 2 {0}'s stale load · 3 it wrote {1} from it"
+    Text story_the_output; // "the output"
+};
+
+struct PlaybackText {
+    Text to_start, back_instruction, back_event, forward_event, forward_instruction, to_end, stop, hide;
+    Text idle;       // "step through block {0}: . and , (events), > and < (warp instructions)"
+    Text before;     // "block {0}: before the first of its {1} events"
+    Text at;         // "event {0} of {1} · block {2} · warp {3}{4} · {5}{6}"
+    Text lanes;      // " ({0} lanes)"
+    Text line;       // " · line {0}"
+    Text idle_short; // "block {0}: . , > <" (where the long hint does not fit)
+};
+
+struct SharedMemoryText {
+    Text title;      // "shared memory of block {0} at event {1}"
+    Text none;       // "no shared-memory access to show (none, or more than {0} words)"
+    Text stale_read; // "this instruction reads {0} stale slots: values not written yet"
+    Text counts;     // "{0} words · {1} stale"
+    Text tip_stale;  // what "stale" means
+    Text written, stale, read_now, stale_read_legend;
+    Text tip_offset;      // "offset 0x{0} (word {1})"
+    Text tip_value;       // "value {0}, stored by {1}"
+    Text tip_not_written; // "not written yet"
+    Text tip_next;        // "next store: {0}"
+    Text tip_next_stale;  // "next store: {0}, before the next barrier: a load now reads a stale value"
+    Text who;             // "thread {0} at line {1}"
+};
+
+struct HelpText {
+    Text title, closes;
+    Text space, space_keys, scenario, variant, tab, finding, pgdn, compare, presenter, fullscreen, help, esc;
+    Text f1_or_h; // the key column's "F1 or H"
+};
+
+struct CalloutText {
+    Text first_of;                       // "] or PgDn: the first of {0} findings"
+    Text a_thread, thread, block_thread; // "a thread", "thread {0}", "block {0} thread {1}"
+    Text line, lines, and_, comma, ptx_line, ptx_lines, semicolon;
+    Text no_barrier, other_blocks; // why a race happened: same block / different blocks
+    Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock;
+    Text at;                       // " ({0})"
+    Text shared_word, global_word; // "shared word {0}"
+    // The counts after a finding's sentence (finding_message in Chinese; English keeps the
+    // analysis's own message): " ({0})" around "{0} times", ", {0} of them did harm", ...
+    Text counts, times, harmful, lost_updates, runs;
+};
+
+struct SourceText {
+    Text no_source, select_scenario, no_file, ptx, tip_ptx, other_scenario, empty, click_next, click_this;
+    Text own_kernel; // "own kernel {0}"
+};
+
+// The lesson panel's frame around the lesson text (the text itself comes from the catalog).
+struct LessonFrameText {
+    Text what_it_shows, this_variant, predict, predict_hint, your_prediction;
+    Text results_q, right, wrong, finding_q, none, hang_q, completes, hangs;
+    Text run, run_again, running, no_prediction, verdict, as_expected, not_as_expected;
+    Text findings; // "{0} findings:"
+    Text no_findings, not_traced, look_at, fix, details, the_question, the_lesson, pick;
+    Text other_run, earlier_run, on_gpu, gpu_note;
+    Text run_how; // "  ({0}, seed {1}, {2} reps)"
+    Text rep_one; // "  ({0}, seed {1}, 1 rep)"
+};
+
+// The "?" of each panel: what it shows and how to use it.
+struct AboutText {
+    Text lesson, run, findings, source, browser;
+};
+
+struct UiText {
+    MenuText menu;
+    ShellText shell;
+    DialogText dialog;
+    RunPanelText run;
+    BrowserText browser;
+    FindingsText findings;
+    TimelineText timeline;
+    PlaybackText playback;
+    SharedMemoryText shared_memory;
+    HelpText help;
+    CalloutText callout;
+    SourceText source;
+    LessonFrameText lesson;
+    AboutText about;
+};
+
+const UiText& ui_text(Language language);
+
+// Every string of a table, for the glyph test (words_test.cpp).
+std::vector<const char*> all_texts(Language language);
+
+// [SECTION] Words built from data
+
+// A schedule as the UI names it: "random" / "随机".
+const char* schedule_words(sim::Schedule schedule, Language language);
+
+// A run's label in the shown language: "stencil / missing_barrier (adversarial, seed 3)" /
+// "stencil / missing_barrier（对抗，种子 3）"; a trace opened from a file keeps its file name.
+std::string record_label(const RunRecord& record, Language language);
+
+// A race's hazard in words: "RAW" stays in English (it is the term), "-" where there is none.
+const char* hazard_words(analysis::Hazard hazard, Language language);
+
+// An event kind: "load" stays trace::to_string's id in English; "读取" etc. in Chinese.
+const char* event_kind_words(trace::EventKind kind, Language language);
+
+// The output check's result line (runner::RunSummary::check_summary, English from the scenario
+// library) in the shown language: "counter = 12, expected 4096" / "counter = 12，应为 4096", "331 of 16384
+// outputs wrong; first: g_out[31] = 5, expected 7" / "16384 个输出中有 331 个错误；第一个：g_out[31] =
+// 5，应为 7". Lines of another shape stay as they are.
+std::string check_summary_words(const std::string& summary, Language language);
+
+// How a thread ended: "at_barrier" (trace::to_string) / "停在屏障处".
+const char* thread_end_words(trace::ThreadEnd end, Language language);
+
+// A memory space: "shared" (trace::to_string) / "共享内存".
+const char* space_words(trace::Space space, Language language);
+
+// Why the GPU cannot be used, in the shown language. The GPU worker writes its reasons in English
+// ("no NVIDIA driver found (libcuda.so.1: ...)"); Chinese names the known ones and leaves out the
+// system's own English detail. Unknown reasons stay as they are.
+std::string gpu_reason_words(const std::string& reason, Language language);
+
+} // namespace synclab::ui
