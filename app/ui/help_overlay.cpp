@@ -12,21 +12,34 @@ namespace synclab::ui {
 namespace {
 // The keys as they are labelled; what they do and the two key names that are words ("Space",
 // "F1 or H") come from ui_text.h.
-constexpr const char* kKeyNames[] = {
-    "Space", "\u2190 / \u2192", "\u2191 / \u2193", "Tab", "] / [", "PgDn / PgUp", "C", "P", "F", "F1 or H",
-    "Esc"};
+constexpr const char* kKeyNames[] = {"Space",
+                                     "\u2190 / \u2192",
+                                     "\u2191 / \u2193",
+                                     "Tab",
+                                     "] / [",
+                                     "PgDn / PgUp",
+                                     ". / ,",
+                                     "> / <",
+                                     "Home / End",
+                                     "C",
+                                     "P",
+                                     "F",
+                                     "F1 or H",
+                                     "Esc"};
 constexpr size_t kKeyCount = std::size(kKeyNames);
 
 std::array<KeyHelp, kKeyCount> keys_in(Language language) {
     const HelpText& t = ui_text(language).help;
-    const Text* what[] = {&t.space,   &t.scenario,  &t.variant,    &t.tab,  &t.finding, &t.pgdn,
-                          &t.compare, &t.presenter, &t.fullscreen, &t.help, &t.esc};
+    const Text* what[] = {&t.space,     &t.scenario, &t.variant,    &t.tab,
+                          &t.finding,   &t.pgdn,     &t.step_event, &t.step_instruction,
+                          &t.step_ends, &t.compare,  &t.presenter,  &t.fullscreen,
+                          &t.help,      &t.esc};
     static_assert(std::size(what) == kKeyCount);
     std::array<KeyHelp, kKeyCount> out{};
     for (size_t i = 0; i < out.size(); ++i)
         out[i] = {kKeyNames[i], what[i]->s};
     out[0].keys = t.space_keys;
-    out[9].keys = t.f1_or_h;
+    out[12].keys = t.f1_or_h; // kKeyNames' "F1 or H"
     return out;
 }
 } // namespace

@@ -281,6 +281,9 @@ constexpr UiText kEnglish = {
             .fullscreen = "fullscreen on / off (over a timeline: fit the whole run)",
             .help = "this help",
             .esc = "close this help; leave presenter mode",
+            .step_event = "step the playhead one event forward / back",
+            .step_instruction = "step it one warp instruction forward / back",
+            .step_ends = "the playhead to the start / the end of the block",
             .f1_or_h = "F1 or H",
         },
     .callout =
@@ -712,6 +715,9 @@ constexpr UiText kChinese = {
             .fullscreen = "打开 / 关闭全屏（在时间线上：显示整个运行）",
             .help = "这个帮助",
             .esc = "关闭这个帮助；退出演示模式",
+            .step_event = "播放头前进 / 后退一个事件",
+            .step_instruction = "播放头前进 / 后退一条线程束指令",
+            .step_ends = "播放头到块的开头 / 结尾",
             .f1_or_h = "F1 或 H",
         },
     .callout =

@@ -159,7 +159,8 @@ struct SharedMemoryText {
 struct HelpText {
     Text title, closes;
     Text space, space_keys, scenario, variant, tab, finding, pgdn, compare, presenter, fullscreen, help, esc;
-    Text f1_or_h; // the key column's "F1 or H"
+    Text step_event, step_instruction, step_ends; // the playback bar's keys
+    Text f1_or_h;                                 // the key column's "F1 or H"
 };
 
 struct CalloutText {
