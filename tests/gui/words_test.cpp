@@ -12,6 +12,7 @@
 #include "ui/callout_view.h"
 #include "ui/findings_panel.h"
 #include "ui/fonts.h"
+#include "ui/headless_panel.h" // tests/ui
 #include "ui/lesson_panel.h"
 #include "ui/outcome_words.h"
 #include "ui/source_lines.h"
@@ -423,57 +424,20 @@ TEST(Prediction, EachPartComesTrueOrNot) {
 
 // [SECTION] Panels, headless -------------------------------------------------------------------------------
 
-// One ImGui context without a window (as tests/ui/panels_test.cpp).
-class Headless {
+// One ImGui context without a window (tests/ui/headless_panel.h).
+class Headless : public testing::HeadlessPanel {
   public:
-    explicit Headless(ImVec2 size = {900, 1000}) : size_(size) {
-        ctx_ = ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = size;
-        io.DeltaTime = 1.0f / 60.0f;
-        io.IniFilename = nullptr;
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    }
-    ~Headless() { ImGui::DestroyContext(ctx_); }
-    Headless(const Headless&) = delete;
-    Headless& operator=(const Headless&) = delete;
-
-    void frame(const std::function<void()>& body, ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool down = false) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = mouse;
-        io.MouseDown[0] = down;
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos({0, 0});
-        ImGui::SetNextWindowSize(size_);
-        ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
-        body();
-        ImGui::End();
-        ImGui::Render();
-    }
+    explicit Headless(ImVec2 size = {900, 1000}) : HeadlessPanel(size, size) {}
     // Clicks down a column of points until `done` holds.
     bool click_until(const std::function<void()>& body, float x, const std::function<bool()>& done) {
         for (int i = 0; i < 3; ++i)
             frame(body);
-        for (float y = 20; y < size_.y - 10; y += 3) {
-            frame(body, {x, y}, true);
-            frame(body, {x, y}, false);
+        for (float y = 20; y < window().y - 10; y += 3) {
+            click(body, {x, y});
             if (done()) return true;
         }
         return false;
     }
-    static bool drew_colour(uint32_t colour) {
-        const ImDrawData* data = ImGui::GetDrawData();
-        for (int l = 0; l < data->CmdListsCount; ++l)
-            for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer)
-                if (v.col == colour) return true;
-        return false;
-    }
-
-  private:
-    ImGuiContext* ctx_ = nullptr;
-    ImVec2 size_;
 };
 
 AppState selected(const char* variant) {

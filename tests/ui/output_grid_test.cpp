@@ -8,6 +8,8 @@
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
+#include "headless_panel.h"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -299,34 +301,9 @@ TEST(OutputGrid, WithoutBufferAddressesItSaysWhy) {
 
 // [SECTION] The view, headless (an ImGui context without a window: frames render to draw data only)
 
-class Headless {
+class Headless : public testing::HeadlessPanel {
   public:
-    Headless() {
-        ctx_ = ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = {800, 600};
-        io.DeltaTime = 1.0f / 60.0f;
-        io.IniFilename = nullptr;
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    }
-    ~Headless() { ImGui::DestroyContext(ctx_); }
-    Headless(const Headless&) = delete;
-    Headless& operator=(const Headless&) = delete;
-    int frame(const std::function<void()>& body, ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool down = false) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = mouse;
-        io.MouseDown[0] = down;
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos({0, 0});
-        ImGui::SetNextWindowSize({420, 300});
-        ImGui::Begin("grid", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
-        body();
-        ImGui::End();
-        ImGui::Render();
-        return ImGui::GetDrawData()->TotalVtxCount;
-    }
+    Headless() : HeadlessPanel({420, 300}, {800, 600}) {}
     // The centre of the first solid rectangle drawn in `colour` (four consecutive vertices).
     static std::optional<ImVec2> first_rect_centre(uint32_t colour) {
         const ImDrawData* data = ImGui::GetDrawData();
@@ -338,9 +315,6 @@ class Headless {
         }
         return std::nullopt;
     }
-
-  private:
-    ImGuiContext* ctx_ = nullptr;
 };
 
 // A million elements: only the cells in view are drawn (folded 8 to a cell), so a frame's vertices

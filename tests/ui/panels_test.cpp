@@ -20,6 +20,8 @@
 #include "ui/source_view.h"
 #include "ui/theme.h"
 
+#include "headless_panel.h"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -481,44 +483,9 @@ TEST(RunControls, RepsAndSchedules) {
 
 // One ImGui context without a window: the font atlas is built in memory and frames are rendered to
 // draw data only. Mouse input is fed through io the way a backend would.
-class Headless {
+class Headless : public testing::HeadlessPanel {
   public:
-    explicit Headless(ImVec2 window_size = {1280, 800}) : size_(window_size) {
-        IMGUI_CHECKVERSION();
-        ctx_ = ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = {1280, 800};
-        io.DeltaTime = 1.0f / 60.0f;
-        io.IniFilename = nullptr;
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    }
-    ~Headless() { ImGui::DestroyContext(ctx_); }
-    Headless(const Headless&) = delete;
-    Headless& operator=(const Headless&) = delete;
-
-    // Runs one frame drawing `body` into a window of the harness's size; returns the vertex count.
-    int frame(const std::function<void()>& body, ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool down = false) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = mouse;
-        io.MouseDown[0] = down;
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos({0, 0});
-        ImGui::SetNextWindowSize(size_);
-        ImGui::Begin("panel", nullptr,
-                     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-        body();
-        ImGui::End();
-        ImGui::Render();
-        return ImGui::GetDrawData()->TotalVtxCount;
-    }
-
-    // A click: press and release at `at` (buttons fire on release).
-    void click(const std::function<void()>& body, ImVec2 at) {
-        frame(body, at, true);
-        frame(body, at, false);
-    }
+    explicit Headless(ImVec2 window_size = {1280, 800}) : HeadlessPanel(window_size) {}
 
     // Clicks on a grid of points, top to bottom then left to right, until `done` holds. After each
     // click another one far down in the window closes any popup or text field it opened. Returns
@@ -527,7 +494,7 @@ class Headless {
                      const std::function<bool()>& done) {
         for (int i = 0; i < 3; ++i)
             frame(body); // tables and auto-fit columns settle
-        const ImVec2 blank{size_.x - 8.0f, size_.y - 8.0f};
+        const ImVec2 blank{window().x - 8.0f, window().y - 8.0f};
         for (float y = from.y; y <= to.y; y += step.y)
             for (float x = from.x; x <= to.x; x += step.x) {
                 click(body, {x, y});
@@ -581,11 +548,7 @@ class Headless {
         return widest;
     }
 
-    ImVec2 size() const { return size_; }
-
-  private:
-    ImGuiContext* ctx_ = nullptr;
-    ImVec2 size_;
+    ImVec2 size() const { return window(); }
 };
 
 struct Panels {
