@@ -4,6 +4,7 @@
 //   [SECTION] Pure part: explaining an element
 //   [SECTION] The view
 #include "ui/output_grid.h"
+#include "ui/ui_text.h"
 
 #include "analysis/provenance.h"
 #include "ui/outcome_words.h"
@@ -347,8 +348,56 @@ ProvenanceMarks explain_element(const RunRecord& record, const GridOutput& outpu
     }
     std::sort(m.lines.begin(), m.lines.end());
     m.lines.erase(std::unique(m.lines.begin(), m.lines.end()), m.lines.end());
-    m.text = analysis::describe(trace, p);
+    m.text = provenance_text(trace, p, language);
     return m;
+}
+
+// analysis::describe() in English; the same sentence from ui_text's words in Chinese.
+std::string provenance_text(const trace::Trace& trace, const analysis::OutputProvenance& p,
+                            Language language) {
+    if (language == Language::En) return analysis::describe(trace, p);
+    const ProvenanceText& t = ui_text(language).provenance;
+    if (!p.written) return t.none.c_str();
+    auto hex = [](uint32_t v) {
+        char b[16];
+        std::snprintf(b, sizeof b, "0x%x", v);
+        return std::string(b);
+    };
+    auto block_of = [&](uint32_t thread) { return std::to_string(trace.threads[thread].block); };
+    auto in_block = [&](uint32_t thread) { return std::to_string(trace.threads[thread].thread_in_block); };
+    auto line = [&](uint32_t site) {
+        return std::to_string(site < trace.sites.size() ? trace.sites[site].source_line : 0);
+    };
+    const uint32_t block = trace.threads[p.thread].block;
+    std::string out = fill(t.stored, {block_of(p.thread), in_block(p.thread), hex(p.value), line(p.site)});
+    constexpr size_t kShown = 3;
+    for (size_t i = 0; i < p.stale_loads.size() && i < kShown; ++i) {
+        const analysis::StaleLoad& s = p.stale_loads[i];
+        const std::string at = line(trace.events[s.load].site);
+        const std::string why =
+            trace.threads[s.writer_thread].block == block ? t.no_barrier.c_str() : t.other_blocks.c_str();
+        const std::string wb = block_of(s.writer_thread), wt = in_block(s.writer_thread),
+                          wl = line(s.writer_site);
+        switch (s.why) {
+        case analysis::Staleness::OldValue:
+            out += fill(t.old_value, {at, hex(s.value_read), wb, wt, hex(s.value_written), wl, why});
+            break;
+        case analysis::Staleness::TooEarly:
+            out += fill(t.too_early, {at, hex(s.value_read), wb, wt, wl, why});
+            break;
+        case analysis::Staleness::Overwritten:
+            out += fill(t.overwritten, {at, hex(s.value_read), wb, wt, hex(s.value_written), wl});
+            break;
+        }
+    }
+    if (p.stale_loads.size() > kShown) out += fill(t.more, {std::to_string(p.stale_loads.size() - kShown)});
+    if (p.stale_loads.empty()) out += t.none_stale.c_str();
+    if (p.racing_writer_count > 0) {
+        const trace::Event& w = trace.events[p.racing_writers.front()];
+        out += fill(t.overwrote, {std::to_string(p.racing_writer_count), block_of(w.thread),
+                                  in_block(w.thread), line(w.site)});
+    }
+    return out;
 }
 
 // [SECTION] The view ----------------------------------------------------------------------------------

@@ -318,6 +318,23 @@ constexpr UiText kEnglish = {
             .lost_updates = ", {0} updates lost",
             .runs = ", in {0} runs",
         },
+    .provenance =
+        {
+            .none = "no store wrote this address",
+            .stored = "block {0} thread {1} stored {2} (line {3})",
+            .old_value = "; its load at line {0} read {1}, the old value: block {2} thread {3} stored {4} "
+                         "there (line {5}) after it, {6}",
+            .too_early = "; its load at line {0} read {1} too early: block {2} thread {3} had stored it "
+                         "(line {4}, later in the program), {5}",
+            .overwritten = "; its load at line {0} read {1}, then block {2} thread {3} stored {4} there "
+                           "(line {5}) before this store overwrote it: that update was lost",
+            .no_barrier = "with no barrier between them",
+            .other_blocks = "threads of different blocks are not ordered",
+            .more = "; and {0} more stale loads",
+            .none_stale = "; none of its loads read a stale value",
+            .overwrote =
+                "; it overwrote {0} racing stores of other threads (e.g. block {1} thread {2}, line {3})",
+        },
     .source =
         {
             .no_source = "This trace carries no CUDA source (it was recorded without one).",
@@ -751,6 +768,22 @@ constexpr UiText kChinese = {
             .harmful = "，其中 {0} 次造成了错误",
             .lost_updates = "，丢失了 {0} 次更新",
             .runs = "，共 {0} 次运行",
+        },
+    .provenance =
+        {
+            .none = "没有任何写入写过这个地址",
+            .stored = "块 {0} 线程 {1} 写入了 {2}（第 {3} 行）",
+            .old_value = "；它在第 {0} 行的读取读到 {1}，是旧值：块 {2} 线程 {3} 之后才在那里写入 {4}（第 "
+                         "{5} 行），{6}",
+            .too_early = "；它在第 {0} 行的读取读到 {1}，读得太早：块 {2} 线程 {3} 已经写入了它（第 {4} "
+                         "行，在程序里更靠后），{5}",
+            .overwritten = "；它在第 {0} 行读到 {1}，随后块 {2} 线程 {3} 在那里写入 {4}（第 {5} "
+                           "行），又被这次写入覆盖：那次更新丢失了",
+            .no_barrier = "两者之间没有屏障",
+            .other_blocks = "不同块的线程之间没有顺序",
+            .more = "；还有 {0} 次过期的读取",
+            .none_stale = "；它的读取都没有读到过期值",
+            .overwrote = "；它覆盖了其他线程的 {0} 次竞争写入（例如块 {1} 线程 {2}，第 {3} 行）",
         },
     .source =
         {

@@ -242,6 +242,11 @@ TEST(OutputGrid, ClickingAWrongStencilOutputExplainsItsStaleNeighbourLoad) {
     ASSERT_NE(g.first_wrong, UINT64_MAX);
 
     const ProvenanceMarks m = explain_element(record, g, g.first_wrong, Language::En);
+    // The same explanation in Chinese: built from ui_text's words, no English sentence left in it.
+    const ProvenanceMarks zh = explain_element(record, g, g.first_wrong, Language::Zh);
+    EXPECT_NE(zh.text.find("旧值"), std::string::npos) << zh.text;
+    EXPECT_EQ(zh.text.find("stored"), std::string::npos) << zh.text;
+    EXPECT_EQ(zh.lines, m.lines);
     const trace::Trace& t = record.summary.trace;
     EXPECT_EQ(m.serial, 7u);
     EXPECT_EQ(m.output, "g_out[" + std::to_string(g.first_wrong) + "]");
