@@ -22,13 +22,25 @@ uint32_t PlaybackBar::wanted_block(const AppState& state, const RunRecord& recor
 void PlaybackBar::update(const RunRecord& record, AppState& state) {
     const trace::Trace& trace = record.summary.trace;
     const uint32_t block = wanted_block(state, record);
-    if (record.serial == serial_ && &trace == trace_ && block == playback_.block()) return;
+    if (record.serial == serial_ && &trace == trace_ && block == block_) return;
     serial_ = record.serial;
     trace_ = &trace;
-    playback_ = Playback(trace, block);
+    block_ = block;
+    // Built on the first step, not here: sorting a 10 M-event trace takes a while, and most runs are
+    // never stepped through.
+    playback_ = Playback();
+    built_ = false;
     // A new run: the playhead is off until the student steps.
     state.playhead = Playhead{};
     state.playhead.serial = serial_;
+}
+
+Playback& PlaybackBar::built() {
+    if (!built_) {
+        playback_ = Playback(*trace_, block_);
+        built_ = true;
+    }
+    return playback_;
 }
 
 void PlaybackBar::publish(AppState& state) {
@@ -45,17 +57,17 @@ void PlaybackBar::publish(AppState& state) {
 }
 
 void PlaybackBar::step_event(AppState& state, int delta) {
-    playback_.step_event(delta);
+    built().step_event(delta);
     publish(state);
 }
 
 void PlaybackBar::step_instruction(AppState& state, int delta) {
-    playback_.step_instruction(delta);
+    built().step_instruction(delta);
     publish(state);
 }
 
 void PlaybackBar::seek(AppState& state, size_t cursor) {
-    playback_.seek(cursor);
+    built().seek(cursor);
     publish(state);
 }
 
@@ -67,7 +79,7 @@ void PlaybackBar::handle_keys(AppState& state) {
     if (ImGui::IsKeyPressed(GLFW_KEY_PERIOD)) shift ? step_instruction(state, +1) : step_event(state, +1);
     if (ImGui::IsKeyPressed(GLFW_KEY_COMMA)) shift ? step_instruction(state, -1) : step_event(state, -1);
     if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) seek(state, 0);
-    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) seek(state, playback_.size());
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) seek(state, built().size());
 }
 
 // Keeps the playhead on screen: when a step takes it out of the visible range, the range moves so
@@ -86,7 +98,7 @@ void PlaybackBar::follow(const AppState& state, TimelineCamera& camera) const {
 void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera& camera) {
     update(record, state);
     moved_ = false;
-    if (record.provisional || playback_.size() == 0) return;
+    if (record.provisional || trace_->events.empty()) return;
     if (state.requests.step_playhead != 0) {
         step_instruction(state, state.requests.step_playhead);
         state.requests.step_playhead = 0;
@@ -106,7 +118,7 @@ void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera&
     if (button("\u25c2", t.back_event)) step_event(state, -1);
     if (button("\u25b8", t.forward_event)) step_event(state, +1);
     if (button("\u25b8\u25b8", t.forward_instruction)) step_instruction(state, +1);
-    if (button("\u25b8|", t.to_end)) seek(state, playback_.size());
+    if (button("\u25b8|", t.to_end)) seek(state, built().size());
     if (state.playhead.on(serial_)) {
         if (button((std::string(t.stop) + "##stop").c_str(), t.hide)) state.playhead.active = false;
     }
@@ -114,7 +126,7 @@ void PlaybackBar::draw(AppState& state, const RunRecord& record, TimelineCamera&
     const uint32_t e = playback_.current_event();
     if (!state.playhead.on(serial_)) {
         // The long hint where it fits, else the keys alone (presenter mode at 1280x720): never cut.
-        const std::string block = std::to_string(playback_.block());
+        const std::string block = std::to_string(block_);
         const std::string hint = fill(t.idle, {block});
         const bool fits = ImGui::CalcTextSize(hint.c_str()).x <= ImGui::GetContentRegionAvail().x;
         ImGui::TextDisabled("%s", fits ? hint.c_str() : fill(t.idle_short, {block}).c_str());

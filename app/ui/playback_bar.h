@@ -17,7 +17,8 @@ class PlaybackBar {
     // One line of controls for `record`; keeps camera on the playhead while stepping.
     void draw(AppState& state, const RunRecord& record, TimelineCamera& camera);
     // The playback of the record drawn last (nullptr before the first draw).
-    const Playback* playback() const { return serial_ == UINT64_MAX ? nullptr : &playback_; }
+    // The playback of the record drawn last, once the student has stepped (nullptr before).
+    const Playback* playback() const { return built_ ? &playback_ : nullptr; }
     // Moves the playhead (the buttons and keys call these; tests too).
     void step_event(AppState& state, int delta);
     void step_instruction(AppState& state, int delta);
@@ -32,7 +33,10 @@ class PlaybackBar {
 
     uint64_t serial_ = UINT64_MAX;
     const trace::Trace* trace_ = nullptr;
+    Playback& built(); // playback_, built on first use
+    uint32_t block_ = 0;
     Playback playback_;
+    bool built_ = false;
     bool moved_ = false;        // stepped this frame: bring the playhead into view
     bool follow_again_ = false; // and again next frame (a focus request came with the step)
 };
