@@ -30,6 +30,7 @@ namespace synclab {
 namespace {
 
 using gpu::testing::MatMul;
+using gpu::testing::matmul_job;
 using gpu::testing::tiled_matmul;
 
 bool contains(const std::string& text, const std::string& part) {
@@ -272,58 +273,6 @@ TEST(Gpu, AFirstBufferThatOverflowsIsSizedAgainFromItsCounts) {
 constexpr uint32_t kWidth = 256;
 constexpr uint64_t kEventsPerBlock = 256 * 642;
 
-std::vector<float> floats_of(const launch::Buffer& b) {
-    std::vector<float> v(b.bytes.size() / 4);
-    std::memcpy(v.data(), b.bytes.data(), b.bytes.size());
-    return v;
-}
-
-launch::Buffer buffer_of(const std::string& name, const std::vector<float>& v) {
-    launch::Buffer b{name, std::vector<uint8_t>(v.size() * 4)};
-    std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
-    return b;
-}
-
-// C = A * B with small integers in A and B, so that every sum is exact in float.
-runner::KernelJob matmul_job(const std::string& kernel) {
-    runner::KernelJob job;
-    job.module = &tiled_matmul().module;
-    job.kernel = kernel;
-    job.launch = {{kWidth / 16, kWidth / 16, 1}, {16, 16, 1}, 0};
-    job.make_inputs = [](uint64_t seed) {
-        const uint64_t n = uint64_t(kWidth) * kWidth;
-        std::vector<float> a(n), b(n);
-        for (uint64_t i = 0; i < n; ++i) {
-            a[i] = float((i * 7 + seed) % 7) - 3;
-            b[i] = float((i * 5 + seed * 3) % 5) - 2;
-        }
-        scenario::Inputs in;
-        in.buffers = {buffer_of("C", std::vector<float>(n, 0.0f)), buffer_of("A", a), buffer_of("B", b)};
-        in.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
-                   launch::KernelArg::pointer(2), launch::KernelArg::scalar(kWidth),
-                   launch::KernelArg::scalar(kWidth)};
-        return in;
-    };
-    job.check = [](const scenario::Inputs& before, const std::vector<launch::Buffer>& after) {
-        const std::vector<float> a = floats_of(before.buffers[1]), b = floats_of(before.buffers[2]);
-        const std::vector<float> c = floats_of(after.at(0));
-        scenario::CheckResult r;
-        for (uint32_t i = 0; i < kWidth; ++i)
-            for (uint32_t j = 0; j < kWidth; ++j) {
-                float sum = 0;
-                for (uint32_t k = 0; k < kWidth; ++k)
-                    sum += a[i * kWidth + k] * b[k * kWidth + j];
-                ++r.checked;
-                r.wrong += c[i * kWidth + j] != sum ? 1 : 0;
-            }
-        r.summary = std::to_string(r.wrong) + " of " + std::to_string(r.checked) + " elements of C wrong";
-        return r;
-    };
-    job.source_name = "tiled_matmul.cu";
-    job.ptx_text = tiled_matmul().text;
-    return job;
-}
-
 runner::RunOptions matmul_options(uint64_t cap_bytes) {
     runner::RunOptions o = gpu_options(1);
     o.gpu.timeout_s = 10;
@@ -360,7 +309,7 @@ std::vector<uint32_t> check_whole_blocks(const runner::RunSummary& r) {
 TEST(Gpu, TiledMatMulWithASmallBufferRecordsWholeBlocksAndFindsNothing) {
     REQUIRE_GPU();
     const runner::RunSummary r =
-        runner::run_job(matmul_job(tiled_matmul().correct), matmul_options(256ull << 20));
+        runner::run_job(matmul_job(tiled_matmul().correct, kWidth), matmul_options(256ull << 20));
     print_matmul("tiled matmul, --trace-buffer 256", r);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_EQ(r.gpu_untraced.wrong_outputs, 0u) << r.gpu_untraced.check_summary;
@@ -385,7 +334,7 @@ TEST(Gpu, TiledMatMulWithASmallBufferRecordsWholeBlocksAndFindsNothing) {
 TEST(Gpu, TiledMatMulWithTheDefaultCapRecordsEveryBlock) {
     REQUIRE_GPU();
     const runner::RunSummary r =
-        runner::run_job(matmul_job(tiled_matmul().correct), matmul_options(gpu::kDefaultTraceCap));
+        runner::run_job(matmul_job(tiled_matmul().correct, kWidth), matmul_options(gpu::kDefaultTraceCap));
     print_matmul("tiled matmul, default cap", r);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
@@ -402,7 +351,7 @@ TEST(Gpu, TiledMatMulWithTheDefaultCapRecordsEveryBlock) {
 TEST(Gpu, RacyTiledMatMulGetsItsRaceFromTheBlocksRecordedWhole) {
     REQUIRE_GPU();
     const runner::RunSummary r =
-        runner::run_job(matmul_job(tiled_matmul().racy), matmul_options(256ull << 20));
+        runner::run_job(matmul_job(tiled_matmul().racy, kWidth), matmul_options(256ull << 20));
     print_matmul("racy tiled matmul, --trace-buffer 256", r);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     ASSERT_FALSE(r.trace.block_history.empty()) << "every block fit: the test shows nothing";

@@ -20,6 +20,7 @@ namespace synclab {
 namespace {
 
 using gpu::testing::MatMul;
+using gpu::testing::matmul_job;
 using gpu::testing::tiled_matmul;
 
 bool contains(const std::string& text, const std::string& part) {
@@ -30,35 +31,6 @@ bool contains(const std::string& text, const std::string& part) {
 // 4 tiles, 162 events a thread, 41,472 a block.
 constexpr uint32_t kWidth = 64;
 constexpr uint64_t kBlocks = 16;
-
-launch::Buffer floats(const std::string& name, const std::vector<float>& v) {
-    launch::Buffer b{name, std::vector<uint8_t>(v.size() * 4)};
-    std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
-    return b;
-}
-
-runner::KernelJob matmul_job(const std::string& kernel) {
-    runner::KernelJob job;
-    job.module = &tiled_matmul().module;
-    job.kernel = kernel;
-    job.launch = {{kWidth / 16, kWidth / 16, 1}, {16, 16, 1}, 0};
-    job.make_inputs = [](uint64_t) {
-        const uint64_t n = uint64_t(kWidth) * kWidth;
-        std::vector<float> a(n), b(n);
-        for (uint64_t i = 0; i < n; ++i) {
-            a[i] = float(i % 7) - 3;
-            b[i] = float(i % 5) - 2;
-        }
-        scenario::Inputs in;
-        in.buffers = {floats("C", std::vector<float>(n, 0.0f)), floats("A", a), floats("B", b)};
-        in.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
-                   launch::KernelArg::pointer(2), launch::KernelArg::scalar(kWidth),
-                   launch::KernelArg::scalar(kWidth)};
-        return in;
-    };
-    job.ptx_text = tiled_matmul().text;
-    return job;
-}
 
 runner::RunOptions sim_gpu(uint64_t cap_bytes) {
     runner::RunOptions o;
@@ -72,7 +44,7 @@ runner::RunOptions sim_gpu(uint64_t cap_bytes) {
 
 uint64_t events_per_block_of(const std::string& kernel) {
     // The simulator's own trace of the original kernel.
-    const runner::KernelJob job = matmul_job(kernel);
+    const runner::KernelJob job = matmul_job(kernel, kWidth);
     runner::RunOptions o;
     o.schedule = sim::Schedule::RoundRobin;
     const runner::RunSummary r = runner::run_job(job, o);
@@ -85,7 +57,7 @@ TEST(WholeBlocks, ASmallCapRecordsASampleOfWholeBlocksAndACorrectKernelHasNoFind
     ASSERT_EQ(per_block, 256u * 162);
     // Room for about five blocks.
     const runner::RunSummary r =
-        runner::run_job(matmul_job(tiled_matmul().correct), sim_gpu(5 * per_block * 32));
+        runner::run_job(matmul_job(tiled_matmul().correct, kWidth), sim_gpu(5 * per_block * 32));
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
     ASSERT_EQ(r.trace.block_history.size(), kBlocks);
@@ -119,7 +91,7 @@ TEST(WholeBlocks, ASmallCapRecordsASampleOfWholeBlocksAndACorrectKernelHasNoFind
 TEST(WholeBlocks, TheRacyVariantKeepsItsRaceFromTheBlocksRecordedWhole) {
     const uint64_t per_block = events_per_block_of(tiled_matmul().racy);
     const runner::RunSummary r =
-        runner::run_job(matmul_job(tiled_matmul().racy), sim_gpu(5 * per_block * 32));
+        runner::run_job(matmul_job(tiled_matmul().racy, kWidth), sim_gpu(5 * per_block * 32));
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     ASSERT_FALSE(r.trace.block_history.empty());
     bool race = false;
@@ -133,7 +105,7 @@ TEST(WholeBlocks, TheRacyVariantKeepsItsRaceFromTheBlocksRecordedWhole) {
 TEST(WholeBlocks, ASmallFirstBufferIsSizedAgainForEveryBlock) {
     runner::RunOptions o = sim_gpu(gpu::kDefaultTraceCap);
     o.gpu.trace.first_events = 10000;
-    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct), o);
+    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct, kWidth), o);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.trace.block_history.empty()) << r.gpu_traced.message;
     EXPECT_EQ(r.events, kBlocks * 256 * 162);
@@ -151,7 +123,7 @@ TEST(WholeBlocks, WithoutASecondLaunchTheBlocksThatLostEventsArePartial) {
     runner::RunOptions o = sim_gpu(gpu::kDefaultTraceCap);
     o.gpu.trace.first_events = 300000;
     o.gpu.trace.whole_blocks = false;
-    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct), o);
+    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct, kWidth), o);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_GT(r.dropped_events, 0u);
     const std::vector<uint32_t> partial =
@@ -173,7 +145,7 @@ TEST(WholeBlocks, TheGpusFreeMemoryLimitsTheBuffer) {
     runner::RunOptions o = sim_gpu(gpu::kDefaultTraceCap);
     o.gpu.worker = SYNCLAB_SIM_WORKER; // a fresh worker reads the environment
     gpu::shared_worker(SYNCLAB_SIM_WORKER).worker.stop();
-    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct), o);
+    const runner::RunSummary r = runner::run_job(matmul_job(tiled_matmul().correct, kWidth), o);
     unsetenv("SYNCLAB_SIM_WORKER_FREE_MB");
     unsetenv("SYNCLAB_SIM_WORKER_TOTAL_MB");
     gpu::shared_worker(SYNCLAB_SIM_WORKER).worker.stop();
