@@ -63,7 +63,6 @@ struct Playhead {
     std::vector<uint32_t> events; // the warp instruction just passed (trace indices), marked on the timeline
     std::vector<uint32_t> lines;  // each warp's current CUDA line, lit in the source view
     uint32_t line = 0;            // the CUDA line of the instruction just passed (0: none)
-    uint32_t block = 0;           // the block it steps through
     bool on(uint64_t record_serial) const { return active && serial == record_serial; }
 };
 

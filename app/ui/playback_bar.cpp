@@ -50,7 +50,6 @@ void PlaybackBar::publish(AppState& state) {
     p.camera_time = playback_.camera_time();
     p.events = playback_.current_instruction();
     p.lines = playback_.current_lines();
-    p.block = playback_.block();
     const uint32_t e = playback_.current_event();
     p.line = e == UINT32_MAX ? 0 : trace_->source_line(trace_->events[e]);
     moved_ = true;

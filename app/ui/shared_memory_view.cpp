@@ -21,15 +21,16 @@ bool SharedMemoryView::wanted(const AppState& state, const Playback* playback, u
 
 void SharedMemoryView::draw(const AppState& state, const Playback* playback, const trace::Trace* trace) {
     if (playback == nullptr || trace == nullptr) return;
-    if (playback != playback_ || playback->cursor() != cursor_ || playback->block() != block_) {
+    // A playback of every block (tests) shows the block of its current event.
+    const uint32_t block =
+        playback->block() == Playback::kAllBlocks ? playback->current_block() : playback->block();
+    if (playback != playback_ || playback->cursor() != cursor_ || block != block_) {
         playback_ = playback;
         cursor_ = playback->cursor();
-        block_ = playback->block();
-        slots_ = playback->shared_memory(block_ == Playback::kAllBlocks ? playback->current_block() : block_,
-                                         kMaxWords);
+        block_ = block;
+        slots_ = playback->shared_memory(block, kMaxWords);
     }
     const SharedMemoryText& t = ui_text(shown_language(state)).shared_memory;
-    const uint32_t block = block_ == Playback::kAllBlocks ? playback->current_block() : block_;
     ImGui::TextUnformatted(fill(t.title, {std::to_string(block), std::to_string(cursor_)}).c_str());
     if (slots_.empty()) {
         ImGui::TextDisabled("%s", fill(t.none, {std::to_string(kMaxWords)}).c_str());
