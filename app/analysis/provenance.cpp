@@ -18,6 +18,8 @@
 #include "analysis/happens_before.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
 #include <unordered_map>
 
 namespace synclab::analysis {
@@ -242,47 +244,67 @@ OutputProvenance explain_output(const trace::Trace& trace, trace::Space space, u
     return out;
 }
 
-std::string describe(const trace::Trace& trace, const OutputProvenance& p) {
-    if (!p.written) return "no store wrote this address";
+namespace {
+
+// `pattern` with {0}, {1}... replaced by args (a missing argument leaves the braces).
+std::string fill(const char* pattern, std::initializer_list<std::string> args) {
+    std::string out;
+    for (const char* c = pattern; *c != '\0'; ++c) {
+        if (c[0] == '{' && c[1] >= '0' && c[1] <= '9' && c[2] == '}' && size_t(c[1] - '0') < args.size()) {
+            out += *(args.begin() + (c[1] - '0'));
+            c += 2;
+        } else {
+            out += *c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string describe(const trace::Trace& trace, const OutputProvenance& p, const ProvenanceWords& w) {
+    if (!p.written) return w.none;
     const std::vector<Event>& events = trace.events;
     const uint32_t block = trace.threads[p.thread].block;
-    auto why_unordered = [&](uint32_t other) {
-        return trace.threads[other].block == block
-                   ? std::string("with no barrier between them")
-                   : std::string("threads of different blocks are not ordered");
+    auto thread = [&](uint32_t t) {
+        if (t >= trace.threads.size()) return "thread #" + std::to_string(t);
+        return fill(w.thread, {std::to_string(trace.threads[t].block),
+                               std::to_string(trace.threads[t].thread_in_block)});
     };
-    std::string out = detail::block_thread(trace, p.thread) + " stored " + detail::hex(p.value) + " (" +
-                      detail::line_label(trace, p.site) + ")";
+    auto line = [&](uint32_t site) {
+        if (site >= trace.sites.size()) return std::string(w.unknown_line);
+        const trace::Site& s = trace.sites[site];
+        return s.source_line != 0 ? fill(w.line, {std::to_string(s.source_line)})
+                                  : fill(w.ptx_line, {std::to_string(s.ptx_line)});
+    };
+    auto why_unordered = [&](uint32_t other) {
+        return std::string(trace.threads[other].block == block ? w.no_barrier : w.other_blocks);
+    };
+    std::string out = fill(w.stored, {thread(p.thread), detail::hex(p.value), line(p.site)});
     constexpr size_t kShown = 3;
     for (size_t i = 0; i < p.stale_loads.size() && i < kShown; ++i) {
         const StaleLoad& s = p.stale_loads[i];
-        const Event& load = events[s.load];
-        const std::string writer = detail::block_thread(trace, s.writer_thread);
-        const std::string at = detail::line_label(trace, s.writer_site);
-        out += "; its load at " + detail::line_label(trace, load.site) + " read " + detail::hex(s.value_read);
+        const std::string at = line(events[s.load].site), read = detail::hex(s.value_read);
+        const std::string writer = thread(s.writer_thread), written = line(s.writer_site);
         switch (s.why) {
         case Staleness::OldValue:
-            out += ", the old value: " + writer + " stored " + detail::hex(s.value_written) + " there (" +
-                   at + ") after it, " + why_unordered(s.writer_thread);
+            out += fill(w.old_value, {at, read, writer, detail::hex(s.value_written), written,
+                                      why_unordered(s.writer_thread)});
             break;
         case Staleness::TooEarly:
-            out += " too early: " + writer + " had stored it (" + at + ", later in the program), " +
-                   why_unordered(s.writer_thread);
+            out += fill(w.too_early, {at, read, writer, written, why_unordered(s.writer_thread)});
             break;
         case Staleness::Overwritten:
-            out += ", then " + writer + " stored " + detail::hex(s.value_written) + " there (" + at +
-                   ") before this store overwrote it: that update was lost";
+            out += fill(w.overwritten, {at, read, writer, detail::hex(s.value_written), written});
             break;
         }
     }
-    if (p.stale_loads.size() > kShown)
-        out += "; and " + std::to_string(p.stale_loads.size() - kShown) + " more stale loads";
-    if (p.stale_loads.empty()) out += "; none of its loads read a stale value";
+    if (p.stale_loads.size() > kShown) out += fill(w.more, {std::to_string(p.stale_loads.size() - kShown)});
+    if (p.stale_loads.empty()) out += w.none_stale;
     if (p.racing_writer_count > 0) {
-        const Event& w = events[p.racing_writers.front()];
-        out += "; it overwrote " + with_thousands(p.racing_writer_count) + " racing store" +
-               (p.racing_writer_count == 1 ? "" : "s") + " of other threads (e.g. " +
-               detail::block_thread(trace, w.thread) + ", " + detail::line_label(trace, w.site) + ")";
+        const Event& e = events[p.racing_writers.front()];
+        out += fill(p.racing_writer_count == 1 ? w.overwrote_one : w.overwrote_many,
+                    {with_thousands(p.racing_writer_count), thread(e.thread), line(e.site)});
     }
     return out;
 }

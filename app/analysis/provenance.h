@@ -66,9 +66,33 @@ struct OutputProvenance {
 OutputProvenance explain_output(const trace::Trace& trace, trace::Space space, uint64_t address,
                                 uint32_t block = 0);
 
+// The patterns describe() writes its paragraph with, {0}, {1}... filled in order: English here; the
+// app passes the same sentences in Chinese, so that both languages come from one function.
+struct ProvenanceWords {
+    const char* none = "no store wrote this address";
+    const char* thread = "block {0} thread {1}"; // block, thread in block
+    const char* line = "line {0}";               // CUDA line
+    const char* ptx_line = "PTX line {0}";       // a site without a CUDA line
+    const char* unknown_line = "an unknown line";
+    const char* stored = "{0} stored {1} ({2})"; // thread, value, line
+    const char* old_value =
+        "; its load at {0} read {1}, the old value: {2} stored {3} there ({4}) after it, {5}";
+    const char* too_early =
+        "; its load at {0} read {1} too early: {2} had stored it ({3}, later in the program), {4}";
+    const char* overwritten = "; its load at {0} read {1}, then {2} stored {3} there ({4}) before this store "
+                              "overwrote it: that update was lost";
+    const char* no_barrier = "with no barrier between them";
+    const char* other_blocks = "threads of different blocks are not ordered";
+    const char* more = "; and {0} more stale loads";
+    const char* none_stale = "; none of its loads read a stale value";
+    const char* overwrote_one = "; it overwrote {0} racing store of other threads (e.g. {1}, {2})";
+    const char* overwrote_many = "; it overwrote {0} racing stores of other threads (e.g. {1}, {2})";
+};
+
 // One readable paragraph, e.g. "block 0 thread 31 stored 0x41100000 (line 48); its load at line 46
 // read 0x0, the old value: block 0 thread 32 stored 0x40e00000 there (line 42) after it, with no
 // barrier between them"; "no store wrote this address" when !written.
-std::string describe(const trace::Trace& trace, const OutputProvenance& provenance);
+std::string describe(const trace::Trace& trace, const OutputProvenance& provenance,
+                     const ProvenanceWords& words = {});
 
 } // namespace synclab::analysis

@@ -352,52 +352,27 @@ ProvenanceMarks explain_element(const RunRecord& record, const GridOutput& outpu
     return m;
 }
 
-// analysis::describe() in English; the same sentence from ui_text's words in Chinese.
+// analysis::describe() with the shown language's patterns (ui_text.h, ProvenanceText).
 std::string provenance_text(const trace::Trace& trace, const analysis::OutputProvenance& p,
                             Language language) {
-    if (language == Language::En) return analysis::describe(trace, p);
     const ProvenanceText& t = ui_text(language).provenance;
-    if (!p.written) return t.none.c_str();
-    auto hex = [](uint32_t v) {
-        char b[16];
-        std::snprintf(b, sizeof b, "0x%x", v);
-        return std::string(b);
-    };
-    auto block_of = [&](uint32_t thread) { return std::to_string(trace.threads[thread].block); };
-    auto in_block = [&](uint32_t thread) { return std::to_string(trace.threads[thread].thread_in_block); };
-    auto line = [&](uint32_t site) {
-        return std::to_string(site < trace.sites.size() ? trace.sites[site].source_line : 0);
-    };
-    const uint32_t block = trace.threads[p.thread].block;
-    std::string out = fill(t.stored, {block_of(p.thread), in_block(p.thread), hex(p.value), line(p.site)});
-    constexpr size_t kShown = 3;
-    for (size_t i = 0; i < p.stale_loads.size() && i < kShown; ++i) {
-        const analysis::StaleLoad& s = p.stale_loads[i];
-        const std::string at = line(trace.events[s.load].site);
-        const std::string why =
-            trace.threads[s.writer_thread].block == block ? t.no_barrier.c_str() : t.other_blocks.c_str();
-        const std::string wb = block_of(s.writer_thread), wt = in_block(s.writer_thread),
-                          wl = line(s.writer_site);
-        switch (s.why) {
-        case analysis::Staleness::OldValue:
-            out += fill(t.old_value, {at, hex(s.value_read), wb, wt, hex(s.value_written), wl, why});
-            break;
-        case analysis::Staleness::TooEarly:
-            out += fill(t.too_early, {at, hex(s.value_read), wb, wt, wl, why});
-            break;
-        case analysis::Staleness::Overwritten:
-            out += fill(t.overwritten, {at, hex(s.value_read), wb, wt, hex(s.value_written), wl});
-            break;
-        }
-    }
-    if (p.stale_loads.size() > kShown) out += fill(t.more, {std::to_string(p.stale_loads.size() - kShown)});
-    if (p.stale_loads.empty()) out += t.none_stale.c_str();
-    if (p.racing_writer_count > 0) {
-        const trace::Event& w = trace.events[p.racing_writers.front()];
-        out += fill(t.overwrote, {std::to_string(p.racing_writer_count), block_of(w.thread),
-                                  in_block(w.thread), line(w.site)});
-    }
-    return out;
+    analysis::ProvenanceWords w;
+    w.none = t.none;
+    w.thread = t.thread;
+    w.line = t.line;
+    w.ptx_line = t.ptx_line;
+    w.unknown_line = t.unknown_line;
+    w.stored = t.stored;
+    w.old_value = t.old_value;
+    w.too_early = t.too_early;
+    w.overwritten = t.overwritten;
+    w.no_barrier = t.no_barrier;
+    w.other_blocks = t.other_blocks;
+    w.more = t.more;
+    w.none_stale = t.none_stale;
+    w.overwrote_one = t.overwrote_one;
+    w.overwrote_many = t.overwrote_many;
+    return analysis::describe(trace, p, w);
 }
 
 // [SECTION] The view ----------------------------------------------------------------------------------

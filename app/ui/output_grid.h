@@ -101,7 +101,7 @@ bool parse_element_name(std::string_view text, std::string& name, uint64_t& inde
 // element's global address (buffer_addresses[b] + index * element size), as the marks the views show
 // (event indices, their CUDA lines, analysis::describe()). Without buffer addresses (a GPU run, a
 // loaded trace) or outside the output, only serial, output and a text saying why.
-// An explained output in words: analysis::describe() in English, the same sentence in Chinese.
+// An explained output in words, in the shown language (analysis::describe() with ui_text's patterns).
 std::string provenance_text(const trace::Trace& trace, const analysis::OutputProvenance& provenance,
                             Language language);
 

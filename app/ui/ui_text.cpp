@@ -321,19 +321,23 @@ constexpr UiText kEnglish = {
     .provenance =
         {
             .none = "no store wrote this address",
-            .stored = "block {0} thread {1} stored {2} (line {3})",
-            .old_value = "; its load at line {0} read {1}, the old value: block {2} thread {3} stored {4} "
-                         "there (line {5}) after it, {6}",
-            .too_early = "; its load at line {0} read {1} too early: block {2} thread {3} had stored it "
-                         "(line {4}, later in the program), {5}",
-            .overwritten = "; its load at line {0} read {1}, then block {2} thread {3} stored {4} there "
-                           "(line {5}) before this store overwrote it: that update was lost",
+            .thread = "block {0} thread {1}",
+            .line = "line {0}",
+            .ptx_line = "PTX line {0}",
+            .unknown_line = "an unknown line",
+            .stored = "{0} stored {1} ({2})",
+            .old_value =
+                "; its load at {0} read {1}, the old value: {2} stored {3} there ({4}) after it, {5}",
+            .too_early =
+                "; its load at {0} read {1} too early: {2} had stored it ({3}, later in the program), {4}",
+            .overwritten = "; its load at {0} read {1}, then {2} stored {3} there ({4}) before this store "
+                           "overwrote it: that update was lost",
             .no_barrier = "with no barrier between them",
             .other_blocks = "threads of different blocks are not ordered",
             .more = "; and {0} more stale loads",
             .none_stale = "; none of its loads read a stale value",
-            .overwrote =
-                "; it overwrote {0} racing stores of other threads (e.g. block {1} thread {2}, line {3})",
+            .overwrote_one = "; it overwrote {0} racing store of other threads (e.g. {1}, {2})",
+            .overwrote_many = "; it overwrote {0} racing stores of other threads (e.g. {1}, {2})",
         },
     .source =
         {
@@ -772,18 +776,21 @@ constexpr UiText kChinese = {
     .provenance =
         {
             .none = "没有任何写入写过这个地址",
-            .stored = "块 {0} 线程 {1} 写入了 {2}（第 {3} 行）",
-            .old_value = "；它在第 {0} 行的读取读到 {1}，是旧值：块 {2} 线程 {3} 之后才在那里写入 {4}（第 "
-                         "{5} 行），{6}",
-            .too_early = "；它在第 {0} 行的读取读到 {1}，读得太早：块 {2} 线程 {3} 已经写入了它（第 {4} "
-                         "行，在程序里更靠后），{5}",
-            .overwritten = "；它在第 {0} 行读到 {1}，随后块 {2} 线程 {3} 在那里写入 {4}（第 {5} "
-                           "行），又被这次写入覆盖：那次更新丢失了",
+            .thread = "块 {0} 线程 {1}",
+            .line = "第 {0} 行",
+            .ptx_line = "PTX 第 {0} 行",
+            .unknown_line = "未知的行",
+            .stored = "{0} 写入了 {1}（{2}）",
+            .old_value = "；它在{0}的读取读到 {1}，是旧值：{2} 之后才在那里写入 {3}（{4}），{5}",
+            .too_early = "；它在{0}的读取读到 {1}，读得太早：{2} 已经写入了它（{3}，在程序里更靠后），{4}",
+            .overwritten =
+                "；它在{0}读到 {1}，随后 {2} 在那里写入 {3}（{4}），又被这次写入覆盖：那次更新丢失了",
             .no_barrier = "两者之间没有屏障",
             .other_blocks = "不同块的线程之间没有顺序",
             .more = "；还有 {0} 次过期的读取",
             .none_stale = "；它的读取都没有读到过期值",
-            .overwrote = "；它覆盖了其他线程的 {0} 次竞争写入（例如块 {1} 线程 {2}，第 {3} 行）",
+            .overwrote_one = "；它覆盖了其他线程的 {0} 次竞争写入（例如 {1}，{2}）",
+            .overwrote_many = "；它覆盖了其他线程的 {0} 次竞争写入（例如 {1}，{2}）",
         },
     .source =
         {

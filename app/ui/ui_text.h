@@ -198,22 +198,11 @@ struct AboutText {
     Text lesson, run, findings, source, browser;
 };
 
-// An explained output in Chinese (English: analysis::describe()); {n} as in each comment's English.
+// An explained output: the patterns of analysis::ProvenanceWords ({0}, {1}... as there), so that
+// analysis::describe() writes the paragraph in the shown language.
 struct ProvenanceText {
-    Text none;      // "no store wrote this address"
-    Text stored;    // "block {0} thread {1} stored {2} (line {3})"
-    Text old_value; // "; its load at line {0} read {1}, the old value: block {2} thread {3} stored {4} there
-                    // (line {5}) after it, {6}"
-    Text too_early; // "; its load at line {0} read {1} too early: block {2} thread {3} had stored it (line
-                    // {4}, later in the program), {5}"
-    Text overwritten;  // "; its load at line {0} read {1}, then block {2} thread {3} stored {4} there (line
-                       // {5}) before this store overwrote it: that update was lost"
-    Text no_barrier;   // "with no barrier between them"
-    Text other_blocks; // "threads of different blocks are not ordered"
-    Text more;         // "; and {0} more stale loads"
-    Text none_stale;   // "; none of its loads read a stale value"
-    Text overwrote;    // "; it overwrote {0} racing stores of other threads (e.g. block {1} thread {2}, line
-                       // {3})"
+    Text none, thread, line, ptx_line, unknown_line, stored, old_value, too_early, overwritten, no_barrier,
+        other_blocks, more, none_stale, overwrote_one, overwrote_many;
 };
 
 struct UiText {

@@ -247,6 +247,11 @@ TEST(OutputGrid, ClickingAWrongStencilOutputExplainsItsStaleNeighbourLoad) {
     EXPECT_NE(zh.text.find("旧值"), std::string::npos) << zh.text;
     EXPECT_EQ(zh.text.find("stored"), std::string::npos) << zh.text;
     EXPECT_EQ(zh.lines, m.lines);
+    // The app's English patterns are the analysis library's own: the same paragraph as the CLI's.
+    const trace::Trace& trace = record.summary.trace;
+    const uint64_t address = record.summary.buffer_addresses[g.buffer] + g.first_wrong * 4;
+    EXPECT_EQ(m.text,
+              analysis::describe(trace, analysis::explain_output(trace, trace::Space::Global, address)));
     const trace::Trace& t = record.summary.trace;
     EXPECT_EQ(m.serial, 7u);
     EXPECT_EQ(m.output, "g_out[" + std::to_string(g.first_wrong) + "]");
