@@ -19,6 +19,8 @@ const char* to_string(FindingKind kind) {
         return "lost_update";
     case FindingKind::Deadlock:
         return "deadlock";
+    case FindingKind::StaleRead:
+        return "stale_read";
     }
     return "unknown";
 }

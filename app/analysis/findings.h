@@ -17,8 +17,12 @@ enum class FindingKind : uint8_t {
                        // barrier while some of its live lanes are elsewhere
     LostUpdate,        // non-atomic read-modify-write of one global address by several threads
     Deadlock,          // the run ended with threads waiting forever (from RunMeta + thread table)
+    StaleRead,         // a load ordered after a write only by a flag it observed (no fence, or a
+                       // fence whose scope excludes the other thread): it may read the value from
+                       // before that write; harmful = the loads that did
 };
-const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock"
+const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock",
+                                         // "stale_read"
 
 enum class Hazard : uint8_t { None, RAW, WAR, WAW };
 const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"

@@ -107,7 +107,7 @@ void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more
 
 namespace {
 
-// Deadlock, barrier divergence, race, lost update: the order analyze() appends them in.
+// Deadlock, barrier divergence, race, stale read, lost update: the order analyze() appends them in.
 int kind_rank(FindingKind kind) {
     switch (kind) {
     case FindingKind::Deadlock:
@@ -116,10 +116,12 @@ int kind_rank(FindingKind kind) {
         return 1;
     case FindingKind::Race:
         return 2;
-    case FindingKind::LostUpdate:
+    case FindingKind::StaleRead:
         return 3;
+    case FindingKind::LostUpdate:
+        return 4;
     }
-    return 4;
+    return 5;
 }
 
 // Shared memory before global memory (the race analyses' order), then the others.

@@ -316,56 +316,88 @@ uint64_t parse_scalar_bits(std::string_view text, bool is_f32, bool is_f64) {
     return static_cast<uint64_t>(v);
 }
 
+namespace {
+
+// One element of a buffer as text.
+void print_value(std::ostream& os, const uint8_t* p, ElemType t) {
+    auto print = [&]<class T>(T) {
+        T v;
+        std::memcpy(&v, p, sizeof v);
+        if constexpr (sizeof(T) == 1)
+            os << int(v);
+        else
+            os << v;
+    };
+    switch (t) {
+    case ElemType::I8:
+        print(int8_t{});
+        break;
+    case ElemType::U8:
+        print(uint8_t{});
+        break;
+    case ElemType::I16:
+        print(int16_t{});
+        break;
+    case ElemType::U16:
+        print(uint16_t{});
+        break;
+    case ElemType::I32:
+        print(int32_t{});
+        break;
+    case ElemType::U32:
+        print(uint32_t{});
+        break;
+    case ElemType::I64:
+        print(int64_t{});
+        break;
+    case ElemType::U64:
+        print(uint64_t{});
+        break;
+    case ElemType::F32:
+        print(float{});
+        break;
+    case ElemType::F64:
+        print(double{});
+        break;
+    }
+}
+
+} // namespace
+
 std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType t, size_t per_line) {
     std::ostringstream os;
     const size_t n = bytes.size() / elem_size(t);
     for (size_t i = 0; i < n; ++i) {
         if (i % per_line == 0) os << (i ? "\n" : "") << "[" << i << "]";
-        const uint8_t* p = bytes.data() + i * elem_size(t);
         os << ' ';
-        auto print = [&]<class T>(T) {
-            T v;
-            std::memcpy(&v, p, sizeof v);
-            if constexpr (sizeof(T) == 1)
-                os << int(v);
-            else
-                os << v;
-        };
-        switch (t) {
-        case ElemType::I8:
-            print(int8_t{});
-            break;
-        case ElemType::U8:
-            print(uint8_t{});
-            break;
-        case ElemType::I16:
-            print(int16_t{});
-            break;
-        case ElemType::U16:
-            print(uint16_t{});
-            break;
-        case ElemType::I32:
-            print(int32_t{});
-            break;
-        case ElemType::U32:
-            print(uint32_t{});
-            break;
-        case ElemType::I64:
-            print(int64_t{});
-            break;
-        case ElemType::U64:
-            print(uint64_t{});
-            break;
-        case ElemType::F32:
-            print(float{});
-            break;
-        case ElemType::F64:
-            print(double{});
-            break;
-        }
+        print_value(os, bytes.data() + i * elem_size(t), t);
     }
     os << "\n";
     return os.str();
+}
+
+std::string format_values(const std::vector<uint8_t>& bytes, ElemType t, size_t first, size_t count) {
+    std::ostringstream os;
+    const size_t n = bytes.size() / elem_size(t);
+    for (size_t i = first; i < first + count && i < n; ++i) {
+        if (i > first) os << ',';
+        print_value(os, bytes.data() + i * elem_size(t), t);
+    }
+    return os.str();
+}
+
+const char* to_string(MemoryModel model) {
+    return model == MemoryModel::Relaxed ? "relaxed" : "sc";
+}
+
+bool parse_memory_model(std::string_view text, MemoryModel& out) {
+    if (text == "sc")
+        out = MemoryModel::Sc;
+    else if (text == "relaxed")
+        out = MemoryModel::Relaxed;
+    else
+        return false;
+    return true;
 }
 
 } // namespace synclab::launch

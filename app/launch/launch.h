@@ -35,6 +35,15 @@ constexpr uint32_t kMaxSharedBytes = 227 * 1024;
 // 1024"), or "" when CUDA would take it. Counts are computed without overflow.
 std::string launch_problem(const Dim3& grid, const Dim3& block);
 
+// The memory model a simulated launch runs under (the GPU runs under the hardware's own):
+//   sc       sequential consistency: every access is seen by every thread at once, in one order;
+//   relaxed  the PTX memory model's weak behaviours: stores wait in per-thread store buffers, an
+//            SM's L1 may hold stale lines, loads may read older values than another thread wrote,
+//            until fences, barriers, release/acquire and atomics order them (sim/relaxed_memory.h).
+enum class MemoryModel : uint8_t { Sc, Relaxed };
+const char* to_string(MemoryModel model);                      // "sc", "relaxed"
+bool parse_memory_model(std::string_view text, MemoryModel& out); // false for anything else
+
 // A device buffer as the host sees it. A runner gives each one a device address.
 struct Buffer {
     std::string name;
@@ -100,6 +109,10 @@ uint64_t buffer_rng_seed(uint64_t seed);
 // Parses a scalar argument's text as the given type's bits: integers (decimal, 0x hex, negative) for
 // integer types, decimal floats for f32/f64. Throws SpecError.
 uint64_t parse_scalar_bits(std::string_view text, bool is_f32, bool is_f64);
+
+// `count` values from element `first` of a buffer, joined by commas ("1,0"): how an outcome
+// histogram names a buffer's contents (the whole buffer, or one record of it).
+std::string format_values(const std::vector<uint8_t>& bytes, ElemType type, size_t first, size_t count);
 
 // The buffer's contents as text, `per_line` values a line: "[0] 1 2 3 ...".
 std::string format_buffer(const std::vector<uint8_t>& bytes, ElemType type, size_t per_line = 8);

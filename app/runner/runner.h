@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,11 +40,50 @@ struct GpuOptions {
     std::function<void(const std::vector<trace::Event>& events, uint64_t seen, double elapsed_ms)> on_events;
 };
 
+// An outcome histogram (RunOptions::histogram): the final contents of one buffer, counted over the
+// repetitions (or over every execution of an exhaustive exploration). `per` > 0 cuts the buffer into
+// records of that many elements and counts each record (1,024 reader/writer pairs: one record per
+// pair); 0 counts the whole buffer as one outcome.
+struct HistogramRequest {
+    std::string buffer; // the buffer's name (a lesson's buffer name; `synclab check`: arg<i>)
+    launch::ElemType type = launch::ElemType::U32;
+    uint32_t per = 0;
+    bool wanted() const { return !buffer.empty(); }
+};
+
+struct OutcomeCount {
+    std::string outcome; // the contents, launch::format_values ("1,0")
+    uint64_t count = 0;
+    // One run that produced it: the seed of that repetition (random, adversarial), or the choices of
+    // that execution (exhaustive: sim::Options::choices replays it). GPU: the launch's seed.
+    uint64_t seed = 0;
+    std::vector<uint32_t> choices;
+};
+
+struct Histogram {
+    HistogramRequest request;
+    uint64_t records = 0;               // outcomes counted (runs x records per run)
+    uint32_t runs = 0;                  // runs (launches, executions) that contributed
+    std::vector<OutcomeCount> outcomes; // most frequent first, ties by outcome text
+};
+
+// Schedule exhaustive: how far the enumeration went.
+struct ExplorationSummary {
+    bool ran = false;
+    bool complete = false;   // every execution the model allows was run (else: status budget)
+    uint64_t executions = 0;
+    uint64_t bound = 0;      // RunOptions::max_executions
+};
+
 struct RunOptions {
     std::string backend = "sim";
     sim::Schedule schedule = sim::Schedule::Random;
     uint64_t seed = 1; // repetition r uses seed + r
     uint32_t reps = 1;
+    // The simulator's memory model; unset: the scenario's own default (a lesson's `memory`), else sc.
+    std::optional<launch::MemoryModel> memory;
+    HistogramRequest histogram;               // none when histogram.buffer is empty
+    uint64_t max_executions = 100'000;        // schedule exhaustive: the bound
     sim::Options limits; // budgets (schedule, seed, cancel and progress are set from the fields here)
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all repetitions
@@ -106,6 +146,10 @@ struct RunSummary {
     bool traced = true; // a trace (and findings) exists
     uint64_t dropped_events = 0;
     GpuSide gpu_untraced, gpu_traced;
+    launch::MemoryModel memory = launch::MemoryModel::Sc; // the simulator's (GPU: the hardware's own)
+    // RunOptions::histogram: the backend's outcomes (GPU: the untraced launches').
+    std::optional<Histogram> histogram;
+    ExplorationSummary exploration; // schedule exhaustive
 };
 
 // A kernel to run: a parsed module, an entry, a launch, inputs and (optionally) a reference check.

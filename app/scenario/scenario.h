@@ -61,10 +61,28 @@ struct LessonText {
     std::string fix;     // how to fix it (or why it is already right)
 };
 
+// A lesson's outcome histogram (lesson.toml `[outcomes]`): which buffer holds each trial's outcome,
+// cut into records of `per` elements (0: the whole buffer), and the outcomes worth naming.
+struct OutcomeClass {
+    std::string value;   // as launch::format_values writes it: "1,0"
+    std::string label_en; // "flag seen, data stale"
+    std::string label_zh;
+};
+struct OutcomeSpec {
+    std::string buffer; // empty: the lesson has no outcome histogram
+    uint32_t per = 0;
+    std::vector<OutcomeClass> classes;
+    bool present() const { return !buffer.empty(); }
+};
+
 struct Variant {
     std::string id;     // CLI contract, e.g. "missing_barrier"
     std::string kernel; // PTX entry name, e.g. "stencil_missing_barrier"
     Expectation expect;
+    // Outcomes (OutcomeSpec values) the memory model forbids for this variant, each with the rule of
+    // the PTX memory model that forbids it; every other outcome is allowed.
+    std::vector<std::string> forbidden_outcomes;
+    std::string forbidden_because; // "fence.sc ... (PTX ISA, Memory Consistency Model, Causality)"
     LessonText en, zh; // per-variant notes (title + shows/look_at; predict/fix where they differ)
 };
 
@@ -107,6 +125,10 @@ struct Scenario {
     // inputs (the runner computes them: runner::run_scenario).
     std::string reference;
     std::string reference_variant;
+    // The simulator's memory model unless the user picks one (`memory = "relaxed"` for the fence
+    // lessons; the barrier lessons keep "sc").
+    launch::MemoryModel memory = launch::MemoryModel::Sc;
+    OutcomeSpec outcomes;
     std::string lesson_file; // where the lesson came from, for messages ("assets/lessons/x/lesson.toml")
     std::string cuda_text, ptx_text;
     std::shared_ptr<const ptx::Module> module; // ptx_text, parsed

@@ -13,10 +13,13 @@
 #pragma once
 
 #include "ptx/ir.h"
+#include "sim/choices.h"
+#include "sim/simulator.h"
 #include "sim/state.h"
 #include "trace/trace.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 namespace synclab::sim {
@@ -91,7 +94,13 @@ class MemorySystem {
     // (every pending write must reach the backing bytes, which the caller reads as the outputs).
     virtual void thread_exited(uint32_t thread) = 0;
     virtual void kernel_ended() = 0;
+    // A block became resident (its shared memory is new: nothing of a block that ran before in
+    // its place is visible to it).
+    virtual void block_started(uint32_t block) { (void)block; }
 };
+
+// The memory system Options::memory names; `choices` decides its choice points (relaxed).
+std::unique_ptr<MemorySystem> make_memory_system(const Options& options, Choices& choices);
 
 // Sequential consistency: one global order of accesses, the order the simulator executes them in.
 class ScMemory final : public MemorySystem {

@@ -16,6 +16,7 @@
 //   scheduler.cpp    the scheduling policies
 #pragma once
 
+#include "sim/choices.h"
 #include "sim/memory.h"
 #include "sim/memory_system.h"
 #include "sim/scheduler.h"
@@ -30,8 +31,8 @@ namespace synclab::sim {
 
 class Run {
   public:
-    // `memory`: the memory system (default: ScMemory); simulate() always uses the default, tests
-    // give their own to observe the seam.
+    // `memory`: the memory system (default: the one Options::memory names); tests give their own to
+    // observe the seam.
     Run(const ptx::Module& module, const ptx::Function& fn, const LaunchConfig& launch,
         std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
         trace::Trace* trace, std::unique_ptr<MemorySystem> memory = nullptr);
@@ -124,6 +125,8 @@ class Run {
     const std::vector<KernelArg>& args_;
     const Options& options_;
     trace::Trace* trace_;
+    std::unique_ptr<Choices> choices_; // every choice point of the run (choices.h)
+    ReplayChoices* replay_ = nullptr;  // choices_, for Schedule::Exhaustive
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<MemorySystem> memory_;
 

@@ -70,7 +70,26 @@ Pick AdversarialScheduler::pick(const WarpSet& warps) {
     return {fallback, 1 + rng_.below(4)};
 }
 
-std::unique_ptr<Scheduler> make_scheduler(Schedule schedule, uint64_t seed) {
+bool ExhaustiveScheduler::is_visible(const ptx::Instruction& in) {
+    if (ptx::is_fence(in.op)) return true;
+    if (!ptx::is_memory_access(in.op)) return false;
+    return in.space != ptx::Space::Local && in.space != ptx::Space::Param;
+}
+
+Pick ExhaustiveScheduler::pick(const WarpSet& warps) {
+    const size_t n = warps.size();
+    visible_.clear();
+    for (size_t w = 0; w < n; ++w) {
+        if (!warps.runnable(w)) continue;
+        const ptx::Instruction* in = warps.next_instruction(w);
+        if (!in || !is_visible(*in)) return {w, 1}; // commutes: no choice
+        visible_.push_back(w);
+    }
+    if (visible_.empty()) return {};
+    return {visible_[choices_.choose(static_cast<uint32_t>(visible_.size()))], 1};
+}
+
+std::unique_ptr<Scheduler> make_scheduler(Schedule schedule, uint64_t seed, Choices* choices) {
     switch (schedule) {
     case Schedule::RoundRobin:
         return std::make_unique<RoundRobinScheduler>();
@@ -78,6 +97,9 @@ std::unique_ptr<Scheduler> make_scheduler(Schedule schedule, uint64_t seed) {
         return std::make_unique<RandomScheduler>(seed);
     case Schedule::Adversarial:
         return std::make_unique<AdversarialScheduler>(seed);
+    case Schedule::Exhaustive:
+        if (choices) return std::make_unique<ExhaustiveScheduler>(*choices);
+        break;
     }
     return std::make_unique<RoundRobinScheduler>();
 }

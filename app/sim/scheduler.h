@@ -8,12 +8,14 @@
 #pragma once
 
 #include "ptx/ir.h"
+#include "sim/choices.h"
 #include "sim/simulator.h"
 #include "sim/state.h"
 
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace synclab::sim {
 
@@ -98,6 +100,23 @@ class AdversarialScheduler final : public RandomScheduler {
     uint64_t seed_;
 };
 
-std::unique_ptr<Scheduler> make_scheduler(Schedule schedule, uint64_t seed);
+// "exhaustive": a warp whose next instruction touches no shared or global memory (and is no
+// fence) runs on without a choice: such steps commute with every other warp's. Only where every
+// runnable warp stands at a memory operation does the pick become a choice point (Choices), so
+// that an exploration enumerates the interleavings of memory operations, not of instructions.
+class ExhaustiveScheduler final : public Scheduler {
+  public:
+    explicit ExhaustiveScheduler(Choices& choices) : choices_(choices) {}
+    Schedule kind() const override { return Schedule::Exhaustive; }
+    Pick pick(const WarpSet& warps) override;
+    static bool is_visible(const ptx::Instruction& in);
+
+  private:
+    Choices& choices_;
+    std::vector<size_t> visible_; // runnable warps at a memory operation (kept: no allocation per pick)
+};
+
+// `choices`: the execution's choice source (Schedule::Exhaustive needs it).
+std::unique_ptr<Scheduler> make_scheduler(Schedule schedule, uint64_t seed, Choices* choices = nullptr);
 
 } // namespace synclab::sim

@@ -16,6 +16,8 @@ const char* to_string(Schedule schedule) {
         return "random";
     case Schedule::Adversarial:
         return "adversarial";
+    case Schedule::Exhaustive:
+        return "exhaustive";
     }
     return "?";
 }
@@ -27,6 +29,8 @@ bool parse_schedule(const std::string& text, Schedule& out) {
         out = Schedule::Random;
     else if (text == "adversarial")
         out = Schedule::Adversarial;
+    else if (text == "exhaustive")
+        out = Schedule::Exhaustive;
     else
         return false;
     return true;
@@ -36,8 +40,17 @@ Run::Run(const ptx::Module& module, const ptx::Function& fn, const LaunchConfig&
          std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
          trace::Trace* trace, std::unique_ptr<MemorySystem> memory)
     : module_(module), fn_(fn), launch_(launch), buffers_(buffers), args_(args), options_(options),
-      trace_(trace), scheduler_(make_scheduler(options.schedule, options.seed)),
-      memory_(memory ? std::move(memory) : std::make_unique<ScMemory>()) {}
+      trace_(trace) {
+    if (options.schedule == Schedule::Exhaustive) {
+        auto replay = std::make_unique<ReplayChoices>(options.choices);
+        replay_ = replay.get();
+        choices_ = std::move(replay);
+    } else {
+        choices_ = std::make_unique<SeededChoices>(options.seed);
+    }
+    scheduler_ = make_scheduler(options.schedule, options.seed, choices_.get());
+    memory_ = memory ? std::move(memory) : make_memory_system(options, *choices_);
+}
 
 Result Run::execute() {
     Result result;
@@ -92,6 +105,7 @@ Result Run::execute() {
     finish_trace(result, ms);
     result.memory_bytes = peak_bytes_;
     result.buffer_addresses = buffer_address_;
+    if (replay_) result.choices = std::move(replay_->taken());
     return result;
 }
 
@@ -128,6 +142,47 @@ Result simulate(const ptx::Module& module, const std::string& kernel, const Laun
                     " instructions; traces address at most 65535");
     Run run(module, *fn, launch, buffers, args, options, trace_out);
     return run.execute();
+}
+
+Exploration explore(const ptx::Module& module, const std::string& kernel, const LaunchConfig& launch,
+                    const std::vector<Buffer>& initial, const std::vector<KernelArg>& args, const Options& options,
+                    const ExploreOptions& explore_options,
+                    const std::function<bool(const Result&, const std::vector<Buffer>&, trace::Trace*)>& on_execution) {
+    Exploration out;
+    out.bound = explore_options.max_executions;
+    Options o = options;
+    o.schedule = Schedule::Exhaustive;
+    o.choices.clear();
+    trace::Trace trace;
+    // Depth-first over the tree of choice points: each execution replays the choices of the last
+    // one up to its deepest choice point that has an untried option, takes that option, and goes on
+    // with option 0 at every new choice point.
+    while (true) {
+        if (out.executions >= out.bound) return out;
+        std::vector<Buffer> buffers = initial;
+        trace = trace::Trace{};
+        const Result r = simulate(module, kernel, launch, buffers, args, o, o.record_trace ? &trace : nullptr);
+        ++out.executions;
+        if (!on_execution(r, buffers, o.record_trace ? &trace : nullptr)) {
+            out.stopped = "stopped by the caller";
+            return out;
+        }
+        if (r.status == trace::RunStatus::Error || r.status == trace::RunStatus::Cancelled) {
+            out.stopped = r.message;
+            return out;
+        }
+        size_t deepest = r.choices.size();
+        while (deepest > 0 && r.choices[deepest - 1].second + 1 >= r.choices[deepest - 1].first)
+            --deepest;
+        if (deepest == 0) {
+            out.complete = true;
+            return out;
+        }
+        o.choices.resize(deepest);
+        for (size_t i = 0; i + 1 < deepest; ++i)
+            o.choices[i] = r.choices[i].second;
+        o.choices[deepest - 1] = r.choices[deepest - 1].second + 1;
+    }
 }
 
 } // namespace synclab::sim

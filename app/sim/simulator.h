@@ -19,7 +19,8 @@
 // - A phase of a block barrier completes when the expected number of threads arrived (the count of
 //   bar.sync a, b, else every non-exited thread of the block), whatever barrier instruction each warp
 //   used.
-// Memory is sequentially consistent (memory_system.h holds the seam for other models).
+// Memory: sequentially consistent (`sc`) or the PTX model's relaxed behaviours (`relaxed`,
+// relaxed_memory.h): Options::memory.
 #pragma once
 
 #include "launch/launch.h"
@@ -40,10 +41,16 @@ enum class Schedule : uint8_t {
     RoundRobin,  // "rr": deterministic, warps in turn, each runs a short quantum
     Random,      // "random": seeded random choice of warp and quantum
     Adversarial, // "adversarial": seeded; stalls the warps it picks right before shared-memory
-                 // accesses so that other warps overtake them (exposes races)
+                 // accesses so that other warps overtake them (exposes races); under the relaxed
+                 // model, also keeps stores buffered and loads as stale as the model allows
+    Exhaustive,  // "exhaustive": one execution per call, the one Options::choices names (explore()
+                 // enumerates them all): which warp performs its next memory operation, and under
+                 // the relaxed model which write each load reads and where each store is ordered
 };
 const char* to_string(Schedule schedule);
-bool parse_schedule(const std::string& text, Schedule& out); // "rr" | "random" | "adversarial"
+bool parse_schedule(const std::string& text, Schedule& out); // "rr" | "random" | "adversarial" | "exhaustive"
+
+using launch::MemoryModel;
 
 // The launch vocabulary (launch/launch.h), as the simulator's API spells it.
 using launch::Buffer;
@@ -53,6 +60,11 @@ using launch::LaunchConfig;
 struct Options {
     Schedule schedule = Schedule::RoundRobin;
     uint64_t seed = 1;
+    MemoryModel memory = MemoryModel::Sc;
+    // Schedule::Exhaustive: the choices of the execution to run, in the order they are made (choice
+    // i picks among the options at the i-th choice point; past the end: option 0). Result::choices
+    // reports what each choice point offered.
+    std::vector<uint32_t> choices;
     bool record_trace = true;
     uint32_t sm_count = 8;             // reported by %nsmid; blocks are placed on SM block % sm_count
     uint32_t max_resident_blocks = 16; // blocks simulated at once (others start as blocks finish)
@@ -83,6 +95,8 @@ struct Result {
     uint64_t warp_instructions = 0;         // instructions issued, counted per warp group
     uint64_t memory_bytes = 0;              // peak of what max_memory_bytes counts
     std::vector<uint64_t> buffer_addresses; // global address of each caller buffer (empty: never placed)
+    // Schedule::Exhaustive: each choice point of the execution, as (options offered, option taken).
+    std::vector<std::pair<uint32_t, uint32_t>> choices;
 };
 
 // Runs `kernel` of `module`. `buffers` are updated in place with the kernel's writes. When
@@ -95,5 +109,30 @@ struct Result {
 Result simulate(const ptx::Module& module, const std::string& kernel, const LaunchConfig& launch,
                 std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
                 trace::Trace* trace_out);
+
+// [SECTION] Exhaustive exploration
+
+struct ExploreOptions {
+    uint64_t max_executions = 100'000; // the bound: past it the exploration stops, complete = false
+};
+
+struct Exploration {
+    bool complete = false;   // every execution was enumerated (else the bound stopped it: status budget)
+    uint64_t executions = 0; // executions run
+    uint64_t bound = 0;      // ExploreOptions::max_executions
+    std::string stopped;     // why an execution stopped the exploration (a kernel error), else ""
+};
+
+// Every execution of a small kernel that the schedule and memory model allow: each interleaving of
+// the warps' memory operations (instructions that touch no shared or global memory commute and are
+// not interleaved), and under the relaxed model each write each load may read and each place in
+// a location's order each store may take. Each execution starts from `initial` and is handed to
+// `on_execution` with its result (Result::choices names it: Options::choices replays it) and the
+// buffers it left; return false to stop. Tracing follows options.record_trace (`trace` is reused).
+Exploration explore(const ptx::Module& module, const std::string& kernel, const LaunchConfig& launch,
+                    const std::vector<Buffer>& initial, const std::vector<KernelArg>& args, const Options& options,
+                    const ExploreOptions& explore_options,
+                    const std::function<bool(const Result& result, const std::vector<Buffer>& after,
+                                             trace::Trace* trace)>& on_execution);
 
 } // namespace synclab::sim

@@ -156,7 +156,9 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
         }
         return fill(t.raced, {thread(0), thread(1), what}) + at;
     }
+    case analysis::FindingKind::StaleRead:
     case analysis::FindingKind::LostUpdate:
+        if (f.kind == analysis::FindingKind::StaleRead) return fill(t.raced, {thread(0), thread(1), what}) + at;
         return fill(t.lost, {thread(0), thread(1), what}) + at;
     case analysis::FindingKind::BarrierDivergence:
         if (f.threads.size() >= 2)

@@ -123,7 +123,8 @@ std::vector<std::string> chinese_ui_words() {
     }
     for (analysis::Hazard h : {analysis::Hazard::RAW, analysis::Hazard::WAR, analysis::Hazard::WAW})
         out.emplace_back(hazard_explanation(h, zh));
-    for (sim::Schedule s : {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial}) {
+    for (sim::Schedule s : {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial,
+                            sim::Schedule::Exhaustive}) {
         out.emplace_back(schedule_label(s, zh));
         out.emplace_back(schedule_explanation(s, zh));
         out.emplace_back(schedule_words(s, zh));

@@ -58,6 +58,8 @@ std::string kind_words(analysis::FindingKind kind, Language language, bool with_
         return zh(language) ? "丢失更新" : with_article ? "a lost update" : "lost update";
     case analysis::FindingKind::Deadlock:
         return zh(language) ? "死锁" : with_article ? "a deadlock" : "deadlock";
+    case analysis::FindingKind::StaleRead:
+        return zh(language) ? "过期读取" : with_article ? "a stale read" : "stale read";
     }
     return zh(language) ? "未知发现" : "an unknown finding";
 }

@@ -130,6 +130,8 @@ uint32_t finding_colour(analysis::FindingKind kind) {
         return theme::kLostUpdate;
     case analysis::FindingKind::Deadlock:
         return theme::kDeadlock;
+    case analysis::FindingKind::StaleRead:
+        return theme::kRaceArrow;
     }
     return theme::kRaceArrow;
 }
@@ -296,6 +298,9 @@ const char* kind_explanation(analysis::FindingKind kind, Language language) {
             return "丢失更新：多个线程对同一个全局地址做了非原子的读-改-写；重叠的累加会互相覆盖。";
         case analysis::FindingKind::Deadlock:
             return "死锁：运行结束时还有线程在一个永远无法完成的屏障处等待。";
+        case analysis::FindingKind::StaleRead:
+            return "过期读取：一个线程看到了另一个线程写的标志，但没有栅栏（或栅栏的作用域不包括对方）把"
+                   "标志之前的数据写入排在它之后的读取之前，所以它可能读到旧的数据。";
         }
     }
     switch (kind) {
@@ -310,6 +315,10 @@ const char* kind_explanation(analysis::FindingKind kind, Language language) {
                "increments that overlap overwrite each other.";
     case analysis::FindingKind::Deadlock:
         return "deadlock: the run ended with threads waiting at a barrier that can never complete.";
+    case analysis::FindingKind::StaleRead:
+        return "stale read: a thread saw another thread's flag, but no fence (or only one whose scope "
+               "leaves the other thread out) orders the data written before the flag before the reads "
+               "after it, so it may read the old data.";
     }
     return "";
 }
@@ -553,6 +562,8 @@ const char* schedule_label(sim::Schedule schedule, Language language) {
             return "随机";
         case sim::Schedule::Adversarial:
             return "对抗";
+        case sim::Schedule::Exhaustive:
+            return "穷举";
         }
     }
     switch (schedule) {
@@ -562,6 +573,8 @@ const char* schedule_label(sim::Schedule schedule, Language language) {
         return "random";
     case sim::Schedule::Adversarial:
         return "adversarial";
+    case sim::Schedule::Exhaustive:
+        return "exhaustive";
     }
     return "";
 }
@@ -575,6 +588,8 @@ const char* schedule_explanation(sim::Schedule schedule, Language language) {
             return "种子决定下一个运行哪个线程束、运行多久：种子不同，交错的方式也不同。";
         case sim::Schedule::Adversarial:
             return "在共享内存访问之前故意让某些线程束停下，让其他线程束超过它们：暴露数据竞争。";
+        case sim::Schedule::Exhaustive:
+            return "逐一运行内存模型允许的每一种执行（小内核）：得到全部可能的结果，而不是抽样。";
         }
     }
     switch (schedule) {
@@ -587,6 +602,9 @@ const char* schedule_explanation(sim::Schedule schedule, Language language) {
     case sim::Schedule::Adversarial:
         return "Stalls chosen warps right before shared-memory accesses so that others overtake them: "
                "exposes races.";
+    case sim::Schedule::Exhaustive:
+        return "Runs every execution the memory model allows (small kernels): the full set of outcomes, "
+               "not a sample.";
     }
     return "";
 }

@@ -34,6 +34,8 @@ uint32_t finding_mark(analysis::FindingKind kind) {
         return kLostUpdate;
     case analysis::FindingKind::Deadlock:
         return kDeadlock;
+    case analysis::FindingKind::StaleRead:
+        return kRaceArrow;
     }
     return kRaceArrow;
 }
@@ -129,6 +131,8 @@ uint32_t finding_ink(analysis::FindingKind kind, bool presenter) {
         return p.lost_update;
     case analysis::FindingKind::Deadlock:
         return p.deadlock;
+    case analysis::FindingKind::StaleRead:
+        return p.race;
     }
     return p.text;
 }

@@ -781,6 +781,7 @@ FindingEvents resolve_finding(const TimelineIndex& index, const analysis::Findin
     const auto& events = index.trace().events;
     switch (f.kind) {
     case analysis::FindingKind::Race:
+    case analysis::FindingKind::StaleRead:
     case analysis::FindingKind::LostUpdate: {
         if (f.threads.size() < 2 || f.sites.empty()) return out;
         const uint32_t site0 = f.sites[0];

@@ -930,6 +930,8 @@ const char* schedule_words(sim::Schedule schedule, Language language) {
         return "随机";
     case sim::Schedule::Adversarial:
         return "对抗";
+    case sim::Schedule::Exhaustive:
+        return "穷举";
     }
     return "";
 }

@@ -213,7 +213,7 @@ TEST(ExpectationSentence, NamesTheLinesOfTheFindings) {
               "不应出现其他发现。");
     EXPECT_EQ(
         expectation_sentence(stencil().variants.front().expect, Language::En),
-        "This variant should show no race, barrier divergence, lost update or deadlock, and every output "
+        "This variant should show no race, barrier divergence, lost update, deadlock or stale read, and every output "
         "should come out right under every schedule.");
 }
 

@@ -20,7 +20,7 @@ namespace {
 using analysis::FindingKind;
 using Kinds = std::vector<FindingKind>;
 const Kinds kAll = {FindingKind::Race, FindingKind::BarrierDivergence, FindingKind::LostUpdate,
-                    FindingKind::Deadlock};
+                    FindingKind::Deadlock, FindingKind::StaleRead};
 const std::set<std::string> kTopics = {"barriers", "warps", "fences", "atomics"};
 
 std::string read_source_file(const std::string& relative) {
@@ -328,7 +328,7 @@ TEST(scenario_catalog, FindingKindsByName) {
     EXPECT_FALSE(parse_finding_kind("Race", untouched));
     EXPECT_FALSE(parse_finding_kind("", untouched));
     EXPECT_EQ(untouched, FindingKind::Deadlock);
-    EXPECT_EQ(finding_kind_names(), "race, barrier_divergence, lost_update, deadlock");
+    EXPECT_EQ(finding_kind_names(), "race, barrier_divergence, lost_update, deadlock, stale_read");
     EXPECT_EQ(run_status_names(), "ok, deadlock, budget, error, timeout, cancelled");
     WrongOutputs w = WrongOutputs::Unchecked;
     EXPECT_TRUE(parse_wrong_outputs("never", w));
@@ -359,13 +359,14 @@ TEST(scenario_catalog, ExpectedVerdicts) {
     }
     EXPECT_EQ(expect("stencil", "missing_barrier").must_find, Kinds{FindingKind::Race});
     EXPECT_EQ(expect("stencil", "missing_barrier").must_not_find,
-              (Kinds{FindingKind::BarrierDivergence, FindingKind::LostUpdate, FindingKind::Deadlock}));
+              (Kinds{FindingKind::BarrierDivergence, FindingKind::LostUpdate, FindingKind::Deadlock,
+                     FindingKind::StaleRead}));
     EXPECT_TRUE(expect("stencil", "missing_barrier").wrong_outputs_possible());
     // half_block: whole warps at two different __syncthreads() pair them (as on an H200): it
     // completes, with wrong outputs.
     EXPECT_EQ(expect("divergent_barrier", "half_block").must_find, Kinds{FindingKind::BarrierDivergence});
     EXPECT_EQ(expect("divergent_barrier", "half_block").must_not_find,
-              (Kinds{FindingKind::LostUpdate, FindingKind::Deadlock}));
+              (Kinds{FindingKind::LostUpdate, FindingKind::Deadlock, FindingKind::StaleRead}));
     EXPECT_TRUE(expect("divergent_barrier", "half_block").wrong_outputs_possible());
     EXPECT_EQ(expect("divergent_barrier", "half_block").status, trace::RunStatus::Ok);
     // Lanes of one warp at different barrier instructions never meet: these hang, as the H200
@@ -376,14 +377,14 @@ TEST(scenario_catalog, ExpectedVerdicts) {
                                                           {"loop_barrier", "per_thread_trip_count"}}) {
         SCOPED_TRACE(scenario + "/" + variant);
         EXPECT_EQ(expect(scenario, variant).must_find,
-                  (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock}));
+                  (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock, FindingKind::StaleRead}));
         EXPECT_EQ(expect(scenario, variant).must_not_find, Kinds{FindingKind::LostUpdate});
         EXPECT_EQ(expect(scenario, variant).status, trace::RunStatus::Deadlock);
         EXPECT_EQ(expect(scenario, variant).wrong_outputs, WrongOutputs::Unchecked);
     }
     EXPECT_EQ(expect("lost_update", "plain_increment").must_find, Kinds{FindingKind::LostUpdate});
     EXPECT_EQ(expect("lost_update", "plain_increment").must_not_find,
-              (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock}));
+              (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock, FindingKind::StaleRead}));
     EXPECT_TRUE(expect("lost_update", "plain_increment").wrong_outputs_possible());
 }
 
