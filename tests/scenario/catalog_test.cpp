@@ -377,7 +377,7 @@ TEST(scenario_catalog, ExpectedVerdicts) {
                                                           {"loop_barrier", "per_thread_trip_count"}}) {
         SCOPED_TRACE(scenario + "/" + variant);
         EXPECT_EQ(expect(scenario, variant).must_find,
-                  (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock, FindingKind::StaleRead}));
+                  (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock}));
         EXPECT_EQ(expect(scenario, variant).must_not_find, Kinds{FindingKind::LostUpdate});
         EXPECT_EQ(expect(scenario, variant).status, trace::RunStatus::Deadlock);
         EXPECT_EQ(expect(scenario, variant).wrong_outputs, WrongOutputs::Unchecked);
