@@ -2,6 +2,7 @@
 //
 // [SECTION] Reading typed fields of the lesson file
 // [SECTION] The launch: shape, buffers, arguments, outputs
+// [SECTION] The outcome histogram: [outcomes]
 // [SECTION] Variants and their expectations
 // [SECTION] The reference
 // [SECTION] The kernel: PTX entries and their parameters
@@ -84,6 +85,15 @@ constexpr KeySpec kLessonKeys[] = {
     {"reference", true, "how outputs are checked: a C++ reference's name or \"rr:VARIANT\""},
     {"args", true, "the kernel's arguments in parameter order: buffer names and numbers"},
     {"outputs", true, "the buffers the reference checks"},
+    {"memory", false, "the simulator's memory model: sc (the default) or relaxed"},
+};
+
+constexpr KeySpec kOutcomeKeys[] = {
+    {"buffer", true, "the buffer whose final contents are the outcome"},
+    {"per", false, "elements per outcome record; 0 (the default): the whole buffer is one outcome"},
+    {"values", true, "the outcomes worth naming, as the histogram writes them: [\"1,1\", \"1,0\"]"},
+    {"en", true, "one English label per value"},
+    {"zh", true, "one Chinese label per value"},
 };
 
 constexpr KeySpec kVariantKeys[] = {
@@ -92,6 +102,8 @@ constexpr KeySpec kVariantKeys[] = {
     {"must_not_find", false, "finding kinds the run must not report"},
     {"wrong_outputs", true, "never, possible or unchecked"},
     {"status", false, "the run's status in the simulator (default ok)"},
+    {"forbidden_outcomes", false, "[outcomes] values the memory model forbids for this variant"},
+    {"forbidden_because", false, "the PTX memory-model rule that forbids them"},
 };
 
 template <size_t N> std::string key_list(const KeySpec (&keys)[N]) {
@@ -133,6 +145,7 @@ class Builder {
         read_lesson();
         read_buffers();
         read_args_and_outputs();
+        read_outcomes();
         read_variants();
         read_reference();
         read_kernel();
@@ -154,6 +167,8 @@ class Builder {
             const toml::Table& t = doc.tables[i];
             if (t.name == "buffers") {
                 buffers_ = &t;
+            } else if (t.name == "outcomes") {
+                outcomes_ = &t;
             } else if (t.path.size() == 2 && t.path[0] == "variant") {
                 if (!is_lesson_id(t.path[1]))
                     fail(t.line, "variant id '" + t.path[1] + "' must be lower-case letters, digits and _");
@@ -161,7 +176,7 @@ class Builder {
             } else if (t.path[0] == "variant") {
                 fail(t.line, "a variant's table is [variant.ID], got [" + t.name + "]");
             } else {
-                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [variant.ID])");
+                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [outcomes], [variant.ID])");
             }
         }
         if (buffers_ == nullptr) fail(0, "missing table [buffers] (NAME = \"buf:TYPE:COUNT[:init]\" lines)");
@@ -245,6 +260,11 @@ class Builder {
                                   " (227 KiB, an H200's most per block), got " + std::to_string(v->integer));
             s_.launch.dynamic_shared_bytes = static_cast<uint32_t>(v->integer);
         }
+        if (const Value* memory = field(*root_, "memory", Kind::String, ""))
+            if (!launch::parse_memory_model(memory->string, s_.memory))
+                fail(memory->line, "unknown memory '" + memory->string +
+                                       "' (sc: sequentially consistent, the default; relaxed: the PTX "
+                                       "memory model's weak behaviours, for the fence lessons)");
         s_.lesson_file = file_;
     }
 
@@ -344,6 +364,96 @@ class Builder {
         }
     }
 
+    // [SECTION] The outcome histogram: [outcomes]
+
+    // `[outcomes]`: the buffer each trial's outcome lands in, cut into records of `per` elements,
+    // and the outcomes the lesson names, written exactly as the histogram writes them
+    // (launch::format_values), so that a count can be matched to its label by text.
+    void read_outcomes() {
+        if (outcomes_ == nullptr) return;
+        const toml::Table& t = *outcomes_;
+        const std::string where = "[outcomes]: ";
+        check_keys(t, kOutcomeKeys, where);
+        const Value* buffer = field(t, "buffer", Kind::String, where);
+        const size_t b = buffer_named(buffer->string);
+        if (b == SIZE_MAX)
+            fail(buffer->line,
+                 where + "buffer '" + buffer->string + "' names no buffer (buffers: " + buffer_names() + ")");
+        const launch::BufferSpec& spec = s_.buffers[b].spec;
+        OutcomeSpec& out = s_.outcomes;
+        out.buffer = buffer->string;
+        if (const Value* per = field(t, "per", Kind::Integer, where)) {
+            if (per->integer < 0 || static_cast<uint64_t>(per->integer) > spec.count ||
+                (per->integer > 0 && spec.count % static_cast<uint64_t>(per->integer) != 0))
+                fail(per->line, where + "per must be 0 (the whole buffer) or divide the " +
+                                    std::to_string(spec.count) + " elements of '" + out.buffer +
+                                    "' into records, got " + std::to_string(per->integer));
+            out.per = static_cast<uint32_t>(per->integer);
+        }
+        const uint64_t elements = out.per == 0 ? spec.count : out.per;
+        const std::vector<const Value*> values = strings(t, "values", where);
+        if (values.empty()) fail(line_of(t, "values"), where + "'values' is empty: name at least one outcome");
+        const std::vector<const Value*> en = strings(t, "en", where);
+        const std::vector<const Value*> zh = strings(t, "zh", where);
+        for (const auto& [labels, key] : {std::pair{&en, "en"}, std::pair{&zh, "zh"}})
+            if (labels->size() != values.size())
+                fail(line_of(t, key), where + "'" + key + "' has " + std::to_string(labels->size()) +
+                                          " labels for " + std::to_string(values.size()) +
+                                          " values: one label per value, in the same order");
+        for (size_t i = 0; i < values.size(); ++i) {
+            const Value& v = *values[i];
+            const std::string canonical = canonical_outcome(v, spec.type, elements, where);
+            for (const OutcomeClass& earlier : out.classes)
+                if (earlier.value == canonical) fail(v.line, where + "'" + v.string + "' is listed twice");
+            for (const Value* label : {en[i], zh[i]})
+                if (label->string.empty())
+                    fail(label->line, where + "the label of '" + v.string + "' is empty");
+            out.classes.push_back({canonical, en[i]->string, zh[i]->string});
+        }
+    }
+
+    // The outcome text `v` names, checked: `elements` numbers of the buffer's type, comma-separated,
+    // written as the histogram writes them (so "01,0" or "1, 0" would never match a count).
+    std::string canonical_outcome(const Value& v, launch::ElemType type, uint64_t elements,
+                                  const std::string& where) const {
+        std::vector<uint8_t> bytes;
+        uint64_t count = 0;
+        size_t pos = 0;
+        while (pos <= v.string.size()) {
+            const size_t comma = std::min(v.string.find(',', pos), v.string.size());
+            const std::string part = v.string.substr(pos, comma - pos);
+            uint64_t bits = 0;
+            try {
+                bits = launch::parse_scalar_bits(part, type == launch::ElemType::F32,
+                                                 type == launch::ElemType::F64);
+            } catch (const launch::SpecError&) {
+                fail(v.line, where + "outcome '" + v.string + "': element " + std::to_string(count + 1) +
+                                 " '" + part + "' is not a " + launch::to_string(type) + " value");
+            }
+            const uint32_t size = launch::elem_size(type);
+            for (uint32_t k = 0; k < size; ++k)
+                bytes.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+            ++count;
+            pos = comma + 1;
+        }
+        if (count != elements)
+            fail(v.line, where + "outcome '" + v.string + "' has " + std::to_string(count) +
+                             " values; a record of '" + s_.outcomes.buffer + "' has " +
+                             std::to_string(elements) + (s_.outcomes.per == 0 ? " (the whole buffer)" : " (per)"));
+        const std::string text = launch::format_values(bytes, type, 0, count);
+        if (text != v.string)
+            fail(v.line, where + "outcome '" + v.string + "' must be written as the histogram writes it: '" +
+                             text + "'");
+        return text;
+    }
+
+    std::string outcome_values() const {
+        std::vector<std::string> values;
+        for (const OutcomeClass& c : s_.outcomes.classes)
+            values.push_back("\"" + c.value + "\"");
+        return join(values);
+    }
+
     // [SECTION] Variants and their expectations
 
     std::vector<analysis::FindingKind> kinds(const toml::Table& table, const char* key,
@@ -384,10 +494,39 @@ class Builder {
                 if (!trace::parse_run_status(status->string, v.expect.status))
                     fail(status->line,
                          where + "unknown status '" + status->string + "' (" + run_status_names() + ")");
+            read_forbidden(*t, v, where);
             variant_lines_.push_back(t->line);
             kernel_lines_.push_back(line_of(*t, "kernel"));
             s_.variants.push_back(std::move(v));
         }
+    }
+
+    // `forbidden_outcomes` (values of [outcomes]) and the PTX rule that forbids them, always together.
+    void read_forbidden(const toml::Table& t, Variant& v, const std::string& where) const {
+        const std::vector<const Value*> forbidden = strings(t, "forbidden_outcomes", where);
+        const Value* because = field(t, "forbidden_because", Kind::String, where);
+        if (!forbidden.empty() && !s_.outcomes.present())
+            fail(line_of(t, "forbidden_outcomes"),
+                 where + "forbidden_outcomes needs an [outcomes] table that names the outcomes");
+        for (const Value* f : forbidden) {
+            const bool known = std::any_of(s_.outcomes.classes.begin(), s_.outcomes.classes.end(),
+                                           [&](const OutcomeClass& c) { return c.value == f->string; });
+            if (!known)
+                fail(f->line, where + "forbidden outcome '" + f->string + "' is not one of [outcomes] values (" +
+                                  outcome_values() + ")");
+            if (std::find(v.forbidden_outcomes.begin(), v.forbidden_outcomes.end(), f->string) !=
+                v.forbidden_outcomes.end())
+                fail(f->line, where + "'forbidden_outcomes' lists '" + f->string + "' twice");
+            v.forbidden_outcomes.push_back(f->string);
+        }
+        if (!forbidden.empty() && (because == nullptr || because->string.empty()))
+            fail(line_of(t, "forbidden_outcomes"),
+                 where + "forbidden_outcomes needs forbidden_because: the rule of the PTX memory model "
+                         "that forbids them");
+        if (forbidden.empty() && because != nullptr)
+            fail(because->line, where + "forbidden_because without forbidden_outcomes: name the outcomes "
+                                        "it forbids");
+        if (because != nullptr) v.forbidden_because = because->string;
     }
 
     std::string variant_ids() const {
@@ -627,6 +766,7 @@ class Builder {
     Scenario s_;
     const toml::Table* root_ = nullptr;
     const toml::Table* buffers_ = nullptr;
+    const toml::Table* outcomes_ = nullptr;
     std::vector<const toml::Table*> variant_tables_;
     std::vector<uint32_t> buffer_lines_, variant_lines_, kernel_lines_;
     std::vector<ArgDraft> args_;

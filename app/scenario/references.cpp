@@ -65,30 +65,60 @@ CheckResult check_loop_barrier(const launch::LaunchConfig& launch, const Inputs&
     return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
 }
 
+// A single right value, checked (the counter of lost_update, the total of last_block_reduction).
+CheckResult check_one_value(const Inputs& before, const std::vector<launch::Buffer>& after,
+                            const char* name, const char* what, uint32_t expected) {
+    CheckResult result;
+    result.checked = 1;
+    ExpectedOutput& right = result.expected.emplace_back();
+    right.name = name;
+    right.type = ElemType::U32;
+    right.bytes.resize(sizeof expected);
+    std::memcpy(right.bytes.data(), &expected, sizeof expected);
+    const launch::Buffer* buffer = result_buffer(before, after, name);
+    const std::vector<uint32_t> got =
+        buffer ? detail::read_buffer<uint32_t>(*buffer) : std::vector<uint32_t>{};
+    if (got.empty()) {
+        result.wrong = 1;
+        result.summary = std::string(what) + " missing, expected " + std::to_string(expected);
+        return result;
+    }
+    result.wrong = got[0] == expected ? 0 : 1;
+    result.summary = std::string(what) + " = " + std::to_string(got[0]) + ", expected " + std::to_string(expected);
+    return result;
+}
+
 // [SECTION] lost_update: the counter's start value plus one per thread of the launch.
 CheckResult check_lost_update(const launch::LaunchConfig& launch, const Inputs& before,
                               const std::vector<launch::Buffer>& after) {
     const std::vector<uint32_t> start = input_values<uint32_t>(before, "g_counter");
     const uint32_t expected =
         (start.empty() ? 0u : start[0]) + static_cast<uint32_t>(launch.grid.count() * launch.block.count());
-    CheckResult result;
-    result.checked = 1;
-    ExpectedOutput& right = result.expected.emplace_back();
-    right.name = "g_counter";
-    right.type = ElemType::U32;
-    right.bytes.resize(sizeof expected);
-    std::memcpy(right.bytes.data(), &expected, sizeof expected);
-    const launch::Buffer* buffer = result_buffer(before, after, "g_counter");
-    const std::vector<uint32_t> got =
-        buffer ? detail::read_buffer<uint32_t>(*buffer) : std::vector<uint32_t>{};
-    if (got.empty()) {
-        result.wrong = 1;
-        result.summary = "counter missing, expected " + std::to_string(expected);
-        return result;
-    }
-    result.wrong = got[0] == expected ? 0 : 1;
-    result.summary = "counter = " + std::to_string(got[0]) + ", expected " + std::to_string(expected);
-    return result;
+    return check_one_value(before, after, "g_counter", "counter", expected);
+}
+
+// [SECTION] message_passing (also fence_scope): blocks 2p and 2p + 1 are pair p; the reader of each
+// pair records (flag seen, data seen) in g_out[2p], g_out[2p + 1], and the only right record is
+// (1, 1): it waited for the flag, so it must see the data. Elements past the last pair's record are
+// never written and stay 0.
+CheckResult check_message_passing(const launch::LaunchConfig& launch, const Inputs& before,
+                                  const std::vector<launch::Buffer>& after) {
+    const size_t count = input_values<uint32_t>(before, "g_out").size();
+    const size_t records = 2 * static_cast<size_t>(launch.grid.count() / 2);
+    std::vector<uint32_t> expected(count, 0);
+    for (size_t i = 0; i < count && i < records; ++i)
+        expected[i] = 1;
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
+// [SECTION] last_block_reduction: the total of every input, whatever the blocks' order (u32 sums wrap
+// as the kernel's do).
+CheckResult check_last_block_reduction(const launch::LaunchConfig&, const Inputs& before,
+                                       const std::vector<launch::Buffer>& after) {
+    uint32_t total = 0;
+    for (uint32_t v : input_values<uint32_t>(before, "g_in"))
+        total += v;
+    return check_one_value(before, after, "g_total", "total", total);
 }
 
 } // namespace
@@ -116,6 +146,16 @@ const std::vector<Reference>& references() {
          {{"g_counter", ElemType::U32, true}},
          false,
          check_lost_update},
+        {"message_passing",
+         "every reader's record (flag seen, data seen) in g_out is (1, 1): blocks 2p and 2p + 1 are pair p",
+         {{"g_out", ElemType::U32, true}},
+         false,
+         check_message_passing},
+        {"last_block_reduction",
+         "g_total = the sum of g_in",
+         {{"g_in", ElemType::U32}, {"g_total", ElemType::U32, true}},
+         false,
+         check_last_block_reduction},
     };
     return all;
 }

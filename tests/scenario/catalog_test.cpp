@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -102,11 +103,12 @@ std::vector<std::string> param_types(const std::string& params) {
     return types;
 }
 
-TEST(scenario_catalog, HasTheFourLessonsInOrder) {
+TEST(scenario_catalog, HasTheLessonsInOrder) {
     std::vector<std::string> ids;
     for (const Scenario& s : catalog())
         ids.push_back(s.id);
-    EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update"}));
+    EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update",
+                                             "message_passing", "last_block_reduction", "fence_scope"}));
 }
 
 // The catalog's order is the LESSONS file's, and every lesson file embedded is the one in the tree.
@@ -155,7 +157,9 @@ TEST(scenario_catalog, EveryBuiltInLessonParsesFromTheTree) {
             EXPECT_EQ(t.variants[i].kernel, s.variants[i].kernel);
             EXPECT_EQ(t.variants[i].zh.look_at, s.variants[i].zh.look_at);
         }
-        EXPECT_EQ(t.reference, s.id) << "the built-in lessons keep their C++ references";
+        // fence_scope is message passing at three scopes: its records are checked the same way.
+        EXPECT_EQ(t.reference, s.id == "fence_scope" ? "message_passing" : s.id)
+            << "the built-in lessons keep their C++ references";
         EXPECT_TRUE(t.reference_variant.empty());
     }
 }
@@ -174,6 +178,12 @@ TEST(scenario_catalog, VariantIdsAreTheCliContract) {
     EXPECT_EQ(variant_ids("loop_barrier"),
               (std::vector<std::string>{"uniform_trip_count", "per_thread_trip_count"}));
     EXPECT_EQ(variant_ids("lost_update"), (std::vector<std::string>{"plain_increment", "atomic_add"}));
+    EXPECT_EQ(variant_ids("message_passing"),
+              (std::vector<std::string>{"no_fence", "writer_fence_only", "reader_fence_only", "both_fences",
+                                        "release_acquire"}));
+    EXPECT_EQ(variant_ids("last_block_reduction"), (std::vector<std::string>{"no_fence", "with_fence"}));
+    EXPECT_EQ(variant_ids("fence_scope"),
+              (std::vector<std::string>{"block_fence_across_blocks", "device_fence", "system_fence"}));
 }
 
 TEST(scenario_catalog, IdsAndKernelsAreUnique) {
@@ -276,12 +286,19 @@ TEST(scenario_catalog, ArgumentsMatchEveryKernelsParameters) {
     }
 }
 
-// The kernels' shared tiles hold 256 elements, one per thread; the launches stay small enough for the
-// simulator to run each variant in well under a second.
+// The kernels' shared tiles hold 256 elements, one per thread; the message-passing lessons run one
+// thread per block, writer block 2p and reader block 2p + 1 (an odd block would wait for a writer
+// that does not exist). The launches stay small enough for the simulator to run each variant in well
+// under a second.
 TEST(scenario_catalog, LaunchShapes) {
     for (const Scenario& s : catalog()) {
         SCOPED_TRACE(s.id);
-        EXPECT_EQ(s.launch.block, (trace::Dim3{256, 1, 1}));
+        if (s.id == "message_passing" || s.id == "fence_scope") {
+            EXPECT_EQ(s.launch.block, (trace::Dim3{1, 1, 1}));
+            EXPECT_EQ(s.launch.grid.x % 2, 0u);
+        } else {
+            EXPECT_EQ(s.launch.block, (trace::Dim3{256, 1, 1}));
+        }
         EXPECT_EQ(s.launch.grid.y, 1u);
         EXPECT_EQ(s.launch.grid.z, 1u);
         EXPECT_GE(s.launch.grid.x, 2u) << "at least two blocks, so that per-block effects show";
@@ -291,6 +308,65 @@ TEST(scenario_catalog, LaunchShapes) {
     EXPECT_EQ(test::scenario("stencil").launch.grid.x, 64u);
     EXPECT_EQ(test::scenario("divergent_barrier").launch.grid.x, 4u);
     EXPECT_EQ(test::scenario("lost_update").launch.grid.x, 16u);
+    EXPECT_EQ(test::scenario("message_passing").launch.grid.x, 64u) << "32 pairs";
+    EXPECT_EQ(test::scenario("last_block_reduction").launch.grid.x, 16u);
+}
+
+// The fence lessons run under the relaxed model by default (their bugs do not exist under sc); every
+// other lesson keeps sc, so that what a barrier lesson shows does not change with this work.
+TEST(scenario_catalog, MemoryModelByTopic) {
+    for (const Scenario& s : catalog()) {
+        SCOPED_TRACE(s.id);
+        EXPECT_EQ(s.memory, s.topic == "fences" ? launch::MemoryModel::Relaxed : launch::MemoryModel::Sc);
+    }
+    for (const char* id : {"message_passing", "last_block_reduction", "fence_scope"})
+        EXPECT_EQ(test::scenario(id).topic, "fences") << id;
+    for (const char* id : {"stencil", "divergent_barrier", "loop_barrier", "lost_update"})
+        EXPECT_EQ(test::scenario(id).memory, launch::MemoryModel::Sc) << id;
+}
+
+// The fence lessons' outcome tables, and which outcome each variant forbids: "1,0" (flag seen, data
+// stale) exactly where both sides order at a scope that holds both blocks, with the rule that says
+// so. A variant that forbids the stale outcome never has wrong outputs; one that allows it must find
+// the stale read.
+TEST(scenario_catalog, FenceLessonsOutcomes) {
+    for (const char* id : {"message_passing", "fence_scope"}) {
+        SCOPED_TRACE(id);
+        const Scenario& s = test::scenario(id);
+        ASSERT_TRUE(s.outcomes.present());
+        EXPECT_EQ(s.outcomes.buffer, "g_out");
+        EXPECT_EQ(s.outcomes.per, 2u);
+        ASSERT_EQ(s.outcomes.classes.size(), 2u);
+        EXPECT_EQ(s.outcomes.classes[0].value, "1,1");
+        EXPECT_EQ(s.outcomes.classes[1].value, "1,0");
+        for (const OutcomeClass& c : s.outcomes.classes) {
+            EXPECT_FALSE(has_cjk(c.label_en)) << c.label_en;
+            EXPECT_TRUE(has_cjk(c.label_zh)) << c.label_zh;
+        }
+        for (const Variant& v : s.variants) {
+            SCOPED_TRACE(v.id);
+            const bool forbids = v.forbidden_outcomes == std::vector<std::string>{"1,0"};
+            EXPECT_TRUE(forbids || v.forbidden_outcomes.empty());
+            EXPECT_EQ(forbids, v.expect.always_correct());
+            EXPECT_EQ(forbids, v.forbidden_because.find("PTX ISA, Memory Consistency Model") != std::string::npos)
+                << v.forbidden_because;
+            const bool finds_stale = std::find(v.expect.must_find.begin(), v.expect.must_find.end(),
+                                               FindingKind::StaleRead) != v.expect.must_find.end();
+            EXPECT_EQ(finds_stale, !forbids);
+        }
+    }
+    auto forbids = [](const char* scenario, const char* variant) {
+        return !test::scenario(scenario).find_variant(variant)->forbidden_outcomes.empty();
+    };
+    EXPECT_FALSE(forbids("message_passing", "no_fence"));
+    EXPECT_FALSE(forbids("message_passing", "writer_fence_only"));
+    EXPECT_FALSE(forbids("message_passing", "reader_fence_only"));
+    EXPECT_TRUE(forbids("message_passing", "both_fences"));
+    EXPECT_TRUE(forbids("message_passing", "release_acquire"));
+    EXPECT_FALSE(forbids("fence_scope", "block_fence_across_blocks"));
+    EXPECT_TRUE(forbids("fence_scope", "device_fence"));
+    EXPECT_TRUE(forbids("fence_scope", "system_fence"));
+    EXPECT_FALSE(test::scenario("last_block_reduction").outcomes.present());
 }
 
 TEST(scenario_catalog, ExpectationsAreConsistent) {
@@ -386,6 +462,47 @@ TEST(scenario_catalog, ExpectedVerdicts) {
     EXPECT_EQ(expect("lost_update", "plain_increment").must_not_find,
               (Kinds{FindingKind::BarrierDivergence, FindingKind::Deadlock, FindingKind::StaleRead}));
     EXPECT_TRUE(expect("lost_update", "plain_increment").wrong_outputs_possible());
+}
+
+// The fence lessons' kernels are what their lessons say: the fences (membar.cta/gl/sys) and the
+// release/acquire flag are in the PTX of exactly the variants that claim them.
+TEST(scenario_catalog, FenceLessonsPtxHasTheirFences) {
+    auto body = [](const Scenario& s, const std::string& variant) {
+        const std::string_view ptx = s.ptx_source();
+        const size_t at = ptx.find(".entry " + s.id + "_" + variant + "(");
+        if (at == std::string_view::npos) return std::string();
+        return std::string(ptx.substr(at, ptx.find(".entry ", at + 1) - at));
+    };
+    auto count = [](const std::string& text, const std::string& what) {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+            ++n;
+        return n;
+    };
+    const Scenario& mp = test::scenario("message_passing");
+    const std::vector<std::pair<std::string, size_t>> mp_fences = {
+        {"no_fence", 0}, {"writer_fence_only", 1}, {"reader_fence_only", 1}, {"both_fences", 2}, {"release_acquire", 0}};
+    for (const auto& [variant, fences] : mp_fences) {
+        const std::string text = body(mp, variant);
+        ASSERT_FALSE(text.empty()) << variant;
+        EXPECT_EQ(count(text, "membar.gl"), fences) << variant;
+        // The reader's two loads of g_data survive the compiler: the first warms the line, the second
+        // is the one that can be stale.
+        EXPECT_EQ(count(text, "ld.global.u32"), 2u) << variant;
+    }
+    EXPECT_EQ(count(body(mp, "release_acquire"), "st.release.gpu"), 1u);
+    EXPECT_EQ(count(body(mp, "release_acquire"), "ld.acquire.gpu"), 1u);
+    const Scenario& scope = test::scenario("fence_scope");
+    EXPECT_EQ(count(body(scope, "block_fence_across_blocks"), "membar.cta"), 2u);
+    EXPECT_EQ(count(body(scope, "device_fence"), "membar.gl"), 2u);
+    EXPECT_EQ(count(body(scope, "system_fence"), "membar.sys"), 2u);
+    const Scenario& last = test::scenario("last_block_reduction");
+    EXPECT_EQ(count(body(last, "no_fence"), "membar.gl"), 0u);
+    EXPECT_EQ(count(body(last, "with_fence"), "membar.gl"), 2u);
+    for (const char* variant : {"no_fence", "with_fence"}) {
+        EXPECT_EQ(count(body(last, variant), "atom.global.inc"), 1u) << variant;
+        EXPECT_GE(count(body(last, variant), "ld.volatile.global"), 1u) << variant << ": the partials' loads";
+    }
 }
 
 TEST(scenario_catalog, LessonTextsInBothLanguages) {

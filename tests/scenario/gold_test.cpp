@@ -225,6 +225,58 @@ TEST(scenario_gold, LostUpdateCounter) {
     EXPECT_EQ(s.check(in, in.buffers).wrong, 1u) << "a counter still at 0";
 }
 
+// Every reader records (1, 1); a stale record (1, 0) is one wrong element, a reader that never wrote
+// its record two. fence_scope is checked by the same reference.
+TEST(scenario_gold, MessagePassingRecords) {
+    for (const char* id : {"message_passing", "fence_scope"}) {
+        SCOPED_TRACE(id);
+        const Scenario& s = test::scenario(id);
+        const Inputs in = s.make_inputs(1);
+        ASSERT_EQ(in.buffers[3].name, "g_out");
+        const size_t pairs = s.launch.grid.count() / 2;
+        ASSERT_EQ(pairs, 32u);
+        std::vector<uint32_t> records(2 * pairs, 1);
+        CheckResult r = s.check(in, after_with(in, 3, records));
+        EXPECT_EQ(r.wrong, 0u) << r.summary;
+        EXPECT_EQ(r.checked, 2 * pairs);
+        records[2 * 5 + 1] = 0;  // pair 5 read stale data
+        records[2 * 31 + 1] = 0; // and the last pair
+        r = s.check(in, after_with(in, 3, records));
+        EXPECT_EQ(r.wrong, 2u);
+        EXPECT_NE(r.summary.find("g_out[11] = 0, expected 1"), std::string::npos) << r.summary;
+        records[2 * 7] = 0;
+        records[2 * 7 + 1] = 0; // pair 7 never recorded
+        EXPECT_EQ(s.check(in, after_with(in, 3, records)).wrong, 4u);
+        EXPECT_EQ(s.check(in, in.buffers).wrong, 2 * pairs) << "no reader recorded anything";
+    }
+}
+
+// The total is the plain sum of the inputs; a total that missed one block's partial (read as the 0
+// it started at) is wrong.
+TEST(scenario_gold, LastBlockReductionTotal) {
+    const Scenario& s = test::scenario("last_block_reduction");
+    const Inputs in = s.make_inputs(3);
+    ASSERT_EQ(in.buffers[0].name, "g_in");
+    ASSERT_EQ(in.buffers[3].name, "g_total");
+    const std::vector<uint32_t> values = test::values_of<uint32_t>(in.buffers[0]);
+    ASSERT_EQ(values.size(), 4096u);
+    uint32_t total = 0, block_3 = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+        total += values[i];
+        if (i / kB == 3) block_3 += values[i];
+    }
+    ASSERT_GT(block_3, 0u);
+    CheckResult r = s.check(in, after_with(in, 3, std::vector<uint32_t>{total}));
+    EXPECT_EQ(r.wrong, 0u) << r.summary;
+    EXPECT_EQ(r.checked, 1u);
+    EXPECT_EQ(r.summary, "total = " + std::to_string(total) + ", expected " + std::to_string(total));
+    EXPECT_EQ(s.check(in, after_with(in, 3, std::vector<uint32_t>{total - block_3})).wrong, 1u);
+    EXPECT_EQ(s.check(in, in.buffers).wrong, 1u) << "a total still at 0";
+    // Other inputs, another total: the reference reads g_in, it does not remember.
+    const Inputs other = s.make_inputs(4);
+    EXPECT_EQ(s.check(other, after_with(other, 3, std::vector<uint32_t>{total})).wrong, 1u);
+}
+
 TEST(scenario_gold, MissingOutputBuffersCountAsWrong) {
     // A run that failed before giving buffers back must not pass as correct.
     for (const Scenario& s : catalog()) {

@@ -92,14 +92,14 @@ TEST(LessonErrors, UnknownKeyAndTable) {
     Files f;
     f.toml = with(f.toml, "grid = 5", "gird = 5");
     expect_error(f, "lesson.toml:5: unknown key 'gird' (keys: id, topic, source, grid, block, shared_bytes, "
-                    "reference, args, outputs)");
+                    "reference, args, outputs, memory)");
     Files g;
     g.toml = with(g.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"possible\"\nmust_finds = []");
     expect_error(g, "lesson.toml:26: variant 'missing_barrier': unknown key 'must_finds' (keys: kernel, "
-                    "must_find, must_not_find, wrong_outputs, status)");
+                    "must_find, must_not_find, wrong_outputs, status, forbidden_outcomes, forbidden_because)");
     Files h;
     h.toml = with(h.toml, "[buffers]", "[buffer]");
-    expect_error(h, "lesson.toml:12: unknown table [buffer] (tables: [buffers], [variant.ID])");
+    expect_error(h, "lesson.toml:12: unknown table [buffer] (tables: [buffers], [outcomes], [variant.ID])");
     Files i;
     i.toml = with(i.toml, "[variant.correct]", "[variant.correct.x]");
     expect_error(i, "lesson.toml:16: a variant's table is [variant.ID], got [variant.correct.x]");
@@ -240,7 +240,7 @@ TEST(LessonErrors, Reference) {
     Files h;
     h.toml = with(h.toml, "reference = \"rr:correct\"", "reference = \"stencl\"");
     expect_error(h, "lesson.toml:8: unknown reference 'stencl' (C++ references: stencil, divergent_barrier, "
-                    "loop_barrier, lost_update; or \"rr:VARIANT\"");
+                    "loop_barrier, lost_update, message_passing, last_block_reduction; or \"rr:VARIANT\"");
     Files i;
     i.toml = with(i.toml, "reference = \"rr:correct\"", "reference = \"stencil\"");
     expect_error(i, "lesson.toml:8: reference 'stencil': needs a buffer 'g_in' of type f32");
@@ -368,6 +368,138 @@ TEST(LessonErrors, ScalarArgumentsAreTypedByThePtx) {
                         "stencil_correct): a buffer goes to a pointer, but "
                         "this is a 4-byte scalar"),
               std::string::npos);
+}
+
+// [SECTION] memory, [outcomes] and forbidden outcomes (the fence lessons' fields)
+
+// The test lesson with an [outcomes] table on g_out (480 i32: records of `per` elements) before its
+// variants, and `variant_extra` added to the missing_barrier variant.
+Files with_outcomes(const std::string& outcomes, const std::string& variant_extra = "") {
+    Files f;
+    f.toml = with(f.toml, "[variant.correct]", "[outcomes]\n" + outcomes + "\n[variant.correct]");
+    if (!variant_extra.empty())
+        f.toml = with(f.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"possible\"\n" + variant_extra);
+    return f;
+}
+
+const std::string kOutcomes = "buffer = \"g_out\"\nper = 2\nvalues = [\"1,1\", \"1,0\", \"-3,0\"]\n"
+                              "en = [\"both\", \"stale\", \"negative\"]\nzh = [\"都看到\", \"旧值\", \"负数\"]";
+
+TEST(LessonFields, MemoryDefaultsToScAndReadsRelaxed) {
+    const Scenario plain = build_lesson(sources(Files{}));
+    EXPECT_EQ(plain.memory, launch::MemoryModel::Sc);
+    EXPECT_FALSE(plain.outcomes.present());
+    Files f;
+    f.toml = with(f.toml, "grid = 5", "memory = \"relaxed\"\ngrid = 5");
+    EXPECT_EQ(build_lesson(sources(f)).memory, launch::MemoryModel::Relaxed);
+    Files g;
+    g.toml = with(g.toml, "grid = 5", "memory = \"sc\"\ngrid = 5");
+    EXPECT_EQ(build_lesson(sources(g)).memory, launch::MemoryModel::Sc);
+}
+
+TEST(LessonFields, OutcomesAndForbiddenOutcomesAreRead) {
+    const Files f = with_outcomes(kOutcomes, "forbidden_outcomes = [\"1,0\", \"-3,0\"]\n"
+                                             "forbidden_because = \"a rule\"");
+    const Scenario s = build_lesson(sources(f));
+    EXPECT_EQ(s.outcomes.buffer, "g_out");
+    EXPECT_EQ(s.outcomes.per, 2u);
+    ASSERT_EQ(s.outcomes.classes.size(), 3u);
+    EXPECT_EQ(s.outcomes.classes[1].value, "1,0");
+    EXPECT_EQ(s.outcomes.classes[1].label_en, "stale");
+    EXPECT_EQ(s.outcomes.classes[2].label_zh, "负数");
+    const Variant& bad = *s.find_variant("missing_barrier");
+    EXPECT_EQ(bad.forbidden_outcomes, (std::vector<std::string>{"1,0", "-3,0"}));
+    EXPECT_EQ(bad.forbidden_because, "a rule");
+    EXPECT_TRUE(s.find_variant("correct")->forbidden_outcomes.empty());
+    EXPECT_TRUE(s.find_variant("correct")->forbidden_because.empty());
+    // per left out: the whole buffer is one outcome, so a value names all 480 elements.
+    std::string all = "0";
+    for (int i = 1; i < 480; ++i)
+        all += ",0";
+    const Scenario whole = build_lesson(sources(with_outcomes(
+        "buffer = \"g_out\"\nvalues = [\"" + all + "\"]\nen = [\"untouched\"]\nzh = [\"未写入\"]")));
+    EXPECT_EQ(whole.outcomes.per, 0u);
+    EXPECT_EQ(whole.outcomes.classes.at(0).value, all);
+}
+
+TEST(LessonErrors, Memory) {
+    Files f;
+    f.toml = with(f.toml, "grid = 5", "memory = \"weak\"\ngrid = 5");
+    expect_error(f, "lesson.toml:5: unknown memory 'weak' (sc: sequentially consistent, the default; relaxed:");
+    Files g;
+    g.toml = with(g.toml, "grid = 5", "memory = 1\ngrid = 5");
+    expect_error(g, "lesson.toml:5: 'memory' must be a string, got an integer");
+}
+
+TEST(LessonErrors, OutcomesTable) {
+    const auto outcomes_line = [](const Files& f, const std::string& needle) {
+        return std::to_string(line_of(f.toml, needle));
+    };
+    Files a = with_outcomes(with(kOutcomes, "buffer = \"g_out\"", "buffer = \"g_result\""));
+    expect_error(a, "lesson.toml:" + outcomes_line(a, "buffer = ") +
+                        ": [outcomes]: buffer 'g_result' names no buffer (buffers: g_in, g_out)");
+    Files b = with_outcomes(with(kOutcomes, "buffer = \"g_out\"\n", ""));
+    expect_error(b, "lesson.toml:" + outcomes_line(b, "[outcomes]") +
+                        ": [outcomes]: missing key 'buffer' (the buffer whose final contents are the outcome)");
+    Files c = with_outcomes(with(kOutcomes, "per = 2", "per = 7"));
+    expect_error(c, "lesson.toml:" + outcomes_line(c, "per = 7") +
+                        ": [outcomes]: per must be 0 (the whole buffer) or divide the 480 elements of 'g_out' "
+                        "into records, got 7");
+    Files d = with_outcomes(with(kOutcomes, "per = 2", "per = -2"));
+    expect_error(d, "lesson.toml:" + outcomes_line(d, "per = -2") + ": [outcomes]: per must be 0");
+    Files e = with_outcomes(with(kOutcomes, "\"1,0\", \"-3,0\"]", "\"1,0,0\", \"-3,0\"]"));
+    expect_error(e, "lesson.toml:" + outcomes_line(e, "values = ") +
+                        ": [outcomes]: outcome '1,0,0' has 3 values; a record of 'g_out' has 2 (per)");
+    Files g = with_outcomes(with(kOutcomes, "\"1,0\", \"-3,0\"]", "\"1, 0\", \"-3,0\"]"));
+    expect_error(g, "lesson.toml:" + outcomes_line(g, "values = ") +
+                        ": [outcomes]: outcome '1, 0' must be written as the histogram writes it: '1,0'");
+    Files g2 = with_outcomes(with(kOutcomes, "\"1,0\", \"-3,0\"]", "\"1,x\", \"-3,0\"]"));
+    expect_error(g2, "lesson.toml:" + outcomes_line(g2, "values = ") +
+                         ": [outcomes]: outcome '1,x': element 2 'x' is not a i32 value");
+    Files h = with_outcomes(with(kOutcomes, "\"1,0\", \"-3,0\"]", "\"1,0x0\", \"-3,0\"]"));
+    expect_error(h, "lesson.toml:" + outcomes_line(h, "values = ") +
+                        ": [outcomes]: outcome '1,0x0' must be written as the histogram writes it: '1,0'");
+    Files i = with_outcomes(with(kOutcomes, "\"1,0\", \"-3,0\"]", "\"1,1\", \"-3,0\"]"));
+    expect_error(i, "lesson.toml:" + outcomes_line(i, "values = ") + ": [outcomes]: '1,1' is listed twice");
+    Files j = with_outcomes(with(kOutcomes, "\"旧值\", ", ""));
+    expect_error(j, "lesson.toml:" + outcomes_line(j, "zh = ") +
+                        ": [outcomes]: 'zh' has 2 labels for 3 values: one label per value, in the same order");
+    Files k = with_outcomes(with(kOutcomes, "\"stale\"", "\"\""));
+    expect_error(k, "lesson.toml:" + outcomes_line(k, "en = ") + ": [outcomes]: the label of '1,0' is empty");
+    Files l = with_outcomes(kOutcomes + "\nlabels = []");
+    expect_error(l, "lesson.toml:" + outcomes_line(l, "labels = ") +
+                        ": [outcomes]: unknown key 'labels' (keys: buffer, per, values, en, zh)");
+    Files m = with_outcomes(with(kOutcomes, "[\"1,1\", \"1,0\", \"-3,0\"]", "[]"));
+    expect_error(m, "lesson.toml:" + outcomes_line(m, "values = ") + ": [outcomes]: 'values' is empty");
+    // A value of an unsigned buffer that the histogram could never write.
+    Files n = with_outcomes(kOutcomes);
+    n.toml = with(n.toml, "g_out = \"buf:i32:480\"", "g_out = \"buf:u32:480\"");
+    expect_error(n, "lesson.toml:" + outcomes_line(n, "values = ") +
+                        ": [outcomes]: outcome '-3,0' must be written as the histogram writes it: '4294967293,0'");
+}
+
+TEST(LessonErrors, ForbiddenOutcomes) {
+    Files a = with_outcomes(kOutcomes, "forbidden_outcomes = [\"0,1\"]\nforbidden_because = \"r\"");
+    expect_error(a, "lesson.toml:" + std::to_string(line_of(a.toml, "forbidden_outcomes")) +
+                        ": variant 'missing_barrier': forbidden outcome '0,1' is not one of [outcomes] values "
+                        "(\"1,1\", \"1,0\", \"-3,0\")");
+    Files b = with_outcomes(kOutcomes, "forbidden_outcomes = [\"1,0\"]");
+    expect_error(b, "lesson.toml:" + std::to_string(line_of(b.toml, "forbidden_outcomes")) +
+                        ": variant 'missing_barrier': forbidden_outcomes needs forbidden_because: the rule of the "
+                        "PTX memory model that forbids them");
+    Files c = with_outcomes(kOutcomes, "forbidden_because = \"r\"");
+    expect_error(c, "lesson.toml:" + std::to_string(line_of(c.toml, "forbidden_because")) +
+                        ": variant 'missing_barrier': forbidden_because without forbidden_outcomes");
+    Files d = with_outcomes(kOutcomes, "forbidden_outcomes = [\"1,0\", \"1,0\"]\nforbidden_because = \"r\"");
+    expect_error(d, "lesson.toml:" + std::to_string(line_of(d.toml, "forbidden_outcomes")) +
+                        ": variant 'missing_barrier': 'forbidden_outcomes' lists '1,0' twice");
+    Files e;
+    e.toml = with(e.toml, "wrong_outputs = \"possible\"",
+                  "wrong_outputs = \"possible\"\nforbidden_outcomes = [\"1,0\"]\nforbidden_because = \"r\"");
+    expect_error(e, "lesson.toml:26: variant 'missing_barrier': forbidden_outcomes needs an [outcomes] table");
+    Files f = with_outcomes(kOutcomes, "forbidden_outcomes = \"1,0\"\nforbidden_because = \"r\"");
+    expect_error(f, "lesson.toml:" + std::to_string(line_of(f.toml, "forbidden_outcomes")) +
+                        ": variant 'missing_barrier': 'forbidden_outcomes' must be an array, got a string");
 }
 
 TEST(LessonErrors, LessonList) {

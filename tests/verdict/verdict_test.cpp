@@ -56,6 +56,7 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
             runner::RunOptions o;
             o.schedule = schedule;
             o.seed = seed;
+            o.memory = s.memory; // the lesson's default (relaxed for the fence lessons), said explicitly
             const runner::RunSummary r = runner::run_scenario(s, v, o);
             const std::string where =
                 s.id + "/" + v.id + " schedule " + sim::to_string(schedule) + " seed " + std::to_string(seed);
@@ -145,6 +146,122 @@ TEST(VerdictFacts, LostUpdateLosesCountsAtomicAddIsExact) {
     EXPECT_EQ(plain.reps_with_wrong_outputs, 5u) << plain.check_summary;
     const runner::RunSummary atomic = runner::run_scenario(s, *s.find_variant("atomic_add"), o);
     EXPECT_EQ(atomic.wrong_outputs, 0u) << atomic.check_summary;
+}
+
+// [SECTION] The fence lessons
+
+// Every variant of the fence lessons, with its lesson's memory model (relaxed).
+std::vector<Case> fence_cases() {
+    std::vector<Case> cases;
+    for (const scenario::Scenario& s : scenario::catalog())
+        if (s.topic == "fences")
+            for (const scenario::Variant& v : s.variants)
+                cases.push_back({&s, &v});
+    return cases;
+}
+
+bool must_find_stale_read(const scenario::Variant& v) {
+    return std::find(v.expect.must_find.begin(), v.expect.must_find.end(), FindingKind::StaleRead) !=
+           v.expect.must_find.end();
+}
+
+TEST(FenceVerdicts, TheFenceLessonsAreThere) {
+    EXPECT_EQ(fence_cases().size(), 5u + 2u + 3u);
+    for (const Case& c : fence_cases())
+        EXPECT_EQ(c.scenario->memory, launch::MemoryModel::Relaxed) << c.scenario->id;
+}
+
+// The runner applies a lesson's memory model when the user names none: relaxed for the fence
+// lessons, sc for the barrier and atomics lessons, and the summary says which ran.
+TEST(FenceVerdicts, TheLessonsMemoryModelIsTheDefault) {
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::Random;
+    const scenario::Scenario& mp = *scenario::find_scenario("message_passing");
+    EXPECT_EQ(runner::run_scenario(mp, *mp.find_variant("both_fences"), o).memory, launch::MemoryModel::Relaxed);
+    const scenario::Scenario& stencil = *scenario::find_scenario("stencil");
+    EXPECT_EQ(runner::run_scenario(stencil, *stencil.find_variant("correct"), o).memory, launch::MemoryModel::Sc);
+    o.memory = launch::MemoryModel::Sc; // the user's choice wins
+    EXPECT_EQ(runner::run_scenario(mp, *mp.find_variant("both_fences"), o).memory, launch::MemoryModel::Sc);
+}
+
+// A missing fence is flagged in runs whose outputs came out right too: the analysis checks the
+// ordering the code promises, not the luck of the run. Over seeds 1-10 under random and adversarial,
+// every run of a missing-fence variant has a stale_read, and last_block_reduction/no_fence, whose
+// lesson says the total usually comes out right, has right totals among them.
+TEST(FenceVerdicts, StaleReadFiresInRunsWithRightOutputs) {
+    for (const Case& c : fence_cases()) {
+        if (!must_find_stale_read(*c.variant)) continue;
+        uint32_t right_runs = 0, right_runs_flagged = 0;
+        for (sim::Schedule schedule : {sim::Schedule::Random, sim::Schedule::Adversarial})
+            for (uint64_t seed = 1; seed <= 10; ++seed) {
+                runner::RunOptions o;
+                o.schedule = schedule;
+                o.seed = seed;
+                const runner::RunSummary r = runner::run_scenario(*c.scenario, *c.variant, o);
+                if (r.status != trace::RunStatus::Ok || r.wrong_outputs != 0) continue;
+                ++right_runs;
+                right_runs_flagged += has_kind(r, FindingKind::StaleRead) ? 1 : 0;
+            }
+        EXPECT_EQ(right_runs_flagged, right_runs)
+            << c.scenario->id << "/" << c.variant->id << ": runs with right outputs but no stale_read";
+        if (c.scenario->id == "last_block_reduction")
+            EXPECT_GT(right_runs, 0u) << "the lesson says the total usually comes out right";
+    }
+}
+
+// The outcome histogram over 10 seeds of each fence lesson with an [outcomes] table: the outcomes a
+// variant forbids never appear, and the stale outcome "1,0" does appear for the variants whose
+// wrong outputs are possible (under adversarial, which keeps stores buffered and loads stale).
+TEST(FenceVerdicts, ForbiddenOutcomesNeverAppearStaleOnesDo) {
+    for (const Case& c : fence_cases()) {
+        const scenario::Scenario& s = *c.scenario;
+        const scenario::Variant& v = *c.variant;
+        if (!s.outcomes.present()) continue;
+        for (sim::Schedule schedule : {sim::Schedule::Random, sim::Schedule::Adversarial}) {
+            runner::RunOptions o;
+            o.schedule = schedule;
+            o.seed = 1;
+            o.reps = 10;
+            o.histogram.buffer = s.outcomes.buffer;
+            o.histogram.type = launch::ElemType::U32;
+            o.histogram.per = s.outcomes.per;
+            const runner::RunSummary r = runner::run_scenario(s, v, o);
+            const std::string where = s.id + "/" + v.id + " " + sim::to_string(schedule);
+            ASSERT_TRUE(r.histogram.has_value()) << where << ": no histogram";
+            const uint64_t pairs = s.launch.grid.count() / 2;
+            EXPECT_EQ(r.histogram->records, 10 * pairs) << where;
+            uint64_t stale = 0, total = 0;
+            for (const runner::OutcomeCount& oc : r.histogram->outcomes) {
+                total += oc.count;
+                EXPECT_TRUE(oc.outcome == "1,1" || oc.outcome == "1,0") << where << ": outcome " << oc.outcome;
+                for (const std::string& forbidden : v.forbidden_outcomes)
+                    EXPECT_NE(oc.outcome, forbidden)
+                        << where << ": forbidden outcome seen " << oc.count << " times (seed " << oc.seed
+                        << "); " << v.forbidden_because;
+                if (oc.outcome == "1,0") stale += oc.count;
+            }
+            EXPECT_EQ(total, r.histogram->records) << where;
+            // The stale records are the wrong outputs: each "1,0" record is one wrong element.
+            EXPECT_EQ(stale, r.wrong_outputs) << where;
+            if (v.expect.wrong_outputs_possible() && schedule == sim::Schedule::Adversarial)
+                EXPECT_GT(stale, 0u) << where << ": no stale record in 10 runs";
+        }
+    }
+}
+
+// Under sc every access is seen at once, in one order: the missing fences cost nothing and every
+// fence lesson comes out right. The bug is in the memory model, not in the schedule.
+TEST(FenceVerdicts, UnderScEveryVariantIsRight) {
+    for (const Case& c : fence_cases()) {
+        runner::RunOptions o;
+        o.schedule = sim::Schedule::Adversarial;
+        o.memory = launch::MemoryModel::Sc;
+        o.reps = 3;
+        const runner::RunSummary r = runner::run_scenario(*c.scenario, *c.variant, o);
+        EXPECT_EQ(r.status, trace::RunStatus::Ok) << c.scenario->id << "/" << c.variant->id << ": " << r.message;
+        EXPECT_EQ(r.wrong_outputs, 0u) << c.scenario->id << "/" << c.variant->id << ": " << r.check_summary;
+        EXPECT_GT(r.checked_outputs, 0u);
+    }
 }
 
 // The data-only lesson's outputs are checked against its correct variant's rr run on the same inputs.

@@ -1,0 +1,82 @@
+// Scenario "fence_scope": the message passing of the lesson before, with fences on both sides, at
+// three scopes. A fence orders memory only for the threads inside its scope:
+//   __threadfence_block()   membar.cta  the threads of the same block
+//   __threadfence()         membar.gl   every thread of the GPU
+//   __threadfence_system()  membar.sys  every thread of the GPU, the host CPU and peer GPUs
+// The writer and the reader are in different blocks, so a block-scope fence orders nothing between
+// them: it is as if there were no fence at all.
+//
+// Blocks come in pairs, one thread each: block 2p writes g_data[p] = 1, fences, raises g_flag[p];
+// block 2p + 1 looks at g_data[p] once (kept in g_before[p]), spins on the volatile flag, fences,
+// reads g_data[p] again and records (flag seen, data seen) in g_out[2p], g_out[2p + 1].
+// "1,0" is a stale read. The pair count is gridDim.x / 2.
+//
+// Launch: blockDim.x = 1, gridDim.x even; g_data, g_flag and g_before hold gridDim.x / 2 values,
+// g_out twice that; all start at 0.
+
+// block_fence_across_blocks: __threadfence_block() on both sides. Enough between two warps of one
+// block, nothing between two blocks: the reader can still take the flag's 1 with its stale 0 for the
+// data. Expect "1,0" records and a stale_read finding on the second load of g_data.
+extern "C" __global__ void fence_scope_block_fence_across_blocks(unsigned int* g_data, unsigned int* g_flag,
+                                                                 unsigned int* g_before, unsigned int* g_out)
+{
+    const unsigned int p = blockIdx.x / 2;
+    volatile unsigned int* flag = &g_flag[p];
+    if (blockIdx.x % 2 == 0) {
+        g_data[p] = 1;
+        __threadfence_block();
+        atomicExch(&g_flag[p], 1u);
+    } else {
+        g_before[p] = g_data[p];
+        while (*flag != 1) {
+        }
+        __threadfence_block();
+        g_out[2 * p] = 1;
+        g_out[2 * p + 1] = g_data[p];
+    }
+}
+
+// device_fence: __threadfence() on both sides, the scope that holds both blocks: the writer's fence
+// releases the data before the flag, the reader's fence acquires it after the flag. Every record is
+// "1,1"; no finding fires.
+extern "C" __global__ void fence_scope_device_fence(unsigned int* g_data, unsigned int* g_flag,
+                                                    unsigned int* g_before, unsigned int* g_out)
+{
+    const unsigned int p = blockIdx.x / 2;
+    volatile unsigned int* flag = &g_flag[p];
+    if (blockIdx.x % 2 == 0) {
+        g_data[p] = 1;
+        __threadfence();
+        atomicExch(&g_flag[p], 1u);
+    } else {
+        g_before[p] = g_data[p];
+        while (*flag != 1) {
+        }
+        __threadfence();
+        g_out[2 * p] = 1;
+        g_out[2 * p + 1] = g_data[p];
+    }
+}
+
+// system_fence: __threadfence_system() on both sides. Between two blocks it does what
+// __threadfence() does (the system scope holds the whole GPU), at a higher cost on real hardware:
+// every record is "1,1" and no finding fires. What it is for, a GPU writing host-mapped memory that
+// the CPU reads while the kernel runs, is not in the simulator: there is no CPU thread to simulate.
+extern "C" __global__ void fence_scope_system_fence(unsigned int* g_data, unsigned int* g_flag,
+                                                    unsigned int* g_before, unsigned int* g_out)
+{
+    const unsigned int p = blockIdx.x / 2;
+    volatile unsigned int* flag = &g_flag[p];
+    if (blockIdx.x % 2 == 0) {
+        g_data[p] = 1;
+        __threadfence_system();
+        atomicExch(&g_flag[p], 1u);
+    } else {
+        g_before[p] = g_data[p];
+        while (*flag != 1) {
+        }
+        __threadfence_system();
+        g_out[2 * p] = 1;
+        g_out[2 * p + 1] = g_data[p];
+    }
+}
