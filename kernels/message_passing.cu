@@ -40,7 +40,8 @@ extern "C" __global__ void message_passing_no_fence(unsigned int* g_data, unsign
 
 // writer_fence_only: the seed tutorials' fix, on one side. __threadfence() makes the data visible
 // before the flag, but the reader still reads its old L1 line: nothing on its side says "the flag
-// came first". The H200 gave "1,0" in 97% of the pairs. Expect "1,0" records and stale_read.
+// came first". On an H200, 97% of the pairs whose first look found 0 recorded "1,0". Expect "1,0"
+// records and stale_read.
 extern "C" __global__ void message_passing_writer_fence_only(unsigned int* g_data, unsigned int* g_flag,
                                                              unsigned int* g_before, unsigned int* g_out)
 {
