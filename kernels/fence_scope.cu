@@ -6,28 +6,36 @@
 // The writer and the reader are in different blocks, so a block-scope fence orders nothing between
 // them: it is as if there were no fence at all.
 //
-// Blocks come in pairs, one thread each: block 2p writes g_data[p] = 1, fences, raises g_flag[p];
-// block 2p + 1 looks at g_data[p] once (kept in g_before[p]), spins on the volatile flag, fences,
-// reads g_data[p] again and records (flag seen, data seen) in g_out[2p], g_out[2p + 1].
-// "1,0" is a stale read. The pair count is gridDim.x / 2.
+// Blocks come in pairs, one thread each. Block 2p + 1, the reader, looks at g_data[p] (0; kept in
+// g_before[p]: the look brings the line into its L1), asks for the data by raising g_ready[p]
+// (release store), spins on the volatile flag g_flag[p], fences, reads g_data[p] again and records
+// (flag seen, data seen) in g_out[2p], g_out[2p + 1]. Block 2p, the writer, waits for the request
+// (acquire load), writes g_data[p] = 1, fences, raises the flag with atomicExch. "1,0" is a stale
+// read. The pair count is gridDim.x / 2.
 //
-// Launch: blockDim.x = 1, gridDim.x even; g_data, g_flag and g_before hold gridDim.x / 2 values,
-// g_out twice that; all start at 0.
+// Launch: blockDim.x = 1, gridDim.x even; g_data, g_flag, g_ready and g_before hold gridDim.x / 2
+// values, g_out twice that; all start at 0.
+#include <cuda/atomic>
 
 // block_fence_across_blocks: __threadfence_block() on both sides. Enough between two warps of one
 // block, nothing between two blocks: the reader can still take the flag's 1 with its stale 0 for the
 // data. Expect "1,0" records and a stale_read finding on the second load of g_data.
 extern "C" __global__ void fence_scope_block_fence_across_blocks(unsigned int* g_data, unsigned int* g_flag,
+                                                                 unsigned int* g_ready,
                                                                  unsigned int* g_before, unsigned int* g_out)
 {
     const unsigned int p = blockIdx.x / 2;
     volatile unsigned int* flag = &g_flag[p];
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ready(g_ready[p]);
     if (blockIdx.x % 2 == 0) {
+        while (ready.load(cuda::memory_order_acquire) != 1) {
+        }
         g_data[p] = 1;
         __threadfence_block();
         atomicExch(&g_flag[p], 1u);
     } else {
         g_before[p] = g_data[p];
+        ready.store(1u, cuda::memory_order_release);
         while (*flag != 1) {
         }
         __threadfence_block();
@@ -40,16 +48,21 @@ extern "C" __global__ void fence_scope_block_fence_across_blocks(unsigned int* g
 // releases the data before the flag, the reader's fence acquires it after the flag. Every record is
 // "1,1"; no finding fires.
 extern "C" __global__ void fence_scope_device_fence(unsigned int* g_data, unsigned int* g_flag,
-                                                    unsigned int* g_before, unsigned int* g_out)
+                                                    unsigned int* g_ready, unsigned int* g_before,
+                                                    unsigned int* g_out)
 {
     const unsigned int p = blockIdx.x / 2;
     volatile unsigned int* flag = &g_flag[p];
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ready(g_ready[p]);
     if (blockIdx.x % 2 == 0) {
+        while (ready.load(cuda::memory_order_acquire) != 1) {
+        }
         g_data[p] = 1;
         __threadfence();
         atomicExch(&g_flag[p], 1u);
     } else {
         g_before[p] = g_data[p];
+        ready.store(1u, cuda::memory_order_release);
         while (*flag != 1) {
         }
         __threadfence();
@@ -63,16 +76,21 @@ extern "C" __global__ void fence_scope_device_fence(unsigned int* g_data, unsign
 // every record is "1,1" and no finding fires. What it is for, a GPU writing host-mapped memory that
 // the CPU reads while the kernel runs, is not in the simulator: there is no CPU thread to simulate.
 extern "C" __global__ void fence_scope_system_fence(unsigned int* g_data, unsigned int* g_flag,
-                                                    unsigned int* g_before, unsigned int* g_out)
+                                                    unsigned int* g_ready, unsigned int* g_before,
+                                                    unsigned int* g_out)
 {
     const unsigned int p = blockIdx.x / 2;
     volatile unsigned int* flag = &g_flag[p];
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ready(g_ready[p]);
     if (blockIdx.x % 2 == 0) {
+        while (ready.load(cuda::memory_order_acquire) != 1) {
+        }
         g_data[p] = 1;
         __threadfence_system();
         atomicExch(&g_flag[p], 1u);
     } else {
         g_before[p] = g_data[p];
+        ready.store(1u, cuda::memory_order_release);
         while (*flag != 1) {
         }
         __threadfence_system();

@@ -232,21 +232,21 @@ TEST(scenario_gold, MessagePassingRecords) {
         SCOPED_TRACE(id);
         const Scenario& s = test::scenario(id);
         const Inputs in = s.make_inputs(1);
-        ASSERT_EQ(in.buffers[3].name, "g_out");
+        ASSERT_EQ(in.buffers[4].name, "g_out");
         const size_t pairs = s.launch.grid.count() / 2;
         ASSERT_EQ(pairs, 32u);
         std::vector<uint32_t> records(2 * pairs, 1);
-        CheckResult r = s.check(in, after_with(in, 3, records));
+        CheckResult r = s.check(in, after_with(in, 4, records));
         EXPECT_EQ(r.wrong, 0u) << r.summary;
         EXPECT_EQ(r.checked, 2 * pairs);
         records[2 * 5 + 1] = 0;  // pair 5 read stale data
         records[2 * 31 + 1] = 0; // and the last pair
-        r = s.check(in, after_with(in, 3, records));
+        r = s.check(in, after_with(in, 4, records));
         EXPECT_EQ(r.wrong, 2u);
         EXPECT_NE(r.summary.find("g_out[11] = 0, expected 1"), std::string::npos) << r.summary;
         records[2 * 7] = 0;
         records[2 * 7 + 1] = 0; // pair 7 never recorded
-        EXPECT_EQ(s.check(in, after_with(in, 3, records)).wrong, 4u);
+        EXPECT_EQ(s.check(in, after_with(in, 4, records)).wrong, 4u);
         EXPECT_EQ(s.check(in, in.buffers).wrong, 2 * pairs) << "no reader recorded anything";
     }
 }
