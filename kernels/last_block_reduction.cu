@@ -2,10 +2,12 @@
 // the partial sums of all the others.
 //
 // Every block sums its 256 elements in shared memory, then its thread 0 writes the block's partial
-// sum to g_partial[blockIdx.x] and takes a ticket: atomicInc(g_counter, gridDim.x) returns how many
-// blocks came before it. The block whose ticket is gridDim.x - 1 came last: every partial has been
-// written by then, so its thread 0 reads them all (with volatile loads, as the CUDA Programming
-// Guide's example does), writes the total to g_total and resets the counter for the next launch.
+// sum to g_partial[blockIdx.x] and takes a ticket: atomicInc(g_counter, gridDim.x - 1) returns how
+// many blocks came before it. The block whose ticket is gridDim.x - 1 came last: every partial has
+// been written by then, so its thread 0 reads them all (with volatile loads, as the CUDA Programming
+// Guide's example does) and writes the total to g_total. atomicInc wraps at its limit, so the last
+// ticket also puts the counter back to 0 for the next launch; a plain `*g_counter = 0` would be a
+// weak store racing with the other blocks' atomics.
 //
 // "Every partial has been written" is about time; what the last block may read is about order.
 // The PTX memory model lets the last block read g_partial[b] = 0 (its old value) unless block b's
@@ -45,14 +47,13 @@ extern "C" __global__ void last_block_reduction_no_fence(const unsigned int* g_i
     const unsigned int sum = block_sum(g_in, n);
     if (threadIdx.x == 0) {
         g_partial[blockIdx.x] = sum;
-        const unsigned int ticket = atomicInc(g_counter, gridDim.x);
+        const unsigned int ticket = atomicInc(g_counter, gridDim.x - 1);
         if (ticket == gridDim.x - 1) {
             const volatile unsigned int* partial = g_partial;
             unsigned int total = 0;
             for (unsigned int b = 0; b < gridDim.x; ++b)
                 total += partial[b];
             *g_total = total;
-            *g_counter = 0;
         }
     }
 }
@@ -70,7 +71,7 @@ extern "C" __global__ void last_block_reduction_with_fence(const unsigned int* g
     if (threadIdx.x == 0) {
         g_partial[blockIdx.x] = sum;
         __threadfence();
-        const unsigned int ticket = atomicInc(g_counter, gridDim.x);
+        const unsigned int ticket = atomicInc(g_counter, gridDim.x - 1);
         if (ticket == gridDim.x - 1) {
             __threadfence();
             const volatile unsigned int* partial = g_partial;
@@ -78,7 +79,6 @@ extern "C" __global__ void last_block_reduction_with_fence(const unsigned int* g
             for (unsigned int b = 0; b < gridDim.x; ++b)
                 total += partial[b];
             *g_total = total;
-            *g_counter = 0;
         }
     }
 }
