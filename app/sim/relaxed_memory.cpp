@@ -99,6 +99,7 @@ bool releases(ptx::MemOrder o) {
 struct Message {
     double ts = 0;       // coherence order
     uint32_t value = 0;  // the word after the write
+    uint32_t writer = kNobody;
     uint32_t writer_block = kGlobalBlock;
     bool strong = false; // not a plain st: may synchronise
     bool rmw = false;    // an atomic: nothing may be ordered between it and the message it read
@@ -129,6 +130,7 @@ struct Buffered {
 };
 
 struct ThreadState {
+    uint32_t id = 0; // global thread index
     uint32_t block = 0;
     uint32_t sm = 0;
     View view;
@@ -175,6 +177,7 @@ struct RelaxedMemory::Impl {
     ThreadState& thread(const Issuer& who, uint32_t lane) {
         auto [it, inserted] = threads.try_emplace(who.first_thread + lane);
         if (inserted) {
+            it->second.id = who.first_thread + lane;
             it->second.block = who.block;
             it->second.sm = who.sm;
         }
@@ -240,7 +243,8 @@ struct RelaxedMemory::Impl {
     // [SECTION] Reads
 
     // The message a load of `part` by `t` reads (see the header: the choice within the view).
-    const Message& read(ThreadState& t, const WordPart& part, bool weak_global) {
+    // `strong`/`scope`: the load's; weak_global: a plain global load (the L1 serves those).
+    const Message& read(ThreadState& t, const WordPart& part, bool weak_global, bool strong, ptx::MemScope scope) {
         Location& loc = location(part);
         const double floor = floor_of(t, part.key);
         const size_t first = index_of(loc, floor);
@@ -272,7 +276,14 @@ struct RelaxedMemory::Impl {
             if (weak_global && !from_l1) l1[t.sm][part.key] = {loc.messages[pick].ts, 0};
         }
         const Message& m = loc.messages[pick];
-        if (m.ts > floor) t.view.raise(part.key, m.ts);
+        // Coherence (PTX: SC per location) binds morally strong pairs only: reading a write of the
+        // thread itself, or a strong write whose scope and the load's include each other, keeps
+        // the thread from reading older writes of the word later; a plain read, or one out of
+        // scope, binds nothing (CoRR's "new, then old" is allowed there).
+        const bool same_block = m.writer_block == t.block;
+        const bool morally_strong =
+            strong && m.strong && (same_block || (m.device && reaches_other_blocks(scope)));
+        if (m.ts > floor && (m.writer == t.id || morally_strong)) t.view.raise(part.key, m.ts);
         return m;
     }
 
@@ -312,7 +323,10 @@ struct RelaxedMemory::Impl {
         Location& loc = location(part);
         std::vector<Message>& ms = loc.messages;
         size_t after = ms.size() - 1; // insert after this message
-        if (explore) {
+        // Random: now and then a drained store is overtaken on its way to memory by a write of
+        // another thread that drained later (2+2W's weak outcome, also between fenced stores).
+        const bool reorder = !explore && schedule == Schedule::Random && ms.size() > 1 && choices.choose(8) == 0;
+        if (explore || reorder) {
             const size_t lowest = std::max<size_t>(index_of(loc, floor_of(t, part.key)), 0);
             // Places, newest first: after ms.size()-1, ms.size()-2, ..., lowest.
             uint32_t options = 0;
@@ -336,6 +350,7 @@ struct RelaxedMemory::Impl {
 
     Message prototype(const ThreadState& t, ptx::MemOrder order, ptx::MemScope scope) {
         Message m;
+        m.writer = t.id;
         m.writer_block = t.block;
         m.strong = order != ptx::MemOrder::Weak;
         m.device = order == ptx::MemOrder::Volatile || reaches_other_blocks(scope);
@@ -445,9 +460,10 @@ void RelaxedMemory::load(WarpAccess& a) {
             uint32_t word = Impl::forwarded(t, parts[i].key, 0, covered);
             if ((covered & parts[i].mask) != parts[i].mask) {
                 const bool weak_global = !strong && a.space[l] == trace::Space::Global;
-                const Message& msg = m.read(t, parts[i], weak_global);
+                const ptx::MemScope scope = a.scope == ptx::MemScope::None ? ptx::MemScope::Sys : a.scope;
+                const Message& msg = m.read(t, parts[i], weak_global, strong, scope);
                 word = Impl::forwarded(t, parts[i].key, msg.value, covered);
-                if (strong) m.observe(t, msg, a.scope == ptx::MemScope::None ? ptx::MemScope::Sys : a.scope, acquire);
+                if (strong) m.observe(t, msg, scope, acquire);
             }
             value |= uint64_t(word >> parts[i].shift) << (32 * i);
         }
