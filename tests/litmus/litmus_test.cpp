@@ -252,6 +252,50 @@ TEST_P(Litmus, RelaxedSampledStaysInsideAndShowsTheWeakOutcome) {
     }
 }
 
+// [SECTION] Replay
+
+TEST(LitmusReplay, TheSameSeedGivesTheSameOutcomeAndSeedsDiffer) {
+    const litmus::Test& t = find_test("MP");
+    const Launch l = make_launch(t, Variant::NoFence, Placement::DifferentBlocks);
+    for (sim::Schedule s : {sim::Schedule::Random, sim::Schedule::Adversarial}) {
+        std::set<Outcome> seen;
+        for (uint64_t seed = 1; seed <= 200; ++seed) {
+            const Outcome first = sample(t, l, MemoryModel::Relaxed, s, seed);
+            EXPECT_EQ(sample(t, l, MemoryModel::Relaxed, s, seed), first) << sim::to_string(s) << " seed " << seed;
+            seen.insert(first);
+        }
+        EXPECT_GT(seen.size(), 1u) << sim::to_string(s) << ": 200 seeds gave one outcome " << join(seen);
+    }
+}
+
+// Every execution an exploration hands out is replayed by its Result::choices (Options::choices).
+TEST(LitmusReplay, AnExhaustiveExecutionReplaysFromItsChoices) {
+    for (const char* name : {"MP", "SB", "WRC"}) {
+        const litmus::Test& t = find_test(name);
+        const Launch l = make_launch(t, Variant::AcqRelGpu, Placement::DifferentBlocks);
+        sim::Options o;
+        o.memory = MemoryModel::Relaxed;
+        o.record_trace = false;
+        uint64_t replayed = 0;
+        const sim::Exploration x = sim::explore(
+            l.module, "litmus", l.config, l.buffers, l.args, o, sim::ExploreOptions{},
+            [&](const sim::Result& r, const std::vector<launch::Buffer>& after, trace::Trace*) {
+                sim::Options again = o;
+                again.schedule = sim::Schedule::Exhaustive;
+                for (const auto& [options, taken] : r.choices)
+                    again.choices.push_back(taken);
+                std::vector<launch::Buffer> buffers = l.buffers;
+                const sim::Result r2 = sim::simulate(l.module, "litmus", l.config, buffers, l.args, again, nullptr);
+                EXPECT_EQ(r2.choices, r.choices) << name << " execution " << replayed;
+                EXPECT_EQ(outcome_of(t, buffers), outcome_of(t, after)) << name << " execution " << replayed;
+                ++replayed;
+                return true;
+            });
+        EXPECT_TRUE(x.complete) << name;
+        EXPECT_EQ(replayed, x.executions) << name;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(All, Litmus, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.name(); });
 
