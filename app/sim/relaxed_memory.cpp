@@ -27,23 +27,60 @@ struct LocKeyHash {
     }
 };
 
-// Per word, the coherence timestamp of the oldest message a thread may still read (absent: 0, the
-// word's value before the kernel).
-using View = std::unordered_map<LocKey, double, LocKeyHash>;
+// A view: per word, the coherence timestamp of the oldest message a thread may still read (absent:
+// 0, the word's value before the kernel). Two levels, because a block's barrier gives all its
+// threads the same view: `base` is shared (immutable; the join made at the last barrier), `delta`
+// holds what the thread raised since. Copying a view copies its delta only.
+using ViewMap = std::unordered_map<LocKey, double, LocKeyHash>;
+
+class View {
+  public:
+    double get(const LocKey& key) const {
+        if (const auto it = delta_.find(key); it != delta_.end()) return it->second;
+        if (base_)
+            if (const auto it = base_->find(key); it != base_->end()) return it->second;
+        return 0.0;
+    }
+    void raise(const LocKey& key, double ts) {
+        if (get(key) >= ts) return;
+        delta_[key] = ts;
+    }
+    void join(const View& other) {
+        if (other.base_ && other.base_ != base_)
+            for (const auto& [key, ts] : *other.base_)
+                raise(key, ts);
+        for (const auto& [key, ts] : other.delta_)
+            raise(key, ts);
+    }
+    // Folds the delta into a new shared base (a barrier's join, handed to every thread of a block).
+    std::shared_ptr<const ViewMap> fold() const {
+        auto map = base_ ? std::make_shared<ViewMap>(*base_) : std::make_shared<ViewMap>();
+        for (const auto& [key, ts] : delta_) {
+            double& slot = (*map)[key];
+            if (slot < ts) slot = ts;
+        }
+        return map;
+    }
+    void reset(std::shared_ptr<const ViewMap> base) {
+        base_ = std::move(base);
+        delta_.clear();
+    }
+
+  private:
+    std::shared_ptr<const ViewMap> base_;
+    ViewMap delta_;
+};
 using ViewPtr = std::shared_ptr<const View>;
 
 void join_into(View& into, const View& from) {
-    for (const auto& [key, ts] : from) {
-        auto [it, inserted] = into.try_emplace(key, ts);
-        if (!inserted && it->second < ts) it->second = ts;
-    }
+    into.join(from);
 }
 
 ViewPtr joined(const ViewPtr& a, const ViewPtr& b) {
     if (!a) return b;
     if (!b || a == b) return a;
     auto v = std::make_shared<View>(*a);
-    join_into(*v, *b);
+    v->join(*b);
     return v;
 }
 
@@ -186,10 +223,7 @@ struct RelaxedMemory::Impl {
         return loc;
     }
 
-    static double floor_of(const ThreadState& t, const LocKey& key) {
-        const auto it = t.view.find(key);
-        return it == t.view.end() ? 0.0 : it->second;
-    }
+    static double floor_of(const ThreadState& t, const LocKey& key) { return t.view.get(key); }
 
     static size_t index_of(const Location& loc, double ts) {
         const auto it = std::lower_bound(loc.messages.begin(), loc.messages.end(), ts,
@@ -238,7 +272,7 @@ struct RelaxedMemory::Impl {
             if (weak_global && !from_l1) l1[t.sm][part.key] = {loc.messages[pick].ts, 0};
         }
         const Message& m = loc.messages[pick];
-        if (m.ts > floor) t.view[part.key] = m.ts;
+        if (m.ts > floor) t.view.raise(part.key, m.ts);
         return m;
     }
 
@@ -291,7 +325,7 @@ struct RelaxedMemory::Impl {
         proto.ts = after + 1 == ms.size() ? ms[after].ts + 1 : (ms[after].ts + ms[after + 1].ts) / 2;
         ms.insert(ms.begin() + static_cast<std::ptrdiff_t>(after + 1), std::move(proto));
         const double ts = ms[after + 1].ts;
-        if (floor_of(t, part.key) < ts) t.view[part.key] = ts;
+        t.view.raise(part.key, ts);
         if (after + 2 == ms.size()) write_back(loc);
         // Write-through: the writer's own SM sees its write.
         if (!explore && part.key.block == kGlobalBlock) {
@@ -503,7 +537,7 @@ void RelaxedMemory::atomic(WarpAccess& a) {
             proto.value = merge_bytes(last.value, word, parts[i].mask);
             proto.ts = last.ts + 1;
             loc.messages.push_back(std::move(proto));
-            t.view[parts[i].key] = loc.messages.back().ts;
+            t.view.raise(parts[i].key, loc.messages.back().ts);
             m.write_back(loc);
             if (!m.explore && parts[i].key.block == kGlobalBlock) m.l1[t.sm].erase(parts[i].key);
         }
@@ -539,19 +573,26 @@ void RelaxedMemory::fence(const FenceRequest& f) {
 void RelaxedMemory::barrier_completed(const BarrierRelease& r) {
     Impl& m = *impl_;
     std::vector<ThreadState*> released;
-    View all;
     for (const Waiter& w : r.released)
         for_each_lane(w.lanes, [&](uint32_t l) {
             Issuer who{r.block, w.warp, r.sm, r.first_thread + w.warp * kWarpSize};
             ThreadState& t = m.thread(who, l);
             if (!m.explore) m.flush(t);
             m.acquire_pending(t, ptx::MemScope::Cta);
-            join_into(all, t.view);
             released.push_back(&t);
         });
-    auto snapshot = std::make_shared<const View>(all);
+    if (released.empty()) return;
+    // The join of the block's views; threads that share the base of the last barrier add only
+    // what they raised since.
+    View all = released.front()->view;
+    for (size_t i = 1; i < released.size(); ++i)
+        all.join(released[i]->view);
+    const std::shared_ptr<const ViewMap> base = all.fold();
+    View folded;
+    folded.reset(base);
+    auto snapshot = std::make_shared<const View>(folded);
     for (ThreadState* t : released) {
-        t->view = all;
+        t->view.reset(base);
         t->rel_block = snapshot;
     }
 }
