@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <ostream>
 
 namespace {
 
@@ -37,6 +38,9 @@ struct Case {
         return n;
     }
 };
+
+// gtest names a failing case by this, not by its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name(); }
 
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
