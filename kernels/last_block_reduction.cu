@@ -37,9 +37,10 @@ __device__ unsigned int block_sum(const unsigned int* g_in, unsigned int n)
 
 // no_fence: the partial's store and the ticket are not ordered, and neither are the last block's
 // ticket and its reads. The last block may add a partial that is still 0 for it. The H200 gave the
-// right total in 200 launches of 4,096 blocks, and the simulator's runs usually do too: the
-// student sees a right total and, all the same, a stale_read finding on the load of g_partial.
-// It passed on the hardware; it is still wrong.
+// right total in 200 launches of 4,096 blocks, and so does the simulator's rr schedule: there the
+// student sees a right total and, all the same, a stale_read finding on the load of g_partial. The
+// random and adversarial schedules take what the PTX model allows and show wrong totals. It passed
+// on the hardware; it is still wrong.
 extern "C" __global__ void last_block_reduction_no_fence(const unsigned int* g_in, unsigned int* g_partial,
                                                          unsigned int* g_counter, unsigned int* g_total,
                                                          unsigned int n)
