@@ -430,6 +430,37 @@ TEST(CliHistogram, UsageNamesTheNewOptions) {
         EXPECT_TRUE(contains(o.out, option)) << option;
 }
 
+// The same litmus test under the relaxed model: without fences the reader may see the flag and still
+// the old data ("1,0": PTX orders nothing between two relaxed accesses to different addresses);
+// __threadfence() on both sides (fence.sc.gpu, a release and an acquire pattern) forbids it
+// (PTX ISA, Memory Consistency Model: "Causality order"). Exhaustive gives the model's whole set;
+// random and adversarial runs show the weak outcome too.
+TEST(CliHistogram, RelaxedMessagePassingAllowsTheWeakOutcomeOnlyWithoutFences) {
+    const std::string exhaustive = " --memory relaxed --schedule exhaustive --histogram arg2 --per 2 --json";
+    const Output weak = run(mp("mp_no_fence", 1) + exhaustive);
+    ASSERT_EQ(weak.code, 0) << weak.out;
+    const auto w = nlohmann::json::parse(weak.out);
+    EXPECT_EQ(w["memory_model"], "relaxed");
+    EXPECT_EQ(w["status"], "ok") << w["message"];
+    EXPECT_EQ(keys_of(w["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,0", "1,1"})) << w["histogram"].dump();
+    const Output fenced = run(mp("mp_fences", 1) + exhaustive);
+    ASSERT_EQ(fenced.code, 0) << fenced.out;
+    const auto f = nlohmann::json::parse(fenced.out);
+    EXPECT_EQ(f["status"], "ok") << f["message"];
+    EXPECT_EQ(keys_of(f["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,1"})) << f["histogram"].dump();
+    for (const char* schedule : {"random", "adversarial"}) {
+        const Output sampled = run(mp("mp_no_fence", 64) + " --memory relaxed --schedule " + schedule +
+                                   " --reps 20 --histogram arg2 --per 2 --json");
+        ASSERT_EQ(sampled.code, 0) << sampled.out;
+        const auto j = nlohmann::json::parse(sampled.out);
+        EXPECT_TRUE(j["histogram"].contains("1,0")) << schedule << ": " << j["histogram"].dump();
+        const Output sampled_fenced = run(mp("mp_fences", 64) + " --memory relaxed --schedule " + schedule +
+                                          " --reps 20 --histogram arg2 --per 2 --json");
+        ASSERT_EQ(sampled_fenced.code, 0) << sampled_fenced.out;
+        EXPECT_FALSE(nlohmann::json::parse(sampled_fenced.out)["histogram"].contains("1,0")) << schedule;
+    }
+}
+
 TEST(CliHistogram, ALitmusTestInCudaThroughNvcc) {
     if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no nvcc on this machine";
     const Output o = run("check " + data("mp_litmus.cu") +

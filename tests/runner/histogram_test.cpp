@@ -188,21 +188,27 @@ TEST(RunnerHistogram, ExhaustiveScGivesExactlyTheInterleavingsOutcomes) {
     EXPECT_EQ(s.memory, launch::MemoryModel::Sc);
 }
 
+// Under both models (the relaxed one also chooses which write a load reads and where a store goes).
 TEST(RunnerHistogram, EachExhaustiveOutcomeReplaysFromItsChoices) {
-    const runner::RunSummary s =
-        runner::run_job(mp_job("mp_no_fence", 1), histogram_options(sim::Schedule::Exhaustive, 2));
-    ASSERT_TRUE(s.histogram);
-    for (const runner::OutcomeCount& c : s.histogram->outcomes) {
-        runner::RunOptions replay = histogram_options(sim::Schedule::Exhaustive, 2);
-        replay.replay = c.choices;
-        const runner::RunSummary one = runner::run_job(mp_job("mp_no_fence", 1), replay);
-        ASSERT_EQ(one.status, trace::RunStatus::Ok) << one.message;
-        EXPECT_FALSE(one.exploration.ran);
-        EXPECT_EQ(one.reps_run, 1u);
-        ASSERT_TRUE(one.histogram);
-        ASSERT_EQ(one.histogram->outcomes.size(), 1u);
-        EXPECT_EQ(one.histogram->outcomes[0].outcome, c.outcome) << "the replay of " << c.outcome;
-        EXPECT_FALSE(one.trace.events.empty()); // traced: it can be opened on the timeline
+    for (const launch::MemoryModel memory : {launch::MemoryModel::Sc, launch::MemoryModel::Relaxed}) {
+        SCOPED_TRACE(launch::to_string(memory));
+        runner::RunOptions o = histogram_options(sim::Schedule::Exhaustive, 2);
+        o.memory = memory;
+        const runner::RunSummary s = runner::run_job(mp_job("mp_no_fence", 1), o);
+        ASSERT_EQ(s.status, trace::RunStatus::Ok) << s.message;
+        ASSERT_TRUE(s.histogram);
+        for (const runner::OutcomeCount& c : s.histogram->outcomes) {
+            runner::RunOptions replay = o;
+            replay.replay = c.choices;
+            const runner::RunSummary one = runner::run_job(mp_job("mp_no_fence", 1), replay);
+            ASSERT_EQ(one.status, trace::RunStatus::Ok) << one.message;
+            EXPECT_FALSE(one.exploration.ran);
+            EXPECT_EQ(one.reps_run, 1u);
+            ASSERT_TRUE(one.histogram);
+            ASSERT_EQ(one.histogram->outcomes.size(), 1u);
+            EXPECT_EQ(one.histogram->outcomes[0].outcome, c.outcome) << "the replay of " << c.outcome;
+            EXPECT_FALSE(one.trace.events.empty()); // traced: it can be opened on the timeline
+        }
     }
 }
 
