@@ -313,7 +313,11 @@ void OutcomesView::draw(AppState& state) {
                       state.outcomes.variant_id == state.variant->id;
     const RunRecord* sim = ours ? state.outcomes.sim.get() : nullptr;
     const RunRecord* gpu = ours && gpu_column ? state.outcomes.gpu.get() : nullptr;
-    if (sim) side_summary(*sim, t.col_sim, language, state.presenter);
+    if (sim) {
+        const RunPanelText& rp = ui_text(language).run;
+        const char* model = sim->summary.memory == launch::MemoryModel::Relaxed ? rp.memory_relaxed : rp.memory_sc;
+        side_summary(*sim, fill(t.sim_side, {model}).c_str(), language, state.presenter);
+    }
     if (gpu) side_summary(*gpu, t.col_gpu, language, state.presenter);
     else if (sim && gpu_column) ImGui::TextDisabled("%s", t.gpu_not_run.s);
     if (!sim && !state.outcomes.running) widgets::disabled_wrapped(t.idle);

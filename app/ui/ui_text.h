@@ -225,6 +225,7 @@ struct OutcomesText {
     Text subject_per;   // "{0}: the final contents, one outcome per {1} elements"
     Text subject_first; // "{0}[0]: this lesson names no outcomes, so its first output's first element"
     Text col_outcome, col_meaning, col_model, col_sim, col_gpu;
+    Text sim_side; // "simulator ({0})": the memory model the counts ran under
     Text allowed, forbidden;
     Text forbidden_seen; // "forbidden by the model, yet seen"
     Text counted;        // "{0} runs, {1} outcomes counted"
