@@ -2,13 +2,14 @@
 //
 //   synclab list [--lessons DIR] [--json]
 //   synclab run SCENARIO --variant V [--lessons DIR] [run options] [--out FILE.slt] [--json]
-//               run options: --backend sim|gpu, --schedule, --seed, --reps; GPU: --untraced, --live,
+//               run options: --backend sim|gpu, --schedule, --memory, --seed, --reps, --max-executions,
+//               --histogram BUFFER [--per N]; GPU: --untraced, --live,
 //               --timeout S, --trace-buffer MB
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
 //                 --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [run options] [--out FILE.slt] [--json]
 //   synclab report FILE.slt
 //   synclab export FILE.slt --chrome OUT.json
-//   synclab table [--seeds N]          every scenario variant on the simulator, with verdicts
+//   synclab table [--seeds N] [--memory sc|relaxed]   every scenario variant on the simulator, with verdicts
 //   synclab table --backend gpu        every scenario variant on the GPU, untraced and traced
 //   (list, run and table: --lessons DIR adds the lesson folders in DIR to the built-in ones)
 //
@@ -33,6 +34,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace synclab::cli {
@@ -45,10 +47,18 @@ Usage:
       The scenarios and their variants. --lessons DIR (also for run and table): the lesson folders
       in DIR as well (each a folder with lesson.toml, en.md, zh.md and its kernel's .ptx; see
       assets/lessons/README.md).
-  synclab run SCENARIO --variant V [--lessons DIR] [--backend sim|gpu] [--schedule rr|random|adversarial]
-              [--seed N] [--reps N] [--untraced] [--live] [--timeout S] [--trace-buffer MB]
-              [--out FILE.slt] [--json]
+  synclab run SCENARIO --variant V [--lessons DIR] [--backend sim|gpu]
+              [--schedule rr|random|adversarial|exhaustive] [--memory sc|relaxed] [--seed N] [--reps N]
+              [--max-executions N] [--histogram BUFFER [--per N]] [--untraced] [--live] [--timeout S]
+              [--trace-buffer MB] [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
+      --memory (simulator): sc (every access visible at once) or relaxed (the PTX memory model's weak
+      behaviours: store buffers, stale L1 lines, until fences and release/acquire order them); default:
+      the lesson's own. --schedule exhaustive (simulator, small kernels): every execution the memory
+      model allows, once each, up to --max-executions N (default 100000; past it: status budget).
+      --histogram BUFFER: the outcome histogram of that buffer's final contents over the runs (a
+      lesson's buffer name; default: the lesson's own outcomes, if it has any); --per N counts records
+      of N elements each (e.g. one record per reader/writer pair) instead of the whole buffer.
       --backend gpu runs it on the GPU (through the worker synclab-gpu): N untraced launches (the
       hardware's own outcome and kernel time) and one traced launch (events, findings), both
       reported. --untraced: no traced launch. --live: the trace goes to mapped host memory and is
@@ -69,11 +79,13 @@ Usage:
       (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64; INIT: zero (default), iota, random (0..99),
       random=LO..HI (whole numbers, e.g. random=1..999999), const=V), a plain number for a scalar.
       Buffers are named arg0, arg1 ... (parameter position); --dump arg1 prints one afterwards.
+      --histogram BUFFER [--per N]: the outcome histogram of a buffer (arg<i> or its parameter name)
+      over the --reps runs, or over every execution with --schedule exhaustive: a litmus test of your own.
   synclab report FILE.slt
       The findings of a saved trace, in a compute-sanitizer-like form.
   synclab export FILE.slt --chrome OUT.json
       Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).
-  synclab table [--seeds N] [--lessons DIR] [--json]
+  synclab table [--seeds N] [--memory sc|relaxed] [--lessons DIR] [--json]
       Every variant of every scenario on the simulator (N random seeds, default 3), with verdicts.
   synclab table --backend gpu [--seeds N] [--timeout S] [--lessons DIR] [--json]
       Every variant on the GPU: N untraced launches beside one traced launch.
@@ -81,9 +93,10 @@ Usage:
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
 
-const std::vector<std::string> kRunValued = {"backend", "schedule",    "seed",       "reps",
-                                             "out",     "max-steps",   "max-events", "max-memory",
-                                             "timeout", "trace-buffer"};
+const std::vector<std::string> kRunValued = {"backend",      "schedule",  "seed",           "reps",
+                                             "out",          "max-steps", "max-events",     "max-memory",
+                                             "timeout",      "trace-buffer", "memory",      "max-executions",
+                                             "histogram",    "per"};
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
@@ -126,9 +139,31 @@ runner::RunOptions run_options(const Args& a) {
         throw UsageError("--trace-buffer sizes the traced launch: it cannot go with --untraced");
     const std::string schedule = a.value_or("schedule", "random");
     if (!sim::parse_schedule(schedule, o.schedule))
-        throw UsageError("--schedule must be rr, random or adversarial, got '" + schedule + "'");
+        throw UsageError("--schedule must be rr, random, adversarial or exhaustive, got '" + schedule + "'");
     o.seed = a.uint_or("seed", 1, 0, UINT64_MAX / 2);
     o.reps = static_cast<uint32_t>(a.uint_or("reps", 1, 1, 100000));
+    const bool exhaustive = o.schedule == sim::Schedule::Exhaustive;
+    if (exhaustive && o.backend == "gpu")
+        throw UsageError("--schedule exhaustive enumerates the simulator's executions: it cannot go with "
+                         "--backend gpu (the GPU schedules its warps itself)");
+    if (exhaustive && a.value("reps"))
+        throw UsageError("--reps does not go with --schedule exhaustive: it runs every execution the model "
+                         "allows once (bound: --max-executions N)");
+    if (a.value("max-executions") && !exhaustive)
+        throw UsageError("--max-executions bounds --schedule exhaustive: it needs --schedule exhaustive");
+    o.max_executions = a.uint_or("max-executions", o.max_executions, 1, 1'000'000'000);
+    if (const auto memory = a.value("memory")) {
+        if (o.backend == "gpu")
+            throw UsageError("--memory picks the simulator's memory model: it cannot go with --backend gpu "
+                             "(the GPU has its own)");
+        launch::MemoryModel model;
+        if (!launch::parse_memory_model(*memory, model))
+            throw UsageError("--memory must be sc or relaxed, got '" + *memory + "'");
+        o.memory = model;
+    }
+    if (a.value("per") && !a.value("histogram"))
+        throw UsageError("--per N cuts the --histogram buffer into records: it needs --histogram BUFFER");
+    o.histogram.per = static_cast<uint32_t>(a.uint_or("per", 0, 1, 1u << 24));
     o.limits.max_steps = a.uint_or("max-steps", o.limits.max_steps, 1000, UINT64_MAX / 2);
     o.limits.max_events = a.uint_or("max-events", o.limits.max_events, 1, UINT64_MAX / 64);
     o.limits.max_memory_bytes = parse_bytes(a, "max-memory", o.limits.max_memory_bytes);
@@ -166,6 +201,8 @@ runner::RunSummary run_job_or_explain(const runner::KernelJob* job, const scenar
     }
     try {
         return job ? runner::run_job(*job, o) : runner::run_scenario(*s, *v, o);
+    } catch (const runner::RequestError& e) {
+        throw UsageError(e.what());
     } catch (const gpu::Unavailable& e) {
         throw InputError(std::string(e.what()) + ": use --backend sim (the simulator)");
     }
@@ -305,6 +342,20 @@ int cmd_run(const std::vector<std::string>& argv) {
         throw UsageError("scenario " + s.id + " has no variant '" + *variant_id + "' (variants: " + variants +
                          ")");
     runner::RunOptions o = run_options(a);
+    if (const auto buffer = a.value("histogram")) {
+        std::string names;
+        for (const scenario::BufferDecl& b : s.buffers) {
+            if (b.name == *buffer) o.histogram.buffer = b.name;
+            names += (names.empty() ? "" : ", ") + b.name;
+        }
+        if (o.histogram.buffer.empty())
+            throw UsageError("--histogram " + *buffer + ": lesson " + s.id + " has no buffer of that name (buffers: " +
+                             names + ")");
+    } else if (s.outcomes.present()) {
+        // The lesson's own outcome histogram.
+        o.histogram.buffer = s.outcomes.buffer;
+        o.histogram.per = s.outcomes.per;
+    }
     const runner::RunSummary summary = run_job_or_explain(nullptr, &s, v, o, !a.flag("json"));
     save_if_asked(a, summary);
     print_run(a, summary, o);
@@ -339,6 +390,13 @@ source_of_ptx(const ptx::Function& kernel, const ptx::Module& module, const std:
         if (in) return std::make_pair(named.filename().string(), text.str());
     }
     return std::nullopt;
+}
+
+// The parameter `name` names: "arg<i>" or its PTX name; SIZE_MAX for none.
+size_t param_index(const ptx::Function& fn, const std::string& name) {
+    for (size_t i = 0; i < fn.params.size(); ++i)
+        if (name == "arg" + std::to_string(i) || name == fn.params[i].name) return i;
+    return SIZE_MAX;
 }
 
 int cmd_check(const std::vector<std::string>& argv) {
@@ -382,6 +440,16 @@ int cmd_check(const std::vector<std::string>& argv) {
     }
     // Validate the bindings once, before running.
     build_inputs(*fn, specs, o.seed);
+    if (const auto buffer = a.value("histogram")) {
+        const size_t index = param_index(*fn, *buffer);
+        if (index == SIZE_MAX || !specs[index].is_buffer)
+            throw UsageError("--histogram " + *buffer +
+                             (index == SIZE_MAX ? ": no parameter of that name"
+                                                : ": parameter " + fn->params[index].name + " is a scalar") +
+                             " (buffers are arg<i> for buf: arguments, or their parameter names)");
+        o.histogram.buffer = "arg" + std::to_string(index);
+        o.histogram.type = specs[index].buffer.type;
+    }
 
     runner::KernelJob job;
     job.module = &module;
@@ -407,9 +475,7 @@ int cmd_check(const std::vector<std::string>& argv) {
     save_if_asked(a, summary);
     print_run(a, summary, o);
     if (const auto dump = a.value("dump")) {
-        size_t index = SIZE_MAX;
-        for (size_t i = 0; i < fn->params.size(); ++i)
-            if (*dump == "arg" + std::to_string(i) || *dump == fn->params[i].name) index = i;
+        const size_t index = param_index(*fn, *dump);
         if (index == SIZE_MAX || !specs[index].is_buffer)
             throw UsageError("--dump " + *dump +
                              ": no buffer of that name (buffers are arg<i> for buf: arguments)");
@@ -533,9 +599,19 @@ int cmd_table_gpu(const Args& a, const Lessons& lessons) {
 }
 
 int cmd_table(const std::vector<std::string>& argv) {
-    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons"}, {"json"});
+    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons", "memory"}, {"json"});
     if (!a.positional().empty()) throw UsageError("'table' takes no arguments");
     const std::string backend = a.value_or("backend", "sim");
+    std::optional<launch::MemoryModel> memory; // unset: each lesson's own
+    if (const auto m = a.value("memory")) {
+        if (backend == "gpu")
+            throw UsageError("--memory picks the simulator's memory model: it cannot go with --backend gpu "
+                             "(the GPU has its own)");
+        launch::MemoryModel model;
+        if (!launch::parse_memory_model(*m, model))
+            throw UsageError("--memory must be sc or relaxed, got '" + *m + "'");
+        memory = model;
+    }
     const Lessons lessons(a);
     if (backend == "gpu") return cmd_table_gpu(a, lessons);
     if (backend != "sim") throw UsageError("--backend must be 'sim' or 'gpu', got '" + backend + "'");
@@ -554,6 +630,7 @@ int cmd_table(const std::vector<std::string>& argv) {
             o.schedule = sim::Schedule::Random;
             o.seed = 1;
             o.reps = seeds;
+            o.memory = memory;
             const runner::RunSummary r = runner::run_scenario(s, v, o);
             const runner::VerdictCheck verdict = runner::check_expectation(v.expect, r, true);
             failures += verdict.pass ? 0 : 1;
@@ -561,6 +638,7 @@ int cmd_table(const std::vector<std::string>& argv) {
             if (a.flag("json")) {
                 rows.push_back({{"scenario", s.id},
                                 {"variant", v.id},
+                                {"memory_model", launch::to_string(r.memory)},
                                 {"status", trace::to_string(r.status)},
                                 {"wrong_outputs", r.wrong_outputs},
                                 {"checked_outputs", r.checked_outputs},
@@ -583,8 +661,9 @@ int cmd_table(const std::vector<std::string>& argv) {
         std::cout << "\n"
                   << (failures ? std::to_string(failures) + " variants did not behave as their lessons say\n"
                                : "every variant behaved as its lesson says\n")
-                  << "(simulator, random schedule, " << seeds
-                  << " seeds each; 'synclab run SCENARIO --variant V' for details)\n";
+                  << "(simulator, random schedule, " << seeds << " seeds each, memory "
+                  << (memory ? launch::to_string(*memory) : "as each lesson says")
+                  << "; 'synclab run SCENARIO --variant V' for details)\n";
     return kExitOk;
 }
 

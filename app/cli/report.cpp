@@ -2,6 +2,7 @@
 
 #include "ptx/kernel_names.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -88,7 +89,97 @@ nlohmann::json gpu_side_json(const runner::GpuSide& g) {
     return j;
 }
 
+// "75.0%"
+std::string percent(uint64_t count, uint64_t total) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", total ? 100.0 * double(count) / double(total) : 0.0);
+    return buf;
+}
+
+// What the histogram counted, in words: "arg2 (records of 2 u32)".
+std::string histogram_subject(const runner::Histogram& h) {
+    const runner::HistogramRequest& q = h.request;
+    std::string out = q.buffer + " (";
+    if (q.per > 0)
+        out += "records of " + std::to_string(q.per) + " " + launch::to_string(q.type);
+    else
+        out += "the whole buffer, " + std::string(launch::to_string(q.type));
+    if (q.limit > 0) out += ", the first " + std::to_string(q.limit);
+    return out + ")";
+}
+
 } // namespace
+
+nlohmann::json histogram_json(const runner::RunSummary& s) {
+    if (!s.histogram) return nullptr;
+    nlohmann::json counts = nlohmann::json::object();
+    for (const runner::OutcomeCount& c : s.histogram->outcomes)
+        counts[c.outcome] = c.count;
+    return counts;
+}
+
+nlohmann::json histogram_details_json(const runner::RunSummary& s) {
+    if (!s.histogram) return nullptr;
+    const runner::Histogram& h = *s.histogram;
+    nlohmann::json outcomes = nlohmann::json::array();
+    for (const runner::OutcomeCount& c : h.outcomes) {
+        nlohmann::json o = {{"outcome", c.outcome},
+                            {"count", c.count},
+                            {"percent", h.records ? 100.0 * double(c.count) / double(h.records) : 0.0}};
+        // One run that produced it: its seed, or the choices that replay that execution.
+        if (s.exploration.ran)
+            o["choices"] = c.choices;
+        else
+            o["seed"] = c.seed;
+        outcomes.push_back(o);
+    }
+    return {{"buffer", h.request.buffer},
+            {"type", launch::to_string(h.request.type)},
+            {"per", h.request.per},
+            {"limit", h.request.limit},
+            {"records", h.records},
+            {"runs", h.runs},
+            {"every_execution", s.exploration.ran && s.exploration.complete},
+            {"outcomes", outcomes}};
+}
+
+void print_histogram_text(std::ostream& out, const runner::RunSummary& s) {
+    if (!s.histogram) return;
+    const runner::Histogram& h = *s.histogram;
+    out << "histogram of " << histogram_subject(h) << ": ";
+    if (s.exploration.ran && s.exploration.complete)
+        out << "the outcomes allowed by the model (every execution: " << s.exploration.executions << ")\n";
+    else if (s.exploration.ran)
+        out << "the outcomes of the first " << s.exploration.executions
+            << " executions only (the bound; --max-executions N for more)\n";
+    else
+        out << h.runs << (h.runs == 1 ? " run, " : " runs, ") << h.records
+            << (h.records == 1 ? " record\n" : " records\n");
+    if (h.outcomes.empty()) {
+        out << "  (no run finished: nothing counted)\n";
+        return;
+    }
+    size_t width = 7; // "outcome"
+    for (const runner::OutcomeCount& c : h.outcomes)
+        width = std::max(width, c.outcome.size());
+    out << "  " << std::left << std::setw(int(width) + 2) << "outcome" << std::right << std::setw(10) << "count"
+        << std::setw(9) << "percent"
+        << "  " << (s.exploration.ran ? "one execution (choices)" : "one run (seed)") << "\n";
+    for (const runner::OutcomeCount& c : h.outcomes) {
+        out << "  " << std::left << std::setw(int(width) + 2) << c.outcome << std::right << std::setw(10)
+            << c.count << std::setw(9) << percent(c.count, h.records) << "  ";
+        if (s.exploration.ran) {
+            std::string choices;
+            for (uint32_t k : c.choices)
+                choices += (choices.empty() ? "" : ",") + std::to_string(k);
+            out << (choices.empty() ? "-" : choices);
+        } else {
+            out << c.seed;
+        }
+        out << "\n";
+    }
+    out << std::left;
+}
 
 nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOptions& options) {
     const trace::RunMeta& m = s.trace.meta;
@@ -105,7 +196,8 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"device", s.device},
         {"schedule", gpu ? std::string("hardware") : std::string(sim::to_string(options.schedule))},
         {"seed", options.seed},
-        {"memory_model", m.memory_model.empty() ? "sc" : m.memory_model},
+        {"memory_model", gpu ? (m.memory_model.empty() ? "sc" : m.memory_model)
+                             : std::string(launch::to_string(s.memory))},
         {"reps", s.reps_run},
         {"status", trace::to_string(s.status)},
         {"message", s.message},
@@ -123,6 +215,14 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"thread_instructions", s.thread_instructions},
         {"warp_instructions", s.warp_instructions},
         {"elapsed_ms", s.elapsed_ms}};
+    if (s.histogram) {
+        j["histogram"] = histogram_json(s);
+        j["histogram_details"] = histogram_details_json(s);
+    }
+    if (s.exploration.ran)
+        j["exploration"] = {{"complete", s.exploration.complete},
+                            {"executions", s.exploration.executions},
+                            {"bound", s.exploration.bound}};
     // Always both sides: the untraced launches (the hardware's outcome) beside the traced one.
     if (gpu)
         j["gpu"] = {{"untraced", gpu_side_json(s.gpu_untraced)}, {"traced", gpu_side_json(s.gpu_traced)}};
@@ -162,7 +262,11 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
         }
     } else {
         out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule)
-            << "  seed " << options.seed << "  reps " << s.reps_run << "\n";
+            << "  memory " << launch::to_string(s.memory) << "  seed " << options.seed;
+        if (s.exploration.ran)
+            out << "  executions " << s.exploration.executions << " (bound " << s.exploration.bound << ")\n";
+        else
+            out << "  reps " << s.reps_run << "\n";
     }
     out << "status:   " << trace::to_string(s.status);
     if (!s.message.empty()) out << " - " << s.message;
@@ -188,6 +292,7 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
     }
     for (const std::string& note : s.notes)
         out << "note:     " << note << "\n";
+    print_histogram_text(out, s);
     // The findings rest on the blocks recorded whole only: say so where that is not all of them.
     const analysis::Coverage coverage = analysis::coverage(s.trace);
     if (!coverage.complete()) out << "coverage: " << coverage.summary << "\n";

@@ -19,6 +19,13 @@ nlohmann::json coverage_json(const analysis::Coverage& coverage);
 // The JSON summary of `synclab run` / `synclab check` (fields are part of the CLI contract).
 nlohmann::json summary_json(const runner::RunSummary& summary, const runner::RunOptions& options);
 
+// RunSummary::histogram as JSON: `histogram` (outcome -> count) and its details (buffer, records,
+// each outcome's count, percent and one run that produced it); null where none was asked for.
+nlohmann::json histogram_json(const runner::RunSummary& summary);
+nlohmann::json histogram_details_json(const runner::RunSummary& summary);
+// The histogram as a table (outcome, count, percent, one run); nothing where none was asked for.
+void print_histogram_text(std::ostream& out, const runner::RunSummary& summary);
+
 void print_summary_text(std::ostream& out, const runner::RunSummary& summary,
                         const runner::RunOptions& options);
 

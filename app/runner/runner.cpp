@@ -34,6 +34,11 @@ void copy_job_meta(trace::RunMeta& meta, const KernelJob& job, uint64_t seed) {
 RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     RunSummary summary;
     summary.traced = options.gpu.traced;
+    summary.memory = launch::MemoryModel::Relaxed; // the hardware's own: PTX's relaxed model
+    if (options.histogram.wanted()) {
+        summary.histogram.emplace();
+        summary.histogram->request = options.histogram;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     gpu::SharedWorker& shared = gpu::shared_worker(gpu::find_worker(options.gpu.worker));
     std::lock_guard lock(shared.mutex);
@@ -77,6 +82,9 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         u.checked_outputs += check.checked;
         if (check.wrong) ++u.reps_with_wrong_outputs;
         if (r == 0 || (check.wrong && u.reps_with_wrong_outputs == 1)) u.check_summary = check.summary;
+        // The untraced launch's outputs are the hardware's own outcome (the traced one's timing is
+        // perturbed), so only these are counted.
+        if (summary.histogram) count_outcomes(*summary.histogram, o.buffers, options.seed + r, {});
         if (options.progress) options.progress(double(r + 1) / steps);
     }
     if (!times.empty()) {
@@ -189,6 +197,57 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options);
 
 } // namespace
 
+void count_outcomes(Histogram& h, const std::vector<launch::Buffer>& buffers, uint64_t seed,
+                    const std::vector<uint32_t>& choices) {
+    const HistogramRequest& q = h.request;
+    const launch::Buffer* buffer = nullptr;
+    std::string names;
+    for (const launch::Buffer& b : buffers) {
+        if (b.name == q.buffer) buffer = &b;
+        names += (names.empty() ? "" : ", ") + b.name;
+    }
+    if (buffer == nullptr)
+        throw RequestError("histogram: no buffer '" + q.buffer + "' (buffers: " +
+                           (names.empty() ? "none" : names) + ")");
+    const size_t size = launch::elem_size(q.type);
+    if (buffer->bytes.size() % size != 0)
+        throw RequestError("histogram: buffer '" + q.buffer + "' holds " + std::to_string(buffer->bytes.size()) +
+                           " bytes, not a whole number of " + launch::to_string(q.type) + " elements");
+    const size_t elements = buffer->bytes.size() / size;
+    if (elements == 0) throw RequestError("histogram: buffer '" + q.buffer + "' is empty");
+    if (q.per > 0 && elements % q.per != 0)
+        throw RequestError("histogram: records of " + std::to_string(q.per) + " elements do not divide buffer '" +
+                           q.buffer + "' (" + std::to_string(elements) + " elements)");
+    const size_t per = q.per > 0 ? q.per : elements;
+    size_t records = elements / per;
+    if (q.limit > 0) records = std::min<size_t>(records, q.limit);
+    size_t last = SIZE_MAX; // the previous record's outcome: runs of equal records are common
+    for (size_t r = 0; r < records; ++r) {
+        std::string text = launch::format_values(buffer->bytes, q.type, r * per, per);
+        size_t i = last != SIZE_MAX && h.outcomes[last].outcome == text ? last : SIZE_MAX;
+        for (size_t k = 0; i == SIZE_MAX && k < h.outcomes.size(); ++k)
+            if (h.outcomes[k].outcome == text) i = k;
+        if (i == SIZE_MAX) {
+            OutcomeCount c;
+            c.outcome = std::move(text);
+            c.seed = seed;
+            c.choices = choices;
+            h.outcomes.push_back(std::move(c));
+            i = h.outcomes.size() - 1;
+        }
+        ++h.outcomes[i].count;
+        last = i;
+    }
+    h.records += records;
+    ++h.runs;
+}
+
+void order_outcomes(Histogram& h) {
+    std::stable_sort(h.outcomes.begin(), h.outcomes.end(), [](const OutcomeCount& a, const OutcomeCount& b) {
+        return a.count != b.count ? a.count > b.count : a.outcome < b.outcome;
+    });
+}
+
 std::string diagnose_hang(const trace::Trace& trace) {
     for (const analysis::Finding& f : analysis::find_deadlock(trace))
         if (f.kind == analysis::FindingKind::Deadlock) return f.message;
@@ -196,7 +255,24 @@ std::string diagnose_hang(const trace::Trace& trace) {
 }
 
 RunSummary run_job(const KernelJob& job, const RunOptions& options) {
-    RunSummary summary = options.backend == "gpu" ? run_job_gpu(job, options) : run_job_sim(job, options);
+    const bool gpu = options.backend == "gpu";
+    if (gpu && options.schedule == sim::Schedule::Exhaustive)
+        throw RequestError("schedule exhaustive enumerates the simulator's executions: it needs backend sim");
+    if (gpu && options.memory)
+        throw RequestError("the memory model is the simulator's (sc or relaxed): the GPU has its own, so it "
+                           "needs backend sim");
+    if (options.replay && options.schedule != sim::Schedule::Exhaustive)
+        throw RequestError("a replay names an execution of schedule exhaustive: it needs that schedule");
+    if (options.schedule == sim::Schedule::Exhaustive && options.max_executions == 0)
+        throw RequestError("schedule exhaustive needs a bound of at least one execution (max executions)");
+    if (options.histogram.wanted()) {
+        // An unknown buffer or records that do not fit it: said before anything runs.
+        Histogram probe;
+        probe.request = options.histogram;
+        count_outcomes(probe, job.make_inputs(options.seed).buffers, 0, {});
+    }
+    RunSummary summary = gpu ? run_job_gpu(job, options) : run_job_sim(job, options);
+    if (summary.histogram) order_outcomes(*summary.histogram);
     const ptx::Function* kernel = job.module ? job.module->find_entry(job.kernel) : nullptr;
     if (summary.findings.empty() && kernel) summary.notes = compiled_kernel_notes(*kernel, job.source_text);
     return summary;
@@ -211,10 +287,148 @@ uint64_t bytes_of(const std::vector<launch::Buffer>& buffers) {
     return n;
 }
 
+// What a simulated run adds to the summary, the same for a repetition of the seed loop and for an
+// execution of an exhaustive exploration: checked, analysed, findings merged, outcomes counted, and
+// the first interesting one kept (see RunSummary::trace).
+class SimRuns {
+  public:
+    SimRuns(const KernelJob& job, const RunOptions& options, RunSummary& summary) : job_(job), s_(summary) {
+        if (options.histogram.wanted()) {
+            s_.histogram.emplace();
+            s_.histogram->request = options.histogram;
+        }
+    }
+
+    // The memory budget covers what the whole run holds: besides the simulator's state, its trace
+    // and the buffers it writes, the inputs kept for the check and the repetition kept so far.
+    uint64_t held_bytes(const scenario::Inputs& inputs) const {
+        uint64_t expected_bytes = 0;
+        for (const scenario::ExpectedOutput& e : s_.expected_outputs)
+            expected_bytes += e.bytes.size();
+        return bytes_of(inputs.buffers) + bytes_of(s_.final_buffers) + expected_bytes +
+               s_.trace.events.size() * sizeof(trace::Event) +
+               s_.trace.threads.size() * sizeof(trace::ThreadInfo);
+    }
+
+    // One run: returns false where it ended with a non-ok status (the summary takes it; no more runs).
+    bool add(const sim::Result& result, const scenario::Inputs& inputs, std::vector<launch::Buffer>& buffers,
+             trace::Trace& trace, uint64_t seed) {
+        trace.meta.scenario = job_.scenario_id;
+        trace.meta.variant = job_.variant_id;
+        trace.meta.source_name = job_.source_name;
+        trace.meta.source_text = job_.source_text;
+        trace.meta.ptx_text = job_.ptx_text;
+
+        scenario::CheckResult check;
+        if (job_.check && result.status == trace::RunStatus::Ok) check = job_.check(inputs, buffers);
+        trace.meta.wrong_outputs = check.wrong;
+        trace.meta.checked_outputs = check.checked;
+
+        const std::vector<analysis::Finding> findings = analysis::analyze(trace);
+        analysis::merge_findings(s_.findings, findings);
+        ++s_.reps_run;
+        s_.wrong_outputs += check.wrong;
+        s_.checked_outputs += check.checked;
+        if (check.wrong) ++s_.reps_with_wrong_outputs;
+        s_.events += trace.events.size();
+        s_.thread_instructions += result.thread_instructions;
+        s_.warp_instructions += result.warp_instructions;
+        s_.elapsed_ms += trace.meta.elapsed_ms;
+        s_.dropped_events += trace.meta.dropped_events;
+        s_.device = trace.meta.device;
+        // Only a finished run's buffers are an outcome (a stopped one's are half written).
+        if (s_.histogram && result.status == trace::RunStatus::Ok) {
+            std::vector<uint32_t> choices;
+            for (const auto& [offered, taken] : result.choices)
+                choices.push_back(taken);
+            count_outcomes(*s_.histogram, buffers, seed, choices);
+        }
+
+        const bool interesting = check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;
+        if (s_.reps_run == 1 || (interesting && !kept_interesting_)) {
+            s_.trace = std::move(trace);
+            s_.check_summary = check.summary;
+            s_.final_buffers = std::move(buffers);
+            s_.expected_outputs = std::move(check.expected);
+            s_.buffer_addresses = result.buffer_addresses;
+            kept_interesting_ = interesting;
+        }
+        if (result.status != trace::RunStatus::Ok) {
+            s_.status = result.status;
+            s_.budget = result.budget;
+            s_.message = result.message;
+            return false;
+        }
+        return true;
+    }
+
+  private:
+    const KernelJob& job_;
+    RunSummary& s_;
+    bool kept_interesting_ = false;
+};
+
+sim::Options base_sim_options(const KernelJob& job, const RunOptions& options) {
+    sim::Options o = options.limits;
+    o.schedule = options.schedule;
+    o.memory = options.memory.value_or(job.memory);
+    o.cancel = options.cancel;
+    return o;
+}
+
+// Schedule exhaustive: every execution the model allows, from the inputs of options.seed, up to
+// options.max_executions.
+void explore_job(const KernelJob& job, const RunOptions& options, RunSummary& summary) {
+    SimRuns runs(job, options, summary);
+    const scenario::Inputs inputs = job.make_inputs(options.seed);
+    sim::Options sim_options = base_sim_options(job, options);
+    sim_options.seed = options.seed;
+    sim_options.held_by_caller_bytes = bytes_of(inputs.buffers);
+    sim::ExploreOptions bound;
+    bound.max_executions = options.max_executions;
+    bool stopped_by_run = false;
+    const sim::Exploration e = sim::explore(
+        *job.module, job.kernel, job.launch, inputs.buffers, inputs.args, sim_options, bound,
+        [&](const sim::Result& result, const std::vector<launch::Buffer>& after, trace::Trace* trace) {
+            std::vector<launch::Buffer> buffers = after;
+            trace::Trace empty;
+            const bool go_on = runs.add(result, inputs, buffers, trace ? *trace : empty, options.seed);
+            // The bound is not known to be reached before the end: progress is the share of it used.
+            if (options.progress)
+                options.progress(std::min(1.0, double(summary.reps_run) / double(options.max_executions)));
+            if (!go_on) stopped_by_run = true;
+            return go_on && !(options.cancel && options.cancel->load());
+        });
+    summary.exploration.ran = true;
+    summary.exploration.complete = e.complete;
+    summary.exploration.executions = e.executions;
+    summary.exploration.bound = e.bound;
+    if (stopped_by_run) return; // the run's own status (deadlock, error, ...) says why
+    if (options.cancel && options.cancel->load() && !e.complete) {
+        summary.status = trace::RunStatus::Cancelled;
+        summary.message = "cancelled after " + std::to_string(e.executions) + " executions";
+        return;
+    }
+    if (!e.complete && summary.status == trace::RunStatus::Ok) {
+        summary.status = trace::RunStatus::Budget;
+        summary.message = "the exhaustive exploration stopped at its bound of " + std::to_string(e.bound) +
+                          " executions before it had run every execution the model allows (raise it: "
+                          "--max-executions N)" +
+                          (e.stopped.empty() ? "" : "; " + e.stopped);
+    }
+}
+
 RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
     RunSummary summary;
-    const uint32_t reps = std::max<uint32_t>(options.reps, 1);
-    bool kept_interesting = false;
+    summary.memory = options.memory.value_or(job.memory);
+    if (options.schedule == sim::Schedule::Exhaustive && !options.replay) {
+        explore_job(job, options, summary);
+        analysis::order_findings(summary.findings);
+        return summary;
+    }
+    SimRuns runs(job, options, summary);
+    // A replayed execution is one run, whatever reps says.
+    const uint32_t reps = options.replay ? 1 : std::max<uint32_t>(options.reps, 1);
     for (uint32_t r = 0; r < reps; ++r) {
         if (options.cancel && options.cancel->load()) {
             summary.status = trace::RunStatus::Cancelled;
@@ -223,65 +437,16 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
         }
         scenario::Inputs inputs = job.make_inputs(options.seed + r);
         std::vector<launch::Buffer> buffers = inputs.buffers;
-        sim::Options sim_options = options.limits;
-        // The memory budget covers what the whole run holds: besides the simulator's state, its
-        // trace and the buffers it writes, the inputs kept for the check and the repetition kept
-        // so far.
-        uint64_t expected_bytes = 0;
-        for (const scenario::ExpectedOutput& e : summary.expected_outputs)
-            expected_bytes += e.bytes.size();
-        sim_options.held_by_caller_bytes = bytes_of(inputs.buffers) + bytes_of(summary.final_buffers) +
-                                           expected_bytes +
-                                           summary.trace.events.size() * sizeof(trace::Event) +
-                                           summary.trace.threads.size() * sizeof(trace::ThreadInfo);
-        sim_options.schedule = options.schedule;
+        sim::Options sim_options = base_sim_options(job, options);
+        sim_options.held_by_caller_bytes = runs.held_bytes(inputs);
         sim_options.seed = options.seed + r;
-        sim_options.cancel = options.cancel;
+        if (options.replay) sim_options.choices = *options.replay;
         if (options.progress) sim_options.progress = [&, r](double f) { options.progress((r + f) / reps); };
 
         trace::Trace trace;
         const sim::Result result =
             sim::simulate(*job.module, job.kernel, job.launch, buffers, inputs.args, sim_options, &trace);
-        trace.meta.scenario = job.scenario_id;
-        trace.meta.variant = job.variant_id;
-        trace.meta.source_name = job.source_name;
-        trace.meta.source_text = job.source_text;
-        trace.meta.ptx_text = job.ptx_text;
-
-        scenario::CheckResult check;
-        if (job.check && result.status == trace::RunStatus::Ok) check = job.check(inputs, buffers);
-        trace.meta.wrong_outputs = check.wrong;
-        trace.meta.checked_outputs = check.checked;
-
-        const std::vector<analysis::Finding> findings = analysis::analyze(trace);
-        analysis::merge_findings(summary.findings, findings);
-        ++summary.reps_run;
-        summary.wrong_outputs += check.wrong;
-        summary.checked_outputs += check.checked;
-        if (check.wrong) ++summary.reps_with_wrong_outputs;
-        summary.events += trace.events.size();
-        summary.thread_instructions += result.thread_instructions;
-        summary.warp_instructions += result.warp_instructions;
-        summary.elapsed_ms += trace.meta.elapsed_ms;
-        summary.dropped_events += trace.meta.dropped_events;
-        summary.device = trace.meta.device;
-
-        const bool interesting =
-            check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;
-        if (r == 0 || (interesting && !kept_interesting)) {
-            summary.trace = std::move(trace);
-            summary.check_summary = check.summary;
-            summary.final_buffers = std::move(buffers);
-            summary.expected_outputs = std::move(check.expected);
-            summary.buffer_addresses = result.buffer_addresses;
-            kept_interesting = interesting;
-        }
-        if (result.status != trace::RunStatus::Ok) {
-            summary.status = result.status;
-            summary.budget = result.budget;
-            summary.message = result.message;
-            break;
-        }
+        if (!runs.add(result, inputs, buffers, trace, options.seed + r)) break;
     }
     // Merged over the repetitions: the most harmful first again.
     analysis::order_findings(summary.findings);
@@ -342,7 +507,14 @@ RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Vari
     job.source_name = scenario.source_file;
     job.source_text = std::string(scenario.cuda_source());
     job.ptx_text = std::string(scenario.ptx_source());
-    return run_job(job, options);
+    job.memory = scenario.memory;
+    RunOptions o = options;
+    if (o.histogram.wanted()) {
+        // The lesson's buffer declaration gives the elements' type.
+        for (const scenario::BufferDecl& b : scenario.buffers)
+            if (b.name == o.histogram.buffer) o.histogram.type = b.spec.type;
+    }
+    return run_job(job, o);
 }
 
 } // namespace synclab::runner

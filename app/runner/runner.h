@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,16 @@ struct GpuOptions {
 // pair); 0 counts the whole buffer as one outcome.
 struct HistogramRequest {
     std::string buffer; // the buffer's name (a lesson's buffer name; `synclab check`: arg<i>)
+    // The elements' type; run_scenario takes it from the lesson's buffer declaration.
     launch::ElemType type = launch::ElemType::U32;
     uint32_t per = 0;
+    // At most this many records from the start of the buffer (0: every record): "g_out's first
+    // element" is per 1, limit 1.
+    uint32_t limit = 0;
     bool wanted() const { return !buffer.empty(); }
 };
+
+
 
 struct OutcomeCount {
     std::string outcome; // the contents, launch::format_values ("1,0")
@@ -66,6 +73,21 @@ struct Histogram {
     uint32_t runs = 0;                  // runs (launches, executions) that contributed
     std::vector<OutcomeCount> outcomes; // most frequent first, ties by outcome text
 };
+
+// A request the runner cannot carry out (an unknown histogram buffer, records that do not divide
+// the buffer, schedule exhaustive on the GPU, ...): thrown before anything runs; what() names the
+// option and what is wrong.
+struct RequestError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// Counts one run's outcomes in `histogram` (histogram.request: the buffer, records of `per`
+// elements, at most `limit` of them); `seed` / `choices` name the run where an outcome is new. Throws RequestError when the
+// buffer is not among `buffers` or `per` does not divide it.
+void count_outcomes(Histogram& histogram, const std::vector<launch::Buffer>& buffers, uint64_t seed,
+                    const std::vector<uint32_t>& choices);
+// Sorts the outcomes most frequent first (ties by outcome text).
+void order_outcomes(Histogram& histogram);
 
 // Schedule exhaustive: how far the enumeration went.
 struct ExplorationSummary {
@@ -84,6 +106,9 @@ struct RunOptions {
     std::optional<launch::MemoryModel> memory;
     HistogramRequest histogram;               // none when histogram.buffer is empty
     uint64_t max_executions = 100'000;        // schedule exhaustive: the bound
+    // Schedule exhaustive: instead of exploring, run the one execution these choices name (an
+    // OutcomeCount's choices: the outcomes view opens the run that produced an outcome).
+    std::optional<std::vector<uint32_t>> replay;
     sim::Options limits; // budgets (schedule, seed, cancel and progress are set from the fields here)
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all repetitions
@@ -161,6 +186,8 @@ struct KernelJob {
     std::function<scenario::CheckResult(const scenario::Inputs& before,
                                         const std::vector<launch::Buffer>& after)>
         check;
+    // The simulator's memory model unless RunOptions::memory picks one (a lesson's `memory`).
+    launch::MemoryModel memory = launch::MemoryModel::Sc;
     // Copied into the trace's metadata.
     std::string scenario_id, variant_id, source_name, source_text, ptx_text;
 };

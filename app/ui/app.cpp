@@ -394,6 +394,8 @@ bool App::select(const std::string& scenario_id, const std::string& variant_id, 
 
 // Views change state.scenario/variant directly; this runs once per change, whoever made it.
 void App::on_selection_changed() {
+    // The memory model picked in the run panel was for that lesson: another lesson starts at its own.
+    if (state_.scenario != seen_scenario_) state_.controls.memory.reset();
     seen_scenario_ = state_.scenario;
     seen_variant_ = state_.variant;
     state_.selection = Selection{};
@@ -497,9 +499,12 @@ void App::draw_normal_layout(ImVec2 size) {
     const float right_w = std::max(0.0f, size.x - left_w - bar);
     ImGui::BeginChild("##right", ImVec2(right_w, size.y), false);
     {
-        const float top_h = split_size(size.y, splits_.top, em * 8, em * 14);
+        // The outcomes tab is a table of counts that wants rows in sight: it has a split of its own,
+        // taller by default.
+        float& top = shown_tab_ == View::Outcomes ? splits_.top_outcomes : splits_.top;
+        const float top_h = split_size(size.y, top, em * 8, em * 14);
         draw_centre_tabs(ImVec2(right_w, top_h));
-        splitter("##split_top", false, bar, right_w, size.y, splits_.top, em * 8, em * 14);
+        splitter("##split_top", false, bar, right_w, size.y, top, em * 8, em * 14);
         const float rest = std::max(0.0f, ImGui::GetContentRegionAvail().y);
         float timeline_share = 1.0f - splits_.findings;
         const float timeline_h = split_size(rest - bar, timeline_share, em * 6, em * 5);
@@ -557,6 +562,20 @@ void App::draw_centre_tabs(ImVec2 size) {
                 shared_memory_.draw(state_, playback_.playback(), &state_.current->summary.trace);
                 ImGui::EndChild();
             }
+            ImGui::EndTabItem();
+        }
+        const bool want_outcomes = select_tab_ && state_.focus_view == View::Outcomes;
+        if (ImGui::BeginTabItem(
+                (std::string(ui_text(shown_language(state_)).outcomes.tab) + "###outcomes_tab").c_str(), nullptr,
+                want_outcomes ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (shown_tab_ != View::Outcomes && !want_outcomes) state_.focus_view = seen_view_ = View::Outcomes;
+            shown_tab_ = View::Outcomes;
+            ImGui::BeginChild("##outcomes", ImVec2(0, 0), false);
+            note_region("outcomes");
+            outcomes_.draw(state_);
+            if (const ImVec4 t = outcomes_.table_rect(); t.z > t.x)
+                regions_["outcomes_table"] = Region{t.x, t.y, t.z - t.x, t.w - t.y};
+            ImGui::EndChild();
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -996,6 +1015,8 @@ void App::handle_requests() {
     } else if (r.run) {
         start_run(false);
     }
+    if (r.run_outcomes) start_outcomes();
+    if (r.open_outcome) open_outcome(*r.open_outcome);
     if (r.focus_finding >= 0) focus_finding(r.focus_finding);
     if (!r.open_trace.empty()) open_trace(r.open_trace);
     if (!r.save_trace.empty()) save_trace(r.save_trace);
@@ -1087,6 +1108,52 @@ void App::start_run(bool both) {
                              {state_.scenario->id + " / " + state_.variant->id});
     }
     runs_.start(std::move(jobs));
+    outcomes_in_flight_ = false;
+}
+
+void App::start_outcomes() {
+    if (!state_.scenario || !state_.variant) return;
+    const OutcomeSubject subject = outcome_subject(*state_.scenario);
+    if (!subject.request.wanted()) return;
+    OutcomeRuns& o = state_.outcomes;
+    o.scenario_id = state_.scenario->id;
+    o.variant_id = state_.variant->id;
+    o.sim = nullptr;
+    o.gpu = nullptr;
+    o.error.clear();
+    std::vector<RunJob> jobs;
+    jobs.push_back(make_outcomes_job(*state_.scenario, *state_.variant,
+                                     outcome_run_options(state_.controls, subject, o.runs, false),
+                                     RunSlot::OutcomesSim));
+    // The hardware beside the model, where there is one (untraced launches: its own outcome).
+    if (state_.gpu.available)
+        jobs.push_back(make_outcomes_job(*state_.scenario, *state_.variant,
+                                         outcome_run_options(state_.controls, subject, o.runs, true),
+                                         RunSlot::OutcomesGpu));
+    state_.status = fill(ui_text(shown_language(state_)).outcomes.running,
+                         {state_.scenario->id + " / " + state_.variant->id});
+    runs_.start(std::move(jobs));
+    outcomes_in_flight_ = true;
+}
+
+void App::open_outcome(const runner::OutcomeCount& outcome) {
+    const RunRecord* from = state_.outcomes.sim.get();
+    if (!state_.scenario || !state_.variant || from == nullptr) return;
+    // The run that produced it, again, traced, as a run of the selected variant: the same seed with
+    // the same schedule and memory model (the simulator is deterministic per seed), or the same
+    // exhaustive execution replayed from its choices.
+    Controls c = state_.controls;
+    c.backend = "sim";
+    c.schedule = from->options.schedule;
+    c.memory = from->options.memory;
+    c.seed = outcome.seed;
+    c.reps = 1;
+    if (c.schedule == sim::Schedule::Exhaustive) c.replay = outcome.choices;
+    std::vector<RunJob> jobs;
+    jobs.push_back(make_scenario_job(*state_.scenario, *state_.variant, c, RunSlot::Current));
+    state_.status = fill(ui_text(shown_language(state_)).outcomes.opened, {outcome.outcome});
+    runs_.start(std::move(jobs));
+    outcomes_in_flight_ = false;
 }
 
 void App::poll_runs() {
@@ -1096,6 +1163,13 @@ void App::poll_runs() {
             continue;
         }
         ++jobs_finished_;
+        const bool outcomes = done.slot == RunSlot::OutcomesSim || done.slot == RunSlot::OutcomesGpu;
+        if (outcomes && (!done.error.empty() || !done.record)) {
+            // (e.g. a histogram buffer the kernel does not have: the view says so, no modal)
+            last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
+            state_.outcomes.error = last_job_error_;
+            continue;
+        }
         if (!done.error.empty() || !done.record) {
             last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
             state_.error = last_job_error_;
@@ -1109,6 +1183,9 @@ void App::poll_runs() {
     state_.progress.running = runs_.busy();
     state_.progress.fraction = runs_.progress();
     state_.progress.what = state_.progress.running ? runs_.what() : std::string();
+    if (!runs_.busy()) outcomes_in_flight_ = false;
+    state_.outcomes.running = outcomes_in_flight_;
+    state_.outcomes.fraction = outcomes_in_flight_ ? runs_.progress() : 0.0;
 }
 
 void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
@@ -1124,6 +1201,19 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
     if (!fallback_note_.empty() && slot != RunSlot::Loaded) {
         state_.status = fallback_note_ + " \u00b7 " + state_.status;
         if (slot != RunSlot::CompareLeft) fallback_note_.clear();
+    }
+    if (slot == RunSlot::OutcomesSim || slot == RunSlot::OutcomesGpu) {
+        // The outcomes view's counts, kept for the variant they are of (the view shows them only
+        // while it is selected); not a run of the timeline, nor a badge.
+        if (record->scenario_id != state_.outcomes.scenario_id || record->variant_id != state_.outcomes.variant_id)
+            return;
+        // (in the shown language: the outcome counts are not the timeline's run, whose summary the
+        // status line would otherwise translate)
+        if (r.gpu_unavailable.empty())
+            state_.status = fill(ui_text(shown_language(state_)).outcomes.done,
+                                 {record_label(r, shown_language(state_)), thousands(r.summary.reps_run)});
+        (slot == RunSlot::OutcomesSim ? state_.outcomes.sim : state_.outcomes.gpu) = std::move(record);
+        return;
     }
     if (slot == RunSlot::Loaded) {
         // A trace shows what it is of, never the lesson that happened to be selected: a catalog
@@ -1214,6 +1304,7 @@ void App::focus_finding(int index) {
 void App::open_trace(const std::string& path) {
     state_.status = fill(ui_text(shown_language(state_)).shell.opening, {path});
     runs_.start({make_load_job(path)});
+    outcomes_in_flight_ = false;
 }
 
 void App::save_trace(const std::string& path) {

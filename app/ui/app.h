@@ -15,6 +15,7 @@
 #include "ui/gpu_probe.h"
 #include "ui/help_overlay.h"
 #include "ui/lesson_panel.h"
+#include "ui/outcomes_view.h"
 #include "ui/output_grid.h"
 #include "ui/playback_bar.h"
 #include "ui/run_controller.h"
@@ -52,8 +53,9 @@ struct AppOptions {
 // lesson's sections after a run), "output_grid" (the output grid beside the findings, where the run
 // checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the first line of
 // the selected finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
-// "timeline_right_header": the text over a timeline, all its lines). Written by the scripted mode's --layout
-// for the GUI tests.
+// "timeline_right_header": the text over a timeline, all its lines), "outcomes" (the outcomes tab's
+// content) and "outcomes_table" (its histogram table, where it is drawn). Written by the scripted mode's
+// --layout for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
 };
@@ -119,6 +121,8 @@ class App {
     void mark_gpu_unavailable(const std::string& reason);
     void fall_back_to_simulator();
     void start_run(bool both);
+    void start_outcomes(); // the outcomes view's N runs: simulator, and GPU where there is one
+    void open_outcome(const runner::OutcomeCount& outcome); // one run that produced it, traced
     void poll_runs();
     void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record);
@@ -142,6 +146,7 @@ class App {
     SourceView source_;
     FindingsPanel findings_;
     OutputGrid output_grid_;
+    OutcomesView outcomes_;
     TimelineView timeline_;
     PlaybackBar playback_; // steps through the current record (the main timeline's)
     SharedMemoryView shared_memory_;
@@ -155,6 +160,7 @@ class App {
         float left = 0.27f;     // left column / window width
         float browser = 0.60f;  // browser / left column height
         float top = 0.36f;      // lesson/source tabs / right area height
+        float top_outcomes = 0.6f; // the same with the outcomes tab shown
         float findings = 0.28f; // findings / what the tabs leave (timeline above it): at 1600x900 the
                                 // timeline shows a block of 8 warps and two pinned lanes unscrolled
     } splits_;
@@ -189,6 +195,7 @@ class App {
     // result replaces the status line and the reason must not vanish with it.
     std::string fallback_note_;
     uint64_t jobs_finished_ = 0;
+    bool outcomes_in_flight_ = false; // the batch runs_ holds is the outcomes view's
     std::string last_job_error_;
     RegionMap regions_;
 };

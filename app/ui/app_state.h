@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,10 @@ struct Requests {
     std::string save_trace; // path to save the current trace to
     std::string export_chrome; // path to write Chrome JSON to
     std::string save_png;      // path to save a PNG of the window to
+    bool run_outcomes = false; // the outcomes view: N runs of the selected variant, histogram counted
+    // The outcomes view: open one run that produced this outcome of the simulator's histogram on the
+    // timeline (its seed re-run traced, or its exhaustive execution replayed).
+    std::optional<runner::OutcomeCount> open_outcome;
 };
 
 // Run controls (what the next run uses).
@@ -103,6 +108,25 @@ struct Controls {
     bool gpu_traced = true;   // also one traced launch (events, findings); false: untraced only
     bool gpu_live = false;    // the traced launch streams its events to the timeline as it runs
     double gpu_timeout_s = 5; // per launch; a kernel still running then is stopped (timeout)
+    // The simulator's memory model; unset: the lesson's own (Scenario::memory). The App unsets it when
+    // another lesson is selected.
+    std::optional<launch::MemoryModel> memory;
+    uint64_t max_executions = 100'000; // schedule exhaustive: the bound
+    // Schedule exhaustive: run only the execution these choices name (runner::RunOptions::replay).
+    std::optional<std::vector<uint32_t>> replay;
+};
+
+// The outcomes view's runs: the outcome histogram of one variant over `runs` runs, on the simulator
+// and (where there is one) the GPU. Written by the App when the runs come back.
+struct OutcomeRuns {
+    uint32_t runs = 200;       // N, the view's input
+    std::string scenario_id;   // what sim and gpu are of ("" = nothing run yet)
+    std::string variant_id;
+    std::shared_ptr<const RunRecord> sim; // summary.histogram: the simulator's outcomes
+    std::shared_ptr<const RunRecord> gpu; // the GPU's untraced launches' outcomes (null: not run)
+    bool running = false;      // an outcomes batch is in flight
+    double fraction = 0;       // its progress, 0..1
+    std::string error;         // a job that threw (e.g. the histogram's buffer), "" = none
 };
 
 // Whether the GPU backend can be used here, as the start-up probe found (app.cpp).
@@ -120,7 +144,7 @@ struct RunProgress {
     std::string what; // "stencil / missing_barrier"
 };
 
-enum class View : uint8_t { Lesson, Source, Timeline, Findings };
+enum class View : uint8_t { Lesson, Source, Timeline, Findings, Outcomes };
 
 struct AppState {
     const scenario::Scenario* scenario = nullptr;
@@ -148,6 +172,7 @@ struct AppState {
     Playhead playhead;
     ProvenanceMarks provenance;
     TimelineCamera camera; // the main timeline (and both in compare mode)
+    OutcomeRuns outcomes;
     Requests requests;
 };
 

@@ -105,6 +105,8 @@ void add_lesson_text(ImFontGlyphRangesBuilder& b, const scenario::LessonText& t,
 void add_catalog_chinese(ImFontGlyphRangesBuilder& b, bool titles_only) {
     for (const scenario::Scenario& s : scenario::catalog()) {
         add_lesson_text(b, s.zh, titles_only);
+        for (const scenario::OutcomeClass& c : s.outcomes.classes)
+            b.AddText(c.label_zh.c_str()); // the outcomes view's "meaning" column
         for (const scenario::Variant& v : s.variants)
             add_lesson_text(b, v.zh, titles_only);
     }

@@ -126,6 +126,10 @@ std::string RunController::what() const {
 
 // [SECTION] Jobs
 
+namespace {
+void gpu_unavailable_record(RunRecord& record, const std::string& reason);
+} // namespace
+
 std::string run_label(const scenario::Scenario& scenario, const scenario::Variant& variant,
                       const Controls& controls) {
     const std::string how =
@@ -142,6 +146,13 @@ runner::RunOptions run_options(const Controls& controls) {
     options.schedule = controls.schedule;
     options.seed = controls.seed;
     options.reps = std::max<uint32_t>(controls.reps, 1);
+    options.max_executions = std::max<uint64_t>(controls.max_executions, 1);
+    options.replay = controls.replay;
+    // The memory model and the exhaustive schedule are the simulator's (the runner refuses them for
+    // the GPU, whose scheduling and memory are its own).
+    if (controls.backend != "gpu") options.memory = controls.memory;
+    if (controls.backend == "gpu" && options.schedule == sim::Schedule::Exhaustive)
+        options.schedule = sim::Schedule::Random;
     if (controls.backend == "gpu") {
         options.gpu.untraced = true; // the hardware's own outcome is always shown (tracing perturbs)
         options.gpu.traced = controls.gpu_traced;
@@ -181,19 +192,64 @@ RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Var
         } catch (const gpu::Unavailable& e) {
             // Not a failure of the kernel: the GPU cannot be used here. The record says so (the App
             // then offers the simulator) rather than raising the error dialog.
-            record->gpu_unavailable = e.what();
-            record->summary = runner::RunSummary{};
-            record->summary.status = trace::RunStatus::Error;
-            record->summary.message = "GPU unavailable: " + record->gpu_unavailable;
-            record->summary.traced = false;
-            record->summary.trace.meta.status = trace::RunStatus::Error;
-            record->summary.trace.meta.status_message = record->summary.message;
-            record->summary.trace.meta.backend = "gpu";
+            gpu_unavailable_record(*record, e.what());
         }
         options.cancel = nullptr; // the record outlives this job's cancel flag
         options.progress = nullptr;
         options.gpu.on_events = nullptr; // refers to this frame
         record->options = options;
+        record->serial = next_record_serial();
+        return std::shared_ptr<const RunRecord>(std::move(record));
+    };
+    return job;
+}
+
+namespace {
+
+// The record of a GPU run that could not start (no driver, no device): status error with the reason,
+// so that the App offers the simulator instead of raising the error dialog.
+void gpu_unavailable_record(RunRecord& record, const std::string& reason) {
+    record.gpu_unavailable = reason;
+    record.summary = runner::RunSummary{};
+    record.summary.status = trace::RunStatus::Error;
+    record.summary.message = "GPU unavailable: " + reason;
+    record.summary.traced = false;
+    record.summary.trace.meta.status = trace::RunStatus::Error;
+    record.summary.trace.meta.status_message = record.summary.message;
+    record.summary.trace.meta.backend = "gpu";
+}
+
+} // namespace
+
+RunJob make_outcomes_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
+                         const runner::RunOptions& options, RunSlot slot) {
+    RunJob job;
+    job.slot = slot;
+    const bool gpu = options.backend == "gpu";
+    job.what = scenario.id + " / " + variant.id + (gpu ? " on the GPU" : "") + ": outcomes";
+    const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
+    const scenario::Variant* v = &variant;
+    job.work = [s, v, options](const std::atomic<bool>& cancel, const std::function<void(double)>& progress) {
+        runner::RunOptions o = options;
+        o.cancel = &cancel;
+        o.progress = progress;
+        auto record = std::make_shared<RunRecord>();
+        record->scenario_id = s->id;
+        record->variant_id = v->id;
+        Controls c;
+        c.backend = o.backend;
+        c.schedule = o.schedule;
+        c.seed = o.seed;
+        c.reps = o.reps;
+        record->label = run_label(*s, *v, c);
+        try {
+            record->summary = runner::run_scenario(*s, *v, o);
+        } catch (const gpu::Unavailable& e) {
+            gpu_unavailable_record(*record, e.what());
+        }
+        o.cancel = nullptr; // the record outlives this job's cancel flag
+        o.progress = nullptr;
+        record->options = o;
         record->serial = next_record_serial();
         return std::shared_ptr<const RunRecord>(std::move(record));
     };

@@ -36,6 +36,8 @@ enum class RunSlot : uint8_t {
     CompareLeft,  // compare mode: the correct variant
     CompareRight, // compare mode: the selected one
     Loaded,       // a trace opened from a file
+    OutcomesSim,  // the outcomes view: the simulator's histogram runs
+    OutcomesGpu,  // the outcomes view: the GPU's untraced launches
 };
 
 struct RunJob {
@@ -113,11 +115,18 @@ std::string run_label(const scenario::Scenario& scenario, const scenario::Varian
 RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
                          const Controls& controls, RunSlot slot);
 
+// A job for the outcomes view: `options` (outcome_run_options: N runs with the histogram) through
+// runner::run_scenario, into slot OutcomesSim or OutcomesGpu. A GPU that cannot be used ends as a
+// record that says so (as make_scenario_job's).
+RunJob make_outcomes_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
+                         const runner::RunOptions& options, RunSlot slot);
+
 // A job that loads a .slt file and analyses it (a loaded trace shows like a run). A damaged file
 // ends as RunDone::error with TraceFileError's message.
 RunJob make_load_job(const std::string& path);
 
-// The runner options for `controls` (backend, schedule, seed, reps and the GPU settings).
+// The runner options for `controls` (backend, schedule, seed, reps, the simulator's memory model,
+// the exhaustive bound or replay, and the GPU settings).
 runner::RunOptions run_options(const Controls& controls);
 
 } // namespace synclab::ui

@@ -10,14 +10,15 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 namespace synclab::ui {
 
 namespace {
 
-constexpr std::array<sim::Schedule, 3> kSchedules = {sim::Schedule::RoundRobin, sim::Schedule::Random,
-                                                     sim::Schedule::Adversarial};
+constexpr std::array<sim::Schedule, 4> kSchedules = {sim::Schedule::RoundRobin, sim::Schedule::Random,
+                                                     sim::Schedule::Adversarial, sim::Schedule::Exhaustive};
 
 // Combos and inputs fill the panel up to their labels (the longest is "Repetitions"), so that the
 // labels stay visible however narrow the panel and however large the font; at most 14 font sizes.
@@ -50,6 +51,32 @@ void draw_schedule(AppState& state) {
                      ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
+// The simulator's memory model: the lesson's own until the student picks one.
+void draw_memory(AppState& state) {
+    const bool gpu = state.controls.backend == "gpu";
+    const RunPanelText& t = ui_text(shown_language(state)).run;
+    const launch::MemoryModel lesson =
+        state.scenario != nullptr ? state.scenario->memory : launch::MemoryModel::Sc;
+    auto name = [&t](launch::MemoryModel m) { return m == launch::MemoryModel::Relaxed ? t.memory_relaxed : t.memory_sc; };
+    const std::string preview = state.controls.memory ? std::string(name(*state.controls.memory).s)
+                                                      : fill(t.memory_lesson, {name(lesson).s});
+    ImGui::BeginDisabled(gpu);
+    ImGui::SetNextItemWidth(field_width());
+    if (ImGui::BeginCombo(t.memory, preview.c_str())) {
+        for (const launch::MemoryModel model : {launch::MemoryModel::Sc, launch::MemoryModel::Relaxed}) {
+            const bool selected = state.controls.memory.value_or(lesson) == model;
+            // Picking the lesson's own model goes back to following the lesson.
+            if (ImGui::Selectable(name(model).s, selected))
+                state.controls.memory = model == lesson ? std::nullopt : std::optional(model);
+            widgets::tooltip(model == launch::MemoryModel::Relaxed ? t.tip_memory_relaxed : t.tip_memory_sc);
+            if (selected) ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    widgets::tooltip(gpu ? t.tip_memory_gpu.s : t.tip_memory.s, ImGuiHoveredFlags_AllowWhenDisabled);
+}
+
 void draw_numbers(AppState& state) {
     const RunPanelText& t = ui_text(shown_language(state)).run;
     const uint64_t seed_step = 1, seed_fast = 10;
@@ -59,11 +86,15 @@ void draw_numbers(AppState& state) {
 
     uint32_t reps = state.controls.reps;
     const uint32_t reps_step = 1, reps_fast = 10;
+    // The exhaustive schedule runs every execution once: repetitions mean nothing there.
+    const bool exhaustive = state.controls.schedule == sim::Schedule::Exhaustive && state.controls.backend != "gpu";
+    ImGui::BeginDisabled(exhaustive);
     ImGui::SetNextItemWidth(field_width());
     if (ImGui::InputScalar(t.reps, ImGuiDataType_U32, &reps, &reps_step, &reps_fast, "%u"))
         state.controls.reps = clamp_reps(reps);
+    ImGui::EndDisabled();
     state.controls.reps = clamp_reps(state.controls.reps); // also repairs a bad value from settings
-    widgets::tooltip(t.tip_reps);
+    widgets::tooltip(exhaustive ? t.tip_reps_exhaustive.s : t.tip_reps.s, ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
 void draw_buttons(AppState& state) {
@@ -208,6 +239,7 @@ void RunPanel::draw(AppState& state) {
 
     draw_backend(state);
     draw_schedule(state);
+    draw_memory(state);
     draw_numbers(state);
     draw_buttons(state);
     draw_progress(state);

@@ -4,6 +4,8 @@
 //   [SECTION] Steps
 #include "ui/script.h"
 
+#include "ui/outcomes_view.h"
+
 #include "ui/app.h"
 #include "ui/drawn_text.h"
 #include "ui/output_grid.h"
@@ -36,8 +38,9 @@ Usage:
 
 Options (any of them makes a script; settings.ini is then neither read nor written):
   --scenario ID [--variant ID]        select a lesson (default: the first variant)
-  --schedule rr|random|adversarial    run controls (default random)
+  --schedule rr|random|adversarial|exhaustive   run controls (default random)
   --seed N  --reps N
+  --memory sc|relaxed                 the simulator's memory model (default: the lesson's)
   --backend sim|gpu                   run on the simulator (default) or the GPU; where the GPU cannot be
                                       used the run falls back to the simulator and says why (exit 0)
   --untraced  --live  --gpu-timeout S GPU: untraced launches only; stream the traced launch's events to
@@ -46,7 +49,12 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --run                               run the selected variant and wait for it
   --compare                           compare mode: runs the correct variant and the selected one (as
                                       the C key does; --run is implied) and waits for both
-  --view lesson|source|timeline|findings   bring a view to the front
+  --view lesson|source|timeline|findings|outcomes   bring a view to the front
+  --run-outcomes                      the outcomes view's runs (simulator, and GPU where there is one),
+                                      after --run if given, and wait for them
+  --outcomes-runs N                   how many runs the outcomes view counts (default 200)
+  --open-outcome K                    then open the simulator run that gave the view's row K (from 0) on
+                                      the timeline, and wait for it
   --focus-finding N                   after the run: select finding N (zoom + source lines)
   --step N                            after the run: move the playhead N warp instructions forward
   --explain-output N|first            after the run: explain element N of the first checked output (first:
@@ -130,11 +138,12 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ParsedArgs out;
     ScriptOptions& o = out.options;
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
-                                            "keys", "quit",    "untraced",  "live"};
+                                            "keys", "quit",    "untraced",  "live", "run-outcomes"};
     const std::vector<std::string> valued = {
         "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
         "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
-        "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step",       "explain-output"};
+        "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step",       "explain-output",
+        "memory",        "outcomes-runs", "open-outcome"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -181,6 +190,18 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.untraced = true;
             else if (name == "live")
                 o.live = true;
+            else if (name == "run-outcomes")
+                o.run_outcomes = true;
+            else if (name == "outcomes-runs")
+                o.outcomes_runs = parse_number<uint32_t>(value, opt, 1, 100000);
+            else if (name == "open-outcome")
+                o.open_outcome = parse_number<int>(value, opt, 0, 1 << 20);
+            else if (name == "memory") {
+                launch::MemoryModel m;
+                if (!launch::parse_memory_model(value, m))
+                    throw ArgError{"--memory must be sc or relaxed, got '" + value + "'"};
+                o.memory = m;
+            }
             else if (name == "backend") {
                 if (value != "sim" && value != "gpu")
                     throw ArgError{"--backend must be sim or gpu, got '" + value + "'"};
@@ -194,7 +215,7 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
             else if (name == "schedule") {
                 sim::Schedule s;
                 if (!sim::parse_schedule(value, s))
-                    throw ArgError{"--schedule must be rr, random or adversarial, got '" + value + "'"};
+                    throw ArgError{"--schedule must be rr, random, adversarial or exhaustive, got '" + value + "'"};
                 o.schedule = s;
             } else if (name == "seed")
                 o.seed = parse_number<uint64_t>(value, opt, 0, UINT64_MAX / 2);
@@ -211,9 +232,11 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                     o.view = View::Timeline;
                 else if (value == "findings")
                     o.view = View::Findings;
+                else if (value == "outcomes")
+                    o.view = View::Outcomes;
                 else
-                    throw ArgError{"--view must be lesson, source, timeline or findings, got '" + value +
-                                   "'"};
+                    throw ArgError{"--view must be lesson, source, timeline, findings or outcomes, got '" +
+                                   value + "'"};
             } else if (name == "tap") {
                 size_t from = 0;
                 while (from <= value.size()) {
@@ -289,6 +312,12 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
             throw ArgError{"--compare runs two variants of a scenario: it cannot go with --open"};
         if (o.explain_output && !o.run)
             throw ArgError{"--explain-output needs a run with checked outputs: add --run"};
+        if (o.open_outcome >= 0 && !o.run_outcomes)
+            throw ArgError{"--open-outcome needs the outcome runs: add --run-outcomes"};
+        if ((o.run_outcomes || o.outcomes_runs) && o.scenario.empty() && !o.open.empty())
+            throw ArgError{"--run-outcomes counts a lesson's outcomes: it cannot go with --open"};
+        if (o.memory && o.backend == "gpu")
+            throw ArgError{"--memory picks the simulator's memory model: it cannot go with --backend gpu"};
         if (o.step > 0 && !o.run && !o.compare && o.open.empty())
             throw ArgError{"--step needs a trace to step through: add --run, --compare or --open FILE.slt"};
     } catch (const ArgError& e) {
@@ -327,6 +356,8 @@ void Script::start(App& app) {
     if (options_.untraced) state.controls.gpu_traced = false;
     if (options_.live) state.controls.gpu_live = true;
     if (options_.gpu_timeout_s) state.controls.gpu_timeout_s = *options_.gpu_timeout_s;
+    if (options_.memory) state.controls.memory = *options_.memory;
+    if (options_.outcomes_runs) state.outcomes.runs = *options_.outcomes_runs;
     if (options_.language) {
         state.language = *options_.language;
         if (state.language == Language::Zh && !state.cjk_font)
@@ -368,12 +399,14 @@ void Script::after_frame(App& app, Shell& shell) {
     case Step::WaitGpu:
         // A GPU run waits for the probe, so that where there is no GPU the app has said so (and
         // falls back) before the run starts, rather than the run discovering it.
-        if ((options_.run || options_.compare) && options_.backend == "gpu") {
+        if ((options_.run || options_.compare || options_.run_outcomes) &&
+            (options_.backend == "gpu" || options_.run_outcomes)) {
+            // (the outcomes view runs the GPU beside the simulator wherever the probe finds one)
             if (app.gpu_probing()) {
                 waited_too_long(app, "the GPU check");
                 break;
             }
-            if (!state.gpu.available)
+            if (!state.gpu.available && options_.backend == "gpu")
                 std::cerr << "synclab-app: GPU unavailable: " << state.gpu.reason
                           << "; running on the simulator\n";
         }
@@ -390,7 +423,7 @@ void Script::after_frame(App& app, Shell& shell) {
             step_ = Step::WaitRun;
             break;
         }
-        step_ = Step::Focus;
+        step_ = Step::Outcomes;
         break;
     case Step::WaitOpen:
         // A damaged file is not a failure of the script: the app shows the error, which is the point.
@@ -403,11 +436,60 @@ void Script::after_frame(App& app, Shell& shell) {
     case Step::WaitRun: {
         const uint64_t expected = options_.compare ? 2 : 1;
         if (app.jobs_finished() >= jobs_before_ + expected && !app.busy())
-            step_ = Step::Focus;
+            step_ = Step::Outcomes;
         else
             waited_too_long(app, "the run");
         break;
     }
+    case Step::Outcomes:
+        if (options_.run_outcomes) {
+            jobs_before_ = app.jobs_finished();
+            wait_start_ = std::chrono::steady_clock::now();
+            state.requests.run_outcomes = true;
+            step_ = Step::WaitOutcomes;
+            break;
+        }
+        step_ = Step::Focus;
+        break;
+    case Step::WaitOutcomes:
+        if (app.jobs_finished() > jobs_before_ && !app.busy()) {
+            if (state.outcomes.sim == nullptr)
+                fail("--run-outcomes: no outcomes came back" +
+                     (state.outcomes.error.empty() ? std::string() : " (" + state.outcomes.error + ")"));
+            else
+                step_ = Step::OpenOutcome;
+        } else {
+            waited_too_long(app, "the outcome runs");
+        }
+        break;
+    case Step::OpenOutcome: {
+        if (options_.open_outcome < 0) {
+            step_ = Step::Focus;
+            break;
+        }
+        // The rows as the view lists them.
+        const RunRecord* sim = state.outcomes.sim.get();
+        const std::vector<OutcomeRow> rows = outcome_rows(
+            state.scenario, state.variant, sim->summary.histogram ? &*sim->summary.histogram : nullptr, nullptr,
+            shown_language(state));
+        if (size_t(options_.open_outcome) >= rows.size() || rows[size_t(options_.open_outcome)].sim_run == nullptr) {
+            fail("--open-outcome " + std::to_string(options_.open_outcome) + ": the view has " +
+                 std::to_string(rows.size()) + " rows" +
+                 (size_t(options_.open_outcome) < rows.size() ? ", and the simulator never gave that one" : ""));
+            return;
+        }
+        jobs_before_ = app.jobs_finished();
+        wait_start_ = std::chrono::steady_clock::now();
+        state.requests.open_outcome = *rows[size_t(options_.open_outcome)].sim_run;
+        step_ = Step::WaitOpenOutcome;
+        break;
+    }
+    case Step::WaitOpenOutcome:
+        if (app.jobs_finished() > jobs_before_ && !app.busy())
+            step_ = Step::Focus;
+        else
+            waited_too_long(app, "the outcome's run");
+        break;
     case Step::Focus:
         if (options_.focus_finding >= 0) {
             // (a failure here still takes the screenshot: see fail())
@@ -489,6 +571,28 @@ bool Script::explain(AppState& state) {
     return true;
 }
 
+namespace {
+
+// The outcomes view's rows, as the view lists them (for the GUI tests).
+nlohmann::json outcomes_rows_json(const AppState& s) {
+    const RunRecord* sim = s.outcomes.sim.get();
+    const RunRecord* gpu = s.outcomes.gpu.get();
+    const std::vector<OutcomeRow> rows = outcome_rows(
+        s.scenario, s.variant, sim && sim->summary.histogram ? &*sim->summary.histogram : nullptr,
+        gpu && gpu->summary.histogram ? &*gpu->summary.histogram : nullptr, shown_language(s));
+    nlohmann::json out = nlohmann::json::array();
+    for (const OutcomeRow& r : rows)
+        out.push_back({{"outcome", r.outcome},
+                       {"sim", r.sim_count},
+                       {"gpu", r.gpu_count},
+                       {"forbidden", r.forbidden},
+                       {"forbidden_seen", r.forbidden_seen},
+                       {"seed", r.sim_run ? r.sim_run->seed : 0}});
+    return out;
+}
+
+} // namespace
+
 void Script::after_render(App& app, Shell& shell) {
     if (finished_ || step_ != Step::Shoot) return;
     if (!options_.screenshot.empty()) {
@@ -540,7 +644,17 @@ void Script::after_render(App& app, Shell& shell) {
             {"focus_view", s.focus_view == View::Lesson     ? "lesson"
                            : s.focus_view == View::Source   ? "source"
                            : s.focus_view == View::Timeline ? "timeline"
+                           : s.focus_view == View::Outcomes ? "outcomes"
                                                             : "findings"},
+            {"memory_model", s.current ? launch::to_string(s.current->summary.memory) : ""},
+            {"record_seed", s.current ? s.current->options.seed : 0},
+            {"outcomes_rows", outcomes_rows_json(s)},
+            {"outcomes_runs", s.outcomes.runs},
+            {"outcomes_sim_runs",
+             s.outcomes.sim && s.outcomes.sim->summary.histogram ? s.outcomes.sim->summary.histogram->runs : 0},
+            {"outcomes_sim_memory", s.outcomes.sim ? launch::to_string(s.outcomes.sim->summary.memory) : ""},
+            {"outcomes_gpu_ran", s.outcomes.gpu != nullptr},
+            {"outcomes_error", s.outcomes.error},
             {"show_ptx", s.show_ptx},
             {"camera_t0", s.camera.t0},
             {"record_scenario", s.current ? s.current->scenario_id : ""},

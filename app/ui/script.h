@@ -59,6 +59,10 @@ struct ScriptOptions {
     std::string open;
     bool run = false;
     bool compare = false;
+    std::optional<launch::MemoryModel> memory; // --memory sc|relaxed (default: the lesson's)
+    bool run_outcomes = false;           // --run-outcomes: the outcomes view's N runs, and wait
+    std::optional<uint32_t> outcomes_runs; // --outcomes-runs N
+    int open_outcome = -1;               // --open-outcome K: then open row K's simulator run, and wait
     std::optional<View> view;
     int focus_finding = -1;
     int step = 0; // --step N: warp instructions to move the playhead after the run
@@ -117,6 +121,10 @@ class Script {
         WaitGpu,
         Run,
         WaitRun,
+        Outcomes,
+        WaitOutcomes,
+        OpenOutcome,
+        WaitOpenOutcome,
         Focus,
         Tap,
         WaitTap,

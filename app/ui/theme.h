@@ -46,6 +46,8 @@ constexpr uint32_t kOk = rgba(60, 200, 90);           // "as expected" badge
 constexpr uint32_t kWrongOutput = rgba(235, 60, 60);  // the output grid: an element that came out wrong
 constexpr uint32_t kRightOutput = rgba(74, 78, 90);   // ... and one that came out right (neutral)
 constexpr uint32_t kProvenance = rgba(40, 230, 255);  // a wrong output explained: its store and loads
+constexpr uint32_t kOutcomeSim = rgba(110, 140, 255); // the outcomes view: the simulator's count bars
+constexpr uint32_t kOutcomeGpu = rgba(120, 210, 120); // ... and the GPU's
 
 uint32_t event_colour(trace::EventKind kind);
 

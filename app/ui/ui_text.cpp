@@ -122,6 +122,20 @@ constexpr UiText kEnglish = {
             .tip_live_off = "Live shows the traced launch: choose untraced + traced.",
             .tip_timeout = "A kernel still running after this many seconds is stopped; the run then shows "
                            "where its threads were waiting (a hang ends as a diagnosis, not a frozen GPU).",
+            .memory = "Memory",
+            .memory_lesson = "{0} (the lesson's)",
+            .memory_sc = "sc",
+            .memory_relaxed = "relaxed",
+            .tip_memory_sc = "sequentially consistent: every access is visible to every thread at once",
+            .tip_memory_relaxed = "the PTX memory model's weak behaviours: store buffers, stale L1 lines, "
+                                  "until fences and release/acquire order them",
+            .tip_memory = "The simulator's memory model. sc: every load sees the latest store (sequentially "
+                          "consistent). relaxed: stores wait in store buffers and an SM's L1 may hold stale "
+                          "lines, as PTX allows, until fences, barriers, release/acquire and atomics order "
+                          "them. The default is the lesson's.",
+            .tip_memory_gpu = "The GPU has its own memory system: the model is the simulator's.",
+            .tip_reps_exhaustive = "The exhaustive schedule runs every execution the memory model allows once: "
+                                   "repetitions mean nothing there.",
         },
     .browser =
         {
@@ -470,6 +484,54 @@ constexpr UiText kEnglish = {
                        "  green circle: the run showed what the lesson expects\n"
                        "  red square: it did not, or the run failed (hover for details)",
         },
+    .outcomes =
+        {
+            .tab = "Outcomes",
+            .runs = "Runs",
+            .run = "Run {0} times",
+            .run_once = "Run once",
+            .run_all = "Run every execution",
+            .cancel = "Cancel",
+            .idle = "Run the selected variant many times and count what it leaves behind: each outcome, "
+                    "how often it came, and whether the memory model allows it.",
+            .running = "counting the outcomes of {0}\u2026",
+            .subject = "{0}: its final contents, one outcome per run",
+            .subject_per = "{0}: its final contents, one outcome per {1} elements",
+            .subject_first = "{0}[0]: this lesson names no outcomes, so its first output's first element",
+            .col_outcome = "outcome",
+            .col_meaning = "meaning",
+            .col_model = "model",
+            .col_sim = "simulator",
+            .col_gpu = "GPU",
+            .sim_side = "simulator ({0})",
+            .allowed = "allowed",
+            .forbidden = "forbidden",
+            .forbidden_seen = "forbidden by the model, yet seen",
+            .counted = "{0} runs, {1} outcomes counted",
+            .every_execution = "allowed by the model (every execution: {0})",
+            .bound = "the first {0} executions only: the bound stopped the exploration",
+            .gpu_none = "No GPU here ({0}): the simulator's column only.",
+            .gpu_probing = "looking for a GPU\u2026",
+            .gpu_not_run = "not run on the GPU",
+            .status_line = "{0}: {1}",
+            .tip_open = "click: open one run that produced it on the timeline (seed {0})",
+            .tip_open_exec = "click: open the execution that produced it on the timeline",
+            .tip_gpu = "counted from the GPU's untraced launches: the hardware does not replay a launch, "
+                       "so click the simulator's count to see a run that gave it",
+            .tip_runs = "How many runs to count, with the seeds seed, seed+1, ... (the run panel's seed, "
+                        "schedule and memory model)",
+            .tip_forbidden = "the memory model forbids this outcome for this variant",
+            .opened = "opened a run that gave {0}",
+            .done = "{0}: outcomes counted over {1} runs",
+            .about = "The outcome histogram of the selected variant: run it N times (each with its own seed) "
+                     "and count the final contents of the lesson's outcome buffer. Simulator and GPU side by "
+                     "side, where there is a GPU.\n\nEach outcome says whether the memory model allows it for "
+                     "this variant; a forbidden outcome that appeared is red. With the exhaustive schedule "
+                     "(run panel) the simulator runs every execution the model allows, so its column is the "
+                     "model's whole outcome set, not a sample.\n\nClick a simulator count to open one run "
+                     "that produced it on the timeline.",
+            .failed = "the outcome runs failed: {0}",
+        },
 };
 
 constexpr UiText kChinese = {
@@ -582,6 +644,18 @@ constexpr UiText kChinese = {
             .tip_live_off = "实时显示的是记录跟踪的启动：请选择“不记录 + 记录跟踪”。",
             .tip_timeout = "超过这么多秒还在运行的内核会被停止；这次运行会显示它的线程在哪里等待（挂起会变成"
                            "诊断，而不是卡死的 GPU）。",
+            .memory = "内存模型",
+            .memory_lesson = "{0}（课程的默认）",
+            .memory_sc = "顺序一致",
+            .memory_relaxed = "宽松",
+            .tip_memory_sc = "顺序一致：每次访问立即对所有线程可见",
+            .tip_memory_relaxed = "PTX 内存模型允许的弱行为：写缓冲区、过期的 L1 缓存行，直到栅栏和释放/获取给它们排好"
+                                  "顺序",
+            .tip_memory = "模拟器的内存模型。顺序一致：每次读取都看到最新的写入。宽松：写入先留在写缓冲"
+                          "区里，SM 的 L1 可能保留过期的缓存行，这些都是 PTX 允许的，直到栅栏、屏障、释放/获取"
+                          "和原子操作给它们排好顺序。默认是课程指定的模型。",
+            .tip_memory_gpu = "GPU 有自己的内存系统：内存模型只用于模拟器。",
+            .tip_reps_exhaustive = "穷举调度把内存模型允许的每一种执行各运行一次：运行次数在这里没有意义。",
         },
     .browser =
         {
@@ -885,6 +959,49 @@ constexpr UiText kChinese = {
                        "本打开它的课程，然后预测会发生什么，再运行它。\n\n标记表示这个版本上次运行的结果：\n "
                        " 空心圆：还没有运行\n  绿色圆：这次运行显示了课程所预期的内容\n  "
                        "红色方块：没有显示，或者运行失败（把鼠标放在上面看详细信息）",
+        },
+    .outcomes =
+        {
+            .tab = "结果分布",
+            .runs = "运行次数",
+            .run = "运行 {0} 次",
+            .run_once = "运行 1 次",
+            .run_all = "运行每一种执行",
+            .cancel = "取消",
+            .idle = "把所选版本运行很多次，统计它留下的结果：每种结果出现了几次，以及内存模型是否允许它。",
+            .running = "正在统计 {0} 的结果\u2026",
+            .subject = "{0}：最终内容，每次运行一个结果",
+            .subject_per = "{0}：最终内容，每 {1} 个元素一个结果",
+            .subject_first = "{0}[0]：这个课程没有指定结果，所以取它第一个输出的第一个元素",
+            .col_outcome = "结果",
+            .col_meaning = "含义",
+            .col_model = "模型",
+            .col_sim = "模拟器",
+            .col_gpu = "GPU",
+            .sim_side = "模拟器（{0}）",
+            .allowed = "允许",
+            .forbidden = "禁止",
+            .forbidden_seen = "内存模型禁止，却出现了",
+            .counted = "{0} 次运行，统计了 {1} 个结果",
+            .every_execution = "内存模型允许的结果（每一种执行：{0}）",
+            .bound = "只有前 {0} 种执行：探索在上限处停止了",
+            .gpu_none = "这里没有 GPU（{0}）：只有模拟器一列。",
+            .gpu_probing = "正在查找 GPU\u2026",
+            .gpu_not_run = "没有在 GPU 上运行",
+            .status_line = "{0}：{1}",
+            .tip_open = "点击：在时间线上打开产生这个结果的一次运行（种子 {0}）",
+            .tip_open_exec = "点击：在时间线上打开产生这个结果的那种执行",
+            .tip_gpu = "来自 GPU 上不插桩的启动：硬件无法重现一次启动，点击模拟器的计数可以看到产生它的运行",
+            .tip_runs = "统计多少次运行，种子依次为 种子、种子+1……（使用运行面板的种子、调度和内存模型）",
+            .tip_forbidden = "对这个版本，内存模型禁止这个结果",
+            .opened = "打开了一次得到 {0} 的运行",
+            .done = "{0}：统计了 {1} 次运行的结果",
+            .about = "所选版本的结果分布：把它运行 N 次（每次用自己的种子），统计课程指定的结果缓冲区的最终内容。"
+                     "有 GPU 时模拟器和 GPU 并排显示。\n\n每个结果都标出内存模型对这个版本是否允许它；出现了的"
+                     "禁止结果显示为红色。使用穷举调度（运行面板）时，模拟器会运行模型允许的每一种执行，所以它"
+                     "那一列是模型的全部结果，而不是抽样。\n\n点击模拟器的计数，可以在时间线上打开产生这个结果"
+                     "的一次运行。",
+            .failed = "结果统计失败：{0}",
         },
 };
 

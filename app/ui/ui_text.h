@@ -90,6 +90,12 @@ struct RunPanelText {
     Text seed_word;  // "seed {0}" in a run's label
     Text seeds_word; // "seeds {0}-{1}"
     Text tip_backend, tip_gpu_real, tip_launches, tip_live, tip_live_off, tip_timeout;
+    Text memory;         // "Memory model"
+    Text memory_lesson;  // "{0} (the lesson's)" in the combo's preview
+    Text memory_sc, memory_relaxed;         // the models' names: "sc", "relaxed" (the CLI's ids)
+    Text tip_memory_sc, tip_memory_relaxed; // what each one is
+    Text tip_memory, tip_memory_gpu;
+    Text tip_reps_exhaustive; // why the repetitions are greyed out under schedule exhaustive
 };
 
 struct BrowserText {
@@ -205,6 +211,41 @@ struct ProvenanceText {
         other_blocks, more, none_stale, overwrote_one, overwrote_many;
 };
 
+// The outcomes view: a variant's outcome histogram over N runs, simulator beside GPU.
+struct OutcomesText {
+    Text tab;           // "Outcomes"
+    Text runs;          // the input's label: "Runs"
+    Text run;           // "Run {0} times"
+    Text run_once;      // "Run once" (N = 1)
+    Text run_all;       // "Run every execution" (schedule exhaustive)
+    Text cancel;
+    Text idle;          // before any run: what the view will show
+    Text running;       // "counting the outcomes of {0}…"
+    Text subject;       // "{0}: the final contents, one outcome per run"
+    Text subject_per;   // "{0}: the final contents, one outcome per {1} elements"
+    Text subject_first; // "{0}[0]: this lesson names no outcomes, so its first output's first element"
+    Text col_outcome, col_meaning, col_model, col_sim, col_gpu;
+    Text sim_side; // "simulator ({0})": the memory model the counts ran under
+    Text allowed, forbidden;
+    Text forbidden_seen; // "forbidden by the model, yet seen"
+    Text counted;        // "{0} runs, {1} outcomes counted"
+    Text every_execution; // "allowed by the model (every execution: {0})"
+    Text bound;           // "the first {0} executions only: the bound stopped the exploration"
+    Text gpu_none;        // "no GPU here ({0}): the simulator's column only"
+    Text gpu_probing;     // "looking for a GPU…"
+    Text gpu_not_run;     // "not run on the GPU"
+    Text status_line;     // "{0}: {1}" (side: status message), where a side did not end ok
+    Text tip_open;        // "click: open one run that produced it on the timeline (seed {0})"
+    Text tip_open_exec;   // "click: open the execution that produced it on the timeline"
+    Text tip_gpu;         // why a GPU count does not open a run
+    Text tip_runs;
+    Text tip_forbidden;   // "the memory model forbids it for this variant"
+    Text opened;          // status line: "opened a run that gave {0}"
+    Text done;            // status line: "{0}: outcomes counted over {1} runs"
+    Text about;           // the "?" text
+    Text failed;          // "the outcome runs failed: {0}"
+};
+
 struct UiText {
     MenuText menu;
     ShellText shell;
@@ -221,6 +262,7 @@ struct UiText {
     SourceText source;
     LessonFrameText lesson;
     AboutText about;
+    OutcomesText outcomes;
 };
 
 const UiText& ui_text(Language language);

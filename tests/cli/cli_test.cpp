@@ -144,7 +144,7 @@ TEST(Cli, UsageErrorsExitTwoAndSayWhatIsWrong) {
         {"run stencil --variant correct --seed abc", "--seed must be a whole number, got 'abc'"},
         {"run stencil --variant correct --seed -4", "--seed must be a whole number"},
         {"run stencil --variant correct --reps 0", "--reps must be between 1"},
-        {"run stencil --variant correct --schedule fifo", "--schedule must be rr, random or adversarial"},
+        {"run stencil --variant correct --schedule fifo", "--schedule must be rr, random, adversarial or exhaustive"},
         {"run stencil --variant correct --backend tpu", "--backend must be 'sim' or 'gpu'"},
         {"run stencil --variant correct --live", "--live needs --backend gpu"},
         {"run stencil --variant correct --colour", "unknown option --colour"},
@@ -283,6 +283,192 @@ TEST(Cli, CheckCompilesCudaSourceWhenNvccExists) {
     const auto j = nlohmann::json::parse(o.out);
     ASSERT_FALSE(j["findings"].empty()) << o.out;
     EXPECT_EQ(j["findings"][0]["kind"], "race");
+}
+
+// [SECTION] Outcome histograms: a message-passing litmus test of our own (tests/cli/data/mp_litmus.cu,
+// its PTX beside it): thread 0 writes data then flag, thread 32 reads flag then data, and each block
+// records (flag, data) in arg2.
+
+std::string mp(const std::string& kernel, uint32_t blocks) {
+    const std::string n = std::to_string(blocks);
+    return "check " + data("mp_litmus.ptx") + " --kernel " + kernel + " --grid " + n +
+           " --block 64 --arg buf:u32:" + n + " --arg buf:u32:" + n + " --arg buf:u32:" + std::to_string(2 * blocks);
+}
+
+std::set<std::string> keys_of(const nlohmann::json& object) {
+    std::set<std::string> out;
+    for (const auto& [key, value] : object.items())
+        out.insert(key);
+    return out;
+}
+
+TEST(CliHistogram, ExhaustiveScPrintsExactlyTheOutcomesTheModelAllows) {
+    const Output o = run(mp("mp_no_fence", 1) + " --memory sc --schedule exhaustive --histogram arg2 --per 2 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["status"], "ok") << o.out;
+    EXPECT_EQ(j["memory_model"], "sc");
+    EXPECT_EQ(j["schedule"], "exhaustive");
+    // Sequential consistency: never the flag without the data ("1,0").
+    EXPECT_EQ(keys_of(j["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,1"})) << j["histogram"].dump();
+    const auto& d = j["histogram_details"];
+    EXPECT_EQ(d["buffer"], "arg2");
+    EXPECT_EQ(d["per"], 2);
+    EXPECT_EQ(d["every_execution"], true);
+    EXPECT_EQ(j["exploration"]["complete"], true);
+    const uint64_t executions = j["exploration"]["executions"].get<uint64_t>();
+    EXPECT_EQ(d["records"].get<uint64_t>(), executions);
+    uint64_t total = 0;
+    for (const auto& c : d["outcomes"]) {
+        total += c["count"].get<uint64_t>();
+        EXPECT_TRUE(c.contains("choices")) << c.dump(); // the execution that gave it, to replay
+        EXPECT_EQ(j["histogram"][c["outcome"].get<std::string>()], c["count"]);
+    }
+    EXPECT_EQ(total, executions);
+
+    const Output text = run(mp("mp_no_fence", 1) + " --memory sc --schedule exhaustive --histogram arg2 --per 2");
+    ASSERT_EQ(text.code, 0) << text.out;
+    EXPECT_TRUE(contains(text.out, "allowed by the model (every execution: " + std::to_string(executions) + ")"))
+        << text.out;
+    EXPECT_TRUE(contains(text.out, "outcome")) << text.out;
+    EXPECT_TRUE(contains(text.out, "percent")) << text.out;
+    EXPECT_FALSE(contains(text.out, "1,0 ")) << text.out;
+}
+
+TEST(CliHistogram, RepsCountEveryRecordWithPercentages) {
+    const Output o = run(mp("mp_no_fence", 4) + " --reps 40 --seed 3 --histogram arg2 --per 2 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const auto j = nlohmann::json::parse(o.out);
+    const auto& d = j["histogram_details"];
+    EXPECT_EQ(d["runs"], 40);
+    EXPECT_EQ(d["records"], 160); // 40 runs x 4 blocks
+    EXPECT_EQ(d["every_execution"], false);
+    uint64_t total = 0;
+    double percent = 0;
+    uint64_t previous = UINT64_MAX;
+    for (const auto& c : d["outcomes"]) {
+        const uint64_t n = c["count"].get<uint64_t>();
+        total += n;
+        percent += c["percent"].get<double>();
+        EXPECT_LE(n, previous) << "most frequent first";
+        previous = n;
+        const uint64_t seed = c["seed"].get<uint64_t>();
+        EXPECT_GE(seed, 3u);
+        EXPECT_LT(seed, 43u);
+    }
+    EXPECT_EQ(total, 160u);
+    EXPECT_NEAR(percent, 100.0, 0.01);
+    // The parameter's PTX name names the same buffer.
+    const Output named = run(mp("mp_no_fence", 4) + " --reps 40 --seed 3 --histogram mp_no_fence_param_2 --per 2 --json");
+    ASSERT_EQ(named.code, 0) << named.out;
+    EXPECT_EQ(nlohmann::json::parse(named.out)["histogram"], j["histogram"]);
+    // Text: one line per outcome with its count and percentage.
+    const Output text = run(mp("mp_no_fence", 4) + " --reps 40 --seed 3 --histogram arg2 --per 2");
+    ASSERT_EQ(text.code, 0) << text.out;
+    EXPECT_TRUE(contains(text.out, "histogram of arg2 (records of 2 u32): 40 runs, 160 records")) << text.out;
+    for (const auto& c : d["outcomes"])
+        EXPECT_TRUE(contains(text.out, c["outcome"].get<std::string>())) << text.out;
+    EXPECT_TRUE(contains(text.out, "%")) << text.out;
+}
+
+TEST(CliHistogram, PastTheBoundTheRunSaysBudgetAndHowToRaiseIt) {
+    const Output o = run(mp("mp_no_fence", 1) + " --schedule exhaustive --max-executions 2 --histogram arg2 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["status"], "budget");
+    EXPECT_TRUE(contains(j["message"].get<std::string>(), "--max-executions N")) << j["message"];
+    EXPECT_EQ(j["exploration"]["complete"], false);
+    EXPECT_EQ(j["exploration"]["executions"], 2);
+    EXPECT_EQ(j["histogram_details"]["every_execution"], false);
+}
+
+TEST(CliHistogram, RunCountsALessonsBuffer) {
+    const Output o = run("run stencil --variant missing_barrier --reps 2 --histogram g_out --per 4096 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["histogram_details"]["buffer"], "g_out");
+    EXPECT_EQ(j["histogram_details"]["type"], "f32");
+    EXPECT_EQ(j["histogram_details"]["records"], 8); // 16384 elements in records of 4096, twice
+}
+
+TEST(CliHistogram, WrongArgumentsAreUsageErrors) {
+    struct Bad {
+        std::string args, expect;
+    };
+    const std::string scale = "check " + data("user_kernels.ptx") +
+                              " --kernel scale --grid 1 --block 32 --arg buf:f32:4 --arg 1 --arg 4";
+    const Bad bad[] = {
+        {scale + " --histogram arg1", "--histogram arg1: parameter scale_param_1 is a scalar"},
+        {scale + " --histogram arg7", "--histogram arg7: no parameter of that name"},
+        {scale + " --per 2", "--per N cuts the --histogram buffer into records: it needs --histogram BUFFER"},
+        {scale + " --histogram arg0 --per 3", "records of 3 elements do not divide buffer 'arg0' (4 elements)"},
+        {scale + " --memory weak", "--memory must be sc or relaxed, got 'weak'"},
+        {scale + " --memory sc --backend gpu", "--memory picks the simulator's memory model"},
+        {scale + " --schedule exhaustive --backend gpu", "--schedule exhaustive enumerates the simulator's"},
+        {scale + " --schedule exhaustive --reps 3", "--reps does not go with --schedule exhaustive"},
+        {scale + " --max-executions 5", "--max-executions bounds --schedule exhaustive"},
+        {scale + " --schedule exhaustive --max-executions 0", "--max-executions must be between 1"},
+        {"run stencil --variant correct --histogram g_nope",
+         "--histogram g_nope: lesson stencil has no buffer of that name (buffers: g_in, g_out)"},
+        {"run stencil --variant correct --memory tso", "--memory must be sc or relaxed"},
+        {"table --memory tso", "--memory must be sc or relaxed"},
+        {"table --backend gpu --memory sc", "--memory picks the simulator's memory model"},
+    };
+    for (const Bad& b : bad) {
+        const Output o = run(b.args);
+        EXPECT_EQ(o.code, 2) << "synclab " << b.args << "\n" << o.out;
+        EXPECT_TRUE(contains(o.out, b.expect))
+            << "synclab " << b.args << "\nexpected: " << b.expect << "\ngot: " << o.out;
+    }
+}
+
+TEST(CliHistogram, UsageNamesTheNewOptions) {
+    const Output o = run("help");
+    ASSERT_EQ(o.code, 0);
+    for (const char* option : {"--memory sc|relaxed", "exhaustive", "--max-executions N", "--histogram BUFFER",
+                               "--per N"})
+        EXPECT_TRUE(contains(o.out, option)) << option;
+}
+
+// The same litmus test under the relaxed model: without fences the reader may see the flag and still
+// the old data ("1,0": PTX orders nothing between two relaxed accesses to different addresses);
+// __threadfence() on both sides (fence.sc.gpu, a release and an acquire pattern) forbids it
+// (PTX ISA, Memory Consistency Model: "Causality order"). Exhaustive gives the model's whole set;
+// random and adversarial runs show the weak outcome too.
+TEST(CliHistogram, RelaxedMessagePassingAllowsTheWeakOutcomeOnlyWithoutFences) {
+    const std::string exhaustive = " --memory relaxed --schedule exhaustive --histogram arg2 --per 2 --json";
+    const Output weak = run(mp("mp_no_fence", 1) + exhaustive);
+    ASSERT_EQ(weak.code, 0) << weak.out;
+    const auto w = nlohmann::json::parse(weak.out);
+    EXPECT_EQ(w["memory_model"], "relaxed");
+    EXPECT_EQ(w["status"], "ok") << w["message"];
+    EXPECT_EQ(keys_of(w["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,0", "1,1"})) << w["histogram"].dump();
+    const Output fenced = run(mp("mp_fences", 1) + exhaustive);
+    ASSERT_EQ(fenced.code, 0) << fenced.out;
+    const auto f = nlohmann::json::parse(fenced.out);
+    EXPECT_EQ(f["status"], "ok") << f["message"];
+    EXPECT_EQ(keys_of(f["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,1"})) << f["histogram"].dump();
+    for (const char* schedule : {"random", "adversarial"}) {
+        const Output sampled = run(mp("mp_no_fence", 64) + " --memory relaxed --schedule " + schedule +
+                                   " --reps 20 --histogram arg2 --per 2 --json");
+        ASSERT_EQ(sampled.code, 0) << sampled.out;
+        const auto j = nlohmann::json::parse(sampled.out);
+        EXPECT_TRUE(j["histogram"].contains("1,0")) << schedule << ": " << j["histogram"].dump();
+        const Output sampled_fenced = run(mp("mp_fences", 64) + " --memory relaxed --schedule " + schedule +
+                                          " --reps 20 --histogram arg2 --per 2 --json");
+        ASSERT_EQ(sampled_fenced.code, 0) << sampled_fenced.out;
+        EXPECT_FALSE(nlohmann::json::parse(sampled_fenced.out)["histogram"].contains("1,0")) << schedule;
+    }
+}
+
+TEST(CliHistogram, ALitmusTestInCudaThroughNvcc) {
+    if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no nvcc on this machine";
+    const Output o = run("check " + data("mp_litmus.cu") +
+                         " --kernel mp_fences --grid 1 --block 64 --arg buf:u32:1 --arg buf:u32:1 --arg buf:u32:2"
+                         " --memory sc --schedule exhaustive --histogram arg2 --per 2 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(keys_of(j["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,1"})) << j["histogram"].dump();
 }
 
 TEST(Cli, TableRunsEveryVariantAsItsLessonSays) {

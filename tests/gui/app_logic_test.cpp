@@ -246,13 +246,31 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
     EXPECT_EQ(error_of({"--variant", "correct"}), "--variant needs --scenario");
     EXPECT_EQ(error_of({"--size", "big"}), "--size must be WIDTHxHEIGHT (e.g. 1280x800), got 'big'");
     EXPECT_EQ(error_of({"--view", "heatmap"}),
-              "--view must be lesson, source, timeline or findings, got 'heatmap'");
+              "--view must be lesson, source, timeline, findings or outcomes, got 'heatmap'");
+    EXPECT_EQ(error_of({"--memory", "tso"}), "--memory must be sc or relaxed, got 'tso'");
+    EXPECT_EQ(error_of({"--scenario", "stencil", "--open-outcome", "0"}),
+              "--open-outcome needs the outcome runs: add --run-outcomes");
+    EXPECT_NE(error_of({"--memory", "sc", "--backend", "gpu"}).find("cannot go with --backend gpu"), std::string::npos);
+    EXPECT_NE(error_of({"--outcomes-runs", "0"}).find("--outcomes-runs must be a number from 1"), std::string::npos);
     EXPECT_EQ(error_of({"--seed"}), "--seed needs a value");
     EXPECT_EQ(error_of({"--run=yes"}), "--run takes no value");
     EXPECT_NE(error_of({"--focus-finding", "0"}).find("add --run, --compare or --open"), std::string::npos);
     EXPECT_NE(error_of({"--tap", "],zz"}).find("--tap: unknown key 'zz'"), std::string::npos);
     EXPECT_NE(error_of({"--compare", "--open", "x.slt"}).find("cannot go with --open"), std::string::npos);
     EXPECT_NE(error_of({"stencil"}).find("unexpected argument 'stencil'"), std::string::npos);
+}
+
+TEST(ScriptArgs, TheOutcomesViewsOptions) {
+    const ParsedArgs p = parse_app_args({"--scenario", "stencil", "--view", "outcomes", "--outcomes-runs", "30",
+                                         "--run-outcomes", "--open-outcome", "2", "--memory", "relaxed",
+                                         "--schedule", "exhaustive"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_EQ(p.options.view, View::Outcomes);
+    EXPECT_EQ(p.options.outcomes_runs, 30u);
+    EXPECT_TRUE(p.options.run_outcomes);
+    EXPECT_EQ(p.options.open_outcome, 2);
+    EXPECT_EQ(p.options.memory, launch::MemoryModel::Relaxed);
+    EXPECT_EQ(p.options.schedule, sim::Schedule::Exhaustive);
 }
 
 TEST(ScriptArgs, TapsAreKeyCodesInOrder) {

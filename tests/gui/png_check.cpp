@@ -139,6 +139,8 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"fence", theme::kFence},
         {"wrong_output", theme::kWrongOutput},
         {"provenance", theme::kProvenance},
+        {"outcome_sim", theme::kOutcomeSim},
+        {"outcome_gpu", theme::kOutcomeGpu},
         // Text inks (theme::Palette): outcome words, normal and presenter theme.
         {"good", theme::palette(false).good},
         {"bad", theme::palette(false).bad},
