@@ -100,7 +100,10 @@ struct Finding {
 // right by luck])" where harmful H > 0 (harm per hazard: WAR "loads read the old value", RAW "loads
 // read the new value too early", WAW "writes were lost"), else " (none did harm in this run; N
 // <count_noun>s were right by luck)" ("it did no harm in this run: right by luck" for one pair);
-// "in this run" becomes "in R runs" after a merge. Other kinds: the text, then, where count > 1 or
+// "in this run" becomes "in R runs" after a merge. Stale reads of a flag chain (check
+// "flag_without_fence") alike, in loads: " (H loads read the old value[; N more loads were right by
+// luck])", " (none read the old value in this run; N loads were right by luck)" or " (it read the
+// new value in this run: right by luck)". Other kinds: the text, then, where count > 1 or
 // runs > 1 (or for a lost update), " (N <count_noun>s[, L updates lost][ in R runs])".
 void render_message(Finding& finding);
 
@@ -168,6 +171,11 @@ struct ShadowStats {
 };
 std::vector<Finding> find_global_races(const trace::Trace& trace, const Options& options = {},
                                        ShadowStats* stats = nullptr);
+// Stale reads on global memory (FindingKind::StaleRead): a read that follows a write of another
+// thread only through a flag it observed, with no fence (or a fence of too narrow a scope) on one
+// side (check "flag_without_fence"), or a read ordered after a write that returned another value
+// (check "ordered_read_stale"). Synchronisation as global_races.cpp and sync_order.h describe it.
+std::vector<Finding> find_stale_reads(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_deadlock(const trace::Trace& trace);
