@@ -526,7 +526,7 @@ class GlobalRaceChecker {
         // harmful when a byte of the writer's says so (findings.h, "Harm"); or, for a read, a stale
         // read (see the header comment).
         writers_seen_.clear();
-        raced_.assign(targets_.size(), 0);
+        if (sync_) raced_.assign(targets_.size(), 0);
         for (size_t i = 0; i < targets_.size(); ++i) {
             const Target& t = targets_[i];
             const Cell& c = *t.cell;
@@ -546,7 +546,7 @@ class GlobalRaceChecker {
                 verdict = Verdict::Stale;
                 values = compare_read(t, e);
             } else {
-                raced_[i] = 1;
+                if (sync_) raced_[i] = 1;
                 if (morally_strong(c.w_site, writer.block, e.site, now.block)) continue;
                 values = writes ? compare_write(t, e) : last_write_changed(t);
             }

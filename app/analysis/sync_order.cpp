@@ -250,9 +250,11 @@ uint32_t SyncOrder::access(const Event& e, uint32_t epoch) {
         m.release_wide = s->release_wide;
     }
     m.writer_side = writer_side(s, t, e, lc);
-    std::vector<Message>& recent = addresses_[e.address].recent;
+    AddressState& a = addresses_[e.address];
+    std::vector<Message>& recent = a.recent;
     if (recent.size() >= kRecent) recent.erase(recent.begin());
     recent.push_back(std::move(m));
+    resolve(a, recent.back());
     return lc;
 }
 
@@ -323,12 +325,13 @@ void SyncOrder::atomic(const Event& e, uint32_t epoch) {
     std::vector<Message>& recent = a.recent;
     if (recent.size() >= kRecent) recent.erase(recent.begin());
     recent.push_back(std::move(m));
+    resolve(a, recent.back());
 }
 
 void SyncOrder::observe_load(const Event& e) {
     const auto found = addresses_.find(e.address);
-    if (found == addresses_.end()) return;
-    AddressState& a = found->second;
+    if (found == addresses_.end() && e.value == 0) return; // the value before the launch
+    AddressState& a = found != addresses_.end() ? found->second : addresses_[e.address];
     const Message* m = nullptr;
     for (size_t i = a.recent.size(); i-- > 0;) {
         const Message& candidate = a.recent[i];
@@ -337,8 +340,33 @@ void SyncOrder::observe_load(const Event& e) {
             break;
         }
     }
+    if (m == nullptr) {
+        if (!a.recent.empty() || e.value != 0) a.unresolved.push_back({e.thread, e.site, e.value, e.flags});
+        return;
+    }
+    observe(e, a, *m);
+}
+
+void SyncOrder::resolve(AddressState& a, const Message& m) {
+    if (a.unresolved.empty()) return;
+    std::vector<Unresolved> waiting;
+    waiting.swap(a.unresolved);
+    for (const Unresolved& u : waiting) {
+        if (!m.value_known || u.value != m.value) continue;
+        Event e;
+        e.kind = EventKind::Load;
+        e.thread = u.reader;
+        e.site = uint16_t(u.site);
+        e.value = u.value;
+        e.flags = u.flags;
+        observe(e, a, m);
+    }
+}
+
+void SyncOrder::observe(const Event& e, AddressState& a, const Message& message) {
+    const Message* m = &message;
     const uint32_t t = e.thread;
-    if (m == nullptr || m->writer == t) return;
+    if (m->writer == t) return;
     const uint32_t rb = block_of(t), wb = block_of(m->writer);
     const bool ordered = is_ordered(e);
     const Scope read_scope = scope_of(e);

@@ -17,7 +17,10 @@
 //   value equals the load's (an atomic whose value is not the value written, atom.add and the
 //   like, matches only as the newest write); an Atomic observes every earlier atomic on a (atomics
 //   on one address are a total order, and their messages carry the releases before them: release
-//   sequences).
+//   sequences). A GPU trace may record a write after a load that read it (each event's time is
+//   taken when the instruction completes): a strong load whose value no earlier write of the
+//   address has (nor, with no write yet, 0: the memory's value before the launch) waits for the
+//   next strong write of the address, and observes it if that write stores its value.
 // - Scopes: the release's scope must include R's block, the acquire's T's (Block: the same block
 //   only; Device / System: every block), and W and X must be morally strong (each in the other's
 //   scope). A fence.cta (`__threadfence_block()`) thus orders nothing for a thread of another block.
@@ -201,8 +204,16 @@ class SyncOrder {
         uint32_t position = 0;
         Seen writer_side;
     };
+    // A strong load whose write the trace has not shown yet (see "Observes").
+    struct Unresolved {
+        uint32_t reader = 0;
+        uint32_t site = 0;
+        uint32_t value = 0;
+        uint8_t flags = 0;
+    };
     struct AddressState {
         std::vector<Message> recent; // newest last, at most kRecent
+        std::vector<Unresolved> unresolved;
         uint32_t atomics = 0;        // atomics so far (the next one's position)
         std::vector<Contribution> releases;
         std::unordered_map<uint32_t, std::vector<AtomicRecord>> records; // by writer, lc ascending
@@ -256,6 +267,8 @@ class SyncOrder {
     Seen writer_side(const ThreadState* s, uint32_t thread, const trace::Event& e, uint32_t lc) const;
     void acquire_atomics(ThreadState& s, uint32_t thread, const PendingAtomic& p, bool wide);
     void observe_load(const trace::Event& e);
+    void observe(const trace::Event& e, AddressState& a, const Message& m);
+    void resolve(AddressState& a, const Message& m);
     void atomic(const trace::Event& e, uint32_t epoch);
     static void add_seen(std::vector<Seen>& into, const Seen& seen);
     static void add_seen_atomics(std::vector<SeenAtomics>& into, const SeenAtomics& seen);
