@@ -97,7 +97,7 @@ std::unique_ptr<SyncOrder> SyncOrder::make(const trace::Trace& trace) {
 
 SyncOrder::SyncOrder(const trace::Trace& trace)
     : trace_(trace), threads_(trace.threads.size()), lc_(trace.threads.size(), 0),
-      wrote_(trace.threads.size(), 0) {
+      wrote_(trace.threads.size(), 0), defer_(trace.meta.backend != "sim") {
     sites_.resize(trace.sites.size());
     for (const Event& e : trace.events) {
         if (!is_global_access(e) || e.site >= sites_.size()) continue;
@@ -329,9 +329,12 @@ void SyncOrder::atomic(const Event& e, uint32_t epoch) {
 }
 
 void SyncOrder::observe_load(const Event& e) {
-    const auto found = addresses_.find(e.address);
-    if (found == addresses_.end() && e.value == 0) return; // the value before the launch
-    AddressState& a = found != addresses_.end() ? found->second : addresses_[e.address];
+    auto found = addresses_.find(e.address);
+    if (found == addresses_.end()) {
+        if (!defer_ || e.value == 0) return; // 0: the value before the launch
+        found = addresses_.try_emplace(e.address).first;
+    }
+    AddressState& a = found->second;
     const Message* m = nullptr;
     for (size_t i = a.recent.size(); i-- > 0;) {
         const Message& candidate = a.recent[i];
@@ -341,7 +344,15 @@ void SyncOrder::observe_load(const Event& e) {
         }
     }
     if (m == nullptr) {
-        if (!a.recent.empty() || e.value != 0) a.unresolved.push_back({e.thread, e.site, e.value, e.flags});
+        if (!defer_ || (a.recent.empty() && e.value == 0)) return;
+        const Unresolved u{e.thread, e.site, e.value, e.flags};
+        for (Unresolved& w : a.unresolved)
+            if (w.reader == e.thread) {
+                w = u; // a thread's newer load stands for its older one
+                return;
+            }
+        if (a.unresolved.size() >= kRecent) a.unresolved.erase(a.unresolved.begin());
+        a.unresolved.push_back(u);
         return;
     }
     observe(e, a, *m);

@@ -20,7 +20,9 @@
 //   sequences). A GPU trace may record a write after a load that read it (each event's time is
 //   taken when the instruction completes): a strong load whose value no earlier write of the
 //   address has (nor, with no write yet, 0: the memory's value before the launch) waits for the
-//   next strong write of the address, and observes it if that write stores its value.
+//   next strong write of the address, and observes it if that write stores its value (not for a
+//   simulator trace, whose order is the execution's; at most one waiting load per thread and
+//   kRecent per address).
 // - Scopes: the release's scope must include R's block, the acquire's T's (Block: the same block
 //   only; Device / System: every block), and W and X must be morally strong (each in the other's
 //   scope). A fence.cta (`__threadfence_block()`) thus orders nothing for a thread of another block.
@@ -280,6 +282,7 @@ class SyncOrder {
     std::vector<uint8_t> wrote_; // per thread: a global write since its last AtomicRecord
     std::unordered_map<uint64_t, AddressState> addresses_;
     std::unordered_map<PhaseKey, PhaseJoin, PhaseKeyHash> phases_;
+    bool defer_ = true; // loads may wait for their write (not a simulator trace)
 };
 
 } // namespace synclab::analysis::detail

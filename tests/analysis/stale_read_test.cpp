@@ -404,5 +404,30 @@ TEST(analysis_stale_read, MergesOverRuns) {
         << all[0].message;
 }
 
+// A GPU trace orders events by when each instruction completed: the reader's flag load (value 1)
+// may come before the atomicExch it read. Verdict: in a GPU trace (backend "gpu") the load waits
+// for that write and the missing fences give a stale_read; in a simulator trace (whose order is
+// the execution's) a load cannot read a later write: no chain, a race.
+TEST(analysis_stale_read, GpuTraceFlagLoadBeforeItsWrite) {
+    for (const char* backend : {"gpu", "sim"}) {
+        TraceBuilder b(2, 1);
+        b.mutable_trace().meta.backend = backend;
+        const uint16_t data_store = b.site(12), flag_store = b.site(14, 0, "atom.global.exch.b32"),
+                       flag_load = b.site(30), data_load = b.site(33);
+        const uint32_t writer = b.thread(0, 0), reader = b.thread(1, 0);
+        b.store(writer, data_store, kData, 4, G).value(42);
+        b.strong_load(reader, flag_load, kFlag).value(1);
+        b.strong_atomic(writer, flag_store, kFlag).value(1);
+        b.load(reader, data_load, kData, 4, G).value(42);
+        b.exit_all();
+        const auto found = analyze(b.trace());
+        ASSERT_EQ(found.size(), 1u) << backend << ": " << dump(found);
+        EXPECT_EQ(found[0].kind, std::string(backend) == "gpu" ? FindingKind::StaleRead : FindingKind::Race)
+            << backend << ": " << dump(found);
+        EXPECT_EQ(found[0].lines, std::string(backend) == "gpu" ? (V{12, 14, 30, 33}) : (V{12, 33}))
+            << backend << ": " << dump(found);
+    }
+}
+
 } // namespace
 } // namespace synclab::analysis
