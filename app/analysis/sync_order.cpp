@@ -68,6 +68,11 @@ void Bounds::join(const Bounds& other) {
         entries_ = other.entries_;
         return;
     }
+    if (other.entries_.size() <= 4) { // a release's own entries: no new vector
+        for (const auto& [key, bound] : other.entries_)
+            raise(key, bound);
+        return;
+    }
     std::vector<std::pair<uint32_t, uint32_t>> out;
     out.reserve(entries_.size() + other.entries_.size());
     auto a = entries_.cbegin();
@@ -286,8 +291,10 @@ void SyncOrder::atomic(const Event& e, uint32_t epoch) {
         m.release_wide = s->release_wide;
     }
     if (m.release_wide) a.releases.push_back(Contribution{position, block, true, m.release_wide});
-    if (m.release_local && m.release_local != m.release_wide)
+    if (m.release_local && m.release_local != m.release_wide) {
         a.releases.push_back(Contribution{position, block, false, m.release_local});
+        a.local_releases.push_back(a.releases.back());
+    }
     m.writer_side = writer_side(threads_[t].get(), t, e, lc);
 
     // The read half observes every earlier atomic of the address (atom; red only writes).
@@ -415,10 +422,26 @@ void SyncOrder::observe(const Event& e, AddressState& a, const Message& message)
 void SyncOrder::acquire_atomics(ThreadState& s, uint32_t thread, const PendingAtomic& p, bool wide) {
     const auto found = addresses_.find(p.address);
     if (found == addresses_.end()) return;
+    AddressState& a = found->second;
     const uint32_t block = block_of(thread);
-    for (const Contribution& c : found->second.releases) {
+    if (!wide || p.position < a.wide_upto) {
+        // Any fence acquires the releases of the thread's own block; an older position than the
+        // running join's needs the releases one by one.
+        for (const Contribution& c : a.releases) {
+            if (c.position >= p.position) break;
+            if (c.block == block || (c.wide && wide)) s.known.join(*c.release);
+        }
+        return;
+    }
+    while (a.wide_index < a.releases.size() && a.releases[a.wide_index].position < p.position) {
+        const Contribution& c = a.releases[a.wide_index++];
+        if (c.wide) a.wide_prefix.join(*c.release);
+    }
+    a.wide_upto = p.position;
+    s.known.join(a.wide_prefix);
+    for (const Contribution& c : a.local_releases) {
         if (c.position >= p.position) break;
-        if (c.block == block || (c.wide && wide)) s.known.join(*c.release);
+        if (c.block == block) s.known.join(*c.release);
     }
 }
 

@@ -44,8 +44,9 @@
 // Cost. Nothing of this exists for a trace without fences and strong global accesses (checked
 // once over the events): global_races.cpp then runs as before. Snapshots are shared, knowledge is
 // sparse (sorted vectors), an atomic's acquire is kept as (address, position) and resolved only at
-// the thread's next fence (a kernel where every thread fences after its atomic costs
-// O(atomics x releases on that address)).
+// the thread's next fence, against a running join of the address's releases. A kernel where every
+// one of N threads releases before its atomic and acquires after it still costs O(N^2) time and
+// memory: each thread then knows about every earlier one (analysis_bench measures 4,096).
 //
 // Limits: an exited thread's knowledge does not pass through the barriers it no longer takes part
 // in; fence.sc is treated as fence.acq_rel (the SC order matters for store buffering, not for the
@@ -217,7 +218,13 @@ class SyncOrder {
         std::vector<Message> recent; // newest last, at most kRecent
         std::vector<Unresolved> unresolved;
         uint32_t atomics = 0;        // atomics so far (the next one's position)
-        std::vector<Contribution> releases;
+        std::vector<Contribution> releases; // position ascending
+        std::vector<Contribution> local_releases; // of them, the .cta-only ones
+        // The join of the wide releases before position wide_upto (releases[0, wide_index)), so
+        // that the threads acquiring one after another join it once each (not every release).
+        Knowledge wide_prefix;
+        uint32_t wide_upto = 0;
+        size_t wide_index = 0;
         std::unordered_map<uint32_t, std::vector<AtomicRecord>> records; // by writer, lc ascending
     };
     // R has observed the atomics of `address` before `position`.

@@ -4,7 +4,8 @@
 // Prints one line per measurement with the median of N runs (default 3):
 // - the stencil (both variants) at 8,448 blocks x 256 threads, traced by the simulator;
 // - a synthetic trace of 4 M threads (16,384 x 256) that each write and read back their own word:
-//   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set.
+//   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set;
+// - the last-block reduction's fences and tickets over 4,096 blocks (release/acquire joins).
 #include "analysis/findings.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -145,6 +146,65 @@ void bench_own_words(uint32_t reps) {
                 double(usage.ru_maxrss) / 1024.0);
 }
 
+// The last-block reduction's synchronisation at scale (sync_order.h): 4,096 blocks x 256 threads
+// each write their word; thread 0 of each block fences and takes a ticket (atomicInc); with
+// `all_acquire` every block's thread 0 fences after its ticket too (each acquires every earlier
+// release: the quadratic case), else only the last; the last block's thread 0 reads all the
+// blocks' first words.
+void bench_last_block(uint32_t reps, bool all_acquire) {
+    constexpr uint32_t kBlocks = 4096, kThreads = 256;
+    trace::Trace trace;
+    trace.meta.backend = "sim";
+    trace.meta.grid = {kBlocks, 1, 1};
+    trace.meta.block = {kThreads, 1, 1};
+    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
+    trace.sites = {{10, 1, "st.global.u32 [%rd1], %r1"},
+                   {11, 2, "membar.gl"},
+                   {12, 3, "atom.global.inc.u32 %r2, [%rd2], 4095"},
+                   {13, 4, "membar.gl"},
+                   {14, 5, "ld.global.u32 %r3, [%rd3]"},
+                   {15, 6, "ret"}};
+    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
+        trace::Event e;
+        e.time = trace.events.size() + 1;
+        e.kind = kind;
+        e.thread = thread;
+        e.site = site;
+        e.address = address;
+        e.flags = flags;
+        trace.events.push_back(e);
+    };
+    const uint8_t plain = trace::make_flags(trace::Space::Global, 4);
+    const uint8_t fence = trace::make_flags(trace::Space::Other, 1, false, trace::Scope::Device, true);
+    const uint8_t atom = trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device);
+    const uint64_t data = 0x100000000ull, counter = 0x200000000ull;
+    for (uint32_t b = 0; b < kBlocks; ++b) {
+        for (uint32_t t = 0; t < kThreads; ++t)
+            push(trace::EventKind::Store, b * kThreads + t, 0, data + 4ull * (b * kThreads + t), plain);
+        const uint32_t leader = b * kThreads;
+        push(trace::EventKind::Fence, leader, 1, 0, fence);
+        push(trace::EventKind::Atomic, leader, 2, counter, atom);
+        if (all_acquire || b + 1 == kBlocks) push(trace::EventKind::Fence, leader, 3, 0, fence);
+    }
+    for (uint32_t b = 0; b < kBlocks; ++b)
+        push(trace::EventKind::Load, (kBlocks - 1) * kThreads, 4, data + 4ull * b * kThreads, plain);
+    for (uint32_t t = 0; t < kBlocks * kThreads; ++t)
+        push(trace::EventKind::Exit, t, 5, 0, trace::make_flags(trace::Space::Other, 4));
+    std::vector<double> times;
+    size_t findings = 0;
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        findings = analysis::analyze(trace).size();
+        times.push_back(now_ms() - a);
+    }
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("last-block reduction, 4,096 x 256, %s: %zu events; analyze() median %.0f ms, %zu findings; "
+                "peak RSS %.0f MiB\n",
+                all_acquire ? "every block acquires" : "the last block acquires", trace.events.size(),
+                median(times), findings, double(usage.ru_maxrss) / 1024.0);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -154,5 +214,7 @@ int main(int argc, char** argv) {
     bench_stencil("missing_barrier", reps);
     bench_stencil("correct", reps);
     bench_own_words(reps);
+    bench_last_block(reps, false);
+    bench_last_block(reps, true);
     return 0;
 }
