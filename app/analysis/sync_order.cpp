@@ -94,6 +94,9 @@ void Bounds::join(const Bounds& other) {
 // [SECTION] Setup
 
 std::unique_ptr<SyncOrder> SyncOrder::make(const trace::Trace& trace) {
+    // Under the relaxed model a read ordered by barriers alone must still be checked for an old
+    // value (global_races.cpp, "ordered_read_stale").
+    if (trace.meta.memory_model == "relaxed") return std::make_unique<SyncOrder>(trace);
     for (const Event& e : trace.events)
         if (e.kind == EventKind::Fence || (is_global_access(e) && is_strong(e)))
             return std::make_unique<SyncOrder>(trace);

@@ -42,7 +42,8 @@
 // stale read can say what is missing.
 //
 // Cost. Nothing of this exists for a trace without fences and strong global accesses (checked
-// once over the events): global_races.cpp then runs as before. Snapshots are shared, knowledge is
+// once over the events), unless it ran under the relaxed memory model: global_races.cpp then runs
+// as before. Snapshots are shared, knowledge is
 // sparse (sorted vectors), an atomic's acquire is kept as (address, position) and resolved only at
 // the thread's next fence, against a running join of the address's releases. A kernel where every
 // one of N threads releases before its atomic and acquires after it still costs O(N^2) time and
@@ -138,7 +139,8 @@ inline bool scope_includes(trace::Scope scope, uint32_t from, uint32_t to) {
 
 class SyncOrder {
   public:
-    // Null when the trace has no fence and no strong global access: nothing to model.
+    // Null when the trace has no fence and no strong global access and is not of the relaxed
+    // memory model: nothing to model.
     static std::unique_ptr<SyncOrder> make(const trace::Trace& trace);
     explicit SyncOrder(const trace::Trace& trace);
 

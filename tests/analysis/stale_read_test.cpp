@@ -429,5 +429,28 @@ TEST(analysis_stale_read, GpuTraceFlagLoadBeforeItsWrite) {
     }
 }
 
+// Under the relaxed model a read ordered by a barrier alone is checked too. Verdict: thread 1 reads
+// 0 after the __syncthreads() that follows thread 0's store of 9 -> ordered_read_stale (the
+// simulator broke its model); the right value 9 -> nothing; under sc (no fences, no strong
+// accesses: the synchronisation is not modelled at all) -> nothing either way.
+TEST(analysis_stale_read, RelaxedTraceBarrierOrderedReadChecked) {
+    for (const char* memory : {"relaxed", "sc"}) {
+        for (const uint32_t value : {0u, 9u}) {
+            TraceBuilder b(1, 2);
+            b.mutable_trace().meta.memory_model = memory;
+            const uint16_t store = b.site(20), sync = b.sync_site(21), load = b.site(22);
+            b.store(b.thread(0, 0), store, kData, 4, G).value(9);
+            b.barrier(0, sync);
+            b.load(b.thread(0, 1), load, kData, 4, G).value(value).exit_all();
+            const auto found = analyze(b.trace());
+            const bool broken = std::string(memory) == "relaxed" && value == 0;
+            ASSERT_EQ(found.size(), broken ? 1u : 0u) << memory << " " << value << ": " << dump(found);
+            if (!broken) continue;
+            EXPECT_EQ(found[0].check, "ordered_read_stale");
+            EXPECT_EQ(found[0].lines, (V{20, 22}));
+        }
+    }
+}
+
 } // namespace
 } // namespace synclab::analysis
