@@ -19,7 +19,10 @@ enum class FindingKind : uint8_t {
     Deadlock,          // the run ended with threads waiting forever (from RunMeta + thread table)
     StaleRead,         // a load ordered after a write only by a flag it observed (no fence, or a
                        // fence whose scope excludes the other thread): it may read the value from
-                       // before that write; harmful = the loads that did
+                       // before that write; harmful = the loads that did (check
+                       // "flag_without_fence"); or a load ordered after a write by happens-before
+                       // that still read an older value: the trace breaks the memory model
+                       // ("ordered_read_stale"; harmful = count). Such a pair is not also a race.
 };
 const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock",
                                          // "stale_read"
@@ -117,7 +120,8 @@ void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more
 
 // The order findings are shown in, most harmful first: harmful descending, then count descending,
 // then as the analyses rank them (deadlock, barrier divergence, race on shared, then global memory,
-// lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep their order.
+// stale read, lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep
+// their order.
 // analyze() returns findings in this order; call it again after merge_findings (the runner does).
 void order_findings(std::vector<Finding>& findings);
 // Whether `a` comes before `b` in that order.
@@ -154,7 +158,8 @@ struct Options {
 
 // Runs every analysis over the blocks with a whole history (coverage()) and returns the findings
 // most harmful first (order_findings(): harmful descending, then count descending, then deadlock,
-// barrier divergence, race (shared, then global), lost update, then lines): finding 0, which the app
+// barrier divergence, race (shared, then global), stale read, lost update, then lines): finding 0,
+// which the app
 // focuses first, is the one that did the most harm in this run. At most
 // options.max_findings_per_kind of each kind are kept, the most harmful (shared and global races are
 // capped separately).

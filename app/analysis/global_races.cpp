@@ -1,10 +1,10 @@
 // Races on global memory: conflicting accesses of two threads that nothing orders.
 //
 // Happens-before (happens_before.h): an access of thread A happens before a later access of thread
-// B when A == B, or when both are in one block and A's barrier epoch is older than B's. Threads of
-// different blocks are never ordered within one launch (fences and release/acquire are not modelled
-// yet). Two accesses race when they overlap in a byte, at least one writes, they are unordered, and
-// they are not both atomic. Hazards, counting and wording follow the shared-memory analysis
+// B when A == B, or when both are in one block and A's barrier epoch is older than B's, or through
+// release/acquire synchronisation (fences, flags, atomics; see "Fences" below). Two accesses race
+// when they overlap in a byte, at least one writes, they are unordered, they are not both atomic,
+// and they are not morally strong (both strong, each in the other's scope). Hazards, counting and wording follow the shared-memory analysis
 // (races.cpp): RAW once per racing read and writer whose value it sees, WAR once per (reader thread,
 // read site) since the last write and racing write, WAW once per write and the write it overwrites.
 //
