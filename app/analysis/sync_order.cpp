@@ -259,8 +259,8 @@ uint32_t SyncOrder::access(const Event& e, uint32_t epoch) {
     }
     m.writer_side = writer_side(s, t, e, lc);
     AddressState& a = addresses_[e.address];
-    std::vector<Message>& recent = a.recent;
-    if (recent.size() >= kRecent) recent.erase(recent.begin());
+    std::deque<Message>& recent = a.recent;
+    if (recent.size() >= kRecent) recent.pop_front();
     recent.push_back(std::move(m));
     resolve(a, recent.back());
     return lc;
@@ -332,8 +332,8 @@ void SyncOrder::atomic(const Event& e, uint32_t epoch) {
         a.records[t].push_back(AtomicRecord{lc, position, m.writer_side});
         wrote_[t] = 0;
     }
-    std::vector<Message>& recent = a.recent;
-    if (recent.size() >= kRecent) recent.erase(recent.begin());
+    std::deque<Message>& recent = a.recent;
+    if (recent.size() >= kRecent) recent.pop_front();
     recent.push_back(std::move(m));
     resolve(a, recent.back());
 }

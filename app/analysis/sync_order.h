@@ -58,6 +58,7 @@
 #include "trace/trace.h"
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -217,7 +218,7 @@ class SyncOrder {
         uint8_t flags = 0;
     };
     struct AddressState {
-        std::vector<Message> recent; // newest last, at most kRecent
+        std::deque<Message> recent; // newest last, at most kRecent
         std::vector<Unresolved> unresolved;
         uint32_t atomics = 0;        // atomics so far (the next one's position)
         std::vector<Contribution> releases; // position ascending

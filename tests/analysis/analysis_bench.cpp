@@ -5,7 +5,8 @@
 // - the stencil (both variants) at 8,448 blocks x 256 threads, traced by the simulator;
 // - a synthetic trace of 4 M threads (16,384 x 256) that each write and read back their own word:
 //   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set;
-// - the last-block reduction's fences and tickets over 4,096 blocks (release/acquire joins).
+// - the last-block reduction's fences and tickets over 4,096 blocks (release/acquire joins), and
+//   1 M atomics on one counter (strong accesses that synchronise nothing).
 #include "analysis/findings.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -205,6 +206,48 @@ void bench_last_block(uint32_t reps, bool all_acquire) {
                 median(times), findings, double(usage.ru_maxrss) / 1024.0);
 }
 
+// Atomic contention: 1 M threads (4,096 x 256) atomicAdd one counter, then write their own word:
+// the synchronisation model's cost where every access is strong and nothing synchronises.
+void bench_one_counter(uint32_t reps) {
+    constexpr uint32_t kBlocks = 4096, kThreads = 256;
+    trace::Trace trace;
+    trace.meta.backend = "sim";
+    trace.meta.grid = {kBlocks, 1, 1};
+    trace.meta.block = {kThreads, 1, 1};
+    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
+    trace.sites = {{10, 1, "atom.global.add.u32 %r2, [%rd2], 1"}, {11, 2, "st.global.u32 [%rd1], %r2"}, {12, 3, "ret"}};
+    const uint32_t n = kBlocks * kThreads;
+    trace.events.reserve(size_t(n) * 3);
+    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
+        trace::Event e;
+        e.time = trace.events.size() + 1;
+        e.kind = kind;
+        e.thread = thread;
+        e.site = site;
+        e.address = address;
+        e.value = 1;
+        e.flags = flags;
+        trace.events.push_back(e);
+    };
+    for (uint32_t t = 0; t < n; ++t)
+        push(trace::EventKind::Atomic, t, 0, 0x200000000ull,
+             trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device));
+    for (uint32_t t = 0; t < n; ++t)
+        push(trace::EventKind::Store, t, 1, 0x100000000ull + 4ull * t, trace::make_flags(trace::Space::Global, 4));
+    for (uint32_t t = 0; t < n; ++t)
+        push(trace::EventKind::Exit, t, 2, 0, trace::make_flags(trace::Space::Other, 4));
+    std::vector<double> times;
+    size_t findings = 0;
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        findings = analysis::analyze(trace).size();
+        times.push_back(now_ms() - a);
+    }
+    std::printf("1 M threads atomicAdd one counter, then write their word: %zu events; analyze() median %.0f ms, "
+                "%zu findings\n",
+                trace.events.size(), median(times), findings);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -216,5 +259,6 @@ int main(int argc, char** argv) {
     bench_own_words(reps);
     bench_last_block(reps, false);
     bench_last_block(reps, true);
+    bench_one_counter(reps);
     return 0;
 }
