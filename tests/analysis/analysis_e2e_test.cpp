@@ -414,7 +414,9 @@ TEST(analysis_e2e, FenceKernelsAsEachSays) {
                     std::memcpy(&out, r.buffers[2].bytes.data(), 4);
                     const bool right = out == (c.grid == 2 ? 42 : 10);
                     EXPECT_EQ(f.harmful > 0, !right) << where << "\n  output " << out;
-                    if (memory == launch::MemoryModel::Sc) EXPECT_TRUE(right) << where << "\n  output " << out;
+                    if (memory == launch::MemoryModel::Sc) {
+                        EXPECT_TRUE(right) << where << "\n  output " << out;
+                    }
                 }
             }
         }
