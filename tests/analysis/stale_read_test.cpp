@@ -452,5 +452,32 @@ TEST(analysis_stale_read, RelaxedTraceBarrierOrderedReadChecked) {
     }
 }
 
+// The message_passing lesson's request: the reader looks at the data first (line 40), then raises a
+// request with a release store (line 41); the writer's acquire load sees it (line 50) and only then
+// writes the data (line 51). Verdict: the first look and the write are ordered (WAR, no race); with
+// a relaxed (not release) request store they race.
+TEST(analysis_stale_read, FirstLookOrderedByARequest) {
+    for (const bool release : {true, false}) {
+        TraceBuilder b(2, 1);
+        const uint16_t look = b.site(40), request = b.site(41), wait = b.site(50), write = b.site(51);
+        constexpr uint64_t kReady = 0x300;
+        const uint32_t reader = b.thread(1, 0), writer = b.thread(0, 0);
+        b.load(reader, look, kData, 4, G).value(0);
+        b.strong_store(reader, request, kReady, Scope::Device, release).value(1);
+        b.strong_load(writer, wait, kReady, Scope::Device, true).value(1);
+        b.store(writer, write, kData, 4, G).value(1);
+        b.exit_all();
+        const auto found = analyze(b.trace());
+        if (release) {
+            EXPECT_TRUE(found.empty()) << dump(found);
+            continue;
+        }
+        ASSERT_EQ(found.size(), 1u) << dump(found);
+        EXPECT_EQ(found[0].kind, FindingKind::Race);
+        EXPECT_EQ(found[0].hazard, Hazard::WAR);
+        EXPECT_EQ(found[0].lines, (V{40, 51}));
+    }
+}
+
 } // namespace
 } // namespace synclab::analysis
