@@ -308,13 +308,7 @@ void SyncOrder::atomic(const Event& e, uint32_t epoch) {
             if (ordered) {
                 acquire_atomics(s, t, p, is_wide(scope));
             } else {
-                auto it = std::find_if(s.pending_atomics.begin(), s.pending_atomics.end(),
-                                       [&](const PendingAtomic& q) { return q.address == p.address; });
-                if (it == s.pending_atomics.end()) {
-                    s.pending_atomics.push_back(p);
-                } else {
-                    it->position = std::max(it->position, p.position);
-                }
+                add_pending(s, p);
             }
         }
         if (!a.records.empty()) {
@@ -409,7 +403,7 @@ void SyncOrder::observe(const Event& e, AddressState& a, const Message& message)
         if (ordered) {
             acquire_atomics(s, t, p, is_wide(read_scope));
         } else {
-            s.pending_atomics.push_back(p);
+            add_pending(s, p); // a spin on the counter keeps one entry
         }
         return;
     }
@@ -446,6 +440,15 @@ void SyncOrder::acquire_atomics(ThreadState& s, uint32_t thread, const PendingAt
         if (c.position >= p.position) break;
         if (c.block == block) s.known.join(*c.release);
     }
+}
+
+void SyncOrder::add_pending(ThreadState& s, const PendingAtomic& p) {
+    for (PendingAtomic& q : s.pending_atomics)
+        if (q.address == p.address) {
+            q.position = std::max(q.position, p.position);
+            return;
+        }
+    s.pending_atomics.push_back(p);
 }
 
 void SyncOrder::add_seen(std::vector<Seen>& into, const Seen& seen) {

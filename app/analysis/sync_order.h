@@ -282,6 +282,7 @@ class SyncOrder {
     void observe(const trace::Event& e, AddressState& a, const Message& m);
     void resolve(AddressState& a, const Message& m);
     void atomic(const trace::Event& e, uint32_t epoch);
+    static void add_pending(ThreadState& s, const PendingAtomic& p);
     static void add_seen(std::vector<Seen>& into, const Seen& seen);
     static void add_seen_atomics(std::vector<SeenAtomics>& into, const SeenAtomics& seen);
 
