@@ -12,9 +12,10 @@
 # Without them only the worker builds (the worker-only configuration is checked here too).
 #
 # Usage: scripts/gpu_session.sh [phases...]
-#   phases: env build gputests bench cli cputests sass sanitizer (default: all but sass and
+#   phases: env build gputests bench cli fences cputests sass sanitizer (default: all but sass and
 #   sanitizer, in that order: the GPU's answers first, so that a session cut short still brings them
-#   back). sanitizer: compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside
+#   back). fences: every fence lesson variant with 1,024 reader/writer pairs x 50 launches on the
+#   GPU beside the simulator (relaxed, 50 seeds), as outcome histograms (fences.log). sanitizer: compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside
 #   SyncLab's own verdict (sanitizer.tsv).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,7 @@ mkdir -p "$out"
 build=${SYNCLAB_GPU_BUILD:-/tmp/synclab-gpu-build}
 jobs=$(nproc)
 phases=("$@")
-[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli cputests)
+[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli fences cputests)
 want() { local p; for p in "${phases[@]}"; do [[ $p == "$1" ]] && return 0; done; return 1; }
 say() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%T)"; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -127,6 +128,44 @@ if want cli; then
     say "nvidia-smi after everything"; nvidia-smi --query-gpu=name,utilization.gpu,memory.used --format=csv
   } >"$out/cli.log" 2>&1
   tail -30 "$out/cli.log"
+fi
+
+if want fences; then
+  {
+    s="$build/synclab"
+    pairs=1024
+    buf="--arg buf:u32:$pairs --arg buf:u32:$pairs --arg buf:u32:$pairs --arg buf:u32:$pairs --arg buf:u32:$((2 * pairs))"
+    for lesson in message_passing fence_scope; do
+      for kernel in $(grep -o "__global__ void ${lesson}_[a-z_]*" "$root/kernels/$lesson.cu" | sed 's/.* //'); do
+        for backend in gpu sim; do
+          say "$kernel: $pairs pairs x 50, $backend"
+          extra="--backend gpu --untraced --timeout 10"
+          [[ $backend == sim ]] && extra="--memory relaxed --schedule random"
+          timeout 300 "$s" check "$root/kernels/$lesson.cu" --kernel "$kernel" --grid $((2 * pairs)) --block 1 $buf \
+            --reps 50 --histogram arg4 --per 2 $extra 2>&1 | tail -6
+        done
+      done
+    done
+    say "last_block_reduction, 200 launches (GPU untraced) and the traced run's findings"
+    for v in no_fence with_fence; do
+      timeout 120 "$s" run last_block_reduction --variant $v --backend gpu --reps 200 --timeout 10 2>&1 | tail -8
+      timeout 120 "$s" run last_block_reduction --variant $v --reps 50 2>&1 | tail -4
+    done
+    say "the lessons as shipped (32 pairs), GPU traced + untraced: findings on the hardware's trace"
+    for v in no_fence writer_fence_only reader_fence_only both_fences release_acquire; do
+      timeout 120 "$s" run message_passing --variant $v --backend gpu --reps 20 --timeout 10 2>&1 | tail -6
+    done
+    say "litmus files on the GPU (one pair a launch)"
+    for k in mp mp_fence mp_release_acquire; do
+      timeout 120 "$s" check "$root/tests/litmus/mp.cu" --kernel $k --grid 2 --block 32 --arg buf:u32:2 --arg buf:u32:64 \
+        --backend gpu --untraced --reps 200 --histogram arg0 2>&1 | tail -6
+    done
+    for k in sb sb_fence; do
+      timeout 120 "$s" check "$root/tests/litmus/sb.cu" --kernel $k --grid 2 --block 32 --arg buf:u32:2 --arg buf:u32:64 \
+        --backend gpu --untraced --reps 200 --histogram arg0 2>&1 | tail -6
+    done
+  } >"$out/fences.log" 2>&1
+  grep -E '^===|^ *"?[0-9],[0-9]|stale|wrong|1,0|0,0' "$out/fences.log" | head -120
 fi
 
 if want sanitizer; then

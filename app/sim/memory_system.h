@@ -94,9 +94,8 @@ class MemorySystem {
     // (every pending write must reach the backing bytes, which the caller reads as the outputs).
     virtual void thread_exited(uint32_t thread) = 0;
     virtual void kernel_ended() = 0;
-    // A block became resident (its shared memory is new: nothing of a block that ran before in
-    // its place is visible to it).
-    virtual void block_started(uint32_t block) { (void)block; }
+    // A block finished (every thread exited): its shared memory is gone.
+    virtual void block_finished(uint32_t block) { (void)block; }
 };
 
 // The memory system Options::memory names; `choices` decides its choice points (relaxed).

@@ -61,11 +61,4 @@ void ScMemory::atomic(WarpAccess& a) {
     }
 }
 
-std::unique_ptr<MemorySystem> make_memory_system(const Options& options, Choices& choices) {
-    (void)choices;
-    if (options.memory == MemoryModel::Relaxed)
-        throw KernelFault{"the relaxed memory model is not built yet"};
-    return std::make_unique<ScMemory>();
-}
-
 } // namespace synclab::sim

@@ -234,6 +234,7 @@ void Run::admit_blocks() {
 }
 
 void Run::retire_block(Block* b) {
+    memory_->block_finished(b->linear);
     warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [b](Warp* w) { return w->block == b; }),
                  warps_.end());
     for (size_t i = 0; i < resident_.size(); ++i)
