@@ -2,7 +2,8 @@
 // shadow state costs. Built with the tests, not run by ctest (it takes tens of seconds):
 //   build/tests/analysis/analysis_bench [--reps N]
 // Prints one line per measurement with the median of N runs (default 3):
-// - the stencil (both variants) at 8,448 blocks x 256 threads, traced by the simulator;
+// - the stencil (both variants, and the correct one under the relaxed model) at 8,448 blocks x 256
+//   threads, traced by the simulator;
 // - a synthetic trace of 4 M threads (16,384 x 256) that each write and read back their own word:
 //   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set;
 // - the last-block reduction's fences and tickets over 4,096 blocks (release/acquire joins), and
@@ -45,7 +46,8 @@ double rss_mib() {
     return 0;
 }
 
-void bench_stencil(const char* variant_id, uint32_t reps) {
+void bench_stencil(const char* variant_id, uint32_t reps,
+                   launch::MemoryModel memory = launch::MemoryModel::Sc) {
     const scenario::Scenario* s = scenario::find_scenario("stencil");
     const scenario::Variant* v = s ? s->find_variant(variant_id) : nullptr;
     if (v == nullptr) {
@@ -70,6 +72,7 @@ void bench_stencil(const char* variant_id, uint32_t reps) {
     launch.block = {kThreads, 1, 1};
     sim::Options options;
     options.schedule = sim::Schedule::RoundRobin;
+    options.memory = memory;
     trace::Trace trace;
     const double t0 = now_ms();
     const sim::Result r =
@@ -87,9 +90,9 @@ void bench_stencil(const char* variant_id, uint32_t reps) {
         findings = analysis::analyze(trace).size();
         times.push_back(now_ms() - a);
     }
-    std::printf("stencil/%s %u x %u: %zu events (simulated in %.0f ms); analyze() median %.0f ms "
+    std::printf("stencil/%s %u x %u, %s: %zu events (simulated in %.0f ms); analyze() median %.0f ms "
                 "(%.1f M events/s), %zu findings\n",
-                variant_id, kBlocks, kThreads, trace.events.size(), sim_ms, median(times),
+                variant_id, kBlocks, kThreads, launch::to_string(memory), trace.events.size(), sim_ms, median(times),
                 double(trace.events.size()) / median(times) / 1e3, findings);
 }
 
@@ -256,6 +259,8 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--reps") == 0) reps = uint32_t(std::max(1, std::atoi(argv[i + 1])));
     bench_stencil("missing_barrier", reps);
     bench_stencil("correct", reps);
+    // A relaxed trace is checked for reads that break the model (sync_order.h): its cost.
+    bench_stencil("correct", reps, launch::MemoryModel::Relaxed);
     bench_own_words(reps);
     bench_last_block(reps, false);
     bench_last_block(reps, true);
