@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analysis/findings.h"
+#include "analysis/sync_order.h"
 
 #include <array>
 #include <cstdint>
@@ -83,8 +84,28 @@ struct LostUpdates {
 };
 LostUpdates lost_updates(const trace::Trace& trace, const Options& options);
 
+// Races on global memory; `stale_reads`, when given, receives the stale_read findings of the same
+// pass (sync_order.h, global_races.cpp).
 std::vector<Finding> global_races(const trace::Trace& trace, const Options& options,
-                                  const RmwAccesses& explained, ShadowStats* stats = nullptr);
+                                  const RmwAccesses& explained, ShadowStats* stats = nullptr,
+                                  std::vector<Finding>* stale_reads = nullptr);
+
+// One stale read: the data write (by `writer`, local clock `writer_lc`) and the read of another
+// value that follows it only by a flag chain (`chain`), or, `ordered`, by happens-before.
+struct StaleExample {
+    bool ordered = false;
+    uint16_t data_write_site = 0;
+    uint16_t data_read_site = 0;
+    uint32_t writer = 0;
+    uint32_t writer_lc = 0;
+    uint32_t reader = 0;
+    uint64_t address = 0;
+    Seen chain; // !ordered
+};
+// The stale_read finding of `count` such reads (`harmful` of them read another value than the
+// write's), worded after `example` (findings.h, render_message).
+Finding stale_read_finding(const trace::Trace& trace, const StaleExample& example, uint64_t count,
+                           uint64_t harmful);
 
 // [SECTION] Harm (findings.h, "Harm")
 

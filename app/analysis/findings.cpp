@@ -62,6 +62,12 @@ std::vector<Finding> find_global_races(const trace::Trace& trace, const Options&
     return detail::global_races(trace, options, detail::lost_updates(trace, options).accesses, stats);
 }
 
+std::vector<Finding> find_stale_reads(const trace::Trace& trace, const Options& options) {
+    std::vector<Finding> stale;
+    detail::global_races(trace, options, detail::lost_updates(trace, options).accesses, nullptr, &stale);
+    return stale;
+}
+
 std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) {
     // Most important first: a hang explains everything after it; a divergent barrier makes the
     // barrier-based ordering of the race analysis questionable; lost updates are global races
@@ -74,7 +80,9 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
     append(find_barrier_divergence(trace, options));
     append(find_shared_races(trace, options));
     detail::LostUpdates lost = detail::lost_updates(trace, options);
-    append(detail::global_races(trace, options, lost.accesses));
+    std::vector<Finding> stale;
+    append(detail::global_races(trace, options, lost.accesses, nullptr, &stale));
+    append(std::move(stale));
     append(std::move(lost.findings));
     merge_same_lines(all);
     // Then the most harmful first: the kind order above only breaks ties.

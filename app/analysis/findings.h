@@ -19,7 +19,10 @@ enum class FindingKind : uint8_t {
     Deadlock,          // the run ended with threads waiting forever (from RunMeta + thread table)
     StaleRead,         // a load ordered after a write only by a flag it observed (no fence, or a
                        // fence whose scope excludes the other thread): it may read the value from
-                       // before that write; harmful = the loads that did
+                       // before that write; harmful = the loads that did (check
+                       // "flag_without_fence"); or a load ordered after a write by happens-before
+                       // that still read an older value: the trace breaks the memory model
+                       // ("ordered_read_stale"; harmful = count). Such a pair is not also a race.
 };
 const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock",
                                          // "stale_read"
@@ -100,7 +103,10 @@ struct Finding {
 // right by luck])" where harmful H > 0 (harm per hazard: WAR "loads read the old value", RAW "loads
 // read the new value too early", WAW "writes were lost"), else " (none did harm in this run; N
 // <count_noun>s were right by luck)" ("it did no harm in this run: right by luck" for one pair);
-// "in this run" becomes "in R runs" after a merge. Other kinds: the text, then, where count > 1 or
+// "in this run" becomes "in R runs" after a merge. Stale reads of a flag chain (check
+// "flag_without_fence") alike, in loads: " (H loads read the old value[; N more loads were right by
+// luck])", " (none read the old value in this run; N loads were right by luck)" or " (it read the
+// new value in this run: right by luck)". Other kinds: the text, then, where count > 1 or
 // runs > 1 (or for a lost update), " (N <count_noun>s[, L updates lost][ in R runs])".
 void render_message(Finding& finding);
 
@@ -114,7 +120,8 @@ void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more
 
 // The order findings are shown in, most harmful first: harmful descending, then count descending,
 // then as the analyses rank them (deadlock, barrier divergence, race on shared, then global memory,
-// lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep their order.
+// stale read, lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep
+// their order.
 // analyze() returns findings in this order; call it again after merge_findings (the runner does).
 void order_findings(std::vector<Finding>& findings);
 // Whether `a` comes before `b` in that order.
@@ -151,7 +158,8 @@ struct Options {
 
 // Runs every analysis over the blocks with a whole history (coverage()) and returns the findings
 // most harmful first (order_findings(): harmful descending, then count descending, then deadlock,
-// barrier divergence, race (shared, then global), lost update, then lines): finding 0, which the app
+// barrier divergence, race (shared, then global), stale read, lost update, then lines): finding 0,
+// which the app
 // focuses first, is the one that did the most harm in this run. At most
 // options.max_findings_per_kind of each kind are kept, the most harmful (shared and global races are
 // capped separately).
@@ -168,6 +176,11 @@ struct ShadowStats {
 };
 std::vector<Finding> find_global_races(const trace::Trace& trace, const Options& options = {},
                                        ShadowStats* stats = nullptr);
+// Stale reads on global memory (FindingKind::StaleRead): a read that follows a write of another
+// thread only through a flag it observed, with no fence (or a fence of too narrow a scope) on one
+// side (check "flag_without_fence"), or a read ordered after a write that returned another value
+// (check "ordered_read_stale"). Synchronisation as global_races.cpp and sync_order.h describe it.
+std::vector<Finding> find_stale_reads(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_deadlock(const trace::Trace& trace);

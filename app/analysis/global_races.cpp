@@ -1,10 +1,10 @@
 // Races on global memory: conflicting accesses of two threads that nothing orders.
 //
 // Happens-before (happens_before.h): an access of thread A happens before a later access of thread
-// B when A == B, or when both are in one block and A's barrier epoch is older than B's. Threads of
-// different blocks are never ordered within one launch (fences and release/acquire are not modelled
-// yet). Two accesses race when they overlap in a byte, at least one writes, they are unordered, and
-// they are not both atomic. Hazards, counting and wording follow the shared-memory analysis
+// B when A == B, or when both are in one block and A's barrier epoch is older than B's, or through
+// release/acquire synchronisation (fences, flags, atomics; see "Fences" below). Two accesses race
+// when they overlap in a byte, at least one writes, they are unordered, they are not both atomic,
+// and they are not morally strong (both strong, each in the other's scope). Hazards, counting and wording follow the shared-memory analysis
 // (races.cpp): RAW once per racing read and writer whose value it sees, WAR once per (reader thread,
 // read site) since the last write and racing write, WAW once per write and the write it overwrites.
 //
@@ -25,20 +25,32 @@
 // own word thus needs about 30 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
 // access, or at an unaligned address, is split: its four bytes get a Cell each.
 //
-// Extension point (fences, release/acquire): the writer's (thread, epoch) and a reader's are
-// FastTrack epochs "c@t". An acquire edge would give each thread a vector clock over blocks (the
-// epochs it has synchronised with); ordered() would then also order two accesses of different
-// blocks when earlier.epoch <= later's clock entry for earlier's block. The cells need no change.
+// Fences, release/acquire (sync_order.h). Where the trace has fences or strong global accesses, a
+// SyncOrder also follows release/acquire synchronisation: an access is then stamped with its
+// thread's local clock too (kept beside the cells, in a page's SyncCells, allocated only then), and
+// two accesses are also ordered when the later thread's knowledge covers the earlier stamp. Two
+// morally strong accesses (both strong, each in the other's scope) never race.
+//
+// Stale reads. A read R_d of a value written by W_d (another thread) that nothing orders after
+// W_d, but whose thread (or a thread of its block, before a barrier) saw a flag the writer set
+// after W_d (SyncOrder::chain), is the missing-fence pattern: it is reported as stale_read (check
+// "flag_without_fence"), not as a race, harmful when R_d's value differs from W_d's. A read that is
+// ordered after W_d and still returned another value (check "ordered_read_stale") means the trace
+// breaks the memory model (e.g. a GPU trace, or a simulator bug); a write that raced with the one
+// before it is left out there (either may come last in the coherence order).
 //
 // Limits: an access whose epoch is older than a cell's entry from its own block (a trace not in
 // execution order, e.g. a GPU trace ordered by a skewed clock) is not compared with that entry.
 #include "analysis/detail.h"
 #include "analysis/happens_before.h"
+#include "analysis/sync_order.h"
 
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -69,9 +81,27 @@ struct Cell {
 };
 static_assert(sizeof(Cell) == 24, "a shadowed word costs 24 bytes");
 
+// A cell's synchronisation state (only where the trace has a SyncOrder): the local clocks of its
+// last write and inline reader, and the bytes the last write stored.
+struct SyncCell {
+    uint32_t w_lc = 0;
+    uint32_t r_lc = 0;
+    uint32_t w_value = 0;  // byte i of the cell's span in bits 8i..8i+7
+    uint8_t w_known = 0;   // bit i: byte i of w_value is known
+    bool w_raced = false;  // the last write was unordered with the write before it
+};
+using SyncCells = std::array<SyncCell, kPageWords>;
+
 struct Page {
     std::array<Cell, kPageWords> cells{};
     std::array<detail::ValueBytes<kWordBytes>, kPageWords> values{}; // per word, also of split ones
+    std::unique_ptr<SyncCells> sync;                                 // with a SyncOrder only
+};
+
+// A word split into bytes: a cell per byte (and their sync state, with a SyncOrder).
+struct SplitWord {
+    std::array<Cell, kWordBytes> cells{};
+    std::array<SyncCell, kWordBytes> sync{};
 };
 static_assert(sizeof(detail::ValueBytes<kWordBytes>) == 6, "a word's values cost 6 bytes");
 
@@ -80,6 +110,7 @@ struct ReadGroup {
     uint32_t block = 0;
     uint32_t epoch = 0; // newest epoch of a reader
     uint32_t first = 0; // thread_in_block of the first reader
+    uint32_t lc = 0;    // newest local clock of a reader (sync_order.h)
     uint16_t site = 0;
     std::unique_ptr<uint64_t[]> bits; // null: `first` is the only reader; else [now | older] bitsets
 };
@@ -99,6 +130,7 @@ struct Stamp {
     uint32_t thread = 0;
     uint32_t block = 0;
     uint32_t epoch = 0;
+    uint32_t lc = 0; // local clock (sync_order.h); 0 without a SyncOrder
 };
 
 // Whether `earlier` happens before `later` (see the header comment); an earlier access of the
@@ -112,13 +144,18 @@ bool ordered(const Stamp& earlier, const Stamp& later) {
 class GlobalRaceChecker {
   public:
     GlobalRaceChecker(const trace::Trace& trace, const detail::RmwAccesses& explained)
-        : trace_(trace), whole_(trace), table_(trace), clock_(trace), explained_(explained) {}
+        : trace_(trace), whole_(trace), table_(trace), clock_(trace), explained_(explained),
+          sync_(detail::SyncOrder::make(trace)) {}
 
     void run() {
         for (const Event& e : trace_.events) {
             if (!whole_.thread(e.thread)) continue;
             if (!e.is_memory_access()) {
-                clock_.observe(e);
+                if (sync_) {
+                    synchronise(e);
+                } else {
+                    clock_.observe(e);
+                }
                 continue;
             }
             if (e.space() == trace::Space::Global) access(e);
@@ -128,21 +165,29 @@ class GlobalRaceChecker {
     std::vector<Finding> findings(const Options& options) const {
         return pairs_.findings(trace_, trace::Space::Global, options);
     }
+    std::vector<Finding> stale_findings(const Options& options) const {
+        std::vector<Finding> out;
+        out.reserve(stale_.size());
+        for (const StaleAggregate& a : stale_)
+            out.push_back(detail::stale_read_finding(trace_, a.example, a.count, a.harmful));
+        detail::sort_and_cap(out, options.max_findings_per_kind);
+        return out;
+    }
 
     ShadowStats stats() const {
         ShadowStats s;
         s.words = words_;
         s.split_words = split_.size();
         // A page map node: the key, the pointer, the next pointer and the bucket slot.
-        s.bytes = pages_.size() * (sizeof(Page) + 4 * sizeof(void*)) +
-                  split_.size() * (sizeof(std::array<Cell, kWordBytes>) + 4 * sizeof(void*)) +
-                  peak_set_bytes_;
+        s.bytes = pages_.size() * (sizeof(Page) + (sync_ ? sizeof(SyncCells) : 0) + 4 * sizeof(void*)) +
+                  split_.size() * (sizeof(SplitWord) + 4 * sizeof(void*)) + peak_set_bytes_;
         return s;
     }
 
   private:
     struct Target {
         Cell* cell;
+        SyncCell* sync;                         // null without a SyncOrder
         uint64_t address;                       // first byte the cell stands for
         uint32_t bytes;                         // bytes it stands for (4, or 1 for a split word's byte)
         detail::ValueBytes<kWordBytes>* values; // of its word
@@ -155,7 +200,10 @@ class GlobalRaceChecker {
         const uint64_t page = word / kPageWords;
         if (page != cached_page_ || cached_ == nullptr) {
             auto [it, inserted] = pages_.try_emplace(page);
-            if (inserted) it->second = std::make_unique<Page>();
+            if (inserted) {
+                it->second = std::make_unique<Page>();
+                if (sync_) it->second->sync = std::make_unique<SyncCells>();
+            }
             cached_page_ = page;
             cached_ = it->second.get();
         }
@@ -167,11 +215,18 @@ class GlobalRaceChecker {
         return c;
     }
 
-    std::array<Cell, kWordBytes>& split_word(uint64_t word, Cell& whole) {
+    SplitWord& split_word(uint64_t word, Cell& whole, const SyncCell* whole_sync) {
         auto [it, inserted] = split_.try_emplace(word);
         if (inserted) {
-            for (Cell& byte : it->second)
+            for (Cell& byte : it->second.cells)
                 byte = clone(whole);
+            if (whole_sync)
+                for (uint32_t i = 0; i < kWordBytes; ++i) {
+                    SyncCell& b = it->second.sync[i];
+                    b = *whole_sync;
+                    b.w_value = (whole_sync->w_value >> (8 * i)) & 0xff;
+                    b.w_known = (whole_sync->w_known >> i) & 1;
+                }
             release_readers(whole);
             whole = Cell{};
             whole.split = true;
@@ -190,14 +245,16 @@ class GlobalRaceChecker {
             const uint64_t base = word * kWordBytes;
             Cell& c = word_cell(word);
             detail::ValueBytes<kWordBytes>* values = &cached_->values[word % kPageWords];
+            SyncCell* sync = cached_->sync ? &(*cached_->sync)[word % kPageWords] : nullptr;
             const bool covers = begin <= base && end >= base + kWordBytes;
             if (covers && !c.split) {
-                out.push_back({&c, base, kWordBytes, values, 0});
+                out.push_back({&c, sync, base, kWordBytes, values, 0});
                 continue;
             }
-            std::array<Cell, kWordBytes>& bytes = split_word(word, c);
+            SplitWord& bytes = split_word(word, c, sync);
             for (uint64_t b = std::max(begin, base); b < std::min(end, base + kWordBytes); ++b)
-                out.push_back({&bytes[b - base], b, 1, values, uint32_t(b - base)});
+                out.push_back({&bytes.cells[b - base], sync ? &bytes.sync[b - base] : nullptr, b, 1, values,
+                               uint32_t(b - base)});
         }
     }
 
@@ -242,7 +299,7 @@ class GlobalRaceChecker {
         ReaderSet& from = sets_[c.r_thread];
         ReaderSet& to = sets_[id];
         for (const ReadGroup& g : from.groups) {
-            ReadGroup h{g.block, g.epoch, g.first, g.site, nullptr};
+            ReadGroup h{g.block, g.epoch, g.first, g.lc, g.site, nullptr};
             if (g.bits) {
                 const size_t n = 2 * words_for(g.block);
                 h.bits = std::make_unique<uint64_t[]>(n);
@@ -269,9 +326,10 @@ class GlobalRaceChecker {
         return nullptr;
     }
 
-    void add_group(ReaderSet& set, uint32_t block, uint16_t site, uint32_t local, uint32_t epoch) {
+    void add_group(ReaderSet& set, uint32_t block, uint16_t site, uint32_t local, uint32_t epoch,
+                   uint32_t lc) {
         set_bytes_ -= set_cost(set);
-        set.groups.push_back(ReadGroup{block, epoch, local, site, nullptr});
+        set.groups.push_back(ReadGroup{block, epoch, local, lc, site, nullptr});
         if (set.index) {
             set.index->emplace(group_key(block, site), uint32_t(set.groups.size() - 1));
         } else if (set.groups.size() >= kIndexFrom) {
@@ -285,7 +343,8 @@ class GlobalRaceChecker {
 
     static void set_bit(uint64_t* bits, uint32_t local) { bits[local / 64] |= uint64_t(1) << (local % 64); }
 
-    void add_to_group(ReadGroup& g, uint32_t local, uint32_t epoch) {
+    void add_to_group(ReadGroup& g, uint32_t local, uint32_t epoch, uint32_t lc) {
+        g.lc = std::max(g.lc, lc);
         const size_t words = words_for(g.block);
         if (!g.bits) {
             if (local == g.first) {
@@ -313,47 +372,59 @@ class GlobalRaceChecker {
         }
     }
 
-    void add_reader(Cell& c, const Stamp& now, uint32_t local, uint16_t site) {
+    void add_reader(Cell& c, SyncCell* sync, const Stamp& now, uint32_t local, uint16_t site) {
         if (c.readers == Readers::None) {
             c.readers = Readers::One;
             c.r_thread = now.thread;
             c.r_epoch = now.epoch;
             c.r_site = site;
+            if (sync) sync->r_lc = now.lc;
             return;
         }
         if (c.readers == Readers::One) {
             if (c.r_thread == now.thread && c.r_site == site) {
                 c.r_epoch = std::max(c.r_epoch, now.epoch);
+                if (sync) sync->r_lc = std::max(sync->r_lc, now.lc);
                 return;
             }
             const trace::ThreadInfo& was = trace_.threads[c.r_thread];
             const uint32_t id = new_set();
-            add_group(sets_[id], was.block, c.r_site, was.thread_in_block, c.r_epoch);
+            add_group(sets_[id], was.block, c.r_site, was.thread_in_block, c.r_epoch, sync ? sync->r_lc : 0);
             c.readers = Readers::Set;
             c.r_thread = id;
         }
         ReaderSet& set = sets_[c.r_thread];
         if (ReadGroup* g = find_group(set, now.block, site)) {
-            add_to_group(*g, local, now.epoch);
+            add_to_group(*g, local, now.epoch, now.lc);
         } else {
-            add_group(set, now.block, site, local, now.epoch);
+            add_group(set, now.block, site, local, now.epoch, now.lc);
         }
     }
 
     // Readers of `c` that race with a write stamped `now`: appended to racing_ (site, thread).
-    void racing_readers(const Cell& c, const Stamp& now, uint32_t local) {
+    // `site`: the write's. Readers ordered before it through synchronisation, or morally strong
+    // with it, do not race.
+    void racing_readers(const Cell& c, const SyncCell* sync, const Stamp& now, uint32_t local, uint16_t site) {
         if (c.readers == Readers::One) {
-            const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch};
-            if (!ordered(reader, now)) racing_.push_back({c.r_site, c.r_thread});
+            const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch, sync ? sync->r_lc : 0};
+            if (!happens_before(reader, now) && !morally_strong(c.r_site, reader.block, site, now.block))
+                racing_.push_back({c.r_site, c.r_thread});
             return;
         }
         if (c.readers != Readers::Set) return;
+        const bool knows = sync_ && sync_->knows_something(now.thread);
         for (const ReadGroup& g : sets_[c.r_thread].groups) {
             const bool same_block = g.block == now.block;
             if (same_block && g.epoch != now.epoch) continue; // ordered before, or out of order
+            if (morally_strong(g.site, g.block, site, now.block)) continue;
+            // The whole group (every reader's epoch is at most g.epoch) through its block's epoch.
+            if (knows && sync_->knows(now.thread, detail::SyncStamp{kNoThread, g.block, g.epoch, 0})) continue;
+            auto add = [&](uint32_t reader) {
+                if (knows && sync_->knows(now.thread, detail::SyncStamp{reader, g.block, g.epoch, g.lc})) return;
+                racing_.push_back({g.site, reader});
+            };
             if (!g.bits) {
-                if (!same_block || g.first != local)
-                    racing_.push_back({g.site, table_.global(g.block, g.first)});
+                if (!same_block || g.first != local) add(table_.global(g.block, g.first));
                 continue;
             }
             const size_t words = words_for(g.block);
@@ -363,33 +434,124 @@ class GlobalRaceChecker {
                     const uint32_t reader = uint32_t(w * 64 + std::countr_zero(bits));
                     bits &= bits - 1;
                     if (same_block && reader == local) continue;
-                    racing_.push_back({g.site, table_.global(g.block, reader)});
+                    add(table_.global(g.block, reader));
                 }
             }
         }
+    }
+
+    // --- synchronisation (sync_order.h) -----------------------------------------------------------
+
+    // A non-memory event with a SyncOrder: barriers go to both clocks, fences to the SyncOrder.
+    void synchronise(const Event& e) {
+        switch (e.kind) {
+        case trace::EventKind::Fence:
+            sync_->fence(e, clock_.stamp(e.thread).epoch);
+            break;
+        case trace::EventKind::BarrierArrive:
+            sync_->arrive(e);
+            clock_.observe(e);
+            break;
+        case trace::EventKind::BarrierLeave: {
+            const uint32_t before = clock_.stamp(e.thread).epoch;
+            clock_.observe(e);
+            sync_->leave(e, clock_.stamp(e.thread).epoch != before);
+            break;
+        }
+        default:
+            clock_.observe(e);
+            break;
+        }
+    }
+
+    // Whether `earlier` happens before `later`: program order and barrier epochs (ordered()), or
+    // release/acquire synchronisation.
+    bool happens_before(const Stamp& earlier, const Stamp& later) const {
+        if (ordered(earlier, later)) return true;
+        return sync_ && sync_->knows(later.thread, detail::SyncStamp{earlier.thread, earlier.block,
+                                                                     earlier.epoch, earlier.lc});
+    }
+    bool morally_strong(uint16_t site_a, uint32_t block_a, uint16_t site_b, uint32_t block_b) const {
+        return sync_ && sync_->morally_strong(site_a, block_a, site_b, block_b);
+    }
+
+    // How the bytes load `e` read compare with what the last write of `t` stored.
+    static detail::Comparison compare_read(const Target& t, const Event& e) {
+        detail::Comparison c;
+        for (uint32_t i = 0; i < t.bytes; ++i) {
+            uint8_t v = 0;
+            if (!((t.sync->w_known >> i) & 1) || !detail::value_byte(e, t.address + i, v)) continue;
+            (v != uint8_t(t.sync->w_value >> (8 * i)) ? c.differs : c.same) = true;
+        }
+        return c;
+    }
+    static void store_written(const Target& t, const Event& e) {
+        SyncCell& s = *t.sync;
+        s.w_value = 0;
+        s.w_known = 0;
+        for (uint32_t i = 0; i < t.bytes; ++i) {
+            uint8_t v = 0;
+            if (!detail::value_byte(e, t.address + i, v)) continue;
+            s.w_value |= uint32_t(v) << (8 * i);
+            s.w_known |= uint8_t(1u << i);
+        }
+    }
+
+    void record_stale(const detail::StaleExample& example, bool harmful) {
+        const auto key = std::make_tuple(example.ordered, example.data_write_site, example.data_read_site,
+                                         example.chain.write_site, example.chain.read_site);
+        auto [it, inserted] = stale_index_.try_emplace(key, stale_.size());
+        if (inserted) stale_.push_back(StaleAggregate{example, 0, 0});
+        StaleAggregate& a = stale_[it->second];
+        if (a.harmful == 0 && harmful) a.example = example; // a harmful read is the better example
+        ++a.count;
+        if (harmful) ++a.harmful;
     }
 
     // --- checking -------------------------------------------------------------------------------
 
     void access(const Event& e) {
         const trace::ThreadInfo& info = trace_.threads[e.thread];
-        const Stamp now{e.thread, info.block, clock_.stamp(e.thread).epoch};
+        const uint32_t epoch = clock_.stamp(e.thread).epoch;
         const bool writes = e.writes_memory();
+        // A write enters the SyncOrder first (a strong write raises the clock it is stamped with); a
+        // read after its checks (what an acquiring read acquires orders what comes after it).
+        const uint32_t lc = !sync_ ? 0 : writes ? sync_->access(e, epoch) : sync_->lc(e.thread);
+        const Stamp now{e.thread, info.block, epoch, lc};
         const bool atomic = e.is_atomic();
         const bool rmw_address = !explained_.empty() && explained_.has_address(e.address);
         targets_of(e, targets_);
 
         // The last writes: RAW for a read, WAW for a write, once per distinct writer and site,
-        // harmful when a byte of the writer's says so (findings.h, "Harm").
+        // harmful when a byte of the writer's says so (findings.h, "Harm"); or, for a read, a stale
+        // read (see the header comment).
         writers_seen_.clear();
-        for (const Target& t : targets_) {
+        if (sync_) raced_.assign(targets_.size(), 0);
+        for (size_t i = 0; i < targets_.size(); ++i) {
+            const Target& t = targets_[i];
             const Cell& c = *t.cell;
             if (c.w_thread == kNoThread || (atomic && c.w_atomic)) continue;
-            const Stamp writer{c.w_thread, trace_.threads[c.w_thread].block, c.w_epoch};
-            if (ordered(writer, now)) continue;
-            const detail::Comparison values = writes ? compare_write(t, e) : last_write_changed(t);
+            const Stamp writer{c.w_thread, trace_.threads[c.w_thread].block, c.w_epoch, t.sync ? t.sync->w_lc : 0};
+            Verdict verdict = Verdict::Race;
+            std::optional<detail::Seen> chain;
+            detail::Comparison values;
+            if (happens_before(writer, now)) {
+                // Ordered, yet another value: the trace breaks the model (not for the thread's own
+                // writes, nor after two unordered writes, whose coherence order is not known).
+                if (writes || !t.sync || c.w_thread == e.thread || t.sync->w_raced) continue;
+                values = compare_read(t, e);
+                if (!values.differs) continue;
+                verdict = Verdict::OrderedStale;
+            } else if (!writes && t.sync && (chain = sync_->chain(e.thread, {writer.thread, writer.block, writer.epoch, writer.lc}))) {
+                verdict = Verdict::Stale;
+                values = compare_read(t, e);
+            } else {
+                if (sync_) raced_[i] = 1;
+                if (morally_strong(c.w_site, writer.block, e.site, now.block)) continue;
+                values = writes ? compare_write(t, e) : last_write_changed(t);
+            }
             const auto seen = std::find_if(writers_seen_.begin(), writers_seen_.end(), [&](const Writer& w) {
-                return w.thread == c.w_thread && w.site == c.w_site;
+                return w.thread == c.w_thread && w.site == c.w_site && w.verdict == verdict;
             });
             if (seen != writers_seen_.end()) {
                 seen->values.add(values);
@@ -397,10 +559,24 @@ class GlobalRaceChecker {
             }
             const bool is_explained =
                 rmw_address && explained(e.address, c.w_thread, c.w_site, e.thread, e.site);
-            writers_seen_.push_back(Writer{c.w_thread, c.w_site, t.address, values, is_explained});
+            writers_seen_.push_back(
+                Writer{c.w_thread, c.w_site, t.address, values, is_explained, verdict, writer.lc, chain});
         }
         for (const Writer& w : writers_seen_) {
             if (w.explained) continue;
+            if (w.verdict != Verdict::Race) {
+                detail::StaleExample example;
+                example.ordered = w.verdict == Verdict::OrderedStale;
+                example.data_write_site = w.site;
+                example.data_read_site = e.site;
+                example.writer = w.thread;
+                example.writer_lc = w.lc;
+                example.reader = e.thread;
+                example.address = w.address;
+                if (w.chain) example.chain = *w.chain;
+                record_stale(example, w.values.differs);
+                continue;
+            }
             const bool harmful = !detail::program_before(trace_, w.site, e.site) && w.values.harmful();
             pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, e.site, 1, harmful ? 1 : 0, w.thread,
                           e.thread, w.address);
@@ -408,8 +584,9 @@ class GlobalRaceChecker {
 
         if (!writes) {
             for (const Target& t : targets_)
-                add_reader(*t.cell, now, info.thread_in_block, e.site);
+                add_reader(*t.cell, t.sync, now, info.thread_in_block, e.site);
             update_values(e);
+            if (sync_) sync_->access(e, epoch);
             return;
         }
 
@@ -418,7 +595,7 @@ class GlobalRaceChecker {
         racing_.clear();
         for (const Target& t : targets_) {
             const size_t from = racing_.size();
-            racing_readers(*t.cell, now, info.thread_in_block);
+            racing_readers(*t.cell, t.sync, now, info.thread_in_block, e.site);
             const detail::Comparison values = compare_write(t, e);
             for (size_t i = from; i < racing_.size(); ++i)
                 racing_[i].values = values;
@@ -444,13 +621,19 @@ class GlobalRaceChecker {
             pairs_.record(Hazard::WAR, r.site, e.site, 1, harmful ? 1 : 0, r.reader, e.thread,
                           targets_.front().address);
         }
-        for (const Target& t : targets_) {
+        for (size_t i = 0; i < targets_.size(); ++i) {
+            const Target& t = targets_[i];
             Cell& c = *t.cell;
             release_readers(c);
             c.w_thread = e.thread;
             c.w_epoch = now.epoch;
             c.w_site = e.site;
             c.w_atomic = atomic;
+            if (t.sync) {
+                t.sync->w_lc = now.lc;
+                t.sync->w_raced = raced_[i] != 0;
+                store_written(t, e);
+            }
         }
         update_values(e);
     }
@@ -488,11 +671,12 @@ class GlobalRaceChecker {
     detail::BlockTable table_;
     detail::BarrierClock clock_;
     const detail::RmwAccesses& explained_;
+    std::unique_ptr<detail::SyncOrder> sync_; // null: no fences or strong global accesses
 
     std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_; // page index -> cells
     uint64_t cached_page_ = UINT64_MAX;
     Page* cached_ = nullptr;
-    std::unordered_map<uint64_t, std::array<Cell, kWordBytes>> split_; // word index -> byte cells
+    std::unordered_map<uint64_t, SplitWord> split_; // word index -> byte cells
     std::vector<ReaderSet> sets_;
     std::vector<uint32_t> free_sets_;
     uint64_t words_ = 0;
@@ -501,13 +685,30 @@ class GlobalRaceChecker {
 
     detail::RacePairs pairs_;
 
+    // Stale reads, aggregated by (check, data write and read sites, flag write and read sites) in
+    // order of first discovery.
+    struct StaleAggregate {
+        detail::StaleExample example;
+        uint64_t count = 0;
+        uint64_t harmful = 0;
+    };
+    using StaleKey = std::tuple<bool, uint16_t, uint16_t, uint32_t, uint32_t>;
+    std::map<StaleKey, size_t> stale_index_;
+    std::vector<StaleAggregate> stale_;
+
+    enum class Verdict : uint8_t { Race, Stale, OrderedStale };
     struct Writer {
         uint32_t thread = 0;
         uint16_t site = 0;
         uint64_t address = 0;
-        detail::Comparison values; // over its bytes: RAW: did it change them; WAW: does this write
+        detail::Comparison values; // over its bytes: RAW: did it change them; WAW: does this write;
+                                   // stale: does the read differ from it
         bool explained = false;    // by a lost update
+        Verdict verdict = Verdict::Race;
+        uint32_t lc = 0;                   // the write's local clock
+        std::optional<detail::Seen> chain; // Verdict::Stale: the flag chain
     };
+    std::vector<uint8_t> raced_; // scratch: per target, its last write is unordered with this one
     struct RacingReader {
         uint16_t site = 0;
         uint32_t reader = 0; // trace thread index
@@ -524,10 +725,12 @@ class GlobalRaceChecker {
 namespace detail {
 
 std::vector<Finding> global_races(const trace::Trace& trace, const Options& options,
-                                  const RmwAccesses& explained, ShadowStats* stats) {
+                                  const RmwAccesses& explained, ShadowStats* stats,
+                                  std::vector<Finding>* stale_reads) {
     GlobalRaceChecker checker(trace, explained);
     checker.run();
     if (stats) *stats = checker.stats();
+    if (stale_reads) *stale_reads = checker.stale_findings(options);
     return checker.findings(options);
 }
 

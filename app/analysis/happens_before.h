@@ -1,5 +1,5 @@
-// Happens-before inside a block, built from barrier phases: the only synchronisation the analyses
-// model so far. Internal to the analysis library.
+// Happens-before inside a block, built from barrier phases (release/acquire across threads and
+// blocks is sync_order.h's, for global memory). Internal to the analysis library.
 //
 // Model. Every thread carries an epoch: the number of block-wide barrier phases it has left. A phase
 // (block, barrier id, phase number) is block-wide when it completed with every thread of the block

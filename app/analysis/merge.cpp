@@ -54,12 +54,32 @@ std::string race_counts(const Finding& f) {
     return out;
 }
 
+// What the loads of a stale read did: see render_message in findings.h.
+std::string stale_counts(const Finding& f) {
+    const std::string when = f.runs > 1 ? " in " + std::to_string(f.runs) + " runs" : " in this run";
+    const std::string noun = f.count_noun.empty() ? std::string("load") : f.count_noun;
+    const uint64_t lucky = f.count > f.harmful ? f.count - f.harmful : 0;
+    if (f.harmful == 0) {
+        if (f.count == 1) return "it read the new value" + when + ": right by luck";
+        return "none read the old value" + when + "; " + counted(f.count, noun) +
+               (f.count == 1 ? " was" : " were") + " right by luck";
+    }
+    std::string out = counted(f.harmful, noun) + " read the old value" + when;
+    if (lucky > 0)
+        out += "; " + with_thousands(lucky) + " more " + noun + (lucky == 1 ? " was" : "s were") + " right by luck";
+    return out;
+}
+
 } // namespace
 
 void render_message(Finding& f) {
     f.message = f.text;
     if (f.kind == FindingKind::Race) {
         f.message += " (" + race_counts(f) + ")";
+        return;
+    }
+    if (f.kind == FindingKind::StaleRead && f.check == "flag_without_fence") {
+        f.message += " (" + stale_counts(f) + ")";
         return;
     }
     const bool lost_update = f.kind == FindingKind::LostUpdate;

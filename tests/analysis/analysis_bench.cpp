@@ -2,9 +2,12 @@
 // shadow state costs. Built with the tests, not run by ctest (it takes tens of seconds):
 //   build/tests/analysis/analysis_bench [--reps N]
 // Prints one line per measurement with the median of N runs (default 3):
-// - the stencil (both variants) at 8,448 blocks x 256 threads, traced by the simulator;
+// - the stencil (both variants, and the correct one under the relaxed model) at 8,448 blocks x 256
+//   threads, traced by the simulator;
 // - a synthetic trace of 4 M threads (16,384 x 256) that each write and read back their own word:
-//   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set.
+//   analyze() time, shadow bytes per word (ShadowStats), and the growth of the resident set;
+// - the last-block reduction's fences and tickets over 4,096 blocks (release/acquire joins), and
+//   1 M atomics on one counter (strong accesses that synchronise nothing).
 #include "analysis/findings.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -43,7 +46,8 @@ double rss_mib() {
     return 0;
 }
 
-void bench_stencil(const char* variant_id, uint32_t reps) {
+void bench_stencil(const char* variant_id, uint32_t reps,
+                   launch::MemoryModel memory = launch::MemoryModel::Sc) {
     const scenario::Scenario* s = scenario::find_scenario("stencil");
     const scenario::Variant* v = s ? s->find_variant(variant_id) : nullptr;
     if (v == nullptr) {
@@ -68,6 +72,7 @@ void bench_stencil(const char* variant_id, uint32_t reps) {
     launch.block = {kThreads, 1, 1};
     sim::Options options;
     options.schedule = sim::Schedule::RoundRobin;
+    options.memory = memory;
     trace::Trace trace;
     const double t0 = now_ms();
     const sim::Result r =
@@ -85,9 +90,9 @@ void bench_stencil(const char* variant_id, uint32_t reps) {
         findings = analysis::analyze(trace).size();
         times.push_back(now_ms() - a);
     }
-    std::printf("stencil/%s %u x %u: %zu events (simulated in %.0f ms); analyze() median %.0f ms "
+    std::printf("stencil/%s %u x %u, %s: %zu events (simulated in %.0f ms); analyze() median %.0f ms "
                 "(%.1f M events/s), %zu findings\n",
-                variant_id, kBlocks, kThreads, trace.events.size(), sim_ms, median(times),
+                variant_id, kBlocks, kThreads, launch::to_string(memory), trace.events.size(), sim_ms, median(times),
                 double(trace.events.size()) / median(times) / 1e3, findings);
 }
 
@@ -145,6 +150,107 @@ void bench_own_words(uint32_t reps) {
                 double(usage.ru_maxrss) / 1024.0);
 }
 
+// The last-block reduction's synchronisation at scale (sync_order.h): 4,096 blocks x 256 threads
+// each write their word; thread 0 of each block fences and takes a ticket (atomicInc); with
+// `all_acquire` every block's thread 0 fences after its ticket too (each acquires every earlier
+// release: the quadratic case), else only the last; the last block's thread 0 reads all the
+// blocks' first words.
+void bench_last_block(uint32_t reps, bool all_acquire) {
+    constexpr uint32_t kBlocks = 4096, kThreads = 256;
+    trace::Trace trace;
+    trace.meta.backend = "sim";
+    trace.meta.grid = {kBlocks, 1, 1};
+    trace.meta.block = {kThreads, 1, 1};
+    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
+    trace.sites = {{10, 1, "st.global.u32 [%rd1], %r1"},
+                   {11, 2, "membar.gl"},
+                   {12, 3, "atom.global.inc.u32 %r2, [%rd2], 4095"},
+                   {13, 4, "membar.gl"},
+                   {14, 5, "ld.global.u32 %r3, [%rd3]"},
+                   {15, 6, "ret"}};
+    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
+        trace::Event e;
+        e.time = trace.events.size() + 1;
+        e.kind = kind;
+        e.thread = thread;
+        e.site = site;
+        e.address = address;
+        e.flags = flags;
+        trace.events.push_back(e);
+    };
+    const uint8_t plain = trace::make_flags(trace::Space::Global, 4);
+    const uint8_t fence = trace::make_flags(trace::Space::Other, 1, false, trace::Scope::Device, true);
+    const uint8_t atom = trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device);
+    const uint64_t data = 0x100000000ull, counter = 0x200000000ull;
+    for (uint32_t b = 0; b < kBlocks; ++b) {
+        for (uint32_t t = 0; t < kThreads; ++t)
+            push(trace::EventKind::Store, b * kThreads + t, 0, data + 4ull * (b * kThreads + t), plain);
+        const uint32_t leader = b * kThreads;
+        push(trace::EventKind::Fence, leader, 1, 0, fence);
+        push(trace::EventKind::Atomic, leader, 2, counter, atom);
+        if (all_acquire || b + 1 == kBlocks) push(trace::EventKind::Fence, leader, 3, 0, fence);
+    }
+    for (uint32_t b = 0; b < kBlocks; ++b)
+        push(trace::EventKind::Load, (kBlocks - 1) * kThreads, 4, data + 4ull * b * kThreads, plain);
+    for (uint32_t t = 0; t < kBlocks * kThreads; ++t)
+        push(trace::EventKind::Exit, t, 5, 0, trace::make_flags(trace::Space::Other, 4));
+    std::vector<double> times;
+    size_t findings = 0;
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        findings = analysis::analyze(trace).size();
+        times.push_back(now_ms() - a);
+    }
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("last-block reduction, 4,096 x 256, %s: %zu events; analyze() median %.0f ms, %zu findings; "
+                "peak RSS %.0f MiB\n",
+                all_acquire ? "every block acquires" : "the last block acquires", trace.events.size(),
+                median(times), findings, double(usage.ru_maxrss) / 1024.0);
+}
+
+// Atomic contention: 1 M threads (4,096 x 256) atomicAdd one counter, then write their own word:
+// the synchronisation model's cost where every access is strong and nothing synchronises.
+void bench_one_counter(uint32_t reps) {
+    constexpr uint32_t kBlocks = 4096, kThreads = 256;
+    trace::Trace trace;
+    trace.meta.backend = "sim";
+    trace.meta.grid = {kBlocks, 1, 1};
+    trace.meta.block = {kThreads, 1, 1};
+    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
+    trace.sites = {{10, 1, "atom.global.add.u32 %r2, [%rd2], 1"}, {11, 2, "st.global.u32 [%rd1], %r2"}, {12, 3, "ret"}};
+    const uint32_t n = kBlocks * kThreads;
+    trace.events.reserve(size_t(n) * 3);
+    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
+        trace::Event e;
+        e.time = trace.events.size() + 1;
+        e.kind = kind;
+        e.thread = thread;
+        e.site = site;
+        e.address = address;
+        e.value = 1;
+        e.flags = flags;
+        trace.events.push_back(e);
+    };
+    for (uint32_t t = 0; t < n; ++t)
+        push(trace::EventKind::Atomic, t, 0, 0x200000000ull,
+             trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device));
+    for (uint32_t t = 0; t < n; ++t)
+        push(trace::EventKind::Store, t, 1, 0x100000000ull + 4ull * t, trace::make_flags(trace::Space::Global, 4));
+    for (uint32_t t = 0; t < n; ++t)
+        push(trace::EventKind::Exit, t, 2, 0, trace::make_flags(trace::Space::Other, 4));
+    std::vector<double> times;
+    size_t findings = 0;
+    for (uint32_t i = 0; i < reps; ++i) {
+        const double a = now_ms();
+        findings = analysis::analyze(trace).size();
+        times.push_back(now_ms() - a);
+    }
+    std::printf("1 M threads atomicAdd one counter, then write their word: %zu events; analyze() median %.0f ms, "
+                "%zu findings\n",
+                trace.events.size(), median(times), findings);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -153,6 +259,11 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--reps") == 0) reps = uint32_t(std::max(1, std::atoi(argv[i + 1])));
     bench_stencil("missing_barrier", reps);
     bench_stencil("correct", reps);
+    // A relaxed trace is checked for reads that break the model (sync_order.h): its cost.
+    bench_stencil("correct", reps, launch::MemoryModel::Relaxed);
     bench_own_words(reps);
+    bench_last_block(reps, false);
+    bench_last_block(reps, true);
+    bench_one_counter(reps);
     return 0;
 }

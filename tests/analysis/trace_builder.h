@@ -67,6 +67,28 @@ class TraceBuilder {
         return memory(EventKind::Reduction, thread, site, address, size, space, false);
     }
 
+    // Strong global accesses as the simulator records them (kVolatile, the scope, kOrdered for
+    // ld.acquire / st.release / an ordered atomic): Scope::None is a .volatile access's.
+    TraceBuilder& strong_load(uint32_t thread, uint16_t site, uint64_t address, trace::Scope scope = trace::Scope::None,
+                              bool acquire = false) {
+        return push(EventKind::Load, thread, site, address, 0,
+                    trace::make_flags(Space::Global, 4, true, scope, acquire));
+    }
+    TraceBuilder& strong_store(uint32_t thread, uint16_t site, uint64_t address,
+                               trace::Scope scope = trace::Scope::None, bool release = false) {
+        return push(EventKind::Store, thread, site, address, 0,
+                    trace::make_flags(Space::Global, 4, true, scope, release));
+    }
+    TraceBuilder& strong_atomic(uint32_t thread, uint16_t site, uint64_t address,
+                                trace::Scope scope = trace::Scope::Device, bool ordered = false) {
+        return push(EventKind::Atomic, thread, site, address, 0,
+                    trace::make_flags(Space::Global, 4, true, scope, ordered));
+    }
+    // A fence (membar / fence.*) of `scope` by `thread`, as the simulator records it.
+    TraceBuilder& fence(uint32_t thread, uint16_t site, trace::Scope scope = trace::Scope::Device) {
+        return push(EventKind::Fence, thread, site, 0, 0, trace::make_flags(Space::Other, 1, false, scope, true));
+    }
+
     // Sets the value (trace::Event::value) of the event appended last: the value a load read or a
     // store wrote (the builder's accesses carry 0 otherwise).
     TraceBuilder& value(uint32_t v) {
