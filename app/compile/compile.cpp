@@ -9,6 +9,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -209,6 +210,23 @@ Result compile_with_nvcc(const std::string& path, const Options& options) {
     return result;
 }
 
+// The CUDA toolkit's header folders that exist here: $CUDA_HOME/include (else /usr/local/cuda's)
+// and its cccl folder (libcu++, CUB, Thrust).
+static std::vector<std::string> toolkit_include_dirs() {
+    std::vector<std::string> roots;
+    if (const char* home = std::getenv("CUDA_HOME"); home && *home) roots.push_back(std::string(home) + "/include");
+    roots.push_back("/usr/local/cuda/include");
+    std::vector<std::string> dirs;
+    for (const std::string& root : roots) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(root, ec)) continue;
+        if (std::filesystem::is_directory(root + "/cccl", ec)) dirs.push_back(root + "/cccl");
+        dirs.push_back(root);
+        break;
+    }
+    return dirs;
+}
+
 bool nvrtc_available(std::string* why) {
     const Nvrtc& api = nvrtc();
     if (why) *why = api.why_not;
@@ -222,6 +240,10 @@ Result compile_with_nvrtc(const std::string& source, const std::string& name, co
     std::vector<std::string> flags;
     for (const std::string& f : build_flags())
         if (f != "-ptx" && !f.starts_with("-O")) flags.push_back(f);
+    // nvcc knows where the toolkit's headers are; NVRTC knows only its built-in ones, so
+    // <cuda/atomic> (libcu++, in include/cccl since CUDA 12.8) needs the toolkit's folders.
+    for (const std::string& dir : toolkit_include_dirs())
+        flags.push_back("--include-path=" + dir);
     for (const std::string& f : options.extra_args)
         flags.push_back(f);
     std::vector<const char*> argv;

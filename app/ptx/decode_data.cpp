@@ -96,6 +96,18 @@ void Parser::decode_cvta(Instruction& inst, Modifiers& mods) {
     use(inst, 1, p);
 }
 
+// isspacep.space p, a: whether the generic address a lies in the state space (the GPU trace
+// recording uses it to tell shared from global accesses of generic instructions).
+void Parser::decode_isspacep(Instruction& inst, Modifiers& mods) {
+    auto space = take_space(mods);
+    if (!space) fail_here("isspacep needs a state space (.global, .shared, .local, .const or .param)");
+    inst.space = *space;
+    inst.type = Type::Pred;
+    expect_operands(2, 2);
+    pred_dest(inst, 0, stmt_->operands[0]);
+    src(inst, 1, 1, Type::U64);
+}
+
 // ld{.weak|.volatile|.relaxed.scope|.acquire.scope}{.space}{cache hints}{.v2|.v4}.type d, [a]
 // st{.weak|.volatile|.relaxed.scope|.release.scope}{.space}{cache hints}{.v2|.v4}.type [a], b
 void Parser::decode_ld_st(Instruction& inst, Modifiers& mods, bool load) {

@@ -29,13 +29,14 @@ constexpr uint16_t kEvent = 1u << 7;      // produces a trace event (memory, fen
 
 // The tables below are kept one row per line: easier to read and to diff than formatted.
 // clang-format off
-enum class Decoder : uint8_t { Mov, Cvt, Cvta, LdSt, Selp, Arith, Logic, Bits, Setp, AtomRed, Fence, Bar, Vote, Shfl, Control };
+enum class Decoder : uint8_t { Mov, Cvt, Cvta, Isspacep, LdSt, Selp, Arith, Logic, Bits, Setp, AtomRed, Fence, Bar, Vote, Shfl, Control };
 
 #define SYNCLAB_PTX_OPCODES(X)                                                                   \
     /* data movement and conversion */                                                          \
     X(Mov,        "mov",           Mov,     0)                                                   \
     X(Cvt,        "cvt",           Cvt,     0)                                                   \
     X(Cvta,       "cvta",          Cvta,    0)                                                   \
+    X(Isspacep,   "isspacep",      Isspacep, 0) /* p = is generic address a in the space */      \
     X(Ld,         "ld",            LdSt,    trait::kMemory | trait::kEvent)                      \
     X(St,         "st",            LdSt,    trait::kMemory | trait::kEvent)                      \
     X(Selp,       "selp",          Selp,    0)                                                   \
@@ -135,7 +136,7 @@ inline constexpr OpAlias kAliases[] = {{"fence", Op::Membar}, {"barrier", Op::Ba
 inline constexpr std::string_view kUnsupportedOpcodes[] = {
     "addc",     "subc",     "madc",      "mul24",      "mad24",         "sad",           "fns",
     "dp4a",     "dp2a",     "testp",     "slct",       "set",           "cnot",          "lop3",
-    "ldu",      "prefetch", "prefetchu", "isspacep",   "tex",           "tld4",          "txq",
+    "ldu",      "prefetch", "prefetchu", "tex",           "tld4",          "txq",
     "suld",     "sust",     "sured",     "suq",        "istypep",       "mbarrier",      "cp",
     "redux",    "match",    "elect",     "griddepcontrol", "wmma",      "mma",           "ldmatrix",
     "stmatrix", "movmatrix", "wgmma",    "tcgen05",    "applypriority", "discard",       "createpolicy",

@@ -477,7 +477,8 @@ class Parser {
     // --- instruction families (decode_*.cpp), one per opcodes.h Decoder ---
     void decode_mov(Instruction& inst, Modifiers& mods);                // decode_data.cpp
     void decode_cvt(Instruction& inst, Modifiers& mods);                //
-    void decode_cvta(Instruction& inst, Modifiers& mods);               //
+    void decode_cvta(Instruction& inst, Modifiers& mods);
+    void decode_isspacep(Instruction& inst, Modifiers& mods);               //
     void decode_ld_st(Instruction& inst, Modifiers& mods, bool load);   //
     void decode_selp(Instruction& inst, Modifiers& mods);               //
     void decode_arith(Instruction& inst, Modifiers& mods);              // decode_arith.cpp

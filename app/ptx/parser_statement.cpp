@@ -195,6 +195,7 @@ void Parser::decode(Instruction& inst, Modifiers& mods) {
     case Decoder::Mov: decode_mov(inst, mods); break;
     case Decoder::Cvt: decode_cvt(inst, mods); break;
     case Decoder::Cvta: decode_cvta(inst, mods); break;
+    case Decoder::Isspacep: decode_isspacep(inst, mods); break;
     case Decoder::LdSt: decode_ld_st(inst, mods, inst.op == Op::Ld); break;
     case Decoder::Selp: decode_selp(inst, mods); break;
     case Decoder::Arith: decode_arith(inst, mods); break;

@@ -245,6 +245,29 @@ void Run::execute_alu(Warp& warp, const Instruction& in, uint32_t pc, uint32_t m
         });
         return;
     }
+    case Op::Isspacep: {
+        // Shared and local memory are fixed windows of the generic space; global is the rest.
+        auto in_window = [](uint64_t v, uint64_t base) { return v >= base && v < base + kWindowSize; };
+        lanes([&](uint32_t l) {
+            const uint64_t v = a[l];
+            const bool shared = in_window(v, kSharedWindow), local = in_window(v, kLocalWindow);
+            switch (in.space) {
+            case ptx::Space::Shared:
+                d[l] = shared;
+                break;
+            case ptx::Space::Local:
+                d[l] = local;
+                break;
+            case ptx::Space::Global:
+                d[l] = !shared && !local;
+                break;
+            default:
+                d[l] = 0; // .const / .param: no generic addresses of those here
+                break;
+            }
+        });
+        return;
+    }
     case Op::And:
     case Op::Or:
     case Op::Xor:

@@ -96,6 +96,19 @@ TEST(Compile, NvrtcFindsHeadersBesideTheFile) {
     std::filesystem::remove_all(dir);
 }
 
+// The fence lessons use cuda::atomic_ref: NVRTC finds <cuda/atomic> in the toolkit as nvcc does,
+// and both make the same release store and acquire load.
+TEST(Compile, NvrtcFindsTheToolkitsHeaders) {
+    std::string why;
+    if (!nvrtc_available(&why)) GTEST_SKIP() << why;
+    setenv("SYNCLAB_NVCC", "none", 1);
+    const Result r = compile_file(std::string(SYNCLAB_SOURCE_DIR) + "/kernels/message_passing.cu");
+    unsetenv("SYNCLAB_NVCC");
+    EXPECT_TRUE(r.compiler.starts_with("NVRTC")) << r.compiler;
+    EXPECT_NE(r.ptx.find("st.release.gpu"), std::string::npos);
+    EXPECT_NE(r.ptx.find("ld.acquire.gpu"), std::string::npos);
+}
+
 TEST(Compile, NvrtcErrorsCarryItsLog) {
     std::string why;
     if (!nvrtc_available(&why)) GTEST_SKIP() << why;

@@ -239,7 +239,8 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
         return p.error;
     };
     EXPECT_EQ(error_of({"--scenario", "nope"}),
-              "unknown scenario 'nope' (scenarios: stencil, divergent_barrier, loop_barrier, lost_update)");
+              "unknown scenario 'nope' (scenarios: stencil, divergent_barrier, loop_barrier, lost_update, "
+              "message_passing, last_block_reduction, fence_scope)");
     EXPECT_NE(
         error_of({"--scenario", "stencil", "--variant", "v2"}).find("(variants: correct, missing_barrier)"),
         std::string::npos);
