@@ -22,6 +22,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synclab::litmus {
@@ -78,10 +79,12 @@ inline const std::vector<Test>& tests() {
     return all;
 }
 
-inline const Test& find_test(const std::string& name) {
+// By value: a reference parameter bound to a temporary would make g++ 13 warn that the returned
+// reference may dangle (-Wdangling-reference), though it refers into tests().
+inline const Test& find_test(std::string_view name) {
     for (const Test& t : tests())
         if (t.name == name) return t;
-    throw std::invalid_argument("no litmus test named '" + name + "'");
+    throw std::invalid_argument("no litmus test named '" + std::string(name) + "'");
 }
 
 // [SECTION] Variants
