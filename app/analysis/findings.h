@@ -28,6 +28,15 @@ const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_
                                          // "stale_read"
 
 enum class Hazard : uint8_t { None, RAW, WAR, WAW };
+
+// What a stale read's flag chain lacks (Finding::missing), writer's half and reader's half.
+namespace missing {
+constexpr uint8_t kWriterFence = 1u << 0; // no fence (or release) between the data and the flag write
+constexpr uint8_t kWriterScope = 1u << 1; // the writer's fence or release has a scope without the reader
+constexpr uint8_t kReaderFence = 1u << 2; // no fence (or acquire) between seeing the flag and the read
+constexpr uint8_t kReaderScope = 1u << 3; // the reader's fence or acquire has a scope without the writer
+constexpr uint8_t kFlagScope = 1u << 4;   // both halves there, the flag accesses not morally strong
+} // namespace missing
 const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"
 
 // Field conventions (all analyses):
@@ -94,6 +103,8 @@ struct Finding {
     uint64_t address = 0;            // an example address (space-relative)
     uint32_t block = 0;              // an example block
     std::string count_noun;          // what one occurrence is, singular: "racing access pair"
+    uint8_t missing = 0;             // StaleRead: what the flag chain lacks (missing:: bits), for the
+                                     // app's words in every language
     std::string text;                // one readable sentence with lines and threads, without counts
     std::string message;             // text and counts (render_message)
 };

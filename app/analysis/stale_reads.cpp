@@ -36,7 +36,7 @@ const char* scope_name(Scope scope) {
 
 // What is missing between the data write (stamped with `writer_lc`) and the data read, in the
 // words of the finding: one or two clauses, writer first.
-std::string missing(const trace::Trace& trace, const StaleExample& x) {
+std::string missing_words(const trace::Trace& trace, const StaleExample& x, uint8_t& bits) {
     const Seen& s = x.chain;
     const uint32_t tb = trace.threads[x.writer].block;
     const uint32_t fb = trace.threads[s.reader].block; // the block of the thread that saw the flag
@@ -49,6 +49,9 @@ std::string missing(const trace::Trace& trace, const StaleExample& x) {
     const bool release_ok = s.write_release && scope_includes(s.write_scope, tb, fb);
     const bool fence_ok = s.fence_lc > x.writer_lc && (tb == fb || s.wide_fence_lc > x.writer_lc);
     if (!release_ok && !fence_ok) {
+        bits |= s.fence_lc > x.writer_lc && tb != fb ? missing::kWriterScope
+                 : s.write_release                   ? missing::kWriterScope
+                                                     : missing::kWriterFence;
         if (s.fence_lc > x.writer_lc && tb != fb) {
             clauses.push_back(std::string(fence_name(s.fence_scope)) + " (" + line_label(trace, s.fence_site) +
                               ") orders nothing for block " + std::to_string(fb));
@@ -65,6 +68,7 @@ std::string missing(const trace::Trace& trace, const StaleExample& x) {
     const bool acquire_ok = s.read_acquire && scope_includes(s.read_scope, fb, tb);
     const bool reader_fence_ok = s.reader_wide_fence || (s.reader_fence_site != kNoSite && fb == tb);
     if (!acquire_ok && !reader_fence_ok) {
+        bits |= s.reader_fence_site != kNoSite || s.read_acquire ? missing::kReaderScope : missing::kReaderFence;
         if (s.reader_fence_site != kNoSite) {
             clauses.push_back(std::string(fence_name(s.reader_fence_scope)) + " (" +
                               line_label(trace, s.reader_fence_site) + ") orders nothing for block " +
@@ -78,6 +82,7 @@ std::string missing(const trace::Trace& trace, const StaleExample& x) {
         }
     }
     if (clauses.empty()) {
+        bits |= missing::kFlagScope;
         // Both halves are there, yet the flag accesses do not synchronise: their scopes.
         clauses.push_back("the flag accesses (" + line_label(trace, s.write_site) + ", " +
                           line_label(trace, s.read_site) + ") are not morally strong: the scope of one of them "
@@ -122,7 +127,7 @@ Finding stale_read_finding(const trace::Trace& trace, const StaleExample& x, uin
                  line_label(trace, x.data_read_site) + ") reads data " + writer + " wrote (" +
                  line_label(trace, x.data_write_site) + ") before setting a flag (" +
                  line_label(trace, x.chain.write_site) + ") that " + saw + " saw (" +
-                 line_label(trace, x.chain.read_site) + "), but nothing orders the data: " + missing(trace, x);
+                 line_label(trace, x.chain.read_site) + "), but nothing orders the data: " + missing_words(trace, x, f.missing);
     }
     render_message(f);
     return f;

@@ -156,9 +156,28 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
         }
         return fill(t.raced, {thread(0), thread(1), what}) + at;
     }
-    case analysis::FindingKind::StaleRead:
+    case analysis::FindingKind::StaleRead: {
+        // threads: the writer, the reader (and the thread that saw the flag, where another).
+        if (f.check == "ordered_read_stale") return fill(t.stale_ordered, {thread(1), thread(0), what}) + at;
+        namespace m = analysis::missing;
+        const uint8_t bits = f.missing;
+        std::string why;
+        auto add = [&](const Text& clause) {
+            if (!why.empty()) why += t.semicolon.s;
+            why += clause.s;
+        };
+        if ((bits & m::kWriterFence) && (bits & m::kReaderFence)) {
+            add(t.stale_both);
+        } else {
+            if (bits & m::kWriterFence) add(t.stale_writer);
+            if (bits & m::kReaderFence) add(t.stale_reader);
+        }
+        if (bits & m::kWriterScope) add(t.stale_writer_scope);
+        if (bits & m::kReaderScope) add(t.stale_reader_scope);
+        if (bits & m::kFlagScope) add(t.stale_flag_scope);
+        return fill(t.stale, {thread(1), thread(0), what, why}) + at;
+    }
     case analysis::FindingKind::LostUpdate:
-        if (f.kind == analysis::FindingKind::StaleRead) return fill(t.raced, {thread(0), thread(1), what}) + at;
         return fill(t.lost, {thread(0), thread(1), what}) + at;
     case analysis::FindingKind::BarrierDivergence:
         if (f.threads.size() >= 2)

@@ -175,6 +175,9 @@ struct CalloutText {
     Text line, lines, and_, comma, ptx_line, ptx_lines, semicolon;
     Text no_barrier, other_blocks; // why a race happened: same block / different blocks
     Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock;
+    // stale_read: "{reader} saw {writer}'s flag but read old {what}: {why}", why from Finding::missing
+    Text stale, stale_ordered, stale_writer, stale_reader, stale_both, stale_writer_scope,
+        stale_reader_scope, stale_flag_scope;
     Text at;                       // " ({0})"
     Text shared_word, global_word; // "shared word {0}"
     // The counts after a finding's sentence (finding_message in Chinese; English keeps the

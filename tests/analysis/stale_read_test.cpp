@@ -107,6 +107,9 @@ TEST(analysis_stale_read, MessagePassingMissingFenceNamesTheSide) {
             EXPECT_EQ(f.harmful, value == 42 ? 0u : 1u);
             EXPECT_EQ(contains(f.message, writer_clause), c.writer_clause) << f.message;
             EXPECT_EQ(contains(f.message, reader_clause), c.reader_clause) << f.message;
+            // The same, as the bits the app words it from in every language.
+            EXPECT_EQ(f.missing, (c.writer_clause ? analysis::missing::kWriterFence : 0) |
+                                     (c.reader_clause ? analysis::missing::kReaderFence : 0));
             EXPECT_TRUE(contains(f.message, "block 1 thread 0 (line 33) reads data block 0 thread 0 wrote (line 12)"))
                 << f.message;
             EXPECT_TRUE(contains(f.message, value == 42 ? "(it read the new value in this run: right by luck)"
@@ -152,6 +155,7 @@ TEST(analysis_stale_read, BlockFenceOrdersNothingAcrossBlocks) {
                                                      : "__threadfence_block() (line 31) orders nothing for block 0";
             EXPECT_TRUE(contains(found[0].message, expected)) << found[0].message;
             EXPECT_FALSE(contains(found[0].message, "no fence")) << found[0].message;
+            EXPECT_EQ(found[0].missing, writer_side ? analysis::missing::kWriterScope : analysis::missing::kReaderScope);
         }
     }
 }

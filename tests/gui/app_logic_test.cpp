@@ -500,6 +500,24 @@ TEST(Callout, GlobalAndOtherKinds) {
         callout_text(race, t, kOneTile),
         "block 1 thread 44 read global word 0x1000 just after block 0 thread 10 wrote it: different blocks "
         "are not ordered (line 7)");
+    // A stale read says who saw whose flag and which fence is missing, from Finding::missing.
+    analysis::Finding stale;
+    stale.kind = analysis::FindingKind::StaleRead;
+    stale.check = "flag_without_fence";
+    stale.space = trace::Space::Global;
+    stale.lines = {12, 14, 30, 33};
+    stale.threads = {0, 300};
+    stale.address = 0x100;
+    stale.missing = analysis::missing::kReaderFence;
+    EXPECT_EQ(callout_text(stale, t, kOneTile),
+              "block 1 thread 44 saw the flag block 0 thread 0 set, then read global word 0x100 from before it: "
+              "the reader has no fence between the flag and the data (lines 12, 14, 30 and 33)");
+    stale.missing = analysis::missing::kWriterFence | analysis::missing::kReaderFence;
+    EXPECT_NE(callout_text(stale, t, kOneTile).find(": neither side has a fence ("), std::string::npos);
+    stale.missing = analysis::missing::kWriterScope;
+    EXPECT_EQ(callout_text(stale, t, kOneTile, Language::Zh),
+              "块 1 的线程 44 看到了块 0 的线程 0 设置的标志，却读到了 全局内存字 0x100 在那之前的旧值：写者的栅栏"
+              "作用域不包括读者所在的块（第 12、14、30 和 33 行）");
     analysis::Finding lost;
     lost.kind = analysis::FindingKind::LostUpdate;
     lost.space = trace::Space::Global;
