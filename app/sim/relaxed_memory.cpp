@@ -327,7 +327,7 @@ struct RelaxedMemory::Impl {
         // another thread that drained later (2+2W's weak outcome, also between fenced stores).
         const bool reorder = !explore && schedule == Schedule::Random && ms.size() > 1 && choices.choose(8) == 0;
         if (explore || reorder) {
-            const size_t lowest = std::max<size_t>(index_of(loc, floor_of(t, part.key)), 0);
+            const size_t lowest = index_of(loc, floor_of(t, part.key));
             // Places, newest first: after ms.size()-1, ms.size()-2, ..., lowest.
             uint32_t options = 0;
             size_t places[64];
@@ -456,13 +456,15 @@ void RelaxedMemory::load(WarpAccess& a) {
         const uint32_t n = Impl::words_of(a, l, a.who.block, parts);
         uint64_t value = 0;
         for (uint32_t i = 0; i < n; ++i) {
+            // The thread's own buffered bytes first (forwarding); memory only for the rest.
             uint8_t covered = 0;
-            uint32_t word = Impl::forwarded(t, parts[i].key, 0, covered);
+            const uint32_t own = Impl::forwarded(t, parts[i].key, 0, covered);
+            uint32_t word = own;
             if ((covered & parts[i].mask) != parts[i].mask) {
                 const bool weak_global = !strong && a.space[l] == trace::Space::Global;
                 const ptx::MemScope scope = a.scope == ptx::MemScope::None ? ptx::MemScope::Sys : a.scope;
                 const Message& msg = m.read(t, parts[i], weak_global, strong, scope);
-                word = Impl::forwarded(t, parts[i].key, msg.value, covered);
+                word = merge_bytes(msg.value, own, covered);
                 if (strong) m.observe(t, msg, scope, acquire);
             }
             value |= uint64_t(word >> parts[i].shift) << (32 * i);
