@@ -21,6 +21,8 @@ const char* to_string(FindingKind kind) {
         return "deadlock";
     case FindingKind::StaleRead:
         return "stale_read";
+    case FindingKind::Contention:
+        return "contention";
     }
     return "unknown";
 }

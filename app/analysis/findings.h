@@ -23,9 +23,12 @@ enum class FindingKind : uint8_t {
                        // "flag_without_fence"); or a load ordered after a write by happens-before
                        // that still read an older value: the trace breaks the memory model
                        // ("ordered_read_stale"; harmful = count). Such a pair is not also a race.
+    Contention,        // a performance finding, not a bug: many atomics on one hot address queue
+                       // behind each other (the cost model's queue depth and latency), with the
+                       // source line that issues them
 };
 const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock",
-                                         // "stale_read"
+                                         // "stale_read", "contention"
 
 enum class Hazard : uint8_t { None, RAW, WAR, WAW };
 

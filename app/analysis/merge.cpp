@@ -140,6 +140,8 @@ int kind_rank(FindingKind kind) {
         return 3;
     case FindingKind::LostUpdate:
         return 4;
+    case FindingKind::Contention:
+        return 5;
     }
     return 5;
 }

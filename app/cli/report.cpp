@@ -336,6 +336,9 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
         case analysis::FindingKind::StaleRead:
             out << "Stale read on __" << trace::to_string(f.space) << "__ memory (missing fence)";
             break;
+        case analysis::FindingKind::Contention:
+            out << "Atomic contention on __" << trace::to_string(f.space) << "__ memory (performance)";
+            break;
         }
         out << " (" << analysis::with_thousands(f.count) << (f.count == 1 ? " occurrence" : " occurrences")
             << ", " << analysis::with_thousands(f.harmful) << " harmful)\n";

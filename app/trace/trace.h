@@ -139,6 +139,18 @@ struct RunMeta {
     std::string source_name; // e.g. "stencil.cu"
     std::string source_text; // the CUDA source (may be empty)
     std::string ptx_text;    // the PTX that ran (may be empty)
+    // Simulator with the cost model: the run's modelled duration in cycles (the latest thread's
+    // clock at its exit); 0 when not modelled (GPU runs report kernel time instead).
+    uint64_t modelled_cycles = 0;
+};
+
+// Modelled timing of one event (the simulator's cost model), parallel to Trace::events. The model
+// keeps a clock per warp; an access is issued at its warp's clock and completes `latency` cycles
+// later (queueing behind earlier accesses to the same address, then its service time).
+struct EventTiming {
+    uint64_t issue = 0;       // modelled cycle the access was issued
+    uint32_t latency = 0;     // modelled cycles until it completed (queueing + service)
+    uint32_t queue_depth = 0; // accesses still queued ahead of it at its address when it arrived
 };
 
 // How much of one block's history a trace holds. A finding must never rest on a partial history
@@ -159,6 +171,8 @@ struct Trace {
     // Per block (linear index); empty means every block is Whole. Runners fill it only when some
     // block is not.
     std::vector<BlockHistory> block_history;
+    // Per event (same index as events) when the run was timed by the cost model; empty otherwise.
+    std::vector<EventTiming> timing;
 
     BlockHistory history_of(uint32_t block) const {
         return block < block_history.size() ? block_history[block] : BlockHistory::Whole;

@@ -185,6 +185,8 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
         return fill(t.diverged_all, {std::to_string(f.block)}) + at;
     case analysis::FindingKind::Deadlock:
         return t.deadlock.s + at;
+    case analysis::FindingKind::Contention:
+        return f.message;
     }
     return f.text;
 }

@@ -132,6 +132,8 @@ uint32_t finding_colour(analysis::FindingKind kind) {
         return theme::kDeadlock;
     case analysis::FindingKind::StaleRead:
         return theme::kRaceArrow;
+    case analysis::FindingKind::Contention:
+        return theme::kLostUpdate;
     }
     return theme::kRaceArrow;
 }
@@ -301,6 +303,9 @@ const char* kind_explanation(analysis::FindingKind kind, Language language) {
         case analysis::FindingKind::StaleRead:
             return "过期读取：一个线程看到了另一个线程写的标志，但没有栅栏（或栅栏的作用域不包括对方）把"
                    "标志之前的数据写入排在它之后的读取之前，所以它可能读到旧的数据。";
+        case analysis::FindingKind::Contention:
+            return "原子争用：许多原子操作落在同一个地址上，只能一个接一个地完成；它们排队等待，整个"
+                   "内核被这一个地址拖慢。结果是对的，但很慢。";
         }
     }
     switch (kind) {
@@ -319,6 +324,10 @@ const char* kind_explanation(analysis::FindingKind kind, Language language) {
         return "stale read: a thread saw another thread's flag, but no fence (or only one whose scope "
                "leaves the other thread out) orders the data written before the flag before the reads "
                "after it, so it may read the old data.";
+    case analysis::FindingKind::Contention:
+        return "atomic contention: many atomics hit the same address and can only complete one after "
+               "another; they wait in a queue and that one address slows the whole kernel. The result "
+               "is right, but slow.";
     }
     return "";
 }

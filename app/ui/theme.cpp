@@ -36,6 +36,8 @@ uint32_t finding_mark(analysis::FindingKind kind) {
         return kDeadlock;
     case analysis::FindingKind::StaleRead:
         return kRaceArrow;
+    case analysis::FindingKind::Contention:
+        return kLostUpdate;
     }
     return kRaceArrow;
 }
@@ -133,6 +135,8 @@ uint32_t finding_ink(analysis::FindingKind kind, bool presenter) {
         return p.deadlock;
     case analysis::FindingKind::StaleRead:
         return p.race;
+    case analysis::FindingKind::Contention:
+        return p.lost_update;
     }
     return p.text;
 }

@@ -810,6 +810,8 @@ FindingEvents resolve_finding(const TimelineIndex& index, const analysis::Findin
         if (f.kind == analysis::FindingKind::LostUpdate) out.steps = lost_update_steps(index, f);
         break;
     }
+    case analysis::FindingKind::Contention: // a hot address, not a pair: nothing to point at yet
+        break;
     case analysis::FindingKind::BarrierDivergence:
     case analysis::FindingKind::Deadlock:
         for (uint32_t t : f.threads) {
