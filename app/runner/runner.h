@@ -168,6 +168,9 @@ struct RunSummary {
     // What the compiler made of the kernel, when nothing was found (kernel_notes.h).
     std::vector<std::string> notes;
     double kernel_ms = 0;
+    // Simulator with the cost model: the kept repetition's modelled duration (trace::RunMeta::
+    // modelled_cycles); 0 for the GPU backend, which reports kernel_ms.
+    uint64_t modelled_cycles = 0;
     bool traced = true; // a trace (and findings) exists
     uint64_t dropped_events = 0;
     GpuSide gpu_untraced, gpu_traced;

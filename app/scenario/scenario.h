@@ -111,6 +111,16 @@ struct BufferDecl {
     bool output = false; // listed in `outputs`: compared with the reference
 };
 
+// A lesson whose kernels time their own atomics (`[latency]` in lesson.toml): each thread writes
+// clock64() after minus before an atomic whose result it uses, and its %smid. On the GPU these are
+// the hardware's cycles and SMs; in the simulator %clock64 reads the cost model's clock, so the same
+// kernel gives the modelled latency. The app draws them as heatmaps (SM x warp, block x thread).
+struct LatencySpec {
+    std::string cycles_buffer; // a declared buffer, one element per thread ("" : no [latency] table)
+    std::string sm_buffer;     // a declared buffer, one element per thread ("" : not recorded)
+    bool present() const { return !cycles_buffer.empty(); }
+};
+
 struct Scenario {
     std::string id;          // CLI contract, e.g. "stencil"
     std::string topic;       // "barriers", "warps", "fences", "atomics"
@@ -129,6 +139,7 @@ struct Scenario {
     // lessons; the barrier lessons keep "sc").
     launch::MemoryModel memory = launch::MemoryModel::Sc;
     OutcomeSpec outcomes;
+    LatencySpec latency;
     std::string lesson_file; // where the lesson came from, for messages ("assets/lessons/x/lesson.toml")
     std::string cuda_text, ptx_text;
     std::shared_ptr<const ptx::Module> module; // ptx_text, parsed
