@@ -450,6 +450,19 @@ int cmd_check(const std::vector<std::string>& argv) {
         o.histogram.buffer = "arg" + std::to_string(index);
         o.histogram.type = specs[index].buffer.type;
     }
+    // --dump: which parameter, and which of the run's buffers it is (checked before running).
+    size_t dump_param = SIZE_MAX, dump_buffer = 0;
+    if (const auto dump = a.value("dump")) {
+        dump_param = param_index(*fn, *dump);
+        if (dump_param == SIZE_MAX || !specs[dump_param].is_buffer)
+            throw UsageError("--dump " + *dump +
+                             (dump_param == SIZE_MAX ? ": no parameter of that name"
+                                                     : ": parameter " + fn->params[dump_param].name +
+                                                           " is a scalar") +
+                             " (buffers are arg<i> for buf: arguments, or their parameter names)");
+        for (size_t i = 0; i < dump_param; ++i)
+            dump_buffer += specs[i].is_buffer ? 1 : 0;
+    }
 
     runner::KernelJob job;
     job.module = &module;
@@ -473,19 +486,25 @@ int cmd_check(const std::vector<std::string>& argv) {
     job.ptx_text = ptx_text;
     const runner::RunSummary summary = run_job_or_explain(&job, nullptr, nullptr, o, !a.flag("json"));
     save_if_asked(a, summary);
-    print_run(a, summary, o);
-    if (const auto dump = a.value("dump")) {
-        const size_t index = param_index(*fn, *dump);
-        if (index == SIZE_MAX || !specs[index].is_buffer)
-            throw UsageError("--dump " + *dump +
-                             ": no buffer of that name (buffers are arg<i> for buf: arguments)");
-        size_t buffer = 0;
-        for (size_t i = 0; i < index; ++i)
-            buffer += specs[i].is_buffer ? 1 : 0;
-        if (buffer < summary.final_buffers.size())
-            std::cout << "arg" << index << " (" << launch::to_string(specs[index].buffer.type) << " x "
-                      << specs[index].buffer.count << "):\n"
-                      << launch::format_buffer(summary.final_buffers[buffer].bytes, specs[index].buffer.type);
+    const bool dumped = dump_param != SIZE_MAX && dump_buffer < summary.final_buffers.size();
+    const launch::ElemType dump_type = dumped ? specs[dump_param].buffer.type : launch::ElemType{};
+    if (a.flag("json")) {
+        // One JSON document: the dump is a field of it, its values as the histogram writes them.
+        nlohmann::json j = summary_json(summary, o);
+        if (dumped) {
+            const std::vector<uint8_t>& bytes = summary.final_buffers[dump_buffer].bytes;
+            j["dump"] = {{"buffer", "arg" + std::to_string(dump_param)},
+                         {"type", launch::to_string(dump_type)},
+                         {"count", specs[dump_param].buffer.count},
+                         {"values", launch::format_values(bytes, dump_type, 0, specs[dump_param].buffer.count)}};
+        }
+        std::cout << j.dump(2) << "\n";
+    } else {
+        print_run(a, summary, o);
+        if (dumped)
+            std::cout << "arg" << dump_param << " (" << launch::to_string(dump_type) << " x "
+                      << specs[dump_param].buffer.count << "):\n"
+                      << launch::format_buffer(summary.final_buffers[dump_buffer].bytes, dump_type);
     }
     return kExitOk;
 }
