@@ -93,7 +93,7 @@ Usage:
       Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).
   synclab table [--seeds N] [--memory sc|relaxed] [--lessons DIR] [--param NAME=CHOICE ...] [--json]
       Every variant of every scenario on the simulator (N random seeds, default 3), with verdicts.
-      --param applies to every lesson that has a parameter NAME (at least one must).
+      --param applies to every lesson whose parameter NAME offers CHOICE (at least one must).
   synclab table --backend gpu [--seeds N] [--timeout S] [--lessons DIR] [--json]
       Every variant on the GPU: N untraced launches beside one traced launch.
 
@@ -722,23 +722,32 @@ int cmd_table(const std::vector<std::string>& argv) {
         memory = model;
     }
     const Lessons lessons(a);
-    // --param NAME=CHOICE goes to every lesson that has NAME; a NAME none has is a usage error.
+    // --param NAME=CHOICE goes to every lesson whose parameter NAME offers CHOICE (lessons may share
+    // a name, e.g. input, with different choices); one that no lesson offers is a usage error.
     const scenario::ParamValues values = param_values(a);
-    for (const auto& [name, choice] : values) {
-        const bool known = std::any_of(lessons.all().begin(), lessons.all().end(), [&](const scenario::Scenario* s) {
-            return std::any_of(s->params.begin(), s->params.end(),
-                               [&](const scenario::Param& p) { return p.name == name; });
+    auto offers = [](const scenario::Scenario& s, const std::pair<std::string, std::string>& v) {
+        return std::any_of(s.params.begin(), s.params.end(), [&](const scenario::Param& p) {
+            return p.name == v.first && p.find(v.second) != nullptr;
         });
-        if (!known) throw UsageError("--param " + name + "=" + choice + ": no lesson has a parameter '" + name + "'");
+    };
+    for (const auto& v : values) {
+        std::string known;
+        for (const scenario::Scenario* s : lessons.all())
+            for (const scenario::Param& p : s->params)
+                if (p.name == v.first) known += (known.empty() ? "" : "; ") + s->id + ": " + p.choice_names();
+        if (std::none_of(lessons.all().begin(), lessons.all().end(),
+                         [&](const scenario::Scenario* s) { return offers(*s, v); }))
+            throw UsageError("--param " + v.first + "=" + v.second + ": " +
+                             (known.empty() ? "no lesson has a parameter '" + v.first + "'"
+                                            : "no lesson's parameter '" + v.first + "' offers '" + v.second +
+                                                  "' (" + known + ")"));
     }
     std::vector<scenario::Scenario> chosen;
     chosen.reserve(lessons.all().size());
     for (const scenario::Scenario* s : lessons.all()) {
         scenario::ParamValues mine;
         for (const auto& v : values)
-            if (std::any_of(s->params.begin(), s->params.end(),
-                            [&](const scenario::Param& p) { return p.name == v.first; }))
-                mine.push_back(v);
+            if (offers(*s, v)) mine.push_back(v);
         chosen.push_back(with_user_params(*s, mine));
     }
     std::vector<const scenario::Scenario*> with_choices;

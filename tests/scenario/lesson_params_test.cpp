@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -134,6 +135,30 @@ TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
     EXPECT_THROW(parse_param_text("k"), ParamError);
     EXPECT_THROW(parse_param_text("=1"), ParamError);
     EXPECT_THROW(parse_param_text("k="), ParamError);
+}
+
+// The latency lesson's atomics must have their results used: nvcc then keeps atom (ptxas turns an
+// atom whose result is unused into a fire-and-forget RED, which does not wait for the queue). Every
+// variant's entry has an atom whose destination register is read again later in the entry.
+TEST(LessonParams, AtomicCounterAtomicsHaveTheirResultsUsed) {
+    const Scenario& s = *find_scenario("atomic_counter");
+    const std::string ptx(s.ptx_source());
+    for (const Variant& v : s.variants) {
+        SCOPED_TRACE(v.id);
+        const size_t begin = ptx.find(".entry " + v.kernel + "(");
+        ASSERT_NE(begin, std::string::npos);
+        const std::string body = ptx.substr(begin, ptx.find(".entry", begin + 1) - begin);
+        EXPECT_EQ(body.find("\tred."), std::string::npos) << "a red: the result is dropped";
+        size_t at = body.find("atom.global.add.u32");
+        ASSERT_NE(at, std::string::npos) << "no global atomicAdd";
+        for (; at != std::string::npos; at = body.find("\tatom.", at + 1)) {
+            const size_t reg = body.find('%', at);
+            const std::string dest = body.substr(reg, body.find(',', reg) - reg);
+            const std::string after = body.substr(body.find('\n', at));
+            EXPECT_TRUE(std::regex_search(after, std::regex(dest + "(?![0-9])")))
+                << dest << ", the result of '" << body.substr(at, body.find('\n', at) - at) << "', is never read";
+        }
+    }
 }
 
 // [SECTION] Mistakes in [param.NAME]
