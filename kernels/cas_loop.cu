@@ -26,7 +26,7 @@ extern "C" __global__ void cas_loop_int_compare(const float* g_in, const unsigne
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     const float v = sample(g_in, g_nan_at, i);
     int* bits = reinterpret_cast<int*>(&g_sum[i % SLOTS]);
-    int old = atomicCAS(bits, 0, 0); // a first guess, read atomically: the slot's current bits
+    int old = atomicCAS(bits, 0, 0); // read atomically: a plain load beside the CASes would race
     int assumed;
     do {
         assumed = old;
