@@ -20,6 +20,12 @@ constexpr uint64_t kZeros[kWarpSize] = {};
 
 // [SECTION] Operands =================================================================================
 
+uint64_t Run::global_timer(const Warp& warp) const {
+    if (!cost_) return tick_ * 32; // the H200's %globaltimer advances in 32 ns steps
+    const double ns = double(warp.modelled_cycles) / cost_->params().clock_ghz;
+    return static_cast<uint64_t>(ns) & ~uint64_t(31);
+}
+
 uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const {
     using ptx::SpecialReg;
     const uint32_t t = warp.first_thread + lane;
@@ -62,14 +68,17 @@ uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const 
         return options_.sm_count;
     case SpecialReg::GridId:
         return 1;
+    // With the cost model the clocks are the warp's modelled clock (so a kernel that times its own
+    // atomics with clock64() gives modelled latencies) and %globaltimer is that clock in ns at the
+    // model's SM clock, in the H200's 32 ns steps; without it, the logical tick.
     case SpecialReg::Clock:
-        return static_cast<uint32_t>(tick_);
+        return static_cast<uint32_t>(cost_ ? warp.modelled_cycles : tick_);
     case SpecialReg::Clock64:
-        return tick_;
+        return cost_ ? warp.modelled_cycles : tick_;
     case SpecialReg::GlobalTimer:
-        return tick_ * 32; // the H200's %globaltimer advances in 32 ns steps
+        return global_timer(warp);
     case SpecialReg::GlobalTimerLo:
-        return static_cast<uint32_t>(tick_ * 32);
+        return static_cast<uint32_t>(global_timer(warp));
     case SpecialReg::LanemaskEq:
         return 1u << lane;
     case SpecialReg::LanemaskLt:

@@ -173,6 +173,10 @@ struct Trace {
     std::vector<BlockHistory> block_history;
     // Per event (same index as events) when the run was timed by the cost model; empty otherwise.
     std::vector<EventTiming> timing;
+    // Per site (same index as sites), simulator runs in which some atom.cas failed: how many lanes'
+    // atom.cas found a value other than the one they compared with (a CAS loop's retries); empty
+    // otherwise.
+    std::vector<uint32_t> cas_failures;
 
     BlockHistory history_of(uint32_t block) const {
         return block < block_history.size() ? block_history[block] : BlockHistory::Whole;
