@@ -133,8 +133,9 @@ ContentionStats contention_stats(const trace::Trace& trace, size_t top) {
         h.example_thread = t.threads.empty() ? 0 : t.threads.front();
         for (const auto& [site, n] : t.sites)
             h.sites.push_back({site, n});
-        std::sort(h.sites.begin(), h.sites.end(),
-                  [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+        std::sort(h.sites.begin(), h.sites.end(), [](const auto& a, const auto& b) {
+            return a.second != b.second ? a.second > b.second : a.first < b.first;
+        });
         h.timed = out.timed;
         if (out.timed) {
             std::sort(t.latencies.begin(), t.latencies.end());
@@ -192,15 +193,17 @@ std::vector<Finding> find_contention(const trace::Trace& trace, const Options& o
         if (merged) continue;
 
         const std::string op = h.sites.empty() ? "atomic" : operation(trace, h.sites.front().first);
-        std::string where = h.space == trace::Space::Shared
-                                ? "shared offset " + hex(h.address) +
-                                      (h.blocks > 1 ? " (in each of " + with_thousands(h.blocks) + " blocks)" : "")
-                                : "global address " + hex(h.address);
+        std::string where =
+            h.space == trace::Space::Shared
+                ? "shared offset " + hex(h.address) +
+                      (h.blocks > 1 ? " (in each of " + with_thousands(h.blocks) + " blocks)" : "")
+                : "global address " + hex(h.address);
         std::string lines;
         for (size_t i = 0; i < h.sites.size() && i < 3; ++i)
             lines += (i ? ", " : "") + detail::line_label(trace, h.sites[i].first);
-        std::string text = with_thousands(h.atomics) + " " + op + "s from " + with_thousands(h.warps) + " warps (" +
-                           with_thousands(h.threads) + " threads) queued on " + where + " (" + lines + ")";
+        std::string text = with_thousands(h.atomics) + " " + op + "s from " + with_thousands(h.warps) +
+                           " warps (" + with_thousands(h.threads) + " threads) queued on " + where + " (" +
+                           lines + ")";
         if (h.timed) {
             text += ": up to " + with_thousands(h.max_depth) + " waiting, median " + with_thousands(h.p50) +
                     " cycles each (p90 " + with_thousands(h.p90) + ", p99 " + with_thousands(h.p99) +
@@ -208,10 +211,16 @@ std::vector<Finding> find_contention(const trace::Trace& trace, const Options& o
         } else {
             text += ": counts only (this trace has no modelled timing: a GPU trace records no queue)";
         }
+        uint64_t failed = 0; // a CAS loop's retries at these lines (simulator: Trace::cas_failures)
+        for (const auto& [site, n] : h.sites)
+            if (site < trace.cas_failures.size()) failed += trace.cas_failures[site];
+        if (failed > 0)
+            text += "; " + with_thousands(failed) + " compare-and-swaps at " +
+                    (h.sites.size() > 1 ? "these lines" : "this line") + " failed and were retried";
         if (more > 0)
-            text += "; " + with_thousands(more) + " more address" + (more == 1 ? "" : "es") + " at the same line" +
-                    (f.lines.size() + f.ptx_lines.size() > 1 ? "s" : "") + " took " + with_thousands(more_atomics) +
-                    " more";
+            text += "; " + with_thousands(more) + " more address" + (more == 1 ? "" : "es") +
+                    " at the same line" + (f.lines.size() + f.ptx_lines.size() > 1 ? "s" : "") + " took " +
+                    with_thousands(more_atomics) + " more";
         f.text = text;
         render_message(f);
         found.push_back(std::move(f));

@@ -206,23 +206,23 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace);
 // deep they queued and how long they took.
 struct HotAddress {
     trace::Space space = trace::Space::Global;
-    uint64_t address = 0;  // global: device address; shared: offset (every block's copy together)
-    uint64_t atomics = 0;  // atomic and red events on it
-    uint32_t threads = 0;  // distinct threads
-    uint32_t warps = 0;    // distinct warps (of all blocks)
-    uint32_t blocks = 0;   // shared: blocks whose copy took atomics; global: 0
+    uint64_t address = 0; // global: device address; shared: offset (every block's copy together)
+    uint64_t atomics = 0; // atomic and red events on it
+    uint32_t threads = 0; // distinct threads
+    uint32_t warps = 0;   // distinct warps (of all blocks)
+    uint32_t blocks = 0;  // shared: blocks whose copy took atomics; global: 0
     uint32_t example_thread = 0;
     std::vector<std::pair<uint32_t, uint64_t>> sites; // (site, atomics), most first
-    bool timed = false;    // the trace has Trace::timing: the fields below are set
-    uint32_t max_depth = 0; // most atomics queued ahead of one at this address
+    bool timed = false;                               // the trace has Trace::timing: the fields below are set
+    uint32_t max_depth = 0;                           // most atomics queued ahead of one at this address
     double mean_depth = 0;
     uint32_t p50 = 0, p90 = 0, p99 = 0; // latency percentiles, modelled cycles
-    bool hot = false;      // meets the contention finding's threshold (contention.cpp)
+    bool hot = false;                   // meets the contention finding's threshold (contention.cpp)
 };
 struct ContentionStats {
-    bool timed = false;      // Trace::timing present
-    uint64_t atomics = 0;    // atomics on global and shared memory (whole blocks)
-    uint64_t addresses = 0;  // distinct addresses they hit
+    bool timed = false;              // Trace::timing present
+    uint64_t atomics = 0;            // atomics on global and shared memory (whole blocks)
+    uint64_t addresses = 0;          // distinct addresses they hit
     std::vector<HotAddress> hottest; // at most `top`, deepest queue first, then most atomics
 };
 ContentionStats contention_stats(const trace::Trace& trace, size_t top = 8);

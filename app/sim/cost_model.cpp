@@ -27,9 +27,9 @@ uint32_t ceil_cycles(uint64_t ticks) {
 size_t Server::first_ending_after(uint64_t t) const {
     // Intervals are disjoint and sorted, so their ends are increasing too.
     if (busy_.empty() || busy_.back().end <= t) return busy_.size();
-    return static_cast<size_t>(
-        std::upper_bound(busy_.begin(), busy_.end(), t, [](uint64_t x, const Interval& i) { return x < i.end; }) -
-        busy_.begin());
+    return static_cast<size_t>(std::upper_bound(busy_.begin(), busy_.end(), t,
+                                                [](uint64_t x, const Interval& i) { return x < i.end; }) -
+                               busy_.begin());
 }
 
 uint64_t Server::fit(uint64_t t, uint64_t len) const {
@@ -63,7 +63,8 @@ void Server::take(uint64_t s, uint64_t len, uint64_t horizon) {
             busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(i), Interval{start, end});
         } else {
             busy_[i] = {start, end};
-            busy_.erase(busy_.begin() + static_cast<std::ptrdiff_t>(i + 1), busy_.begin() + static_cast<std::ptrdiff_t>(j));
+            busy_.erase(busy_.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                        busy_.begin() + static_cast<std::ptrdiff_t>(j));
         }
     }
     // Intervals that end before the horizon can no longer be reached: drop them in batches.
@@ -85,8 +86,9 @@ uint64_t Server::busy_between(uint64_t a, uint64_t b) const {
 CostModel::CostModel(const CostParams& params, uint32_t sm_count)
     : p_(params), global_service_(to_ticks(params.global_address_service)),
       slice_service_(to_ticks(params.l2_slice_service)), total_service_(to_ticks(params.l2_total_service)),
-      shared_service_(to_ticks(params.shared_address_service)), unit_service_(to_ticks(params.shared_unit_service)),
-      slices_(std::max<uint32_t>(params.l2_slices, 1)), shared_units_(std::max<uint32_t>(sm_count, 1)) {}
+      shared_service_(to_ticks(params.shared_address_service)),
+      unit_service_(to_ticks(params.shared_unit_service)), slices_(std::max<uint32_t>(params.l2_slices, 1)),
+      shared_units_(std::max<uint32_t>(sm_count, 1)) {}
 
 uint32_t CostModel::issue_cost(const ptx::Instruction& in) const {
     switch (in.op) {
@@ -205,8 +207,7 @@ void CostModel::time_plain(uint64_t clock, WarpAccess& a, uint64_t& stores_visib
         stores_visible = std::max(stores_visible, visible);
         complete(visible * kTicks);
     }
-    if (timing)
-        for_each_lane(a.mask, [&](uint32_t l) { timing[l] = {clock, latency, 0}; });
+    if (timing) for_each_lane(a.mask, [&](uint32_t l) { timing[l] = {clock, latency, 0}; });
 }
 
 // [SECTION] Atomics ==================================================================================
@@ -236,7 +237,8 @@ void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visi
         } else {
             arrive = t0 + half_trip;
             Server& addr = global_[a.address[l]];
-            Server& slice = slices_[(a.address[l] / std::max<uint32_t>(p_.l2_slice_bytes, 1)) % slices_.size()];
+            Server& slice =
+                slices_[(a.address[l] / std::max<uint32_t>(p_.l2_slice_bytes, 1)) % slices_.size()];
             s = arrive;
             for (int i = 0; i < 8; ++i) { // the first instant the address, its slice and the L2 are free
                 const uint64_t next =
@@ -253,7 +255,8 @@ void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visi
         max_depth_ = std::max(max_depth_, depth);
         last_done = std::max(last_done, done);
         if (timing)
-            timing[l] = {clock, ceil_cycles(done - t0), static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
+            timing[l] = {clock, ceil_cycles(done - t0),
+                         static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
     }
     complete(last_done);
     stores_visible = std::max(stores_visible, uint64_t(ceil_cycles(last_done)));

@@ -50,13 +50,13 @@ struct CostParams {
     double clock_ghz = 1.98;
 
     // issue cost per instruction (dependent-issue latency)
-    uint32_t alu = 4;           // integer and fp32 add/mul/logic/compare/convert
-    uint32_t alu_f64 = 8;       // fp64 arithmetic
-    uint32_t alu_long = 24;     // integer div/rem: a sequence of ~20 instructions in SASS
-    uint32_t alu_special = 16;  // sqrt, rcp, ex2, sin, ...: the MUFU unit
-    uint32_t control = 2;       // mov, bra, selp, activemask, predicates
-    uint32_t collective = 8;    // shfl, vote, bar.warp.sync
-    uint32_t memory_issue = 4;  // issuing a load/store/atomic/fence (the rest is its latency)
+    uint32_t alu = 4;          // integer and fp32 add/mul/logic/compare/convert
+    uint32_t alu_f64 = 8;      // fp64 arithmetic
+    uint32_t alu_long = 24;    // integer div/rem: a sequence of ~20 instructions in SASS
+    uint32_t alu_special = 16; // sqrt, rcp, ex2, sin, ...: the MUFU unit
+    uint32_t control = 2;      // mov, bra, selp, activemask, predicates
+    uint32_t collective = 8;   // shfl, vote, bar.warp.sync
+    uint32_t memory_issue = 4; // issuing a load/store/atomic/fence (the rest is its latency)
 
     // loads and stores
     uint32_t shared_latency = 30;  // ld.shared
@@ -67,11 +67,11 @@ struct CostParams {
     uint32_t param_latency = 4;    // ld.param: the constant cache
 
     // barriers and fences
-    uint32_t barrier = 20;     // leaving a block barrier after the last arrival
-    uint32_t fence_cta = 10;   // membar.cta
-    uint32_t fence_gpu = 200;  // membar.gl / fence.*.gpu: at least this, and until the warp's
-                               // writes are visible (Warp::stores_visible)
-    uint32_t fence_sys = 800;  // membar.sys
+    uint32_t barrier = 20;    // leaving a block barrier after the last arrival
+    uint32_t fence_cta = 10;  // membar.cta
+    uint32_t fence_gpu = 200; // membar.gl / fence.*.gpu: at least this, and until the warp's
+                              // writes are visible (Warp::stores_visible)
+    uint32_t fence_sys = 800; // membar.sys
 
     // global atomics (at L2)
     uint32_t l2_round_trip = 460; // SM -> L2 -> SM for an atomic, as for a global load
@@ -157,11 +157,11 @@ class CostModel {
 
     CostParams p_;
     uint64_t global_service_, slice_service_, total_service_, shared_service_, unit_service_;
-    std::unordered_map<uint64_t, Server> global_;                  // by device address
-    std::unordered_map<uint64_t, Server> shared_;                  // by (block << 32) | offset
-    std::vector<Server> slices_;                                   // L2 slices
+    std::unordered_map<uint64_t, Server> global_; // by device address
+    std::unordered_map<uint64_t, Server> shared_; // by (block << 32) | offset
+    std::vector<Server> slices_;                  // L2 slices
     Server l2_total_;
-    std::vector<Server> shared_units_;                             // per SM
+    std::vector<Server> shared_units_; // per SM
     uint64_t horizon_ = 0;
     uint64_t last_completion_ = 0;
     uint64_t max_depth_ = 0;

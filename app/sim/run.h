@@ -119,7 +119,9 @@ class Run {
     uint64_t event_bytes() const { return sizeof(trace::Event) + (timing_ ? sizeof(trace::EventTiming) : 0); }
     // Times a warp-instruction's access at the warp's clock (no-op without the cost model).
     void time_access(Warp& warp, WarpAccess& access) {
-        if (cost_) cost_->access(warp.modelled_cycles, access, warp.stores_visible, timing_ ? lane_timing_ : nullptr);
+        if (cost_)
+            cost_->access(warp.modelled_cycles, access, warp.stores_visible,
+                          timing_ ? lane_timing_ : nullptr);
     }
     void update_horizon();
     uint64_t modelled_end() const;
@@ -179,12 +181,12 @@ class Run {
     uint64_t warp_instructions_ = 0;
 
     // modelled time (cost_model.h)
-    std::vector<uint16_t> issue_cost_;  // per instruction
+    std::vector<uint16_t> issue_cost_;   // per instruction
     std::vector<uint8_t> result_unused_; // per instruction: an atom whose result nothing reads
-    uint64_t admit_clock_ = 0;          // end of the block retired last
-    std::vector<uint64_t> block_end_;   // per block: its modelled end (UINT64_MAX: not finished)
-    uint64_t end_clock_ = 0;            // latest warp clock at a thread's exit
-    LaneTiming lane_timing_[kWarpSize]; // the access being timed, per lane
+    uint64_t admit_clock_ = 0;           // end of the block retired last
+    std::vector<uint64_t> block_end_;    // per block: its modelled end (UINT64_MAX: not finished)
+    uint64_t end_clock_ = 0;             // latest warp clock at a thread's exit
+    LaneTiming lane_timing_[kWarpSize];  // the access being timed, per lane
     std::vector<uint32_t> cas_failures_; // per instruction
     uint64_t cas_failures_total_ = 0;
 

@@ -265,8 +265,8 @@ void Run::admit_blocks() {
             warp.first_thread = w * kWarpSize;
             warp.global_first = block_first + warp.first_thread;
             const uint32_t lanes = std::min(kWarpSize, threads_per_block_ - warp.first_thread);
-        warp.modelled_cycles = start_clock(b.linear);
-        warp.stores_visible = warp.modelled_cycles;
+            warp.modelled_cycles = start_clock(b.linear);
+            warp.stores_visible = warp.modelled_cycles;
             warp.present_mask = lanes == kWarpSize ? kFullMask : ((1u << lanes) - 1);
             warp.ready_mask = warp.present_mask;
             for (uint32_t l = 0; l < kWarpSize; ++l)

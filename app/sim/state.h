@@ -72,7 +72,7 @@ struct Warp {
     // The warp's clock in modelled cycles (cost_model.h): issue costs and the latencies the cost
     // model charged it; %clock64 reads it. Stays 0 when the run is not modelled.
     uint64_t modelled_cycles = 0;
-    uint64_t stores_visible = 0; // modelled cycle by which every write of the warp is visible
+    uint64_t stores_visible = 0;  // modelled cycle by which every write of the warp is visible
     uint64_t* regs = nullptr;     // [slot][lane]
     Block* block = nullptr;
     uint32_t pc[kWarpSize] = {};

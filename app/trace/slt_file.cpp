@@ -478,8 +478,10 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     write_section(sink, kTagBlocks, 1, all_whole ? nullptr : trace.block_history.data(),
                   all_whole ? 0 : trace.block_history.size());
     static_assert(sizeof(EventTiming) == 16 && std::is_trivially_copyable_v<EventTiming>);
-    write_section(sink, kTagTiming, sizeof(EventTiming), trace.timing.data(), trace.timing.size() * sizeof(EventTiming));
-    write_section(sink, kTagCas, sizeof(uint32_t), trace.cas_failures.data(), trace.cas_failures.size() * sizeof(uint32_t));
+    write_section(sink, kTagTiming, sizeof(EventTiming), trace.timing.data(),
+                  trace.timing.size() * sizeof(EventTiming));
+    write_section(sink, kTagCas, sizeof(uint32_t), trace.cas_failures.data(),
+                  trace.cas_failures.size() * sizeof(uint32_t));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1025,7 +1027,8 @@ uint64_t slt_file_size(const Trace& trace) {
         sites_size += kSiteFixedBytes + s.text.size();
     const uint64_t blocks_size = trace.every_block_whole() ? 0 : trace.block_history.size();
     return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) +
-           trace.timing.size() * sizeof(EventTiming) + round_up8(trace.cas_failures.size() * sizeof(uint32_t)) +
+           trace.timing.size() * sizeof(EventTiming) +
+           round_up8(trace.cas_failures.size() * sizeof(uint32_t)) +
            round_up8(trace.threads.size() * sizeof(ThreadInfo)) + round_up8(sites_size) +
            trace.events.size() * sizeof(Event) + round_up8(blocks_size);
 }

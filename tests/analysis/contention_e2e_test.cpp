@@ -85,8 +85,36 @@ TEST(AnalysisContentionE2E, SpreadAndHierarchicalStaySilent) {
 TEST(AnalysisContentionE2E, ThirtyTwoCountersAreOneFinding) {
     const std::vector<Finding> found = find_contention(run("k_addresses", 32));
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_NE(found[0].message.find("more addresses at the same line"), std::string::npos) << found[0].message;
+    EXPECT_NE(found[0].message.find("more addresses at the same line"), std::string::npos)
+        << found[0].message;
     std::printf("%s\n", found[0].message.c_str());
+}
+
+TEST(AnalysisContentionE2E, CasLoopRetriesAreCounted) {
+    std::vector<launch::Buffer> buffers(2);
+    buffers[0].bytes.assign(4, 0);
+    const std::vector<float> ones(512, 1.0f); // g_in: the sum, 512, is exact in a float
+    buffers[1].bytes.resize(4 * ones.size());
+    std::memcpy(buffers[1].bytes.data(), ones.data(), buffers[1].bytes.size());
+    launch::LaunchConfig l;
+    l.grid = {2, 1, 1};
+    l.block = {256, 1, 1};
+    trace::Trace t;
+    const sim::Result r =
+        sim::simulate(kernels(), "cas_add", l, buffers,
+                      {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1)}, {}, &t);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    const std::vector<Finding> found = find_contention(t);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_NE(found[0].message.find("atomicCASs"), std::string::npos) << found[0].message;
+    EXPECT_NE(
+        found[0].message.find(with_thousands(r.cas_failures) + " compare-and-swaps at this line failed"),
+        std::string::npos)
+        << found[0].message;
+    EXPECT_GT(r.cas_failures, 512u);
+    float sum = 0;
+    std::memcpy(&sum, buffers[0].bytes.data(), 4);
+    EXPECT_EQ(sum, 512.0f);
 }
 
 TEST(AnalysisContentionE2E, UntimedRunCountsOnly) {

@@ -10,7 +10,9 @@ namespace {
 
 using testing::TraceBuilder;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Every thread of `blocks` x `threads` does one atomicAdd at `address`; with timing, the i-th waits
 // behind i others and takes 100 + 10 i cycles.
@@ -22,7 +24,9 @@ TraceBuilder counter(uint32_t blocks, uint32_t threads, bool timed, trace::Space
     for (uint32_t blk = 0; blk < blocks; ++blk)
         for (uint32_t t = 0; t < threads; ++t, ++i) {
             b.atomic(b.thread(blk, t), site, address, 4, space);
-            if (timed) b.timed(100 + 10 * (space == trace::Space::Shared ? t : i), space == trace::Space::Shared ? t : i);
+            if (timed)
+                b.timed(100 + 10 * (space == trace::Space::Shared ? t : i),
+                        space == trace::Space::Shared ? t : i);
         }
     b.exit_all();
     if (timed) b.mutable_trace().timing.resize(b.trace().events.size());
@@ -39,7 +43,9 @@ TEST(AnalysisContention, OneAddressFiresWithQueueAndLatencies) {
     EXPECT_EQ(f.count, 1024u);
     EXPECT_EQ(f.harmful, 0u);
     EXPECT_EQ(f.lines, std::vector<uint32_t>{12});
-    EXPECT_TRUE(has(f.message, "1,024 atomicAdds from 32 warps (1,024 threads) queued on global address 0x1000 (line 12)"))
+    EXPECT_TRUE(
+        has(f.message,
+            "1,024 atomicAdds from 32 warps (1,024 threads) queued on global address 0x1000 (line 12)"))
         << f.message;
     EXPECT_TRUE(has(f.message, "up to 1,023 waiting")) << f.message;
     // Latencies 100 + 10 i for i = 0..1023: the median is element 512.
@@ -83,7 +89,8 @@ TEST(AnalysisContention, SharedCountsPerBlock) {
     // 8 blocks x 64 threads on one shared counter: 512 atomics, but 64 per block's copy: silent.
     EXPECT_TRUE(find_contention(counter(8, 64, true, trace::Space::Shared, 0).trace()).empty());
     // 2 blocks x 512: each copy takes 512 from 16 warps, queued up to 511 deep.
-    const std::vector<Finding> found = find_contention(counter(2, 512, true, trace::Space::Shared, 0).trace());
+    const std::vector<Finding> found =
+        find_contention(counter(2, 512, true, trace::Space::Shared, 0).trace());
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].space, trace::Space::Shared);
     EXPECT_TRUE(has(found[0].message, "shared offset 0x0 (in each of 2 blocks)")) << found[0].message;
@@ -136,7 +143,8 @@ TEST(AnalysisContention, ManyHotAddressesAtOneLineAreOneFinding) {
     const std::vector<Finding> found = find_contention(b.trace());
     ASSERT_EQ(found.size(), 1u) << testing::dump(found);
     EXPECT_TRUE(has(found[0].message, "512 atomicAdds")) << found[0].message;
-    EXPECT_TRUE(has(found[0].message, "3 more addresses at the same line took 1,536 more")) << found[0].message;
+    EXPECT_TRUE(has(found[0].message, "3 more addresses at the same line took 1,536 more"))
+        << found[0].message;
 }
 
 } // namespace

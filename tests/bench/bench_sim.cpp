@@ -80,7 +80,10 @@ void BM_Stencil(benchmark::State& state) {
     }
     report(state, ti, wi, ev);
 }
-BENCHMARK(BM_Stencil)->ArgsProduct({{0, 1}, {0, 1}})->ArgNames({"traced", "cost"})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Stencil)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"traced", "cost"})
+    ->Unit(benchmark::kMillisecond);
 
 // What a traced run keeps resident per recorded event: the growth of this process's resident set
 // from before the run to after it, with the trace (events, thread table, sites) still alive, over
@@ -136,7 +139,10 @@ void BM_Divergent(benchmark::State& state) {
     }
     report(state, ti, wi, ev);
 }
-BENCHMARK(BM_Divergent)->ArgsProduct({{0, 1}, {0, 1}})->ArgNames({"traced", "cost"})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Divergent)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"traced", "cost"})
+    ->Unit(benchmark::kMillisecond);
 
 // 64 blocks x 256 threads, one atomicAdd each, on k counters (traced): the cost model's queues.
 void BM_AtomicCounter(benchmark::State& state) {
@@ -155,8 +161,9 @@ void BM_AtomicCounter(benchmark::State& state) {
         std::vector<launch::Buffer> buffers(1);
         buffers[0].bytes.resize(4 * k);
         trace::Trace t;
-        const sim::Result r = sim::simulate(module, "k_addresses", launch, buffers,
-                                            {launch::KernelArg::pointer(0), launch::KernelArg::scalar(k)}, o, &t);
+        const sim::Result r =
+            sim::simulate(module, "k_addresses", launch, buffers,
+                          {launch::KernelArg::pointer(0), launch::KernelArg::scalar(k)}, o, &t);
         if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
         ti += r.thread_instructions;
         wi += r.warp_instructions;
@@ -166,7 +173,10 @@ void BM_AtomicCounter(benchmark::State& state) {
     report(state, ti, wi, ev);
     state.counters["modelled_cycles"] = double(cycles);
 }
-BENCHMARK(BM_AtomicCounter)->ArgsProduct({{1, 1024}, {0, 1}})->ArgNames({"k", "cost"})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AtomicCounter)
+    ->ArgsProduct({{1, 1024}, {0, 1}})
+    ->ArgNames({"k", "cost"})
+    ->Unit(benchmark::kMillisecond);
 
 // PTX parsing of every kernel the catalog embeds (done once per process, but a user's big kernel
 // pays it at every `synclab check`).

@@ -33,14 +33,15 @@ Timed run(const std::string& kernel, uint32_t threads, uint32_t block, std::vect
     Timed t;
     t.buffers = std::move(buffers);
     options.record_trace = record;
-    t.result = simulate(kernels(), kernel, launch({threads / block, 1, 1}, {block, 1, 1}), t.buffers, args, options,
-                        record ? &t.trace : nullptr);
+    t.result = simulate(kernels(), kernel, launch({threads / block, 1, 1}, {block, 1, 1}), t.buffers, args,
+                        options, record ? &t.trace : nullptr);
     EXPECT_EQ(t.result.status, trace::RunStatus::Ok) << kernel << ": " << t.result.message;
     return t;
 }
 
 uint64_t counter_cycles(const std::string& kernel, uint32_t k = 0) {
-    std::vector<Buffer> b{make_buffer<uint32_t>("g_count", std::vector<uint32_t>(std::max<uint32_t>(k, 1), 0))};
+    std::vector<Buffer> b{
+        make_buffer<uint32_t>("g_count", std::vector<uint32_t>(std::max<uint32_t>(k, 1), 0))};
     std::vector<KernelArg> args{KernelArg::pointer(0)};
     if (k) args.push_back(KernelArg::scalar(k));
     Timed t = run(kernel, kThreads, kBlock, b, args, {}, false);
@@ -103,7 +104,8 @@ Latencies timed_atomic(uint32_t k, Options options = {}) {
     l.cycles = values_of<int64_t>(l.timed.buffers[1]);
     const trace::Trace& t = l.timed.trace;
     for (size_t i = 0; i < t.timing.size(); ++i)
-        if (t.events[i].kind == trace::EventKind::Atomic) l.max_depth = std::max(l.max_depth, t.timing[i].queue_depth);
+        if (t.events[i].kind == trace::EventKind::Atomic)
+            l.max_depth = std::max(l.max_depth, t.timing[i].queue_depth);
     return l;
 }
 
@@ -132,7 +134,8 @@ TEST(CostModel, TimingIsParallelToEventsAndMatchesClock64) {
     std::vector<uint32_t> warp_worst(t.threads.size() / 32 + 1, 0);
     for (size_t i = 0; i < t.events.size(); ++i)
         if (t.events[i].kind == trace::EventKind::Atomic)
-            warp_worst[t.events[i].thread / 32] = std::max(warp_worst[t.events[i].thread / 32], t.timing[i].latency);
+            warp_worst[t.events[i].thread / 32] =
+                std::max(warp_worst[t.events[i].thread / 32], t.timing[i].latency);
     size_t atomics = 0;
     for (size_t i = 0; i < t.events.size(); ++i) {
         if (t.events[i].kind != trace::EventKind::Atomic) continue;
@@ -176,7 +179,8 @@ TEST(CostModel, LoadLatencies) {
     std::vector<Buffer> b{make_buffer<uint32_t>("g_in", std::vector<uint32_t>(n, 7)),
                           make_buffer<int64_t>("g_cycles", std::vector<int64_t>(2 * n, 0)),
                           make_buffer<uint32_t>("g_out", std::vector<uint32_t>(n, 0))};
-    Timed t = run("timed_loads", n, n, b, {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2)});
+    Timed t =
+        run("timed_loads", n, n, b, {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2)});
     const auto c = values_of<int64_t>(t.buffers[1]);
     const CostParams p;
     for (uint32_t i = 0; i < n; ++i) {
@@ -192,7 +196,8 @@ TEST(CostModel, WarpsLeaveABarrierAtTheLatestArrival) {
         const uint32_t n = 128;
         std::vector<Buffer> b{make_buffer<int64_t>("g_after", std::vector<int64_t>(n, 0)),
                               make_buffer<uint32_t>("g_sink", std::vector<uint32_t>(n, 0))};
-        Timed t = run("barrier_wait", n, n, b, {KernelArg::scalar(rounds), KernelArg::pointer(0), KernelArg::pointer(1)},
+        Timed t = run("barrier_wait", n, n, b,
+                      {KernelArg::scalar(rounds), KernelArg::pointer(0), KernelArg::pointer(1)},
                       with_schedule(Schedule::Random, 5));
         return values_of<int64_t>(t.buffers[0]);
     };
@@ -203,7 +208,8 @@ TEST(CostModel, WarpsLeaveABarrierAtTheLatestArrival) {
     EXPECT_LE(*hi - *lo, 16);
     // 199 more rounds: nvcc unrolled the loop by 4 into mad, add, setp, bra: at least 49 more trips.
     const CostParams p;
-    EXPECT_GE(*lo - *std::max_element(short_wait.begin(), short_wait.end()), int64_t(49 * (3 * p.alu + p.control)));
+    EXPECT_GE(*lo - *std::max_element(short_wait.begin(), short_wait.end()),
+              int64_t(49 * (3 * p.alu + p.control)));
 }
 
 // [SECTION] CAS retries ==============================================================================
@@ -222,7 +228,8 @@ TEST(CostModel, CountsFailedCompareAndSwap) {
     ASSERT_EQ(t.trace.cas_failures.size(), t.trace.sites.size());
     uint64_t at_cas = 0, elsewhere = 0;
     for (size_t s = 0; s < t.trace.sites.size(); ++s)
-        (t.trace.sites[s].text.find("atom") != std::string::npos && t.trace.sites[s].text.find("cas") != std::string::npos
+        (t.trace.sites[s].text.find("atom") != std::string::npos &&
+                 t.trace.sites[s].text.find("cas") != std::string::npos
              ? at_cas
              : elsewhere) += t.trace.cas_failures[s];
     EXPECT_EQ(at_cas, n * (n - 1) / 2);

@@ -258,7 +258,8 @@ TEST(trace_slt, TimingThatIsNotOnePerEventIsRefused) {
     t.timing.clear();
     EXPECT_EQ(check_trace(t), "");
     t.cas_failures.push_back(1);
-    EXPECT_NE(check_trace(t).find("cas failures have 7 entries for 6 sites"), std::string::npos) << check_trace(t);
+    EXPECT_NE(check_trace(t).find("cas failures have 7 entries for 6 sites"), std::string::npos)
+        << check_trace(t);
 }
 
 // A file from a newer writer that this reader may still read (min_reader_version 1): extra META

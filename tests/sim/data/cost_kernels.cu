@@ -27,7 +27,8 @@ extern "C" __global__ void block_hierarchical(unsigned* g_count) {
     if (threadIdx.x == 0) s_count = 0;
     __syncthreads();
     unsigned v = 1;
-    for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+    for (int d = 16; d > 0; d >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, d);
     if ((threadIdx.x & 31) == 0) atomicAdd(&s_count, v);
     __syncthreads();
     if (threadIdx.x == 0) atomicAdd(g_count, s_count);
@@ -76,7 +77,8 @@ extern "C" __global__ void cas_add(float* g_sum, const float* g_in) {
 extern "C" __global__ void barrier_wait(unsigned rounds, long long* g_after, unsigned* g_sink) {
     unsigned x = threadIdx.x;
     if (threadIdx.x < 32)
-        for (unsigned r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;
+        for (unsigned r = 0; r < rounds; ++r)
+            x = x * 1664525u + 1013904223u;
     g_sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
     __syncthreads();
     g_after[blockIdx.x * blockDim.x + threadIdx.x] = clock64();
