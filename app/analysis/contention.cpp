@@ -8,7 +8,10 @@
 //     programmer with a shuffle, many warps' cannot; and
 //   - with the cost model's timing (simulator): its queue was deep: some atomic found at least
 //     kMinDepth others queued ahead of it at that address (a warp's worth of lanes);
-//     without timing (GPU trace): counts only, and the message says so.
+//     without timing (GPU trace) there is no queue to see, so it asks for a pile-up that must
+//     queue: at least kMinUntimedAtomics from kMinUntimedWarps warps; the message says it counted
+//     only. (A small kernel's 300 atomics from 12 warps are left alone on the GPU trace as they are
+//     on the simulator's, whose queue shows they hardly wait.)
 // So a counter that every thread bumps fires (16,384 atomics, queue depth in the thousands), and a
 // block-hierarchical reduction does not (one global atomic per block: 64 on the address, and 8
 // shared atomics per block); nor does a histogram whose values spread over many bins.
@@ -25,6 +28,8 @@ namespace {
 constexpr uint64_t kMinAtomics = 256;
 constexpr uint32_t kMinWarps = 8;
 constexpr uint32_t kMinDepth = 32;
+constexpr uint64_t kMinUntimedAtomics = 1024;
+constexpr uint32_t kMinUntimedWarps = 32;
 constexpr size_t kMaxHot = 4; // addresses described: the hottest, not all
 
 struct Tally {
@@ -146,7 +151,8 @@ ContentionStats contention_stats(const trace::Trace& trace, size_t top) {
             h.mean_depth = double(t.depth_sum) / double(t.atomics);
         }
         const uint64_t per_copy = h.blocks > 0 ? h.atomics / h.blocks : h.atomics;
-        h.hot = per_copy >= kMinAtomics && h.warps >= kMinWarps && (!out.timed || h.max_depth >= kMinDepth);
+        h.hot = out.timed ? per_copy >= kMinAtomics && h.warps >= kMinWarps && h.max_depth >= kMinDepth
+                          : per_copy >= kMinUntimedAtomics && h.warps >= kMinUntimedWarps;
         out.hottest.push_back(std::move(h));
     }
     return out;

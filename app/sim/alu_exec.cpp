@@ -20,10 +20,12 @@ constexpr uint64_t kZeros[kWarpSize] = {};
 
 // [SECTION] Operands =================================================================================
 
-uint64_t Run::global_timer(const Warp& warp) const {
-    if (!cost_) return tick_ * 32; // the H200's %globaltimer advances in 32 ns steps
-    const double ns = double(warp.modelled_cycles) / cost_->params().clock_ghz;
-    return static_cast<uint64_t>(ns) & ~uint64_t(31);
+// %globaltimer stays the logical tick (32 ns a step, as the H200's advances) also under the cost
+// model: it is one clock for the whole GPU, and a trace ordered by it (the GPU format's instrumented
+// events) must keep causality, which per-warp modelled clocks do not (a warp at cycle 100 may read
+// what a warp at cycle 5,000 wrote).
+uint64_t Run::global_timer(const Warp&) const {
+    return tick_ * 32;
 }
 
 uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const {
@@ -69,8 +71,8 @@ uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const 
     case SpecialReg::GridId:
         return 1;
     // With the cost model the clocks are the warp's modelled clock (so a kernel that times its own
-    // atomics with clock64() gives modelled latencies) and %globaltimer is that clock in ns at the
-    // model's SM clock, in the H200's 32 ns steps; without it, the logical tick.
+    // atomics with clock64() gives modelled latencies; on the GPU too %clock64 is per SM, not
+    // comparable across SMs); without it, the logical tick.
     case SpecialReg::Clock:
         return static_cast<uint32_t>(cost_ ? warp.modelled_cycles : tick_);
     case SpecialReg::Clock64:

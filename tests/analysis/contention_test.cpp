@@ -67,6 +67,12 @@ TEST(AnalysisContention, GpuTraceCountsOnly) {
     EXPECT_EQ(s.hottest.at(0).max_depth, 0u);
 }
 
+TEST(AnalysisContention, GpuTraceNeedsABiggerPileUp) {
+    // 512 untimed atomics from 16 warps: no queue to show, too few to be sure.
+    EXPECT_TRUE(find_contention(counter(2, 256, false).trace()).empty());
+    EXPECT_EQ(find_contention(counter(4, 256, false).trace()).size(), 1u);
+}
+
 TEST(AnalysisContention, SilentBelowTheThresholds) {
     // Too few atomics.
     EXPECT_TRUE(find_contention(counter(1, 200, true).trace()).empty());
