@@ -86,6 +86,7 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
     append(detail::global_races(trace, options, lost.accesses, nullptr, &stale));
     append(std::move(stale));
     append(std::move(lost.findings));
+    append(find_contention(trace, options));
     merge_same_lines(all);
     // Then the most harmful first: the kind order above only breaks ties.
     order_findings(all);

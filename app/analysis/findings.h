@@ -120,7 +120,8 @@ struct Finding {
 // "in this run" becomes "in R runs" after a merge. Stale reads of a flag chain (check
 // "flag_without_fence") alike, in loads: " (H loads read the old value[; N more loads were right by
 // luck])", " (none read the old value in this run; N loads were right by luck)" or " (it read the
-// new value in this run: right by luck)". Other kinds: the text, then, where count > 1 or
+// new value in this run: right by luck)". Contention: its text has its figures; after a merge
+// " (figures of the first of R runs)". Other kinds: the text, then, where count > 1 or
 // runs > 1 (or for a lost update), " (N <count_noun>s[, L updates lost][ in R runs])".
 void render_message(Finding& finding);
 
@@ -132,7 +133,8 @@ std::string with_thousands(uint64_t n);
 // and get their message rendered again; the others are appended (order_findings() orders the result).
 void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more);
 
-// The order findings are shown in, most harmful first: harmful descending, then count descending,
+// The order findings are shown in: correctness findings first (contention, a performance finding,
+// after all of them), and among those the most harmful first: harmful descending, then count descending,
 // then as the analyses rank them (deadlock, barrier divergence, race on shared, then global memory,
 // stale read, lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep
 // their order.
@@ -198,6 +200,35 @@ std::vector<Finding> find_stale_reads(const trace::Trace& trace, const Options& 
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_deadlock(const trace::Trace& trace);
+
+// [SECTION] Contention (contention.cpp)
+// One address's atomics: how many, from whom, from where, and (with the cost model's timing) how
+// deep they queued and how long they took.
+struct HotAddress {
+    trace::Space space = trace::Space::Global;
+    uint64_t address = 0; // global: device address; shared: offset (every block's copy together)
+    uint64_t atomics = 0; // atomic and red events on it
+    uint32_t threads = 0; // distinct threads
+    uint32_t warps = 0;   // distinct warps (of all blocks)
+    uint32_t blocks = 0;  // shared: blocks whose copy took atomics; global: 0
+    uint32_t example_thread = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> sites; // (site, atomics), most first
+    bool timed = false;                               // the trace has Trace::timing: the fields below are set
+    uint32_t max_depth = 0;                           // most atomics queued ahead of one at this address
+    double mean_depth = 0;
+    uint32_t p50 = 0, p90 = 0, p99 = 0; // latency percentiles, modelled cycles
+    bool hot = false;                   // meets the contention finding's threshold (contention.cpp)
+};
+struct ContentionStats {
+    bool timed = false;              // Trace::timing present
+    uint64_t atomics = 0;            // atomics on global and shared memory (whole blocks)
+    uint64_t addresses = 0;          // distinct addresses they hit
+    std::vector<HotAddress> hottest; // at most `top`, deepest queue first, then most atomics
+};
+ContentionStats contention_stats(const trace::Trace& trace, size_t top = 8);
+// FindingKind::Contention, check "hot_address": one finding per line that issues hot atomics (the
+// hottest address's figures; other hot addresses at that line are counted in its text), at most 4.
+std::vector<Finding> find_contention(const trace::Trace& trace, const Options& options = {});
 
 // The line that stands for `site` where findings tell sites apart: its CUDA source line, or its PTX
 // line when the source line is unknown (0); 0 when `site` is not in the site table. Lines of both

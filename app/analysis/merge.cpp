@@ -82,6 +82,11 @@ void render_message(Finding& f) {
         f.message += " (" + stale_counts(f) + ")";
         return;
     }
+    if (f.kind == FindingKind::Contention) {
+        // Its text carries its own figures (counts, queue depth, latencies) from its first run.
+        if (f.runs > 1) f.message += " (figures of the first of " + std::to_string(f.runs) + " runs)";
+        return;
+    }
     const bool lost_update = f.kind == FindingKind::LostUpdate;
     if (f.count <= 1 && f.runs <= 1 && !lost_update) return;
     std::string counts = counted(f.count, f.count_noun.empty() ? std::string("occurrence") : f.count_noun);
@@ -164,6 +169,9 @@ int space_rank(trace::Space space) {
 } // namespace
 
 bool shown_before(const Finding& a, const Finding& b) {
+    // A performance finding comes after every correctness finding, however many atomics it counts.
+    const bool pa = a.kind == FindingKind::Contention, pb = b.kind == FindingKind::Contention;
+    if (pa != pb) return pb;
     if (a.harmful != b.harmful) return a.harmful > b.harmful;
     if (a.count != b.count) return a.count > b.count;
     const int ka = kind_rank(a.kind), kb = kind_rank(b.kind);

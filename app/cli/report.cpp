@@ -196,8 +196,8 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"device", s.device},
         {"schedule", gpu ? std::string("hardware") : std::string(sim::to_string(options.schedule))},
         {"seed", options.seed},
-        {"memory_model", gpu ? (m.memory_model.empty() ? "sc" : m.memory_model)
-                             : std::string(launch::to_string(s.memory))},
+        {"memory_model",
+         gpu ? (m.memory_model.empty() ? "sc" : m.memory_model) : std::string(launch::to_string(s.memory))},
         {"reps", s.reps_run},
         {"status", trace::to_string(s.status)},
         {"message", s.message},
@@ -212,6 +212,10 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"dropped_events", s.dropped_events},
         {"traced", s.traced},
         {"kernel_ms", gpu ? nlohmann::json(s.kernel_ms) : nlohmann::json(nullptr)},
+        // The simulator's modelled duration in SM cycles (cost model); null on the GPU, which has
+        // kernel_ms, and where the run was not modelled.
+        {"modelled_cycles",
+         !gpu && s.modelled_cycles > 0 ? nlohmann::json(s.modelled_cycles) : nlohmann::json(nullptr)},
         {"thread_instructions", s.thread_instructions},
         {"warp_instructions", s.warp_instructions},
         {"elapsed_ms", s.elapsed_ms}};
@@ -296,6 +300,10 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
     // The findings rest on the blocks recorded whole only: say so where that is not all of them.
     const analysis::Coverage coverage = analysis::coverage(s.trace);
     if (!coverage.complete()) out << "coverage: " << coverage.summary << "\n";
+    if (options.backend != "gpu" && s.modelled_cycles > 0)
+        out << "modelled: " << analysis::with_thousands(s.modelled_cycles)
+            << " cycles (the cost model's duration of the kept run: it ranks variants, it is not a GPU's "
+               "time)\n";
     out << "events:   " << s.events << "  thread-instructions " << s.thread_instructions << "  time "
         << std::fixed << std::setprecision(1) << s.elapsed_ms << " ms\n";
     out.unsetf(std::ios::fixed);

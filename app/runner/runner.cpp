@@ -347,6 +347,7 @@ class SimRuns {
         const bool interesting = check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;
         if (s_.reps_run == 1 || (interesting && !kept_interesting_)) {
             s_.trace = std::move(trace);
+            s_.modelled_cycles = result.modelled_cycles; // the kept repetition's (cost model)
             s_.check_summary = check.summary;
             s_.final_buffers = std::move(buffers);
             s_.expected_outputs = std::move(check.expected);

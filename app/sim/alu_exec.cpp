@@ -20,6 +20,14 @@ constexpr uint64_t kZeros[kWarpSize] = {};
 
 // [SECTION] Operands =================================================================================
 
+// %globaltimer stays the logical tick (32 ns a step, as the H200's advances) also under the cost
+// model: it is one clock for the whole GPU, and a trace ordered by it (the GPU format's instrumented
+// events) must keep causality, which per-warp modelled clocks do not (a warp at cycle 100 may read
+// what a warp at cycle 5,000 wrote).
+uint64_t Run::global_timer(const Warp&) const {
+    return tick_ * 32;
+}
+
 uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const {
     using ptx::SpecialReg;
     const uint32_t t = warp.first_thread + lane;
@@ -62,14 +70,17 @@ uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const 
         return options_.sm_count;
     case SpecialReg::GridId:
         return 1;
+    // With the cost model the clocks are the warp's modelled clock (so a kernel that times its own
+    // atomics with clock64() gives modelled latencies; on the GPU too %clock64 is per SM, not
+    // comparable across SMs); without it, the logical tick.
     case SpecialReg::Clock:
-        return static_cast<uint32_t>(tick_);
+        return static_cast<uint32_t>(cost_ ? warp.modelled_cycles : tick_);
     case SpecialReg::Clock64:
-        return tick_;
+        return cost_ ? warp.modelled_cycles : tick_;
     case SpecialReg::GlobalTimer:
-        return tick_ * 32; // the H200's %globaltimer advances in 32 ns steps
+        return global_timer(warp);
     case SpecialReg::GlobalTimerLo:
-        return static_cast<uint32_t>(tick_ * 32);
+        return static_cast<uint32_t>(global_timer(warp));
     case SpecialReg::LanemaskEq:
         return 1u << lane;
     case SpecialReg::LanemaskLt:

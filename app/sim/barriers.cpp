@@ -22,6 +22,8 @@
 // value, the number of the block barrier's phase they arrive in.
 #include "sim/run.h"
 
+#include <algorithm>
+
 namespace synclab::sim {
 
 using ptx::Operand;
@@ -81,6 +83,7 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
         BarrierState& bar = block.bars[id];
         if (counted) bar.expected = static_cast<uint32_t>(read(warp, count_op, l));
         ++bar.arrived;
+        bar.latest = std::max(bar.latest, warp.modelled_cycles);
         ids |= 1u << id;
         if (!arrive_only) bar.waiting.push_back({warp.index, 1u << l, pc + 1});
     }
@@ -142,6 +145,7 @@ void Run::gather_aligned(Warp& warp) {
         if (!lanes_of[id]) continue;
         BarrierState& bar = block.bars[id];
         bar.arrived += lane_count(lanes_of[id]);
+        bar.latest = std::max(bar.latest, warp.modelled_cycles);
         if (!arrive_only) bar.waiting.push_back({warp.index, lanes_of[id], s + 1});
         ids |= 1u << id;
     }
@@ -163,8 +167,11 @@ void Run::check_barrier(Block& block, uint32_t id) {
     memory_->barrier_completed(
         {block.linear, block.sm, id, bar.phase, block.linear * threads_per_block_, bar.waiting});
     const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+    // Modelled time: everyone leaves at the latest arrival's clock plus the barrier's cost.
+    const uint64_t release = cost_ ? bar.latest + cost_->barrier_cost() : 0;
     for (const Waiter& waiter : bar.waiting) {
         Warp& w = block.warps[waiter.warp];
+        w.modelled_cycles = std::max(w.modelled_cycles, release);
         if (w.ready_mask == 0) {
             // The released lanes are all the warp has ready, all at one PC.
             w.uniform = true;
@@ -182,6 +189,7 @@ void Run::check_barrier(Block& block, uint32_t id) {
     bar.waiting.clear();
     bar.arrived = 0;
     bar.expected = 0;
+    bar.latest = 0;
     ++bar.phase;
 }
 
@@ -189,6 +197,7 @@ void Run::exit_lanes(Warp& warp, uint32_t pc, uint32_t mask) {
     if (!mask) return;
     Block& block = *warp.block;
     const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+    end_clock_ = std::max(end_clock_, warp.modelled_cycles);
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (recording_) emit(EventKind::Exit, warp, l, pc, 0, 0, flags);

@@ -136,6 +136,7 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
         // The launch was rejected before it started: no threads, no events.
         t.threads.clear();
         t.events.clear();
+        t.timing.clear();
         t.block_history.clear();
     } else {
         // Threads still in resident blocks: where they are.
@@ -185,6 +186,9 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
     t.meta.thread_instructions = result.thread_instructions;
     t.meta.warp_instructions = result.warp_instructions;
     t.meta.dropped_events = 0;
+    t.meta.modelled_cycles = result.modelled_cycles;
+    if (recording_ && cas_failures_total_ > 0) t.cas_failures = cas_failures_;
+    if (!timing_) t.timing.clear();
 }
 
 } // namespace synclab::sim

@@ -10,7 +10,7 @@ namespace synclab::sim {
 // What the event vector can occupy: its capacity, reserved pages included (they become resident as
 // events fill them).
 uint64_t Run::trace_bytes() const {
-    return trace_ ? uint64_t(trace_->events.capacity()) * sizeof(trace::Event) : 0;
+    return trace_ ? uint64_t(trace_->events.capacity()) * event_bytes() : 0;
 }
 
 void Run::grow_events() {
@@ -25,9 +25,9 @@ void Run::grow_events() {
     uint64_t want = std::max<uint64_t>(old_capacity + old_capacity / 2, uint64_t(1) << 16);
     want = std::min<uint64_t>(want, options_.max_events);
     // While the vector moves, the old and the new buffer are both held.
-    const uint64_t held = fixed_bytes_ + old_capacity * sizeof(trace::Event);
+    const uint64_t held = fixed_bytes_ + old_capacity * event_bytes();
     const uint64_t room =
-        options_.max_memory_bytes > held ? (options_.max_memory_bytes - held) / sizeof(trace::Event) : 0;
+        options_.max_memory_bytes > held ? (options_.max_memory_bytes - held) / event_bytes() : 0;
     want = std::min(want, room);
     if (want <= used)
         throw BudgetExceeded{Budget::Memory,
@@ -37,6 +37,7 @@ void Run::grow_events() {
                                  " bytes of simulator state and tables), so the run stopped there; raise it "
                                  "with --max-memory BYTES"};
     events.reserve(want);
+    if (timing_) trace_->timing.reserve(events.capacity()); // Trace::timing is parallel to events
     peak_bytes_ = std::max(peak_bytes_, held + trace_bytes());
     event_room_ = std::min<uint64_t>(events.capacity(), options_.max_events);
 }

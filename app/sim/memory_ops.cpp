@@ -231,6 +231,8 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
 
     uint64_t element_address[kWarpSize];
     uint64_t scratch[kWarpSize];
+    // A vector access is one request: its warp waits for its slowest element, once.
+    uint32_t stall = 0;
     for (uint32_t e = 0; e < count; ++e) {
         const uint64_t* lane_address = base;
         if (e > 0) {
@@ -263,15 +265,18 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
             for_each_lane(mask, [&](uint32_t l) { access.value[l] = v[l]; });
             memory_->store(access);
         }
-        finish_access(warp, access);
+        time_access(warp, access);
+        stall = std::max(stall, access.latency);
         if (recording_)
             for_each_lane(mask, [&](uint32_t l) {
                 const trace::Space s = access.space[l];
                 if (s == trace::Space::Shared || s == trace::Space::Global)
-                    emit(kind, warp, l, pc, access.address[l], access.value[l],
-                         s == trace::Space::Shared ? shared_flags : global_flags);
+                    emit_timed(kind, warp, l, pc, access.address[l], access.value[l],
+                               s == trace::Space::Shared ? shared_flags : global_flags);
             });
     }
+    access.latency = stall;
+    finish_access(warp, access);
 }
 
 // [SECTION] Atomics ==================================================================================
@@ -311,17 +316,27 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
         access.value[l] = b[l];
         access.operand_c[l] = c[l];
     });
-    // Recorded before the call: the event's value is operand b, which the call overwrites.
+    memory_->atomic(access);                                              // value[] now holds the old values
+    if (cost_ && result_unused_[pc]) access.kind = AccessKind::Reduction; // timed as the RED it becomes
+    time_access(warp, access);
+    // The event's value is operand b (b[], which the call leaves alone), timed by the cost model.
     if (recording_) {
         const trace::Scope scope = trace_scope(in.scope, trace::Scope::Device); // atomics default to .gpu
         const bool ordered = is_ordered(in.order);
         const EventKind kind = is_red ? EventKind::Reduction : EventKind::Atomic;
         for_each_lane(mask, [&](uint32_t l) {
-            emit(kind, warp, l, pc, access.address[l], access.value[l],
-                 trace::make_flags(access.space[l], size, true, scope, ordered));
+            emit_timed(kind, warp, l, pc, access.address[l], b[l],
+                       trace::make_flags(access.space[l], size, true, scope, ordered));
         });
     }
-    memory_->atomic(access);
+    // A CAS loop's retries: lanes whose compare (operand b) did not match what memory held.
+    if (in.atom_op == ptx::AtomOp::Cas) {
+        const uint64_t width = size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * size)) - 1;
+        uint32_t failed = 0;
+        for_each_lane(mask, [&](uint32_t l) { failed += (access.value[l] & width) != (b[l] & width); });
+        cas_failures_[pc] += failed;
+        cas_failures_total_ += failed;
+    }
     finish_access(warp, access);
     if (!is_red && in.ops[0].kind == Operand::Kind::Reg) {
         uint64_t* d = reg(warp, in.ops[0].reg);
@@ -332,11 +347,17 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
 // [SECTION] Fences ===================================================================================
 
 void Run::execute_fence(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask) {
+    // A fence waits (modelled) until the warp's writes are visible at its scope.
+    const uint32_t wait = cost_ ? cost_->fence(warp.modelled_cycles, in.scope, warp.stores_visible) : 0;
     if (recording_) {
         const uint8_t flags = trace::make_flags(trace::Space::Other, 1, false,
                                                 trace_scope(in.scope, trace::Scope::Device), true);
-        for_each_lane(mask, [&](uint32_t l) { emit(EventKind::Fence, warp, l, pc, 0, 0, flags); });
+        for_each_lane(mask, [&](uint32_t l) {
+            const size_t i = emit(EventKind::Fence, warp, l, pc, 0, 0, flags);
+            if (timing_) trace_->timing[i].latency = wait;
+        });
     }
+    warp.modelled_cycles += wait;
     FenceRequest fence;
     fence.who = issuer(warp);
     fence.mask = mask;

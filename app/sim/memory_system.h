@@ -7,9 +7,9 @@
 // a lane mask with per-lane addresses and backing bytes, so that a model pays one call per
 // warp-instruction, not one per lane. Implementations:
 //   ScMemory (here): sequential consistency; every access reads and writes the backing bytes at once.
-// Planned: a relaxed model (per-thread store buffers, per-SM L1 with stale lines: a load may return a
-// value other than the backing bytes) and an atomics cost model (modelled cycles, per-address service
-// queues: it reports latency).
+//   RelaxedMemory (relaxed_memory.h): per-thread store buffers, per-SM L1 with stale lines.
+// Timing is not a memory model's business: the cost model (cost_model.h) times every access of
+// either model after the memory system has applied it and fills WarpAccess::latency.
 #pragma once
 
 #include "ptx/ir.h"

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "sim/choices.h"
+#include "sim/cost_model.h"
 #include "sim/memory.h"
 #include "sim/memory_system.h"
 #include "sim/scheduler.h"
@@ -49,6 +50,8 @@ class Run {
     void build_params();
     void allocate_globals();
     void start_trace();
+    void find_unused_results();
+    uint64_t start_clock(uint32_t block) const;
     void admit_blocks();
     void retire_block(Block* block);
     WarpSet warp_set() const { return WarpSet(warps_, fn_, is_exit_.data()); }
@@ -70,6 +73,7 @@ class Run {
     const uint64_t* fetch(const Warp& warp, const Operand& op, uint32_t mask, uint64_t* scratch) const;
     uint64_t read(const Warp& warp, const Operand& op, uint32_t lane) const;
     uint64_t special(const Warp& warp, ptx::SpecialReg reg, uint32_t lane) const;
+    uint64_t global_timer(const Warp& warp) const;
     uint64_t* reg(Warp& warp, uint32_t slot) const { return warp.regs + size_t(slot) * kWarpSize; }
 
     // memory (memory_ops.cpp)
@@ -100,8 +104,27 @@ class Run {
         if (events.size() == event_room_) grow_events();
         events.push_back(trace::Event{tick_, address, static_cast<uint32_t>(value), warp.global_first + lane,
                                       0, static_cast<uint16_t>(pc), kind, flags});
+        if (timing_) trace_->timing.push_back({warp.modelled_cycles, 0, 0});
         return events.size() - 1;
     }
+    // A memory event with the cost model's timing of its lane.
+    void emit_timed(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
+                    uint64_t value, uint8_t flags) {
+        const size_t i = emit(kind, warp, lane, pc, address, value, flags);
+        if (timing_) {
+            const LaneTiming& t = lane_timing_[lane];
+            trace_->timing[i] = {t.issue, t.latency, t.queue_depth};
+        }
+    }
+    uint64_t event_bytes() const { return sizeof(trace::Event) + (timing_ ? sizeof(trace::EventTiming) : 0); }
+    // Times a warp-instruction's access at the warp's clock (no-op without the cost model).
+    void time_access(Warp& warp, WarpAccess& access) {
+        if (cost_)
+            cost_->access(warp.modelled_cycles, access, warp.stores_visible,
+                          timing_ ? lane_timing_ : nullptr);
+    }
+    void update_horizon();
+    uint64_t modelled_end() const;
     void grow_events();
     uint64_t trace_bytes() const;
     void set_end(uint32_t thread, trace::ThreadEnd end, uint32_t site) {
@@ -129,6 +152,7 @@ class Run {
     ReplayChoices* replay_ = nullptr;  // choices_, for Schedule::Exhaustive
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<MemorySystem> memory_;
+    std::unique_ptr<CostModel> cost_; // null: the run is not modelled (Options::cost_model)
 
     // the launch
     uint32_t threads_per_block_ = 0;
@@ -156,8 +180,19 @@ class Run {
     uint64_t thread_instructions_ = 0;
     uint64_t warp_instructions_ = 0;
 
+    // modelled time (cost_model.h)
+    std::vector<uint16_t> issue_cost_;   // per instruction
+    std::vector<uint8_t> result_unused_; // per instruction: an atom whose result nothing reads
+    uint64_t admit_clock_ = 0;           // end of the block retired last
+    std::vector<uint64_t> block_end_;    // per block: its modelled end (UINT64_MAX: not finished)
+    uint64_t end_clock_ = 0;             // latest warp clock at a thread's exit
+    LaneTiming lane_timing_[kWarpSize];  // the access being timed, per lane
+    std::vector<uint32_t> cas_failures_; // per instruction
+    uint64_t cas_failures_total_ = 0;
+
     // trace and budgets
     bool recording_ = false;
+    bool timing_ = false; // recording, with the cost model: Trace::timing parallel to events
     trace::ThreadInfo* thread_table_ = nullptr; // trace_->threads, when there is a trace
     size_t event_room_ = 0;                     // events that fit before the next budget check
     uint64_t fixed_bytes_ = 0;                  // state and tables sized up front

@@ -82,7 +82,56 @@ void Run::set_up() {
     build_params();
     allocate_globals();
     recording_ = trace_ && options_.record_trace;
+    if (options_.cost_model) {
+        cost_ = std::make_unique<CostModel>(CostParams{}, options_.sm_count);
+        issue_cost_.resize(code_size_);
+        for (uint32_t pc = 0; pc < code_size_; ++pc)
+            issue_cost_[pc] = static_cast<uint16_t>(cost_->issue_cost(fn_.code[pc]));
+        find_unused_results();
+        block_end_.assign(block_count_, UINT64_MAX);
+    }
+    timing_ = recording_ && cost_ != nullptr;
+    cas_failures_.assign(code_size_, 0);
     start_trace();
+}
+
+// An atom whose destination register nothing else mentions: ptxas compiles it to a
+// fire-and-forget RED (GPU_FACTS: ~260 cycles whatever the contention), so the cost model does not
+// keep its warp waiting. A register mentioned anywhere else counts as used.
+void Run::find_unused_results() {
+    std::vector<uint32_t> mentions(slots_, 0);
+    auto mention = [&](uint32_t slot) {
+        if (slot < mentions.size()) ++mentions[slot];
+    };
+    for (const Instruction& in : fn_.code) {
+        mention(in.guard);
+        for (const Operand& op : in.ops) {
+            if (op.kind == Operand::Kind::Reg || op.kind == Operand::Kind::Address) mention(op.reg);
+            if (op.kind == Operand::Kind::Vector)
+                for (uint32_t v = 0; v < op.vec_count && v < 4; ++v)
+                    mention(op.vec[v]);
+        }
+    }
+    result_unused_.assign(code_size_, 0);
+    for (uint32_t pc = 0; pc < code_size_; ++pc) {
+        const Instruction& in = fn_.code[pc];
+        if (in.op == ptx::Op::Atom && in.ops[0].kind == Operand::Kind::Reg && in.ops[0].reg < mentions.size())
+            result_unused_[pc] = mentions[in.ops[0].reg] == 1;
+    }
+}
+
+// Modelled occupancy, not the simulator's: the hardware holds sm_count x min(32, 2048 / block
+// size) blocks at once (Hopper: 2,048 threads and 32 blocks per SM; shared memory and registers,
+// which can lower it, are not modelled). Block b takes the slot of block b - slots and starts
+// when that one ended; if the simulator has not finished that block yet (it keeps fewer blocks
+// resident, in scheduler order), at the end of the block it retired last.
+uint64_t Run::start_clock(uint32_t block) const {
+    if (!cost_) return 0;
+    const uint64_t per_sm = std::min<uint64_t>(32, 2048 / std::max<uint32_t>(threads_per_block_, 1));
+    const uint64_t slots = std::max<uint64_t>(1, per_sm * std::max<uint32_t>(options_.sm_count, 1));
+    if (block < slots) return 0;
+    const uint64_t end = block_end_[block - slots];
+    return end != UINT64_MAX ? end : admit_clock_;
 }
 
 void Run::build_params() {
@@ -142,6 +191,9 @@ void Run::start_trace() {
     t.block_history.clear();
     // A fresh vector: one the caller reused may hold more capacity than the budgets allow.
     std::vector<trace::Event>().swap(t.events);
+    std::vector<trace::EventTiming>().swap(t.timing);
+    t.cas_failures.clear();
+    t.meta.modelled_cycles = 0;
     if (recording_) {
         // Room for one event per event-producing instruction per thread (loops may need more):
         // untouched reserved pages cost nothing, while regrowing a large vector copies it.
@@ -158,9 +210,10 @@ void Run::start_trace() {
                 per_thread += 1;
             }
         }
-        const uint64_t room = (options_.max_memory_bytes - fixed_bytes_) / sizeof(trace::Event);
+        const uint64_t room = (options_.max_memory_bytes - fixed_bytes_) / event_bytes();
         const uint64_t want = per_thread * uint64_t(block_count_) * threads_per_block_;
         t.events.reserve(std::min({want, options_.max_events, room}));
+        if (timing_) t.timing.reserve(t.events.capacity());
         event_room_ = std::min<uint64_t>(t.events.capacity(), options_.max_events);
         peak_bytes_ = fixed_bytes_ + trace_bytes();
     }
@@ -212,6 +265,8 @@ void Run::admit_blocks() {
             warp.first_thread = w * kWarpSize;
             warp.global_first = block_first + warp.first_thread;
             const uint32_t lanes = std::min(kWarpSize, threads_per_block_ - warp.first_thread);
+            warp.modelled_cycles = start_clock(b.linear);
+            warp.stores_visible = warp.modelled_cycles;
             warp.present_mask = lanes == kWarpSize ? kFullMask : ((1u << lanes) - 1);
             warp.ready_mask = warp.present_mask;
             for (uint32_t l = 0; l < kWarpSize; ++l)
@@ -235,6 +290,13 @@ void Run::admit_blocks() {
 
 void Run::retire_block(Block* b) {
     memory_->block_finished(b->linear);
+    if (cost_) {
+        uint64_t end = 0;
+        for (const Warp& w : b->warps)
+            end = std::max(end, w.modelled_cycles);
+        block_end_[b->linear] = end;
+        admit_clock_ = end;
+    }
     warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [b](Warp* w) { return w->block == b; }),
                  warps_.end());
     for (size_t i = 0; i < resident_.size(); ++i)

@@ -105,6 +105,7 @@ Result Run::execute() {
             if (block->live_threads == 0) retire_block(block);
             if (thread_instructions_ >= next_check) {
                 next_check = thread_instructions_ + 4096;
+                update_horizon();
                 if (thread_instructions_ > options_.max_steps)
                     throw BudgetExceeded{Budget::Steps,
                                          "step budget of " + std::to_string(options_.max_steps) +
@@ -135,6 +136,8 @@ Result Run::execute() {
     if (options_.progress && result.status == trace::RunStatus::Ok) options_.progress(1.0);
     result.thread_instructions = thread_instructions_;
     result.warp_instructions = warp_instructions_;
+    result.modelled_cycles = modelled_end();
+    result.cas_failures = cas_failures_total_;
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_trace(result, ms);
@@ -142,6 +145,27 @@ Result Run::execute() {
     result.buffer_addresses = buffer_address_;
     if (replay_) result.choices = std::move(replay_->taken());
     return result;
+}
+
+// The lowest clock of a warp that can still issue an access: the cost model's servers forget what
+// ends before it.
+void Run::update_horizon() {
+    if (!cost_) return;
+    uint64_t low = UINT64_MAX;
+    for (const Warp* w : warps_)
+        if (w->live_mask()) low = std::min(low, w->modelled_cycles);
+    if (low != UINT64_MAX) cost_->set_horizon(low);
+}
+
+// The run's modelled duration: the latest clock at which a thread exited or an access completed
+// (stores and reds land after their warps go on); for a run that stopped early, the latest clock
+// any warp reached.
+uint64_t Run::modelled_end() const {
+    if (!cost_) return 0;
+    uint64_t end = std::max(end_clock_, cost_->last_completion());
+    for (const Warp* w : warps_)
+        end = std::max(end, w->modelled_cycles);
+    return end;
 }
 
 Result simulate(const ptx::Module& module, const std::string& kernel, const LaunchConfig& launch,

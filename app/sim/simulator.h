@@ -66,6 +66,11 @@ struct Options {
     // reports what each choice point offered.
     std::vector<uint32_t> choices;
     bool record_trace = true;
+    // Modelled time (the cost model, cost_model.h): per-warp clocks in SM cycles, %clock64 reads
+    // them, Result::modelled_cycles and (with a trace) Trace::timing and RunMeta::modelled_cycles.
+    // Off: %clock64 reads the logical tick and nothing is timed (the plain simulator, for the
+    // benchmark of its overhead).
+    bool cost_model = true;
     uint32_t sm_count = 8;             // reported by %nsmid; blocks are placed on SM block % sm_count
     uint32_t max_resident_blocks = 16; // blocks simulated at once (others start as blocks finish)
     uint64_t max_steps = 200'000'000;  // thread-instructions; past it: status Budget
@@ -95,6 +100,11 @@ struct Result {
     uint64_t warp_instructions = 0;         // instructions issued, counted per warp group
     uint64_t memory_bytes = 0;              // peak of what max_memory_bytes counts
     std::vector<uint64_t> buffer_addresses; // global address of each caller buffer (empty: never placed)
+    // With the cost model: the run's modelled duration in SM cycles (0: not modelled).
+    uint64_t modelled_cycles = 0;
+    // atom.cas whose compare failed (the CAS loop's retries), in total; per site in
+    // Trace::cas_failures.
+    uint64_t cas_failures = 0;
     // Schedule::Exhaustive: each choice point of the execution, as (options offered, option taken).
     std::vector<std::pair<uint32_t, uint32_t>> choices;
 };

@@ -69,7 +69,10 @@ struct Warp {
     bool uniform = true;       // every ready lane is at upc; pc[] is stale for them
     uint32_t upc = 0;
     uint32_t policy_state = 0;    // owned by the scheduling policy (scheduler.h)
-    uint64_t modelled_cycles = 0; // latency the memory system modelled for this warp's accesses
+    // The warp's clock in modelled cycles (cost_model.h): issue costs and the latencies the cost
+    // model charged it; %clock64 reads it. Stays 0 when the run is not modelled.
+    uint64_t modelled_cycles = 0;
+    uint64_t stores_visible = 0;  // modelled cycle by which every write of the warp is visible
     uint64_t* regs = nullptr;     // [slot][lane]
     Block* block = nullptr;
     uint32_t pc[kWarpSize] = {};
@@ -90,6 +93,7 @@ struct BarrierState {
     uint32_t arrived = 0;        // threads counted in the current phase (arrive and sync)
     uint32_t expected = 0;       // explicit thread count of bar.sync a, b (0: all non-exited threads)
     uint32_t phase = 0;          // completed phases so far
+    uint64_t latest = 0;         // latest modelled clock of an arrival in the current phase
     std::vector<Waiter> waiting; // lanes blocked in the current phase
 };
 

@@ -54,6 +54,7 @@ void Run::step(Warp& warp) {
     const Instruction& in = fn_.code[pc];
     ++tick_;
     ++warp_instructions_;
+    if (cost_) warp.modelled_cycles += issue_cost_[pc];
     thread_instructions_ += lane_count(group);
 
     // Guard predicate: lanes whose guard is false only move on.

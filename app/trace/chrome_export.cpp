@@ -345,7 +345,7 @@ class Exporter {
         out_.maybe_flush();
     }
 
-    void write_instant(const Event& e, uint64_t pid, uint64_t tid) {
+    void write_instant(const Event& e, size_t index, uint64_t pid, uint64_t tid) {
         const SiteText& site = sites_[std::min<size_t>(e.site, trace_.sites.size())];
         const ThreadInfo& thread = trace_.threads[e.thread];
         const bool access = e.is_memory_access();
@@ -382,6 +382,18 @@ class Exporter {
             }
             if (e.is_volatile()) out_.raw(",\"volatile\":true");
             if ((e.flags & flag::kOrdered) != 0) out_.raw(",\"ordered\":true");
+        }
+        // The cost model's timing (simulator): modelled cycles, beside the logical ts.
+        if (index < trace_.timing.size()) {
+            const EventTiming& t = trace_.timing[index];
+            out_.raw(",\"issue_cycle\":");
+            out_.u64(t.issue);
+            out_.raw(",\"latency_cycles\":");
+            out_.u64(t.latency);
+            if (e.is_atomic()) {
+                out_.raw(",\"queue_depth\":");
+                out_.u64(t.queue_depth);
+            }
         }
         out_.raw(site.args_tail);
         out_.maybe_flush();
@@ -481,7 +493,7 @@ class Exporter {
             while (next_slice < slices_.size() && slices_[next_slice].start <= t) {
                 write_phase(slices_[next_slice++], pid, warp_tid);
             }
-            write_instant(e, pid, warp_tid);
+            write_instant(e, order_[k], pid, warp_tid);
         }
         while (next_slice < slices_.size())
             write_phase(slices_[next_slice++], pid, warp_tid);
@@ -525,6 +537,7 @@ class Exporter {
         }
         number("thread_instructions", m.thread_instructions);
         number("warp_instructions", m.warp_instructions);
+        number("modelled_cycles", m.modelled_cycles);
         number("dropped_events", m.dropped_events);
         number("wrong_outputs", m.wrong_outputs);
         number("checked_outputs", m.checked_outputs);

@@ -17,7 +17,9 @@
 //              "memory"), fences "fence[.cta|.gpu|.sys] line N" (cat "fence"), exits "exit line N"
 //              (cat "exit"); args: thread, lane, address (hex string), value, size, line, ptx_line, ptx,
 //              and volatile / ordered / scope when set. ("ptx N" replaces "line N" when the CUDA line is
-//              unknown.)
+//              unknown.) With the cost model's timing (Trace::timing) also issue_cycle and
+//              latency_cycles, and queue_depth for atomics: modelled SM cycles (ts stays the tick).
+//   metadata:  RunMeta fields, modelled_cycles among them (0: not modelled).
 //
 // Slices on one track never overlap (a slice that would start inside the previous one starts where
 // it ends), because the JSON format only allows perfectly nested slices. On every track the events

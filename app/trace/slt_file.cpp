@@ -34,8 +34,10 @@ constexpr uint32_t kTagThreads = 0x44524854; // "THRD"
 constexpr uint32_t kTagSites = 0x45544953;   // "SITE"
 constexpr uint32_t kTagEvents = 0x544e5645;  // "EVNT"
 constexpr uint32_t kTagBlocks = 0x534b4c42;  // "BLKS"
+constexpr uint32_t kTagTiming = 0x474d4954;  // "TIMG"
+constexpr uint32_t kTagCas = 0x46534143;     // "CASF"
 constexpr uint32_t kSectionCountV1 = 4;
-constexpr uint32_t kSectionCountV2 = 5;
+constexpr uint32_t kSectionCountV3 = 7;
 constexpr uint32_t kMaxHeaderSize = 4096;   // sanity bound for headers of future versions
 constexpr uint32_t kMaxSectionCount = 1024; // idem for sections
 constexpr uint32_t kSiteFixedBytes = 12;    // ptx_line, source_line, text length
@@ -125,6 +127,10 @@ const char* section_name(uint32_t tag) {
         return "events";
     case kTagBlocks:
         return "blocks";
+    case kTagTiming:
+        return "timing";
+    case kTagCas:
+        return "cas failures";
     }
     return nullptr;
 }
@@ -339,6 +345,8 @@ template <class Visitor, class Meta> void visit_meta(Visitor& v, Meta& m) {
     v.field("source_name", m.source_name);
     v.field("source_text", m.source_text);
     v.field("ptx_text", m.ptx_text);
+    // Version 3. A version 2 file's META ends before it (the field keeps its default).
+    v.tail_field("modelled_cycles", m.modelled_cycles);
 }
 
 struct MetaWriter {
@@ -348,6 +356,7 @@ struct MetaWriter {
     void field(const char*, uint64_t v) { out.put(v); }
     void field(const char*, double v) { out.put(std::bit_cast<uint64_t>(v)); }
     void field(const char*, RunStatus v) { out.put(static_cast<uint8_t>(v)); }
+    void tail_field(const char* name, uint64_t v) { field(name, v); }
 };
 
 // Strings are stored with a u32 length; anything longer cannot be represented.
@@ -363,6 +372,7 @@ std::string check_string_lengths(const Trace& trace) {
         void field(const char*, uint64_t) {}
         void field(const char*, double) {}
         void field(const char*, RunStatus) {}
+        void tail_field(const char*, uint64_t) {}
     } checker;
     visit_meta(checker, trace.meta);
     if (!checker.problem.empty()) return checker.problem;
@@ -440,7 +450,7 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
 
     uint8_t header[kSltHeaderSize] = {};
     const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
-                   flags = 0, header_size = kSltHeaderSize, section_count = kSectionCountV2;
+                   flags = 0, header_size = kSltHeaderSize, section_count = kSectionCountV3;
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
                    event_count = trace.events.size();
     std::memcpy(header + 0, kSltMagic, 8);
@@ -467,6 +477,11 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     const bool all_whole = trace.every_block_whole();
     write_section(sink, kTagBlocks, 1, all_whole ? nullptr : trace.block_history.data(),
                   all_whole ? 0 : trace.block_history.size());
+    static_assert(sizeof(EventTiming) == 16 && std::is_trivially_copyable_v<EventTiming>);
+    write_section(sink, kTagTiming, sizeof(EventTiming), trace.timing.data(),
+                  trace.timing.size() * sizeof(EventTiming));
+    write_section(sink, kTagCas, sizeof(uint32_t), trace.cas_failures.data(),
+                  trace.cas_failures.size() * sizeof(uint32_t));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -578,6 +593,12 @@ struct MetaReader {
         scalar(name, raw);
         v = static_cast<RunStatus>(raw); // range checked with the rest of the trace
     }
+    // Absent from files of an older version, whose META ends before it.
+    void tail_field(const char* name, uint64_t& v) {
+        if (in.left() == 0 && old_file) return;
+        scalar(name, v);
+    }
+    bool old_file = false;
 };
 
 struct Header {
@@ -606,6 +627,8 @@ class TraceReader {
         if (!seen_sites) fail("missing sites section");
         if (!seen_events) fail("missing events section");
         if (header_.version >= 2 && !seen_blocks_) fail("missing blocks section");
+        if (header_.version >= 3 && !seen_timing_) fail("missing timing section");
+        if (header_.version >= 3 && !seen_cas_) fail("missing cas failures section");
         if (offset != size_) {
             fail(std::to_string(size_ - offset) + " unexpected bytes after the last section at offset " +
                  std::to_string(offset));
@@ -700,6 +723,8 @@ class TraceReader {
                      : tag == kTagSites   ? &seen_sites
                      : tag == kTagEvents  ? &seen_events
                      : tag == kTagBlocks  ? &seen_blocks_
+                     : tag == kTagTiming  ? &seen_timing_
+                     : tag == kTagCas     ? &seen_cas_
                                           : nullptr;
         if (seen && *seen) fail("duplicate " + label + " at offset " + std::to_string(offset));
         if (seen) *seen = true;
@@ -708,6 +733,8 @@ class TraceReader {
         if (tag == kTagThreads) expected_record = sizeof(ThreadInfo);
         if (tag == kTagEvents) expected_record = sizeof(Event);
         if (tag == kTagBlocks) expected_record = 1;
+        if (tag == kTagTiming) expected_record = sizeof(EventTiming);
+        if (tag == kTagCas) expected_record = sizeof(uint32_t);
         if (known && record_size != expected_record) {
             fail(label + ": record size " + std::to_string(record_size) + ", expected " +
                  std::to_string(expected_record));
@@ -724,6 +751,11 @@ class TraceReader {
             check_record_count(label, payload_size, header_.thread_count, sizeof(ThreadInfo), "threads");
         if (tag == kTagEvents)
             check_record_count(label, payload_size, header_.event_count, sizeof(Event), "events");
+        // Timing and CAS failures: one record per event / per site, or none (not modelled).
+        if (tag == kTagTiming && payload_size != 0)
+            check_record_count(label, payload_size, header_.event_count, sizeof(EventTiming), "events");
+        if (tag == kTagCas && payload_size != 0)
+            check_record_count(label, payload_size, header_.site_count, sizeof(uint32_t), "sites");
         if (tag == kTagSites && header_.site_count > payload_size / kSiteFixedBytes) {
             fail(label + " holds " + std::to_string(payload_size) + " bytes, too few for " +
                  std::to_string(header_.site_count) + " sites (at least 12 bytes each)");
@@ -736,6 +768,12 @@ class TraceReader {
         } else if (tag == kTagEvents) {
             trace_.events.resize(size_t(header_.event_count));
             computed = read_records(payload_at, trace_.events.data(), payload_size, &event_problem_);
+        } else if (tag == kTagTiming) {
+            trace_.timing.resize(size_t(payload_size / sizeof(EventTiming)));
+            computed = read_records(payload_at, trace_.timing.data(), payload_size, nullptr);
+        } else if (tag == kTagCas) {
+            trace_.cas_failures.resize(size_t(payload_size / sizeof(uint32_t)));
+            computed = read_records(payload_at, trace_.cas_failures.data(), payload_size, nullptr);
         } else if (known) {
             std::vector<uint8_t> payload(payload_size);
             src_.read(payload_at, payload.data(), payload.size());
@@ -747,7 +785,8 @@ class TraceReader {
         } else {
             computed = read_records(payload_at, nullptr, payload_size, nullptr); // verify, then skip
         }
-        if (!known || tag == kTagThreads || tag == kTagEvents) check_sum(label, stored_sum, computed);
+        if (!known || tag == kTagThreads || tag == kTagEvents || tag == kTagTiming || tag == kTagCas)
+            check_sum(label, stored_sum, computed);
 
         if (padded != payload_size) {
             uint8_t pad[8] = {};
@@ -813,6 +852,7 @@ class TraceReader {
     void parse_meta(const std::vector<uint8_t>& payload) {
         ByteReader in(payload, name_);
         MetaReader visitor{in};
+        visitor.old_file = header_.version < 3;
         visit_meta(visitor, trace_.meta);
         // A newer writer may append fields; a file of this version has none.
         if (in.left() != 0 && header_.version <= kSltVersion) {
@@ -860,6 +900,8 @@ class TraceReader {
     Header header_;
     Trace trace_;
     bool seen_blocks_ = false; // BLKS is optional (version 1 files have none)
+    bool seen_timing_ = false; // TIMG, CASF: version 3 (older files have none: not modelled)
+    bool seen_cas_ = false;
     std::string event_problem_;
 };
 
@@ -957,6 +999,12 @@ std::string check_trace(const Trace& trace) {
     if (bad != trace.events.size()) {
         return event_problem(trace.events[bad], bad, trace.threads.size(), trace.sites.size());
     }
+    if (!trace.timing.empty() && trace.timing.size() != trace.events.size())
+        return "timing has " + std::to_string(trace.timing.size()) + " entries for " +
+               std::to_string(trace.events.size()) + " events (it must have one per event, or none)";
+    if (!trace.cas_failures.empty() && trace.cas_failures.size() != trace.sites.size())
+        return "cas failures have " + std::to_string(trace.cas_failures.size()) + " entries for " +
+               std::to_string(trace.sites.size()) + " sites (one per site, or none)";
     return check_string_lengths(trace);
 }
 
@@ -970,6 +1018,7 @@ uint64_t slt_file_size(const Trace& trace) {
             void field(const char*, uint64_t) { n += 8; }
             void field(const char*, double) { n += 8; }
             void field(const char*, RunStatus) { n += 1; }
+            void tail_field(const char*, uint64_t) { n += 8; }
         } counter{meta_size};
         visit_meta(counter, trace.meta);
     }
@@ -977,7 +1026,9 @@ uint64_t slt_file_size(const Trace& trace) {
     for (const Site& s : trace.sites)
         sites_size += kSiteFixedBytes + s.text.size();
     const uint64_t blocks_size = trace.every_block_whole() ? 0 : trace.block_history.size();
-    return kSltHeaderSize + uint64_t(kSectionCountV2) * kSltSectionHeaderSize + round_up8(meta_size) +
+    return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) +
+           trace.timing.size() * sizeof(EventTiming) +
+           round_up8(trace.cas_failures.size() * sizeof(uint32_t)) +
            round_up8(trace.threads.size() * sizeof(ThreadInfo)) + round_up8(sites_size) +
            trace.events.size() * sizeof(Event) + round_up8(blocks_size);
 }

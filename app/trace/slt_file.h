@@ -1,6 +1,6 @@
 // The .slt file: one Trace, saved and loaded losslessly.
 //
-// Layout (all integers little-endian; version 2):
+// Layout (all integers little-endian; version 3):
 //
 //   offset  size  header
 //        0     8  magic "\x89SLT\r\n\x1a\n" (high bit + CR LF + ^Z catch 7-bit and text-mode mangling)
@@ -29,6 +29,13 @@
 //   SITE  site_count x { u32 ptx_line, u32 source_line, u32 text length, text bytes }
 //   EVNT  event_count raw Event records (32 bytes each)
 //   BLKS  (version 2) one u8 BlockHistory per block, or nothing when every block is whole
+//   TIMG  (version 3) event_count raw EventTiming records (16 bytes: u64 issue, u32 latency,
+//         u32 queue_depth), or nothing when the run was not modelled
+//   CASF  (version 3) site_count u32 failed-CAS counts (Trace::cas_failures), or nothing
+//
+// Version 3 writes the seven sections in that order and appends RunMeta::modelled_cycles (u64) to
+// META; a version 2 file has neither (read as not modelled). Version 3 keeps min_reader_version 1:
+// an older reader skips TIMG and CASF and, the file being newer, the bytes at the end of META.
 //
 // Version 2 writes the five sections in that order and nothing after the last one; version 1 had no
 // BLKS (every block whole). A file in which some block is not whole says min_reader_version 2, so
@@ -55,7 +62,7 @@
 
 namespace synclab::trace {
 
-constexpr uint32_t kSltVersion = 2;          // what this code writes and the newest it reads
+constexpr uint32_t kSltVersion = 3;          // what this code writes and the newest it reads
 constexpr uint32_t kSltMinReaderVersion = 1; // what it writes as min_reader_version (2 when a block
                                              // is not whole: see BLKS)
 constexpr uint32_t kSltHeaderSize = 64;

@@ -146,7 +146,10 @@ struct RunMeta {
 
 // Modelled timing of one event (the simulator's cost model), parallel to Trace::events. The model
 // keeps a clock per warp; an access is issued at its warp's clock and completes `latency` cycles
-// later (queueing behind earlier accesses to the same address, then its service time).
+// later (queueing behind earlier accesses to the same address, then its service time). Loads:
+// until the value arrives; stores and red: until the write is visible (the warp itself goes on);
+// fences: the cycles the warp waited; barrier arrive/leave and exit: the warp's clock then, latency
+// 0 (a leave's issue is the release: the latest arrival plus the barrier's cost).
 struct EventTiming {
     uint64_t issue = 0;       // modelled cycle the access was issued
     uint32_t latency = 0;     // modelled cycles until it completed (queueing + service)
@@ -173,6 +176,10 @@ struct Trace {
     std::vector<BlockHistory> block_history;
     // Per event (same index as events) when the run was timed by the cost model; empty otherwise.
     std::vector<EventTiming> timing;
+    // Per site (same index as sites), simulator runs in which some atom.cas failed: how many lanes'
+    // atom.cas found a value other than the one they compared with (a CAS loop's retries); empty
+    // otherwise.
+    std::vector<uint32_t> cas_failures;
 
     BlockHistory history_of(uint32_t block) const {
         return block < block_history.size() ? block_history[block] : BlockHistory::Whole;

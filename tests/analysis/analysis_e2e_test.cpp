@@ -206,6 +206,7 @@ TEST(analysis_e2e, GlobalRacesAsEachKernelSays) {
                         ++lost;
                         continue;
                     }
+                    if (f.kind == FindingKind::Contention) continue; // performance, not a verdict
                     ASSERT_EQ(f.kind, FindingKind::Race) << where;
                     ++races;
                     EXPECT_EQ(f.space, trace::Space::Global) << where;

@@ -121,6 +121,8 @@ TEST(analysis_analyze, LargeTraceScalesAndCountsRight) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::printf("analyze() over %zu events: %.1f ms\n", b.trace().events.size(), ms);
 
+    // The shared counter at line 6 takes 256 untimed atomics per block: too few for a contention
+    // finding without a queue to show.
     ASSERT_EQ(found.size(), 2u) << dump(found);
     EXPECT_EQ(found[0].kind, FindingKind::Race);
     EXPECT_EQ(found[0].hazard, Hazard::RAW);

@@ -151,6 +151,14 @@ class TraceBuilder {
         return *this;
     }
 
+    // The cost model's timing of the event appended last (Trace::timing is kept parallel to the
+    // events: events appended before without timing get zeros).
+    TraceBuilder& timed(uint32_t latency, uint32_t queue_depth, uint64_t issue = 0) {
+        trace_.timing.resize(trace_.events.size());
+        trace_.timing.back() = {issue, latency, queue_depth};
+        return *this;
+    }
+
     const trace::Trace& trace() const { return trace_; }
     uint32_t threads_per_block() const { return per_block_; }
     trace::Trace& mutable_trace() { return trace_; }

@@ -1,8 +1,11 @@
 // Simulator throughput: thread-instructions/s and warp-instructions/s, tracing on and off, on a
 // converged kernel (stencil, 64 blocks x 256 threads) and a divergent one (per-thread loop trip
 // counts and branches, tests/sim/data/sim_kernels.cu: divergent_loops), and the resident bytes a
-// traced run keeps per event. Figures are printed as counters; run with --benchmark_repetitions=5
-// for medians (scripts/bench.sh does).
+// traced run keeps per event. Each runs with the cost model (modelled time, the default) and
+// without it (cost=0: the plain simulator), so the model's overhead is the ratio of the two; the
+// atomic counters of tests/sim/data/cost_kernels.cu (one address, 1,024 addresses) stress its
+// service queues. Figures are printed as counters; run with --benchmark_repetitions=5 for medians
+// (scripts/bench.sh does).
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -64,6 +67,7 @@ void BM_Stencil(benchmark::State& state) {
     sim::Options o;
     o.schedule = sim::Schedule::RoundRobin;
     o.record_trace = traced;
+    o.cost_model = state.range(1) != 0;
     uint64_t ti = 0, wi = 0, ev = 0;
     for (auto _ : state) {
         std::vector<launch::Buffer> buffers = l.buffers;
@@ -76,7 +80,10 @@ void BM_Stencil(benchmark::State& state) {
     }
     report(state, ti, wi, ev);
 }
-BENCHMARK(BM_Stencil)->Arg(0)->Arg(1)->ArgName("traced")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Stencil)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"traced", "cost"})
+    ->Unit(benchmark::kMillisecond);
 
 // What a traced run keeps resident per recorded event: the growth of this process's resident set
 // from before the run to after it, with the trace (events, thread table, sites) still alive, over
@@ -114,6 +121,7 @@ void BM_Divergent(benchmark::State& state) {
     sim::Options o;
     o.schedule = sim::Schedule::RoundRobin;
     o.record_trace = traced;
+    o.cost_model = state.range(1) != 0;
     launch::LaunchConfig launch;
     launch.grid = {64, 1, 1};
     launch.block = {256, 1, 1};
@@ -131,7 +139,44 @@ void BM_Divergent(benchmark::State& state) {
     }
     report(state, ti, wi, ev);
 }
-BENCHMARK(BM_Divergent)->Arg(0)->Arg(1)->ArgName("traced")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Divergent)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"traced", "cost"})
+    ->Unit(benchmark::kMillisecond);
+
+// 64 blocks x 256 threads, one atomicAdd each, on k counters (traced): the cost model's queues.
+void BM_AtomicCounter(benchmark::State& state) {
+    const uint32_t k = static_cast<uint32_t>(state.range(0));
+    std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/tests/sim/data/cost_kernels.ptx");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const ptx::Module module = ptx::parse_module(ss.str(), "cost_kernels.ptx");
+    sim::Options o;
+    o.cost_model = state.range(1) != 0;
+    launch::LaunchConfig launch;
+    launch.grid = {64, 1, 1};
+    launch.block = {256, 1, 1};
+    uint64_t ti = 0, wi = 0, ev = 0, cycles = 0;
+    for (auto _ : state) {
+        std::vector<launch::Buffer> buffers(1);
+        buffers[0].bytes.resize(4 * k);
+        trace::Trace t;
+        const sim::Result r =
+            sim::simulate(module, "k_addresses", launch, buffers,
+                          {launch::KernelArg::pointer(0), launch::KernelArg::scalar(k)}, o, &t);
+        if (r.status != trace::RunStatus::Ok) state.SkipWithError(r.message.c_str());
+        ti += r.thread_instructions;
+        wi += r.warp_instructions;
+        ev += t.events.size();
+        cycles = r.modelled_cycles;
+    }
+    report(state, ti, wi, ev);
+    state.counters["modelled_cycles"] = double(cycles);
+}
+BENCHMARK(BM_AtomicCounter)
+    ->ArgsProduct({{1, 1024}, {0, 1}})
+    ->ArgNames({"k", "cost"})
+    ->Unit(benchmark::kMillisecond);
 
 // PTX parsing of every kernel the catalog embeds (done once per process, but a user's big kernel
 // pays it at every `synclab check`).

@@ -211,6 +211,26 @@ TEST(trace_chrome, InstantEvents) {
     EXPECT_EQ(fences[0]["args"]["scope"], "block");
 }
 
+// The cost model's timing rides along in the instants' args; without it there are none.
+TEST(trace_chrome, ModelledTimingInArgsAndMetadata) {
+    Trace t = make_tiny_trace();
+    EXPECT_TRUE(events_where(export_json(t), [](const json& e) {
+                    return e["ph"] == "i" && e["args"].contains("latency_cycles");
+                }).empty());
+    t.meta.modelled_cycles = 987654;
+    for (size_t i = 0; i < t.events.size(); ++i)
+        t.timing.push_back({1000 + i, uint32_t(30 + i), uint32_t(i % 7)});
+    const json doc = export_json(t);
+    EXPECT_EQ(doc["metadata"]["modelled_cycles"], 987654);
+    const auto stores = events_where(doc, [](const json& e) {
+        return e["ph"] == "i" && e["name"] == "st.shared line 5" && e["args"]["thread"] == 34;
+    });
+    ASSERT_EQ(stores.size(), 1u);
+    EXPECT_EQ(stores[0]["args"]["issue_cycle"], 1034); // event 34: the 35th store
+    EXPECT_EQ(stores[0]["args"]["latency_cycles"], 64);
+    EXPECT_FALSE(stores[0]["args"].contains("queue_depth")) << "only atomics queue";
+}
+
 TEST(trace_chrome, TimestampsMonotonicPerTrackAndSlicesNest) {
     expect_tracks_well_formed(export_json(make_tiny_trace()));
     expect_tracks_well_formed(export_json(test::make_rich_trace()));

@@ -175,7 +175,7 @@ TEST_F(trace_damage, WrongMagic) {
     // Text-mode mangling of the CR LF in the magic is caught as well.
     damaged = bytes_;
     damaged.erase(damaged.begin() + 4); // "\r\n" -> "\n"
-    EXPECT_EQ(load_error(damaged), "t.slt: not a SyncLab trace (magic is '\\x89SLT\\x0a\\x1a\\x0a\\x02')");
+    EXPECT_EQ(load_error(damaged), "t.slt: not a SyncLab trace (magic is '\\x89SLT\\x0a\\x1a\\x0a\\x03')");
 }
 
 TEST_F(trace_damage, ForeignFiles) {
@@ -213,10 +213,10 @@ TEST(trace_damage_files, EmptyFileDirectoryMissingPath) {
 TEST_F(trace_damage, VersionTooNew) {
     std::vector<uint8_t> damaged = bytes_;
     put_at<uint32_t>(damaged, 8, 7);
-    put_at<uint32_t>(damaged, 12, 3);
+    put_at<uint32_t>(damaged, 12, 4);
     EXPECT_EQ(load_error(damaged),
-              "t.slt: version 7 is newer than this SyncLab reads (max 2; the file needs a "
-              "reader of version 3 or later)");
+              "t.slt: version 7 is newer than this SyncLab reads (max 3; the file needs a "
+              "reader of version 4 or later)");
     put_at<uint32_t>(damaged, 12, 9);
     EXPECT_EQ(load_error(damaged), "t.slt: invalid header: version 7 with minimum reader version 9");
     put_at<uint32_t>(damaged, 8, 0);

@@ -122,6 +122,7 @@ TEST(trace_slt, RoundTripEmptyTrace) {
 TEST(trace_slt, RoundTripZeroEventsAndEmptyStrings) {
     Trace t = make_rich_trace();
     t.events.clear();
+    t.timing.clear();
     t.meta = RunMeta{};
     t.meta.grid = {2, 1, 1};
     t.meta.block = {40, 1, 1};
@@ -172,17 +173,21 @@ TEST(trace_slt, FileStartsWithMagicVersionAndMinVersion) {
     EXPECT_EQ(test::get_at<uint32_t>(bytes, 20), kSltHeaderSize);
     EXPECT_EQ(test::get_at<uint64_t>(bytes, 48), make_rich_trace().events.size());
     const auto sections = test::find_sections(bytes);
-    ASSERT_EQ(sections.size(), 5u);
+    ASSERT_EQ(sections.size(), 7u);
     EXPECT_EQ(sections[0].tag, test::tag_of("META"));
     EXPECT_EQ(sections[1].tag, test::tag_of("THRD"));
     EXPECT_EQ(sections[2].tag, test::tag_of("SITE"));
     EXPECT_EQ(sections[3].tag, test::tag_of("EVNT"));
     EXPECT_EQ(sections[4].tag, test::tag_of("BLKS"));
+    EXPECT_EQ(sections[5].tag, test::tag_of("TIMG"));
+    EXPECT_EQ(sections[6].tag, test::tag_of("CASF"));
     for (const auto& s : sections)
         EXPECT_EQ(s.payload % 8, 0u) << "payloads are 8-byte aligned";
     EXPECT_EQ(sections[3].size, make_rich_trace().events.size() * 32);
     EXPECT_EQ(sections[4].size, 0u) << "every block whole: no block table";
-    EXPECT_EQ(bytes.size(), sections[4].payload + sections[4].size);
+    EXPECT_EQ(sections[5].size, make_rich_trace().events.size() * 16);
+    EXPECT_EQ(sections[6].size, make_rich_trace().sites.size() * 4);
+    EXPECT_EQ(bytes.size(), sections[6].payload + sections[6].size);
 }
 
 // A trace in which some block is not whole stores its block table and asks for a version-2 reader,
@@ -217,15 +222,44 @@ TEST(trace_slt, GoldenFileOfVersion1StillLoads) {
     EXPECT_TRUE(loaded.block_history.empty()) << "version 1 has no block table: every block whole";
 }
 
-TEST(trace_slt, GoldenFileOfVersion2) {
-    const Trace golden = make_golden_v2_trace();
-    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, golden_path(2));
+TEST(trace_slt, GoldenFileOfVersion2StillLoads) {
     const std::vector<uint8_t> on_disk = read_bytes(golden_path(2));
     ASSERT_FALSE(on_disk.empty()) << "missing " << golden_path(2);
-    expect_same_trace(golden, load_trace(golden_path(2)));
+    EXPECT_EQ(test::get_at<uint32_t>(on_disk, 8), 2u);
+    const Trace loaded = load_trace(golden_path(2));
+    expect_same_trace(make_golden_v2_trace(), loaded);
+    EXPECT_EQ(loaded.meta.modelled_cycles, 0u) << "version 2 has no modelled time";
+    EXPECT_TRUE(loaded.timing.empty());
+}
+
+// Version 3: the cost model's timing, CAS failures and RunMeta::modelled_cycles.
+TEST(trace_slt, GoldenFileOfVersion3) {
+    Trace golden = make_golden_v2_trace();
+    golden.meta.modelled_cycles = 24234;
+    for (size_t i = 0; i < golden.events.size(); ++i)
+        golden.timing.push_back({100 * i, uint32_t(460 + i), uint32_t(i % 5)});
+    golden.cas_failures.assign(golden.sites.size(), 0);
+    golden.cas_failures.back() = 31;
+    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, golden_path(3));
+    const std::vector<uint8_t> on_disk = read_bytes(golden_path(3));
+    ASSERT_FALSE(on_disk.empty()) << "missing " << golden_path(3);
+    expect_same_trace(golden, load_trace(golden_path(3)));
     // The writer still produces the same bytes. If this fails on purpose (a new format version),
     // keep the old golden files (older files must stay readable) and add a new one.
     EXPECT_EQ(serialize(golden), on_disk);
+}
+
+TEST(trace_slt, TimingThatIsNotOnePerEventIsRefused) {
+    Trace t = make_rich_trace();
+    t.timing.pop_back();
+    EXPECT_EQ(check_trace(t), "timing has " + std::to_string(t.events.size() - 1) + " entries for " +
+                                  std::to_string(t.events.size()) +
+                                  " events (it must have one per event, or none)");
+    t.timing.clear();
+    EXPECT_EQ(check_trace(t), "");
+    t.cas_failures.push_back(1);
+    EXPECT_NE(check_trace(t).find("cas failures have 7 entries for 6 sites"), std::string::npos)
+        << check_trace(t);
 }
 
 // A file from a newer writer that this reader may still read (min_reader_version 1): extra META

@@ -86,6 +86,11 @@ inline Trace make_rich_trace() {
             t.events.push_back(e);
         }
     }
+    // The cost model's timing (version 3): distinctive values in every field.
+    m.modelled_cycles = 0x0123456789abcdefull;
+    for (size_t i = 0; i < t.events.size(); ++i)
+        t.timing.push_back({1000 + 7 * i, uint32_t(0x80000000u + i), uint32_t(3 * i + 1)});
+    t.cas_failures = {0, 0, 0, 0, 0xfffffffeu, 5};
     return t;
 }
 
@@ -114,6 +119,7 @@ inline void expect_same_meta(const RunMeta& a, const RunMeta& b) {
     EXPECT_EQ(a.source_name, b.source_name);
     EXPECT_EQ(a.source_text, b.source_text);
     EXPECT_EQ(a.ptx_text, b.ptx_text);
+    EXPECT_EQ(a.modelled_cycles, b.modelled_cycles);
 }
 
 inline void expect_same_trace(const Trace& a, const Trace& b) {
@@ -132,6 +138,13 @@ inline void expect_same_trace(const Trace& a, const Trace& b) {
     if (!a.events.empty()) {
         EXPECT_EQ(std::memcmp(a.events.data(), b.events.data(), a.events.size() * sizeof(Event)), 0);
     }
+    ASSERT_EQ(a.timing.size(), b.timing.size());
+    for (size_t i = 0; i < a.timing.size(); ++i) {
+        EXPECT_EQ(a.timing[i].issue, b.timing[i].issue) << "timing " << i;
+        EXPECT_EQ(a.timing[i].latency, b.timing[i].latency) << "timing " << i;
+        EXPECT_EQ(a.timing[i].queue_depth, b.timing[i].queue_depth) << "timing " << i;
+    }
+    EXPECT_EQ(a.cas_failures, b.cas_failures);
     // An all-whole block table is stored as none.
     if (a.every_block_whole() && b.every_block_whole()) return;
     EXPECT_EQ(a.block_history, b.block_history);
