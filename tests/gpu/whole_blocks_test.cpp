@@ -174,7 +174,15 @@ TEST(WholeBlocks, LessonKernelsFitTheFirstBufferAndKeepTheirResults) {
             if (!spins) {
                 EXPECT_EQ(r.events, sim_run.events);
             }
-            EXPECT_EQ(runner::finding_kinds(r), runner::finding_kinds(sim_run));
+            // Correctness findings must agree. Contention (a performance finding) rests on the cost
+            // model's queue depths in the simulator's own trace, and on counts alone in a GPU-format
+            // trace, which has no timing: its thresholds differ, so it is left out here.
+            auto bugs = [](const runner::RunSummary& run) {
+                std::vector<analysis::FindingKind> kinds = runner::finding_kinds(run);
+                std::erase(kinds, analysis::FindingKind::Contention);
+                return kinds;
+            };
+            EXPECT_EQ(bugs(r), bugs(sim_run));
         }
 }
 
