@@ -11,6 +11,7 @@
 #include "scenario/lesson.h"
 
 #include "ptx/parser.h"
+#include "scenario/lesson_host_reader.h"
 #include "scenario/lesson_text.h"
 #include "scenario/lesson_toml.h"
 #include "scenario/references.h"
@@ -147,6 +148,7 @@ class Builder {
         read_args_and_outputs();
         read_outcomes();
         read_variants();
+        read_host_reader_tables();
         read_reference();
         read_kernel();
         read_texts();
@@ -169,6 +171,13 @@ class Builder {
                 buffers_ = &t;
             } else if (t.name == "outcomes") {
                 outcomes_ = &t;
+            } else if (t.path[0] == "host_reader") {
+                if (t.path.size() == 1)
+                    host_reader_ = &t;
+                else if (t.path.size() == 2)
+                    host_reader_variants_.push_back(&t);
+                else
+                    fail(t.line, "a host reader's variant table is [host_reader.ID], got [" + t.name + "]");
             } else if (t.path.size() == 2 && t.path[0] == "variant") {
                 if (!is_lesson_id(t.path[1]))
                     fail(t.line, "variant id '" + t.path[1] + "' must be lower-case letters, digits and _");
@@ -176,7 +185,7 @@ class Builder {
             } else if (t.path[0] == "variant") {
                 fail(t.line, "a variant's table is [variant.ID], got [" + t.name + "]");
             } else {
-                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [outcomes], [variant.ID])");
+                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [outcomes], [variant.ID], [host_reader])");
             }
         }
         if (buffers_ == nullptr) fail(0, "missing table [buffers] (NAME = \"buf:TYPE:COUNT[:init]\" lines)");
@@ -452,6 +461,15 @@ class Builder {
         for (const OutcomeClass& c : s_.outcomes.classes)
             values.push_back("\"" + c.value + "\"");
         return join(values);
+    }
+
+    // `[host_reader]` (lesson_host_reader.h), after the buffers and variants it names.
+    void read_host_reader_tables() {
+        if (host_reader_ == nullptr && !host_reader_variants_.empty())
+            fail(host_reader_variants_[0]->line,
+                 "[" + host_reader_variants_[0]->name + "] needs a [host_reader] table (flags, data, seen)");
+        if (host_reader_)
+            s_.host_reader = read_host_reader(*host_reader_, host_reader_variants_, s_.buffers, s_.variants, file_);
     }
 
     // [SECTION] Variants and their expectations
@@ -767,6 +785,8 @@ class Builder {
     const toml::Table* root_ = nullptr;
     const toml::Table* buffers_ = nullptr;
     const toml::Table* outcomes_ = nullptr;
+    const toml::Table* host_reader_ = nullptr;
+    std::vector<const toml::Table*> host_reader_variants_;
     std::vector<const toml::Table*> variant_tables_;
     std::vector<uint32_t> buffer_lines_, variant_lines_, kernel_lines_;
     std::vector<ArgDraft> args_;

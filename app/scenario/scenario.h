@@ -8,6 +8,7 @@
 
 #include "analysis/findings.h"
 #include "launch/launch.h"
+#include "scenario/host_reader.h"
 #include "ptx/ir.h"
 #include "trace/trace.h"
 
@@ -140,6 +141,7 @@ struct Scenario {
     launch::MemoryModel memory = launch::MemoryModel::Sc;
     OutcomeSpec outcomes;
     LatencySpec latency;
+    HostReaderSpec host_reader; // `[host_reader]`: a CPU thread reads host-mapped buffers (GPU backend)
     std::string lesson_file; // where the lesson came from, for messages ("assets/lessons/x/lesson.toml")
     std::string cuda_text, ptx_text;
     std::shared_ptr<const ptx::Module> module; // ptx_text, parsed
