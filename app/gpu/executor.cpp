@@ -423,8 +423,8 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 if (host_side[i])
                     std::memcpy(host_side[i], b.bytes.data(), b.bytes.size());
                 else
-                    cu::check(api_, api_.MemcpyHtoD(buffers[i], b.bytes.data(), b.bytes.size()), "cuMemcpyHtoD",
-                              "buffer " + b.name);
+                    cu::check(api_, api_.MemcpyHtoD(buffers[i], b.bytes.data(), b.bytes.size()),
+                              "cuMemcpyHtoD", "buffer " + b.name);
             }
         };
         copy_inputs();

@@ -76,8 +76,8 @@ void HostReader::run() {
     if (r.gave_up > 0) {
         std::string which = "pair " + std::to_string(pending[0]);
         if (r.gave_up > 1) which += " and " + std::to_string(r.gave_up - 1) + " more";
-        r.message = "the CPU reader gave up on " + std::to_string(r.gave_up) + " of " + std::to_string(pairs_) +
-                    " pairs (" + which + "): their flag never changed " +
+        r.message = "the CPU reader gave up on " + std::to_string(r.gave_up) + " of " +
+                    std::to_string(pairs_) + " pairs (" + which + "): their flag never changed " +
                     (timed_out ? "before its deadline" : "before the kernel ended");
     }
     r.reader_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

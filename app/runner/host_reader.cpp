@@ -54,8 +54,8 @@ std::string percent(uint64_t part, uint64_t whole) {
 
 std::string gpu_note(const HostReaderJob& job, const HostReaderSummary& s) {
     std::string note = "CPU reader (host-mapped " + job.flags_name + " and " + job.data_name + ", " +
-                       std::to_string(s.launches) + (s.launches == 1 ? " launch" : " launches") + "): " +
-                       std::to_string(s.seen) + " of " + std::to_string(s.pairs) + " flags seen, " +
+                       std::to_string(s.launches) + (s.launches == 1 ? " launch" : " launches") +
+                       "): " + std::to_string(s.seen) + " of " + std::to_string(s.pairs) + " flags seen, " +
                        std::to_string(s.stale) + " with stale data (" + percent(s.stale, s.seen) + "; " +
                        scenario::to_string(job.stale) + " for this variant)";
     if (s.after_kernel) note += ", " + std::to_string(s.after_kernel) + " seen only after the kernel ended";
@@ -77,10 +77,12 @@ std::vector<std::string> check_host_reader(const HostReaderJob& job, const HostR
         problems.push_back("the CPU reader did not run (no launch reported what it saw)");
         return problems;
     }
-    if (s.gave_up) problems.push_back("the CPU never saw " + std::to_string(s.gave_up) + " flags: " + s.message);
+    if (s.gave_up)
+        problems.push_back("the CPU never saw " + std::to_string(s.gave_up) + " flags: " + s.message);
     if (job.stale == scenario::CpuStale::Never && s.stale)
-        problems.push_back("the CPU read stale data in " + std::to_string(s.stale) + " of " + std::to_string(s.seen) +
-                           " pairs, which this variant's fences forbid (" + job.because + ")");
+        problems.push_back("the CPU read stale data in " + std::to_string(s.stale) + " of " +
+                           std::to_string(s.seen) + " pairs, which this variant's fences forbid (" +
+                           job.because + ")");
     return problems;
 }
 

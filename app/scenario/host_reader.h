@@ -20,9 +20,9 @@ enum class CpuStale : uint8_t { Never, Possible };
 const char* to_string(CpuStale value); // "never", "possible"
 
 struct HostReaderVariant {
-    std::string variant;   // a variant of the lesson whose kernel writes the pairs
+    std::string variant; // a variant of the lesson whose kernel writes the pairs
     CpuStale stale = CpuStale::Never;
-    std::string because;   // the rule that allows or forbids the stale read, and where it is stated
+    std::string because; // the rule that allows or forbids the stale read, and where it is stated
 };
 
 struct HostReaderSpec {

@@ -185,7 +185,8 @@ class Builder {
             } else if (t.path[0] == "variant") {
                 fail(t.line, "a variant's table is [variant.ID], got [" + t.name + "]");
             } else {
-                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [outcomes], [variant.ID], [host_reader])");
+                fail(t.line, "unknown table [" + t.name +
+                                 "] (tables: [buffers], [outcomes], [variant.ID], [host_reader])");
             }
         }
         if (buffers_ == nullptr) fail(0, "missing table [buffers] (NAME = \"buf:TYPE:COUNT[:init]\" lines)");
@@ -469,7 +470,8 @@ class Builder {
             fail(host_reader_variants_[0]->line,
                  "[" + host_reader_variants_[0]->name + "] needs a [host_reader] table (flags, data, seen)");
         if (host_reader_)
-            s_.host_reader = read_host_reader(*host_reader_, host_reader_variants_, s_.buffers, s_.variants, file_);
+            s_.host_reader =
+                read_host_reader(*host_reader_, host_reader_variants_, s_.buffers, s_.variants, file_);
     }
 
     // [SECTION] Variants and their expectations

@@ -26,14 +26,18 @@ class HostReaderReader {
         const BufferDecl& flags = u32_buffer(t, "flags", where, "the flags the GPU raises, one per pair");
         const BufferDecl& data = u32_buffer(t, "data", where, "the data the GPU writes before each flag");
         if (flags.name == data.name)
-            fail(line_of(t, "data"), where + "flags and data are both '" + flags.name +
-                                         "': the CPU reads a flag and then other memory, so name two buffers");
+            fail(line_of(t, "data"),
+                 where + "flags and data are both '" + flags.name +
+                     "': the CPU reads a flag and then other memory, so name two buffers");
         spec.flags_buffer = flags.name;
         spec.data_buffer = data.name;
-        const Value* seen = string_field(t, "seen", where, "the name of the CPU's records, e.g. \"cpu_seen\"");
+        const Value* seen =
+            string_field(t, "seen", where, "the name of the CPU's records, e.g. \"cpu_seen\"");
         if (!is_name(seen->string))
-            fail(seen->line, where + "seen '" + seen->string + "' must be letters, digits and _ (e.g. cpu_seen)");
-        if (std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferDecl& b) { return b.name == seen->string; }))
+            fail(seen->line,
+                 where + "seen '" + seen->string + "' must be letters, digits and _ (e.g. cpu_seen)");
+        if (std::any_of(buffers_.begin(), buffers_.end(),
+                        [&](const BufferDecl& b) { return b.name == seen->string; }))
             fail(seen->line, where + "seen '" + seen->string +
                                  "' is a buffer of the kernel; the CPU's records need a name of their own");
         spec.seen = seen->string;
@@ -73,7 +77,8 @@ class HostReaderReader {
         return e ? e->line : t.line;
     }
 
-    void known_keys(const toml::Table& t, std::initializer_list<const char*> keys, const std::string& where) const {
+    void known_keys(const toml::Table& t, std::initializer_list<const char*> keys,
+                    const std::string& where) const {
         std::string list;
         for (const char* k : keys)
             list += (list.empty() ? "" : ", ") + std::string(k);
@@ -98,7 +103,8 @@ class HostReaderReader {
         for (const BufferDecl& b : buffers_) {
             if (b.name == v->string) {
                 if (b.spec.type != launch::ElemType::U32)
-                    fail(v->line, where + key + " '" + v->string + "' is a " + launch::to_string(b.spec.type) +
+                    fail(v->line, where + key + " '" + v->string + "' is a " +
+                                      launch::to_string(b.spec.type) +
                                       " buffer; the CPU reader reads u32 values");
                 return b;
             }
@@ -111,24 +117,28 @@ class HostReaderReader {
         HostReaderVariant out;
         out.variant = t.path[1];
         const std::string where = "[host_reader." + out.variant + "]: ";
-        if (std::none_of(variants_.begin(), variants_.end(), [&](const Variant& v) { return v.id == out.variant; })) {
+        if (std::none_of(variants_.begin(), variants_.end(),
+                         [&](const Variant& v) { return v.id == out.variant; })) {
             std::string ids;
             for (const Variant& v : variants_)
                 ids += (ids.empty() ? "" : ", ") + v.id;
             fail(t.line, where + "no variant '" + out.variant + "' in the lesson (variants: " + ids + ")");
         }
         known_keys(t, {"stale", "because"}, where);
-        const Value* stale = string_field(t, "stale", where, "whether the CPU may read stale data: never or possible");
+        const Value* stale =
+            string_field(t, "stale", where, "whether the CPU may read stale data: never or possible");
         if (stale->string == "never")
             out.stale = CpuStale::Never;
         else if (stale->string == "possible")
             out.stale = CpuStale::Possible;
         else
-            fail(stale->line, where + "stale must be \"never\" (the fences order the data before the flag for "
-                                      "the CPU too) or \"possible\" (the memory model allows a stale read), got \"" +
-                                      stale->string + "\"");
-        const Value* because =
-            string_field(t, "because", where, "the rule that allows or forbids the stale read, and where it is stated");
+            fail(stale->line,
+                 where +
+                     "stale must be \"never\" (the fences order the data before the flag for "
+                     "the CPU too) or \"possible\" (the memory model allows a stale read), got \"" +
+                     stale->string + "\"");
+        const Value* because = string_field(
+            t, "because", where, "the rule that allows or forbids the stale read, and where it is stated");
         if (because->string.empty()) fail(because->line, where + "'because' is empty");
         out.because = because->string;
         return out;

@@ -58,12 +58,13 @@ runner::RunSummary run_cpu_reader(const scenario::Scenario& s, const std::string
 
 void print_rate(const std::string& variant, const runner::RunSummary& r) {
     const runner::HostReaderSummary& h = *r.host_reader;
-    std::printf("CPU reader fence_scope/%s on %s: %u launches x %u pairs: %llu flags seen, %llu stale (%.2f%%), "
-                "%llu seen only after the kernel, %llu given up; GPU reader: %llu wrong of %llu outputs\n",
-                variant.c_str(), r.device.c_str(), h.launches, kPairs, (unsigned long long)h.seen,
-                (unsigned long long)h.stale, h.seen ? 100.0 * double(h.stale) / double(h.seen) : 0.0,
-                (unsigned long long)h.after_kernel, (unsigned long long)h.gave_up,
-                (unsigned long long)r.wrong_outputs, (unsigned long long)r.checked_outputs);
+    std::printf(
+        "CPU reader fence_scope/%s on %s: %u launches x %u pairs: %llu flags seen, %llu stale (%.2f%%), "
+        "%llu seen only after the kernel, %llu given up; GPU reader: %llu wrong of %llu outputs\n",
+        variant.c_str(), r.device.c_str(), h.launches, kPairs, (unsigned long long)h.seen,
+        (unsigned long long)h.stale, h.seen ? 100.0 * double(h.stale) / double(h.seen) : 0.0,
+        (unsigned long long)h.after_kernel, (unsigned long long)h.gave_up,
+        (unsigned long long)r.wrong_outputs, (unsigned long long)r.checked_outputs);
     std::fflush(stdout);
 }
 
@@ -89,7 +90,8 @@ TEST(HostReaderGpu, SystemFenceTheCpuSeesEveryDataValue) {
     }
     // The GPU reader block of the same kernel also reads the host-mapped memory: right too.
     EXPECT_EQ(r.wrong_outputs, 0u) << r.check_summary;
-    EXPECT_TRUE(runner::check_host_reader(runner::host_reader_job(s, *s.find_variant("system_fence")), h).empty());
+    EXPECT_TRUE(
+        runner::check_host_reader(runner::host_reader_job(s, *s.find_variant("system_fence")), h).empty());
 }
 
 TEST(HostReaderGpu, DeviceFenceToHostStaleRateIsMeasured) {

@@ -274,7 +274,8 @@ TEST(HostReaderLesson, MistakesAreNamedWithFileLineAndKey) {
         std::string from, to, error;
     };
     const std::vector<Case> cases = {
-        {"flags = \"g_flag\"", "flags = \"g_nope\"", "[host_reader]: flags 'g_nope' names no buffer (buffers: g_data"},
+        {"flags = \"g_flag\"", "flags = \"g_nope\"",
+         "[host_reader]: flags 'g_nope' names no buffer (buffers: g_data"},
         {"flags = \"g_flag\"", "flags = \"g_data\"", "flags and data are both 'g_data'"},
         {"flags = \"g_flag\"\n", "", "[host_reader]: missing key 'flags'"},
         {"seen = \"cpu_seen\"", "seen = \"g_out\"", "seen 'g_out' is a buffer of the kernel"},
@@ -291,16 +292,18 @@ TEST(HostReaderLesson, MistakesAreNamedWithFileLineAndKey) {
     };
     for (const Case& c : cases) {
         const std::string e = error_with(c.from, c.to);
-        EXPECT_TRUE(contains(e, c.error)) << "replacing '" << c.from << "': got \"" << e << "\", expected \""
-                                          << c.error << "\"";
+        EXPECT_TRUE(contains(e, c.error))
+            << "replacing '" << c.from << "': got \"" << e << "\", expected \"" << c.error << "\"";
         EXPECT_TRUE(contains(e, "lesson.toml:")) << e;
     }
     // A buffer of another type: u32 is what the reader reads.
     const std::string typed = error_with("g_flag = \"buf:u32:32\"", "g_flag = \"buf:u64:32\"");
     EXPECT_TRUE(contains(typed, "flags 'g_flag' is a u64 buffer; the CPU reader reads u32 values")) << typed;
     // The variant tables need the main one.
-    const std::string without_main = error_with("[host_reader]\nflags = \"g_flag\"\ndata = \"g_data\"\nseen = \"cpu_seen\"\n", "");
-    EXPECT_TRUE(contains(without_main, "[host_reader.system_fence] needs a [host_reader] table")) << without_main;
+    const std::string without_main =
+        error_with("[host_reader]\nflags = \"g_flag\"\ndata = \"g_data\"\nseen = \"cpu_seen\"\n", "");
+    EXPECT_TRUE(contains(without_main, "[host_reader.system_fence] needs a [host_reader] table"))
+        << without_main;
 }
 
 // [SECTION] The simulator: said plainly, the stand-in's verdicts kept
@@ -318,8 +321,9 @@ TEST(HostReaderRunner, TheSimulatorSaysTheCpuReaderIsNotModelled) {
         const runner::RunSummary r = runner::run_scenario(*s, *v, o);
         EXPECT_FALSE(r.host_reader.has_value()); // nothing measured, nothing pretended
         const bool has_note = std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
-            return contains(n, "CPU reader: not modelled") && contains(n, "the simulator runs no CPU thread") &&
-                   contains(n, "g_flag and g_data") && contains(n, "--backend gpu");
+            return contains(n, "CPU reader: not modelled") &&
+                   contains(n, "the simulator runs no CPU thread") && contains(n, "g_flag and g_data") &&
+                   contains(n, "--backend gpu");
         });
         EXPECT_EQ(has_note, std::string(id) != "device_fence");
         // The two-block stand-in keeps the lesson's verdicts.
@@ -332,7 +336,8 @@ TEST(HostReaderRunner, WhatTheCpuSawIsCheckedAgainstTheVariant) {
     const scenario::Scenario* s = scenario::find_scenario("fence_scope");
     ASSERT_NE(s, nullptr);
     const runner::HostReaderJob never = runner::host_reader_job(*s, *s->find_variant("system_fence"));
-    const runner::HostReaderJob possible = runner::host_reader_job(*s, *s->find_variant("device_fence_to_host"));
+    const runner::HostReaderJob possible =
+        runner::host_reader_job(*s, *s->find_variant("device_fence_to_host"));
     gpu::HostReaderLaunch clean;
     clean.pairs = clean.seen = 2;
     clean.records = {1, 1, 1, 1};
@@ -351,17 +356,20 @@ TEST(HostReaderRunner, WhatTheCpuSawIsCheckedAgainstTheVariant) {
     EXPECT_EQ(a.records.bytes[4], 0u); // the stale launch's records are the ones kept
     const std::vector<std::string> problems = runner::check_host_reader(never, a);
     ASSERT_EQ(problems.size(), 1u);
-    EXPECT_TRUE(contains(problems[0], "stale data in 1 of 4 pairs, which this variant's fences forbid")) << problems[0];
+    EXPECT_TRUE(contains(problems[0], "stale data in 1 of 4 pairs, which this variant's fences forbid"))
+        << problems[0];
     EXPECT_TRUE(runner::check_host_reader(possible, a).empty()); // allowed: any count
     const std::string note = runner::gpu_note(possible, a);
-    EXPECT_TRUE(contains(note, "4 of 4 flags seen, 1 with stale data (25.00%; possible for this variant)")) << note;
+    EXPECT_TRUE(contains(note, "4 of 4 flags seen, 1 with stale data (25.00%; possible for this variant)"))
+        << note;
 
     runner::HostReaderSummary none;
     EXPECT_FALSE(runner::check_host_reader(possible, none).empty()); // no launch: not a pass
     gpu::HostReaderLaunch hung = clean;
     hung.seen = 1;
     hung.gave_up = 1;
-    hung.message = "the CPU reader gave up on 1 of 2 pairs (pair 1): their flag never changed before its deadline";
+    hung.message =
+        "the CPU reader gave up on 1 of 2 pairs (pair 1): their flag never changed before its deadline";
     runner::HostReaderSummary h;
     runner::add_launch(h, possible, hung);
     const std::vector<std::string> hp = runner::check_host_reader(possible, h);
