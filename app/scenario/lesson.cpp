@@ -185,8 +185,7 @@ class Builder {
             } else if (t.path[0] == "variant") {
                 fail(t.line, "a variant's table is [variant.ID], got [" + t.name + "]");
             } else {
-                fail(t.line, "unknown table [" + t.name +
-                                 "] (tables: [buffers], [outcomes], [variant.ID], [host_reader])");
+                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [outcomes], [variant.ID])");
             }
         }
         if (buffers_ == nullptr) fail(0, "missing table [buffers] (NAME = \"buf:TYPE:COUNT[:init]\" lines)");
