@@ -275,12 +275,17 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
             << "an event past a stripe's cursor";
         // The same events per thread, in program order. Data (addresses, values, phases) must match
         // where the outcome does not depend on the interleaving: the variants that are always right.
-        const bool with_data = c.variant->expect.always_correct();
+        // A lesson that times its own atomics ([latency]) stores clock64() differences, which the
+        // instrumentation's extra instructions change: its data is compared without those values.
+        const bool timed = c.scenario->latency.present();
+        const bool with_data = c.variant->expect.always_correct() && !timed;
         EXPECT_EQ(per_thread(rec.events, with_data), per_thread(sim_run.trace.events, with_data));
         // The instrumentation does not change what the kernel computes (deterministic variants).
-        if (with_data) {
-            for (size_t b = 0; b < rec.outputs.size(); ++b)
+        if (c.variant->expect.always_correct()) {
+            for (size_t b = 0; b < rec.outputs.size(); ++b) {
+                if (rec.outputs[b].name == c.scenario->latency.cycles_buffer) continue;
                 EXPECT_EQ(rec.outputs[b].bytes, sim_run.final_buffers[b].bytes) << rec.outputs[b].name;
+            }
         }
         // Every warp wrote its SM (+1) into the warp table.
         for (uint32_t w : rec.warps) {
