@@ -15,7 +15,8 @@
 #   phases: env build gputests bench cli fences cputests sass sanitizer (default: all but sass and
 #   sanitizer, in that order: the GPU's answers first, so that a session cut short still brings them
 #   back). fences: every fence lesson variant with 1,024 reader/writer pairs x 50 launches on the
-#   GPU beside the simulator (relaxed, 50 seeds), as outcome histograms (fences.log). sanitizer: compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside
+#   GPU beside the simulator (relaxed, 50 seeds), as outcome histograms (fences.log), and
+#   fence_scope's CPU reader of host-mapped memory (its stale rate per variant). sanitizer: compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside
 #   SyncLab's own verdict (sanitizer.tsv).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -155,6 +156,13 @@ if want fences; then
     for v in no_fence writer_fence_only reader_fence_only both_fences release_acquire; do
       timeout 120 "$s" run message_passing --variant $v --backend gpu --reps 20 --timeout 10 2>&1 | tail -6
     done
+    say "fence_scope's CPU reader: host-mapped g_flag/g_data read by a CPU thread while the kernel runs (1,024 pairs x 50)"
+    timeout 600 "$build/tests/gpu/gpu_tests" --gtest_filter='HostReaderGpu.*' 2>&1 | grep -E 'CPU reader|OK|FAILED|SKIPPED|Failure|Expected|Which is|actual' | head -40
+    say "the same, the lesson as shipped (32 pairs x 50), CLI; the simulator's note beside it"
+    for v in system_fence device_fence_to_host; do
+      timeout 120 "$s" run fence_scope --variant $v --backend gpu --untraced --reps 50 --timeout 10 2>&1 | grep -E '^status|^outputs|^note' | head -6
+      timeout 120 "$s" run fence_scope --variant $v --reps 10 2>&1 | grep -E '^status|^note' | head -4
+    done
     say "litmus files on the GPU (one pair a launch)"
     for k in mp mp_fence mp_release_acquire; do
       timeout 120 "$s" check "$root/tests/litmus/mp.cu" --kernel $k --grid 2 --block 32 --arg buf:u32:2 --arg buf:u32:64 \
@@ -165,7 +173,7 @@ if want fences; then
         --backend gpu --untraced --reps 200 --histogram arg0 2>&1 | tail -6
     done
   } >"$out/fences.log" 2>&1
-  grep -E '^===|^ *"?[0-9],[0-9]|stale|wrong|1,0|0,0' "$out/fences.log" | head -120
+  grep -E '^===|^ *"?[0-9],[0-9]|stale|wrong|1,0|0,0|CPU reader' "$out/fences.log" | head -140
 fi
 
 if want sanitizer; then

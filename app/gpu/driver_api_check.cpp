@@ -39,6 +39,9 @@ static_assert(std::is_same_v<decltype(&cuEventElapsedTime_v2), CUresult (*)(floa
 static_assert(
     std::is_same_v<decltype(&cuMemHostGetDevicePointer_v2), CUresult (*)(CUdeviceptr*, void*, unsigned int)>);
 static_assert(std::is_same_v<decltype(&cuDeviceTotalMem_v2), CUresult (*)(size_t*, CUdevice)>);
+// The CPU reader's host-mapped buffers (and the mapped trace buffer).
+static_assert(std::is_same_v<decltype(&cuMemHostAlloc), CUresult (*)(void**, size_t, unsigned int)>);
+static_assert(std::is_same_v<decltype(&cuMemFreeHost), CUresult (*)(void*)>);
 static_assert(std::is_same_v<decltype(&cuMemsetD8_v2), CUresult (*)(CUdeviceptr, unsigned char, size_t)>);
 static_assert(std::is_same_v<decltype(&cuModuleLoadDataEx),
                              CUresult (*)(CUmodule*, const void*, unsigned int, CUjit_option*, void**)>);

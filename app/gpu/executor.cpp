@@ -1,11 +1,13 @@
 #include "gpu/executor.h"
 
+#include "gpu/host_reader.h"
 #include "trace/trace_buffer.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 namespace synclab::gpu {
@@ -22,17 +24,35 @@ std::string megabytes(uint64_t bytes) {
     return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB";
 }
 
-// Kernel arguments' device memory, freed when the request ends (also on errors).
+// Kernel arguments' memory (device memory, and host-mapped memory for a CPU reader), freed when the
+// request ends (also on errors).
 class Allocations {
   public:
     explicit Allocations(const cu::Api& api) : api_(api) {}
     ~Allocations() {
         for (cu::DevicePtr p : ptrs_)
             api_.MemFree(p);
+        for (void* p : host_)
+            api_.MemFreeHost(p);
     }
     // A hung or failed kernel: cuMemFree would wait for it (forever). The worker exits right after
     // answering, and the driver reclaims everything with the context.
-    void leak() { ptrs_.clear(); }
+    void leak() {
+        ptrs_.clear();
+        host_.clear();
+    }
+    // Pinned host memory mapped into the device's address space: `host` is where the CPU reads it,
+    // the result where the kernel does.
+    cu::DevicePtr alloc_mapped(size_t bytes, const std::string& what, void*& host) {
+        host = nullptr;
+        const unsigned flags = cu::kMemHostAllocPortable | cu::kMemHostAllocDeviceMap;
+        cu::check(api_, api_.MemHostAlloc(&host, std::max<size_t>(bytes, 1), flags), "cuMemHostAlloc",
+                  what + " (" + megabytes(bytes) + " of host-mapped memory)");
+        host_.push_back(host);
+        cu::DevicePtr p = 0;
+        cu::check(api_, api_.MemHostGetDevicePointer(&p, host, 0), "cuMemHostGetDevicePointer", what);
+        return p;
+    }
     cu::DevicePtr alloc(size_t bytes, const std::string& what) {
         cu::DevicePtr p = 0;
         cu::check(api_, api_.MemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc",
@@ -44,7 +64,28 @@ class Allocations {
   private:
     const cu::Api& api_;
     std::vector<cu::DevicePtr> ptrs_;
+    std::vector<void*> host_;
 };
+
+// RunRequest::host_reader, checked against the request: two different u32 buffers that hold
+// `pairs` values each. Throws cu::Error("request", ...) naming what is wrong.
+void check_host_reader(const RunRequest& req, bool can_map_host_memory) {
+    const HostReaderRequest& h = req.host_reader;
+    auto bad = [](const std::string& why) { throw cu::Error("request", 0, "host reader: " + why); };
+    if (!can_map_host_memory)
+        bad("this device cannot map host memory (CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY is 0), so a "
+            "CPU thread cannot read what the kernel writes while it runs");
+    const size_t n = req.buffers.size();
+    if (h.flags_buffer >= n || h.data_buffer >= n)
+        bad("flags buffer " + std::to_string(h.flags_buffer) + " and data buffer " +
+            std::to_string(h.data_buffer) + " must be among the request's " + std::to_string(n) + " buffers");
+    if (h.flags_buffer == h.data_buffer) bad("flags and data must be two different buffers");
+    if (h.pairs == 0) bad("no pairs to read");
+    for (const uint32_t b : {h.flags_buffer, h.data_buffer})
+        if (req.buffers[b].bytes.size() < uint64_t(h.pairs) * 4)
+            bad("buffer " + req.buffers[b].name + " holds " + std::to_string(req.buffers[b].bytes.size()) +
+                " bytes, fewer than " + std::to_string(h.pairs) + " u32 values (one per pair)");
+}
 
 // Per warp of the launch, the events of `events` it wrote (events of other threads are ignored).
 std::vector<uint64_t> events_per_warp(const std::vector<trace::Event>& events, const trace::Dim3& grid,
@@ -107,6 +148,7 @@ Hello Executor::init() {
         cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrCanMapHostMemory, device_),
                   "cuDeviceGetAttribute");
         h.can_map_host_memory = v != 0;
+        can_map_host_memory_ = h.can_map_host_memory;
         cu::check(api_, api_.DriverGetVersion(&v), "cuDriverGetVersion");
         h.driver_version = static_cast<uint32_t>(v);
         size_t mem = 0;
@@ -361,15 +403,31 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                       "cuFuncSetAttribute",
                       "dynamic shared memory of " + std::to_string(req.dynamic_shared_bytes) + " bytes");
 
+        const HostReaderRequest& reader = req.host_reader;
+        if (reader.enabled) check_host_reader(req, can_map_host_memory_);
         Allocations allocs(api_);
         std::vector<cu::DevicePtr> buffers;
-        for (const NamedBuffer& b : req.buffers) {
-            const cu::DevicePtr p = allocs.alloc(b.bytes.size(), "buffer " + b.name);
-            if (!b.bytes.empty())
-                cu::check(api_, api_.MemcpyHtoD(p, b.bytes.data(), b.bytes.size()), "cuMemcpyHtoD",
-                          "buffer " + b.name);
-            buffers.push_back(p);
+        // The CPU reader's buffers live in host-mapped memory: there the host side (else null).
+        std::vector<void*> host_side(req.buffers.size(), nullptr);
+        for (size_t i = 0; i < req.buffers.size(); ++i) {
+            const NamedBuffer& b = req.buffers[i];
+            const bool mapped = reader.enabled && (i == reader.flags_buffer || i == reader.data_buffer);
+            buffers.push_back(mapped ? allocs.alloc_mapped(b.bytes.size(), "buffer " + b.name, host_side[i])
+                                     : allocs.alloc(b.bytes.size(), "buffer " + b.name));
         }
+        // The inputs, into device or mapped memory (again before every launch with a CPU reader).
+        auto copy_inputs = [&] {
+            for (size_t i = 0; i < req.buffers.size(); ++i) {
+                const NamedBuffer& b = req.buffers[i];
+                if (b.bytes.empty()) continue;
+                if (host_side[i])
+                    std::memcpy(host_side[i], b.bytes.data(), b.bytes.size());
+                else
+                    cu::check(api_, api_.MemcpyHtoD(buffers[i], b.bytes.data(), b.bytes.size()),
+                              "cuMemcpyHtoD", "buffer " + b.name);
+            }
+        };
+        copy_inputs();
         const bool traced = req.mode == RunMode::Traced;
         const trace::TraceBufferLayout& layout = req.trace_layout;
         if (traced) {
@@ -438,6 +496,10 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         cu::check(api_, api_.CtxSynchronize(), "cuCtxSynchronize", "before the launch");
         const uint32_t launches = std::max<uint32_t>(req.launches, 1);
         for (uint32_t l = 0; l < launches; ++l) {
+            if (reader.enabled && l > 0) {
+                copy_inputs();
+                cu::check(api_, api_.CtxSynchronize(), "cuCtxSynchronize", "copying the inputs again");
+            }
             if (traced && l > 0) {
                 cu::check(api_, api_.MemsetD8(trace_.cursors, 0, layout.cursor_bytes()), "cuMemsetD8",
                           "trace cursors");
@@ -445,6 +507,22 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                           "drop table");
             }
             cu::check(api_, api_.EventRecord(start_, stream_), "cuEventRecord");
+            // The CPU reader starts before the launch (it must be looking when the first flag rises)
+            // and is joined on every way out of this launch before its memory can be freed: by
+            // finish_reader, or (a failed driver call throwing) by ~HostReader.
+            std::unique_ptr<HostReader> cpu;
+            auto finish_reader = [&] {
+                if (cpu) res.host_reader.push_back(cpu->join());
+                cpu.reset();
+            };
+            if (reader.enabled) {
+                cpu = std::make_unique<HostReader>(
+                    static_cast<uint32_t*>(host_side[reader.flags_buffer]),
+                    static_cast<uint32_t*>(host_side[reader.data_buffer]), reader.pairs,
+                    Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(req.timeout_s)));
+                cpu->start();
+            }
             cu::check(api_,
                       api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
                                         req.block.z, req.dynamic_shared_bytes, stream_, params.data(),
@@ -469,6 +547,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 if (q == cu::kSuccess) break;
                 if (q != cu::kErrorNotReady) {
                     must_exit_ = true;
+                    finish_reader();
                     allocs.leak();
                     res.status = ResultStatus::Fault;
                     res.message = "the kernel failed on the GPU: " + cu::describe(api_, q);
@@ -488,6 +567,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 const double elapsed = ms_since(launch_t0);
                 if (elapsed > req.timeout_s * 1000.0) {
                     must_exit_ = true;
+                    finish_reader();
                     allocs.leak();
                     res.status = ResultStatus::Timeout;
                     char buf[64];
@@ -523,6 +603,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 }
                 std::this_thread::sleep_for(std::chrono::microseconds(elapsed < 2 ? 20 : 200));
             }
+            finish_reader();
             float ms = 0;
             cu::check(api_, api_.EventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime");
             res.kernel_ms.push_back(ms);
@@ -533,7 +614,10 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             for (size_t i = 0; i < req.buffers.size(); ++i) {
                 res.buffers[i].name = req.buffers[i].name;
                 res.buffers[i].bytes.resize(req.buffers[i].bytes.size());
-                if (!res.buffers[i].bytes.empty())
+                if (host_side[i]) {
+                    // (the kernel has completed: its writes to mapped memory are visible here)
+                    std::memcpy(res.buffers[i].bytes.data(), host_side[i], res.buffers[i].bytes.size());
+                } else if (!res.buffers[i].bytes.empty())
                     cu::check(
                         api_,
                         api_.MemcpyDtoH(res.buffers[i].bytes.data(), buffers[i], res.buffers[i].bytes.size()),

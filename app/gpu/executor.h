@@ -62,6 +62,7 @@ class Executor {
     cu::Api api_;
     bool ready_ = false;
     bool must_exit_ = false;
+    bool can_map_host_memory_ = false;
     cu::Device device_ = 0;
     cu::Context context_ = nullptr;
     cu::Stream stream_ = nullptr;      // kernels

@@ -140,6 +140,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     }
     req.timeout_s = options.timeout_s;
     req.launches = std::max<uint32_t>(options.launches, 1);
+    req.host_reader = options.host_reader;
 
     RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress);
     out.status = run_status(r.status);
@@ -150,6 +151,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.partial_trace = r.partial;
     out.device_free_bytes = r.device_free_bytes;
     out.trace_area_bytes = r.trace_area_bytes;
+    out.host_reader = std::move(r.host_reader);
     if (r.buffers.size() == buffers.size()) {
         for (size_t i = 0; i < buffers.size(); ++i)
             out.buffers[i].bytes = std::move(r.buffers[i].bytes);

@@ -35,6 +35,8 @@ struct LaunchOptions {
     // empty: every block.
     std::vector<uint32_t> block_ranks;
     bool events_if_dropped = true; // see RunRequest::events_if_dropped
+    // A CPU thread that reads two of the buffers, host-mapped, while the kernel runs (protocol.h).
+    HostReaderRequest host_reader;
 };
 
 struct LaunchOutcome {
@@ -54,6 +56,7 @@ struct LaunchOutcome {
     bool partial_trace = false; // the events were read from a kernel that had not finished
     std::string jit_log;
     double worker_ms = 0; // the request inside the worker (JIT, copies, launches)
+    std::vector<HostReaderLaunch> host_reader; // LaunchOptions::host_reader: what the CPU saw, per launch
 };
 
 // Runs one request on `worker`. Never throws for problems of the kernel (status Error / Timeout

@@ -30,6 +30,17 @@ const char* to_string(ResultStatus status) {
 
 namespace {
 
+template <class Stream, class Msg> void host_reader_launch_fields(Stream& s, Msg& m) {
+    s.pod(m.pairs);
+    s.pod(m.seen);
+    s.pod(m.stale);
+    s.pod(m.after_kernel);
+    s.pod(m.gave_up);
+    s.pod(m.reader_ms);
+    s.str(m.message);
+    s.vec(m.records);
+}
+
 // Sanity limit on one payload: a corrupt header must not make us allocate terabytes.
 constexpr uint64_t kMaxPayload = 64ull << 30;
 
@@ -59,6 +70,11 @@ class Writer {
             str(x.name);
             vec(x.bytes);
         }
+    }
+    void readers(const std::vector<HostReaderLaunch>& v) {
+        pod<uint64_t>(v.size());
+        for (const HostReaderLaunch& x : v)
+            host_reader_launch_fields(*this, x);
     }
     std::string take() { return std::move(bytes_); }
 
@@ -107,6 +123,13 @@ class Reader {
             x.name = str();
             vec(x.bytes);
         }
+    }
+    void readers(std::vector<HostReaderLaunch>& v) {
+        const uint64_t n = pod<uint64_t>();
+        if (n > uint64_t(end_ - p_)) throw ProtocolError("truncated message (host reader launches)");
+        v.resize(n);
+        for (HostReaderLaunch& x : v)
+            host_reader_launch_fields(*this, x);
     }
     void done() const {
         if (p_ != end_)
@@ -157,6 +180,10 @@ template <class Stream, class Msg> void request_fields(Stream& s, Msg& m) {
     s.pod(m.return_buffers);
     s.pod(m.return_events);
     s.pod(m.live);
+    s.pod(m.host_reader.enabled);
+    s.pod(m.host_reader.flags_buffer);
+    s.pod(m.host_reader.data_buffer);
+    s.pod(m.host_reader.pairs);
 }
 
 template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
@@ -178,6 +205,7 @@ template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.pod(m.device_free_bytes);
     s.pod(m.trace_area_bytes);
     s.pod(m.wall_ms);
+    s.readers(m.host_reader);
 }
 
 template <class Stream, class Msg> void progress_fields(Stream& s, Msg& m) {

@@ -24,7 +24,9 @@
 
 namespace synclab::gpu {
 
-constexpr uint32_t kProtocolVersion = 3; // 2: striped trace buffers; 3: block table, drop table, free memory
+// 2: striped trace buffers; 3: block table, drop table, free memory; 4: the CPU reader of host-mapped
+// memory (RunRequest::host_reader, RunResult::host_reader)
+constexpr uint32_t kProtocolVersion = 4;
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
@@ -75,6 +77,33 @@ struct ArgSpec {
     uint64_t bits = 0;
 };
 
+// A CPU thread that reads host-mapped memory while the kernel runs (gpu/host_reader.h). The two
+// buffers it names are allocated with cuMemHostAlloc(PORTABLE | DEVICEMAP) instead of device memory;
+// the kernel gets their device address (cuMemHostGetDevicePointer). Per pair p, a writer on the GPU
+// stores data[p], then raises flags[p]; the CPU waits for flags[p] to change, then reads data[p].
+struct HostReaderRequest {
+    bool enabled = false;
+    uint32_t flags_buffer = 0; // index into RunRequest::buffers: u32 flags, one per pair
+    uint32_t data_buffer = 0;  // index into RunRequest::buffers: u32 data, one per pair
+    uint32_t pairs = 0;        // at most the element count of either buffer
+};
+
+// What the CPU reader saw in one launch.
+struct HostReaderLaunch {
+    uint32_t pairs = 0;
+    uint32_t seen = 0;         // pairs whose flag the CPU saw change
+    uint32_t stale = 0;        // of them, the data read after the flag still held its value from
+                               // before the launch (the GPU's store not yet visible to the CPU)
+    uint32_t after_kernel = 0; // of `seen`, first seen only after the worker knew the kernel had ended
+                               // (not an observation made while it ran)
+    uint32_t gave_up = 0;      // pairs whose flag never changed before the deadline or the kernel's end
+    double reader_ms = 0;      // how long the reader ran
+    std::string message;       // why it gave up, where it did ("" otherwise)
+    // Per pair, the flag value the CPU saw (the initial value where it gave up) and the data it read
+    // after it (the initial value where it gave up): 2 * pairs values.
+    std::vector<uint32_t> records;
+};
+
 struct RunRequest {
     std::string ptx;
     std::string kernel;
@@ -97,6 +126,10 @@ struct RunRequest {
     bool return_buffers = true;
     bool return_events = true;
     bool live = false; // send Progress with new events while the kernel runs (mapped buffer)
+    // A CPU reader of host-mapped buffers (see HostReaderRequest). With it, every launch starts
+    // from the request's inputs (all buffers copied again), because the reader needs flags that
+    // start unset.
+    HostReaderRequest host_reader;
 };
 
 enum class ResultStatus : uint8_t {
@@ -134,6 +167,8 @@ struct RunResult {
     uint64_t device_free_bytes = 0;
     uint64_t trace_area_bytes = 0;
     double wall_ms = 0; // the whole request inside the worker
+    // RunRequest::host_reader: one per launch that started (also one that hung or failed).
+    std::vector<HostReaderLaunch> host_reader;
 };
 
 struct Progress {

@@ -50,6 +50,10 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     gpu::LaunchOptions base;
     base.timeout_s = options.gpu.timeout_s;
     base.grace_s = options.gpu.grace_s;
+    // (the traced launch too: the instrumented kernel writes the same host-mapped memory, though
+    // only the untraced launches' CPU observations are counted)
+    base.host_reader = job.host_reader.request();
+    if (job.host_reader.enabled) summary.host_reader.emplace();
 
     // Untraced: the hardware's own outcome, checked against the CPU reference, rep by rep.
     GpuSide& u = summary.gpu_untraced;
@@ -67,6 +71,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         u.ran = true;
         ++u.reps;
         if (r == 0) untraced_meta = o.trace.meta;
+        for (const gpu::HostReaderLaunch& l : o.host_reader)
+            add_launch(*summary.host_reader, job.host_reader, l);
         if (o.status != trace::RunStatus::Ok) {
             u.status = o.status;
             u.message = o.message + (o.status == trace::RunStatus::Timeout && !options.gpu.traced
@@ -123,6 +129,10 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
                 o.trace.meta.status_message = o.message;
             }
         }
+        // The CPU reader's observations of the traced launch count only where no untraced one ran.
+        if (summary.host_reader && summary.host_reader->launches == 0)
+            for (const gpu::HostReaderLaunch& l : o.host_reader)
+                add_launch(*summary.host_reader, job.host_reader, l);
         t.ran = true;
         t.reps = 1;
         t.status = o.status;
@@ -275,6 +285,15 @@ RunSummary run_job(const KernelJob& job, const RunOptions& options) {
     if (summary.histogram) order_outcomes(*summary.histogram);
     const ptx::Function* kernel = job.module ? job.module->find_entry(job.kernel) : nullptr;
     if (summary.findings.empty() && kernel) summary.notes = compiled_kernel_notes(*kernel, job.source_text);
+    if (job.host_reader.enabled) {
+        if (summary.host_reader) {
+            summary.notes.push_back(gpu_note(job.host_reader, *summary.host_reader));
+            for (const std::string& problem : check_host_reader(job.host_reader, *summary.host_reader))
+                summary.notes.push_back("CPU reader: " + problem);
+        } else if (!gpu) {
+            summary.notes.push_back("CPU reader: " + simulator_note(job.host_reader));
+        }
+    }
     return summary;
 }
 
@@ -509,6 +528,7 @@ RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Vari
     job.source_text = std::string(scenario.cuda_source());
     job.ptx_text = std::string(scenario.ptx_source());
     job.memory = scenario.memory;
+    job.host_reader = host_reader_job(scenario, variant);
     RunOptions o = options;
     // The lesson's own step budget (`max_steps`), unless the caller moved it from the default.
     if (scenario.max_steps != 0 && o.limits.max_steps == sim::Options{}.max_steps)

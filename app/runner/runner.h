@@ -11,6 +11,7 @@
 #include "analysis/findings.h"
 #include "gpu/trace_plan.h"
 #include "ptx/ir.h"
+#include "runner/host_reader.h"
 #include "scenario/scenario.h"
 #include "sim/simulator.h"
 #include "trace/trace.h"
@@ -178,6 +179,9 @@ struct RunSummary {
     // RunOptions::histogram: the backend's outcomes (GPU: the untraced launches').
     std::optional<Histogram> histogram;
     ExplorationSummary exploration; // schedule exhaustive
+    // KernelJob::host_reader on the GPU backend: what the CPU saw over the untraced launches (the
+    // simulator runs no CPU thread: it carries a note instead).
+    std::optional<HostReaderSummary> host_reader;
 };
 
 // A kernel to run: a parsed module, an entry, a launch, inputs and (optionally) a reference check.
@@ -191,6 +195,8 @@ struct KernelJob {
         check;
     // The simulator's memory model unless RunOptions::memory picks one (a lesson's `memory`).
     launch::MemoryModel memory = launch::MemoryModel::Sc;
+    // A CPU thread reading two of the buffers, host-mapped, while the kernel runs (GPU backend).
+    HostReaderJob host_reader;
     // Copied into the trace's metadata.
     std::string scenario_id, variant_id, source_name, source_text, ptx_text;
 };

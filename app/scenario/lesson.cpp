@@ -13,6 +13,7 @@
 #include "scenario/lesson.h"
 
 #include "ptx/parser.h"
+#include "scenario/lesson_host_reader.h"
 #include "scenario/lesson_text.h"
 #include "scenario/lesson_toml.h"
 #include "scenario/references.h"
@@ -165,6 +166,7 @@ class Builder {
         read_outcomes();
         read_latency();
         read_variants();
+        read_host_reader_tables();
         read_reference();
         read_kernel();
         read_params();
@@ -188,6 +190,13 @@ class Builder {
                 buffers_ = &t;
             } else if (t.name == "outcomes") {
                 outcomes_ = &t;
+            } else if (t.path[0] == "host_reader") {
+                if (t.path.size() == 1)
+                    host_reader_ = &t;
+                else if (t.path.size() == 2)
+                    host_reader_variants_.push_back(&t);
+                else
+                    fail(t.line, "a host reader's variant table is [host_reader.ID], got [" + t.name + "]");
             } else if (t.name == "latency") {
                 latency_ = &t;
             } else if (t.path.size() == 2 && t.path[0] == "param") {
@@ -488,6 +497,16 @@ class Builder {
         for (const OutcomeClass& c : s_.outcomes.classes)
             values.push_back("\"" + c.value + "\"");
         return join(values);
+    }
+
+    // `[host_reader]` (lesson_host_reader.h), after the buffers and variants it names.
+    void read_host_reader_tables() {
+        if (host_reader_ == nullptr && !host_reader_variants_.empty())
+            fail(host_reader_variants_[0]->line,
+                 "[" + host_reader_variants_[0]->name + "] needs a [host_reader] table (flags, data, seen)");
+        if (host_reader_)
+            s_.host_reader =
+                read_host_reader(*host_reader_, host_reader_variants_, s_.buffers, s_.variants, file_);
     }
 
     // [SECTION] Per-thread latency buffers: [latency]
@@ -968,6 +987,8 @@ class Builder {
     const toml::Table* root_ = nullptr;
     const toml::Table* buffers_ = nullptr;
     const toml::Table* outcomes_ = nullptr;
+    const toml::Table* host_reader_ = nullptr;
+    std::vector<const toml::Table*> host_reader_variants_;
     const toml::Table* latency_ = nullptr;
     std::vector<const toml::Table*> variant_tables_, param_tables_;
     const ptx::Function* first_kernel_ = nullptr; // the first variant's entry: the parameters' types

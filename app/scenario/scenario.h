@@ -8,6 +8,7 @@
 
 #include "analysis/findings.h"
 #include "launch/launch.h"
+#include "scenario/host_reader.h"
 #include "ptx/ir.h"
 #include "trace/trace.h"
 
@@ -165,6 +166,7 @@ struct Scenario {
     launch::MemoryModel memory = launch::MemoryModel::Sc;
     OutcomeSpec outcomes;
     LatencySpec latency;
+    HostReaderSpec host_reader; // `[host_reader]`: a CPU thread reads host-mapped buffers (GPU backend)
     std::vector<Param> params; // [param.NAME] tables, in file order
     // The step budget a run of this lesson gets unless the user sets one (`max_steps`; 0: the
     // simulator's default): a lesson whose variant spins forever reaches its diagnosis quickly.

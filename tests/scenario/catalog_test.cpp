@@ -188,7 +188,8 @@ TEST(scenario_catalog, VariantIdsAreTheCliContract) {
                                         "release_acquire"}));
     EXPECT_EQ(variant_ids("last_block_reduction"), (std::vector<std::string>{"no_fence", "with_fence"}));
     EXPECT_EQ(variant_ids("fence_scope"),
-              (std::vector<std::string>{"block_fence_across_blocks", "device_fence", "system_fence"}));
+              (std::vector<std::string>{"block_fence_across_blocks", "device_fence", "system_fence",
+                                        "device_fence_to_host"}));
 }
 
 TEST(scenario_catalog, IdsAndKernelsAreUnique) {

@@ -205,7 +205,7 @@ bool must_find_stale_read(const scenario::Variant& v) {
 }
 
 TEST(FenceVerdicts, TheFenceLessonsAreThere) {
-    EXPECT_EQ(fence_cases().size(), 5u + 2u + 3u);
+    EXPECT_EQ(fence_cases().size(), 5u + 2u + 4u); // fence_scope: 3 + device_fence_to_host
     for (const Case& c : fence_cases())
         EXPECT_EQ(c.scenario->memory, launch::MemoryModel::Relaxed) << c.scenario->id;
 }
