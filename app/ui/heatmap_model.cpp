@@ -123,20 +123,21 @@ void ContentionIndex::build(const trace::Trace& trace, uint32_t max_rows) {
 
     // Time-sorted arrays (a simulator trace's event time is already in order; modelled issue
     // cycles and GPU timestamps need sorting).
-    std::vector<uint32_t> idx(events_);
-    std::iota(idx.begin(), idx.end(), 0u);
+    // (time, position) pairs sort with the key at hand, several times faster than an index sort
+    // that looks the time up; ties keep trace order.
+    std::vector<std::pair<uint64_t, uint32_t>> order_by_time(events_);
     bool sorted = true;
-    for (size_t j = 1; j < events_ && sorted; ++j)
-        sorted = time_of(atomics[j - 1]) <= time_of(atomics[j]);
-    if (!sorted)
-        std::stable_sort(idx.begin(), idx.end(),
-                         [&](uint32_t a, uint32_t b) { return time_of(atomics[a]) < time_of(atomics[b]); });
+    for (size_t j = 0; j < events_; ++j) {
+        order_by_time[j] = {time_of(atomics[j]), uint32_t(j)};
+        sorted = sorted && (j == 0 || order_by_time[j - 1].first <= order_by_time[j].first);
+    }
+    if (!sorted) std::sort(order_by_time.begin(), order_by_time.end());
     times_.resize(events_);
     row_of_.resize(events_);
     depth_of_.resize(events_);
     for (size_t j = 0; j < events_; ++j) {
-        const uint32_t a = idx[j];
-        times_[j] = time_of(atomics[a]);
+        const uint32_t a = order_by_time[j].second;
+        times_[j] = order_by_time[j].first;
         row_of_[j] = row_of_key[key_of[a]];
         depth_of_[j] = timed_ ? uint16_t(std::min<uint32_t>(trace.timing[atomics[a]].queue_depth, 65535)) : 0;
     }
@@ -179,7 +180,10 @@ HeatGrid ContentionIndex::bin(double t0, double t1, uint32_t cols, ContentionVal
     const auto lo = std::lower_bound(times_.begin(), times_.end(), uint64_t(std::max(0.0, std::ceil(g.x0))));
     const auto hi = std::lower_bound(times_.begin(), times_.end(), uint64_t(std::max(0.0, std::ceil(g.x1))));
     const size_t visible = size_t(hi - lo);
-    if (visible <= kExactLimit || width < fine_width_ * 2) {
+    // A fine bin one time unit wide holds one time value: binning from it is exact. Wider fine bins
+    // are used only where a column spans at least two of them.
+    const bool fine_exact = fine_width_ <= 1.0;
+    if (visible <= kExactLimit || (!fine_exact && width < fine_width_ * 2)) {
         for (size_t j = size_t(lo - times_.begin()), end = size_t(hi - times_.begin()); j < end; ++j)
             put(row_of_[j], double(times_[j]), 1, depth_of_[j]);
     } else {
@@ -189,7 +193,7 @@ HeatGrid ContentionIndex::bin(double t0, double t1, uint32_t cols, ContentionVal
             const uint32_t* ops = &fine_ops_[size_t(r) * fine_bins_];
             const uint32_t* dep = &fine_depth_[size_t(r) * fine_bins_];
             for (uint32_t b = b0; b < b1; ++b)
-                if (ops[b]) put(r, double(t_begin_) + (b + 0.5) * fine_width_, ops[b], dep[b]);
+                if (ops[b]) put(r, double(t_begin_) + (fine_exact ? b : (b + 0.5) * fine_width_), ops[b], dep[b]);
         }
     }
     g.finish();

@@ -192,6 +192,32 @@ TEST(ContentionIndex, ManyEventsBinFromTheFineHistogram) {
     EXPECT_FLOAT_EQ(z.at(0, 0), 100.0f);
 }
 
+// Many events over a short span (one fine bin per time unit): the fine histogram is exact.
+TEST(ContentionIndex, ManyEventsOverAShortSpanBinExactly) {
+    trace::Trace t = launch(4, 256);
+    std::mt19937 rng(3);
+    const uint32_t n = 400'000, span = 3'000;
+    std::map<std::pair<uint64_t, uint32_t>, float> naive; // (address, column) -> ops
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t time = rng() % span, address = (rng() % 5) * 4;
+        atomic(t, rng() % 1024, address, time);
+    }
+    ContentionIndex idx;
+    idx.build(t);
+    ASSERT_EQ(idx.rows().size(), 5u);
+    // Columns 7 time units wide, boundaries not on multiples of anything the data has.
+    const double t0 = 13, t1 = 13 + 7 * 400;
+    for (const trace::Event& e : t.events)
+        if (double(e.time) >= t0 && double(e.time) < t1)
+            naive[{e.address, uint32_t((double(e.time) - t0) / 7)}] += 1;
+    const HeatGrid g = idx.bin(t0, t1, 400, ContentionValue::Operations);
+    for (uint32_t r = 0; r < g.rows; ++r)
+        for (uint32_t c = 0; c < g.cols; ++c) {
+            const auto it = naive.find({idx.rows()[r].address, c});
+            EXPECT_EQ(g.at(r, c), it == naive.end() ? kNoData : it->second) << "row " << r << " column " << c;
+        }
+}
+
 // [latency]
 
 scenario::Scenario latency_lesson() {
