@@ -1,6 +1,7 @@
 // synclab: the headless command line over SyncLab's libraries.
 //
 //   synclab list [--lessons DIR] [--json]
+//   synclab show SCENARIO [--lessons DIR] [--json]
 //   synclab run SCENARIO --variant V [--lessons DIR] [run options] [--out FILE.slt] [--json]
 //               run options: --backend sim|gpu, --schedule, --memory, --seed, --reps, --max-executions,
 //               --histogram BUFFER [--per N]; GPU: --untraced, --live,
@@ -29,6 +30,7 @@
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -48,11 +50,15 @@ Usage:
       The scenarios and their variants. --lessons DIR (also for run and table): the lesson folders
       in DIR as well (each a folder with lesson.toml, en.md, zh.md and its kernel's .ptx; see
       assets/lessons/README.md).
-  synclab run SCENARIO --variant V [--lessons DIR] [--backend sim|gpu]
+  synclab show SCENARIO [--lessons DIR] [--json]
+      One lesson: its text, its variants with their expected verdicts, and its parameters.
+  synclab run SCENARIO --variant V [--lessons DIR] [--param NAME=CHOICE ...] [--backend sim|gpu]
               [--schedule rr|random|adversarial|exhaustive] [--memory sc|relaxed] [--seed N] [--reps N]
               [--max-executions N] [--histogram BUFFER [--per N]] [--untraced] [--live] [--timeout S]
               [--trace-buffer MB] [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
+      --param NAME=CHOICE (repeatable): a lesson parameter (see 'synclab show SCENARIO'), e.g.
+      --param k=1024; the others keep their defaults.
       --memory (simulator): sc (every access visible at once) or relaxed (the PTX memory model's weak
       behaviours: store buffers, stale L1 lines, until fences and release/acquire order them); default:
       the lesson's own. --schedule exhaustive (simulator, small kernels): every execution the memory
@@ -86,8 +92,9 @@ Usage:
       The findings of a saved trace, in a compute-sanitizer-like form.
   synclab export FILE.slt --chrome OUT.json
       Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).
-  synclab table [--seeds N] [--memory sc|relaxed] [--lessons DIR] [--json]
+  synclab table [--seeds N] [--memory sc|relaxed] [--lessons DIR] [--param NAME=CHOICE ...] [--json]
       Every variant of every scenario on the simulator (N random seeds, default 3), with verdicts.
+      --param applies to every lesson whose parameter NAME offers CHOICE (at least one must).
   synclab table --backend gpu [--seeds N] [--timeout S] [--lessons DIR] [--json]
       Every variant on the GPU: N untraced launches beside one traced launch.
 
@@ -287,6 +294,60 @@ nlohmann::json kind_names(const std::vector<analysis::FindingKind>& kinds) {
     return out;
 }
 
+// [SECTION] Lesson parameters: --param NAME=CHOICE
+
+std::vector<std::pair<std::string, std::string>> param_values(const Args& a) {
+    scenario::ParamValues values;
+    try {
+        for (const std::string& text : a.values("param"))
+            values.push_back(scenario::parse_param_text(text));
+    } catch (const scenario::ParamError& e) {
+        throw UsageError(e.what());
+    }
+    return values;
+}
+
+// The lesson with the user's choices applied; an unknown parameter or choice is a usage error.
+scenario::Scenario with_user_params(const scenario::Scenario& s, const scenario::ParamValues& values) {
+    try {
+        return scenario::with_params(s, values);
+    } catch (const scenario::ParamError& e) {
+        throw UsageError("--param: " + std::string(e.what()));
+    }
+}
+
+// "k=32 (1, 32, 1024)": each parameter with its choice now and the choices there are.
+std::string params_line(const scenario::Scenario& s) {
+    std::string out;
+    for (size_t i = 0; i < s.params.size(); ++i) {
+        const scenario::Param& p = s.params[i];
+        out += (out.empty() ? "" : "; ") + p.name + "=" + s.chosen[i].second + " (" + p.choice_names() + ")";
+    }
+    return out;
+}
+
+nlohmann::json params_json(const scenario::Scenario& s) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const scenario::Param& p : s.params) {
+        nlohmann::json choices = nlohmann::json::array();
+        for (const scenario::ParamChoice& c : p.choices)
+            choices.push_back(c.name);
+        out.push_back({{"name", p.name},
+                       {"en", p.en},
+                       {"zh", p.zh},
+                       {"default", p.choices[p.default_choice].name},
+                       {"choices", choices}});
+    }
+    return out;
+}
+
+nlohmann::json chosen_json(const scenario::Scenario& s) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, choice] : s.chosen)
+        out[name] = choice;
+    return out;
+}
+
 // [SECTION] Commands
 
 int cmd_list(const std::vector<std::string>& argv) {
@@ -312,6 +373,7 @@ int cmd_list(const std::vector<std::string>& argv) {
                            {"title_zh", s->zh.title},
                            {"source", s->source_file},
                            {"lesson_file", s->lesson_file},
+                           {"params", params_json(*s)},
                            {"variants", vs}});
         }
         std::cout << out.dump(2) << "\n";
@@ -321,7 +383,47 @@ int cmd_list(const std::vector<std::string>& argv) {
         std::cout << s->id << "  [" << s->topic << "]  " << s->en.title << "\n";
         for (const scenario::Variant& v : s->variants)
             std::cout << "    " << std::left << std::setw(27) << v.id << v.en.title << "\n";
+        for (const scenario::Param& p : s->params)
+            std::cout << "    --param " << p.name << "=" << p.choices[p.default_choice].name << "  (" << p.choice_names()
+                      << "): " << p.en << "\n";
     }
+    return kExitOk;
+}
+
+int cmd_show(const std::vector<std::string>& argv) {
+    Args a(argv, "show", {"lessons"}, {"json"});
+    if (a.positional().size() != 1) throw UsageError("'show' needs exactly one SCENARIO (see 'synclab list')");
+    const Lessons lessons(a);
+    const scenario::Scenario& s = lessons.find(a.positional()[0]);
+    if (a.flag("json")) {
+        nlohmann::json vs = nlohmann::json::array();
+        for (const scenario::Variant& v : s.variants)
+            vs.push_back({{"id", v.id},
+                          {"title", v.en.title},
+                          {"must_find", kind_names(v.expect.must_find)},
+                          {"must_not_find", kind_names(v.expect.must_not_find)},
+                          {"wrong_outputs", scenario::to_string(v.expect.wrong_outputs)},
+                          {"status", trace::to_string(v.expect.status)}});
+        std::cout << nlohmann::json{{"id", s.id},
+                                    {"topic", s.topic},
+                                    {"title", s.en.title},
+                                    {"shows", s.en.shows},
+                                    {"lesson_file", s.lesson_file},
+                                    {"params", params_json(s)},
+                                    {"variants", vs}}
+                         .dump(2)
+                  << "\n";
+        return kExitOk;
+    }
+    std::cout << s.id << "  [" << s.topic << "]  " << s.en.title << "\n\n" << s.en.shows << "\n\nvariants:\n";
+    for (const scenario::Variant& v : s.variants)
+        std::cout << "  " << std::left << std::setw(27) << v.id << v.en.title << "\n"
+                  << "  " << std::setw(27) << "" << "status " << trace::to_string(v.expect.status) << ", wrong outputs "
+                  << scenario::to_string(v.expect.wrong_outputs) << "\n";
+    std::cout << "parameters:" << (s.params.empty() ? " none\n" : "\n");
+    for (const scenario::Param& p : s.params)
+        std::cout << "  --param " << p.name << "=CHOICE  choices: " << p.choice_names() << " (default "
+                  << p.choices[p.default_choice].name << ")\n    " << p.en << "\n";
     return kExitOk;
 }
 
@@ -329,10 +431,10 @@ int cmd_run(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
     valued.push_back("variant");
     valued.push_back("lessons");
-    Args a(argv, "run", valued, kRunFlags);
+    Args a(argv, "run", valued, kRunFlags, {"param"});
     if (a.positional().size() != 1) throw UsageError("'run' needs exactly one SCENARIO (see 'synclab list')");
     const Lessons lessons(a);
-    const scenario::Scenario& s = lessons.find(a.positional()[0]);
+    const scenario::Scenario s = with_user_params(lessons.find(a.positional()[0]), param_values(a));
     std::string variants;
     for (const scenario::Variant& v : s.variants)
         variants += (variants.empty() ? "" : ", ") + v.id;
@@ -359,7 +461,14 @@ int cmd_run(const std::vector<std::string>& argv) {
     }
     const runner::RunSummary summary = run_job_or_explain(nullptr, &s, v, o, !a.flag("json"));
     save_if_asked(a, summary);
-    print_run(a, summary, o);
+    if (a.flag("json")) {
+        nlohmann::json out = summary_json(summary, o);
+        out["params"] = chosen_json(s);
+        std::cout << out.dump(2) << "\n";
+    } else {
+        if (!s.params.empty()) std::cout << "parameters: " << params_line(s) << "\n";
+        print_run(a, summary, o);
+    }
     return kExitOk;
 }
 
@@ -451,6 +560,19 @@ int cmd_check(const std::vector<std::string>& argv) {
         o.histogram.buffer = "arg" + std::to_string(index);
         o.histogram.type = specs[index].buffer.type;
     }
+    // --dump: which parameter, and which of the run's buffers it is (checked before running).
+    size_t dump_param = SIZE_MAX, dump_buffer = 0;
+    if (const auto dump = a.value("dump")) {
+        dump_param = param_index(*fn, *dump);
+        if (dump_param == SIZE_MAX || !specs[dump_param].is_buffer)
+            throw UsageError("--dump " + *dump +
+                             (dump_param == SIZE_MAX ? ": no parameter of that name"
+                                                     : ": parameter " + fn->params[dump_param].name +
+                                                           " is a scalar") +
+                             " (buffers are arg<i> for buf: arguments, or their parameter names)");
+        for (size_t i = 0; i < dump_param; ++i)
+            dump_buffer += specs[i].is_buffer ? 1 : 0;
+    }
 
     runner::KernelJob job;
     job.module = &module;
@@ -474,19 +596,25 @@ int cmd_check(const std::vector<std::string>& argv) {
     job.ptx_text = ptx_text;
     const runner::RunSummary summary = run_job_or_explain(&job, nullptr, nullptr, o, !a.flag("json"));
     save_if_asked(a, summary);
-    print_run(a, summary, o);
-    if (const auto dump = a.value("dump")) {
-        const size_t index = param_index(*fn, *dump);
-        if (index == SIZE_MAX || !specs[index].is_buffer)
-            throw UsageError("--dump " + *dump +
-                             ": no buffer of that name (buffers are arg<i> for buf: arguments)");
-        size_t buffer = 0;
-        for (size_t i = 0; i < index; ++i)
-            buffer += specs[i].is_buffer ? 1 : 0;
-        if (buffer < summary.final_buffers.size())
-            std::cout << "arg" << index << " (" << launch::to_string(specs[index].buffer.type) << " x "
-                      << specs[index].buffer.count << "):\n"
-                      << launch::format_buffer(summary.final_buffers[buffer].bytes, specs[index].buffer.type);
+    const bool dumped = dump_param != SIZE_MAX && dump_buffer < summary.final_buffers.size();
+    const launch::ElemType dump_type = dumped ? specs[dump_param].buffer.type : launch::ElemType{};
+    if (a.flag("json")) {
+        // One JSON document: the dump is a field of it, its values as the histogram writes them.
+        nlohmann::json j = summary_json(summary, o);
+        if (dumped) {
+            const std::vector<uint8_t>& bytes = summary.final_buffers[dump_buffer].bytes;
+            j["dump"] = {{"buffer", "arg" + std::to_string(dump_param)},
+                         {"type", launch::to_string(dump_type)},
+                         {"count", specs[dump_param].buffer.count},
+                         {"values", launch::format_values(bytes, dump_type, 0, specs[dump_param].buffer.count)}};
+        }
+        std::cout << j.dump(2) << "\n";
+    } else {
+        print_run(a, summary, o);
+        if (dumped)
+            std::cout << "arg" << dump_param << " (" << launch::to_string(dump_type) << " x "
+                      << specs[dump_param].buffer.count << "):\n"
+                      << launch::format_buffer(summary.final_buffers[dump_buffer].bytes, dump_type);
     }
     return kExitOk;
 }
@@ -526,7 +654,7 @@ int cmd_export(const std::vector<std::string>& argv) {
 // outcome of the same variant (random schedule, as many seeds as GPU launches): does the model agree
 // with the hardware (completes or hangs; wrong outputs or not)? The lessons' verdicts are about the
 // simulator, so no verdict column: the hardware's outcome is the lesson here.
-int cmd_table_gpu(const Args& a, const Lessons& lessons) {
+int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& lessons) {
     runner::RunOptions o;
     o.backend = "gpu";
     o.reps = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
@@ -537,7 +665,7 @@ int cmd_table_gpu(const Args& a, const Lessons& lessons) {
     nlohmann::json rows = nlohmann::json::array();
     bool header = false;
     uint32_t variants = 0, agreeing = 0;
-    for (const scenario::Scenario* lesson : lessons.all())
+    for (const scenario::Scenario* lesson : lessons)
         for (const scenario::Variant& v : lesson->variants) {
             const scenario::Scenario& s = *lesson;
             runner::RunSummary r;
@@ -600,7 +728,7 @@ int cmd_table_gpu(const Args& a, const Lessons& lessons) {
 }
 
 int cmd_table(const std::vector<std::string>& argv) {
-    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons", "memory"}, {"json"});
+    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons", "memory"}, {"json"}, {"param"});
     if (!a.positional().empty()) throw UsageError("'table' takes no arguments");
     const std::string backend = a.value_or("backend", "sim");
     std::optional<launch::MemoryModel> memory; // unset: each lesson's own
@@ -614,7 +742,38 @@ int cmd_table(const std::vector<std::string>& argv) {
         memory = model;
     }
     const Lessons lessons(a);
-    if (backend == "gpu") return cmd_table_gpu(a, lessons);
+    // --param NAME=CHOICE goes to every lesson whose parameter NAME offers CHOICE (lessons may share
+    // a name, e.g. input, with different choices); one that no lesson offers is a usage error.
+    const scenario::ParamValues values = param_values(a);
+    auto offers = [](const scenario::Scenario& s, const std::pair<std::string, std::string>& v) {
+        return std::any_of(s.params.begin(), s.params.end(), [&](const scenario::Param& p) {
+            return p.name == v.first && p.find(v.second) != nullptr;
+        });
+    };
+    for (const auto& v : values) {
+        std::string known;
+        for (const scenario::Scenario* s : lessons.all())
+            for (const scenario::Param& p : s->params)
+                if (p.name == v.first) known += (known.empty() ? "" : "; ") + s->id + ": " + p.choice_names();
+        if (std::none_of(lessons.all().begin(), lessons.all().end(),
+                         [&](const scenario::Scenario* s) { return offers(*s, v); }))
+            throw UsageError("--param " + v.first + "=" + v.second + ": " +
+                             (known.empty() ? "no lesson has a parameter '" + v.first + "'"
+                                            : "no lesson's parameter '" + v.first + "' offers '" + v.second +
+                                                  "' (" + known + ")"));
+    }
+    std::vector<scenario::Scenario> chosen;
+    chosen.reserve(lessons.all().size());
+    for (const scenario::Scenario* s : lessons.all()) {
+        scenario::ParamValues mine;
+        for (const auto& v : values)
+            if (offers(*s, v)) mine.push_back(v);
+        chosen.push_back(with_user_params(*s, mine));
+    }
+    std::vector<const scenario::Scenario*> with_choices;
+    for (const scenario::Scenario& s : chosen)
+        with_choices.push_back(&s);
+    if (backend == "gpu") return cmd_table_gpu(a, with_choices);
     if (backend != "sim") throw UsageError("--backend must be 'sim' or 'gpu', got '" + backend + "'");
     if (a.value("timeout")) throw UsageError("--timeout needs --backend gpu");
     const uint32_t seeds = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
@@ -624,7 +783,7 @@ int cmd_table(const std::vector<std::string>& argv) {
                   << "status" << std::setw(16) << "wrong/checked" << std::setw(34) << "findings"
                   << "verdict\n";
     int failures = 0;
-    for (const scenario::Scenario* lesson : lessons.all())
+    for (const scenario::Scenario* lesson : with_choices)
         for (const scenario::Variant& v : lesson->variants) {
             const scenario::Scenario& s = *lesson;
             runner::RunOptions o;
@@ -639,6 +798,7 @@ int cmd_table(const std::vector<std::string>& argv) {
             if (a.flag("json")) {
                 rows.push_back({{"scenario", s.id},
                                 {"variant", v.id},
+                                {"params", chosen_json(s)},
                                 {"memory_model", launch::to_string(r.memory)},
                                 {"status", trace::to_string(r.status)},
                                 {"wrong_outputs", r.wrong_outputs},
@@ -685,6 +845,7 @@ int dispatch(int argc, char** argv) {
         return kExitOk;
     }
     if (command == "list") return cmd_list(args);
+    if (command == "show") return cmd_show(args);
     if (command == "run") return cmd_run(args);
     if (command == "check") return cmd_check(args);
     if (command == "report") return cmd_report(args);

@@ -509,6 +509,9 @@ RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Vari
     job.ptx_text = std::string(scenario.ptx_source());
     job.memory = scenario.memory;
     RunOptions o = options;
+    // The lesson's own step budget (`max_steps`), unless the caller moved it from the default.
+    if (scenario.max_steps != 0 && o.limits.max_steps == sim::Options{}.max_steps)
+        o.limits.max_steps = scenario.max_steps;
     if (o.histogram.wanted()) {
         // The lesson's buffer declaration gives the elements' type.
         for (const scenario::BufferDecl& b : scenario.buffers)

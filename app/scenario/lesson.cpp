@@ -3,9 +3,11 @@
 // [SECTION] Reading typed fields of the lesson file
 // [SECTION] The launch: shape, buffers, arguments, outputs
 // [SECTION] The outcome histogram: [outcomes]
+// [SECTION] Per-thread latency buffers: [latency]
 // [SECTION] Variants and their expectations
 // [SECTION] The reference
 // [SECTION] The kernel: PTX entries and their parameters
+// [SECTION] Parameters: [param.NAME]
 // [SECTION] The texts: en.md and zh.md
 // [SECTION] build_lesson
 #include "scenario/lesson.h"
@@ -86,6 +88,21 @@ constexpr KeySpec kLessonKeys[] = {
     {"args", true, "the kernel's arguments in parameter order: buffer names and numbers"},
     {"outputs", true, "the buffers the reference checks"},
     {"memory", false, "the simulator's memory model: sc (the default) or relaxed"},
+    {"max_steps", false, "the step budget of a run unless the user sets one (a variant that spins forever)"},
+};
+
+constexpr KeySpec kLatencyKeys[] = {
+    {"cycles", true, "the buffer of each thread's clock64() cycles around its atomic"},
+    {"sm", false, "the buffer of each thread's %smid"},
+};
+
+// A [param.NAME] table also holds one key per buffer it sets (checked apart: they are buffer names).
+constexpr KeySpec kParamKeys[] = {
+    {"en", true, "one English line: what the parameter sets"},
+    {"zh", true, "one Chinese line: what the parameter sets"},
+    {"choices", true, "the choices a user picks from, as strings: [\"1\", \"32\"]"},
+    {"default", true, "the choice the lesson file's args and [buffers] describe"},
+    {"arg", false, "the index in args of the scalar argument each choice sets (to the choice's number)"},
 };
 
 constexpr KeySpec kOutcomeKeys[] = {
@@ -146,9 +163,11 @@ class Builder {
         read_buffers();
         read_args_and_outputs();
         read_outcomes();
+        read_latency();
         read_variants();
         read_reference();
         read_kernel();
+        read_params();
         read_texts();
         finish_inputs();
         return std::move(s_);
@@ -169,6 +188,12 @@ class Builder {
                 buffers_ = &t;
             } else if (t.name == "outcomes") {
                 outcomes_ = &t;
+            } else if (t.name == "latency") {
+                latency_ = &t;
+            } else if (t.path.size() == 2 && t.path[0] == "param") {
+                if (!is_lesson_id(t.path[1]))
+                    fail(t.line, "parameter name '" + t.path[1] + "' must be lower-case letters, digits and _");
+                param_tables_.push_back(&t);
             } else if (t.path.size() == 2 && t.path[0] == "variant") {
                 if (!is_lesson_id(t.path[1]))
                     fail(t.line, "variant id '" + t.path[1] + "' must be lower-case letters, digits and _");
@@ -176,7 +201,8 @@ class Builder {
             } else if (t.path[0] == "variant") {
                 fail(t.line, "a variant's table is [variant.ID], got [" + t.name + "]");
             } else {
-                fail(t.line, "unknown table [" + t.name + "] (tables: [buffers], [outcomes], [variant.ID])");
+                fail(t.line, "unknown table [" + t.name +
+                                 "] (tables: [buffers], [outcomes], [latency], [param.NAME], [variant.ID])");
             }
         }
         if (buffers_ == nullptr) fail(0, "missing table [buffers] (NAME = \"buf:TYPE:COUNT[:init]\" lines)");
@@ -184,12 +210,16 @@ class Builder {
             fail(0, "no variant: add a [variant.ID] table for each kernel of the lesson");
     }
 
+    // `extra_key`: keys outside `keys` that the table may hold (a parameter's buffer names).
     template <size_t N>
-    void check_keys(const toml::Table& table, const KeySpec (&keys)[N], const std::string& where) const {
+    void check_keys(const toml::Table& table, const KeySpec (&keys)[N], const std::string& where,
+                    const std::function<bool(const std::string&)>& extra_key = nullptr) const {
         for (const toml::Entry& e : table.entries) {
             const bool known = std::any_of(std::begin(keys), std::end(keys),
                                            [&](const KeySpec& k) { return e.key == k.key; });
-            if (!known) fail(e.line, where + "unknown key '" + e.key + "' (keys: " + key_list(keys) + ")");
+            if (!known && !(extra_key && extra_key(e.key)))
+                fail(e.line, where + "unknown key '" + e.key + "' (keys: " + key_list(keys) +
+                                 (extra_key ? "; or a buffer's name" : "") + ")");
         }
         for (const KeySpec& k : keys)
             if (k.required && table.find(k.key) == nullptr)
@@ -265,6 +295,12 @@ class Builder {
                 fail(memory->line, "unknown memory '" + memory->string +
                                        "' (sc: sequentially consistent, the default; relaxed: the PTX "
                                        "memory model's weak behaviours, for the fence lessons)");
+        if (const Value* steps = field(*root_, "max_steps", Kind::Integer, "")) {
+            if (steps->integer < 1000)
+                fail(steps->line, "max_steps must be at least 1000 thread-instructions, got " +
+                                      std::to_string(steps->integer));
+            s_.max_steps = static_cast<uint64_t>(steps->integer);
+        }
         s_.lesson_file = file_;
     }
 
@@ -452,6 +488,42 @@ class Builder {
         for (const OutcomeClass& c : s_.outcomes.classes)
             values.push_back("\"" + c.value + "\"");
         return join(values);
+    }
+
+    // [SECTION] Per-thread latency buffers: [latency]
+
+    // `[latency]`: the buffers each thread writes its atomic's cycles and its SM into. One element per
+    // thread of the launch (thread i of the grid writes element i), integers, not checked outputs
+    // (the values are timings: no reference can predict them).
+    void read_latency() {
+        if (latency_ == nullptr) return;
+        const toml::Table& t = *latency_;
+        const std::string where = "[latency]: ";
+        check_keys(t, kLatencyKeys, where);
+        const uint64_t threads = s_.launch.grid.count() * s_.launch.block.count();
+        for (const char* key : {"cycles", "sm"}) {
+            const Value* v = field(t, key, Kind::String, where);
+            if (v == nullptr) continue;
+            const size_t b = buffer_named(v->string);
+            if (b == SIZE_MAX)
+                fail(v->line, where + key + " = '" + v->string + "' names no buffer (buffers: " + buffer_names() +
+                                  ")");
+            const launch::BufferSpec& spec = s_.buffers[b].spec;
+            if (spec.type == launch::ElemType::F32 || spec.type == launch::ElemType::F64)
+                fail(buffer_lines_[b], where + "buffer '" + v->string + "' holds " + key +
+                                           ": it must be of an integer type (u64 for clock64 cycles), not " +
+                                           launch::to_string(spec.type));
+            if (spec.count != threads)
+                fail(buffer_lines_[b], where + "buffer '" + v->string + "' holds " + key +
+                                           " for every thread: it needs one element per thread of the "
+                                           "launch (" +
+                                           std::to_string(threads) + "), it has " + std::to_string(spec.count));
+            if (s_.buffers[b].output)
+                fail(line_of(*root_, "outputs"), where + "buffer '" + v->string +
+                                                     "' holds timings, which no reference can check: "
+                                                     "leave it out of outputs");
+            (std::string_view(key) == "cycles" ? s_.latency.cycles_buffer : s_.latency.sm_buffer) = v->string;
+        }
     }
 
     // [SECTION] Variants and their expectations
@@ -652,36 +724,170 @@ class Builder {
                 s_.args.push_back(launch::KernelArg::pointer(a.buffer));
                 continue;
             }
-            if (p.type == ptx::Type::F32 || p.type == ptx::Type::F64) {
-                const double value =
-                    a.value.kind == Kind::Float ? a.value.number : static_cast<double>(a.value.integer);
-                uint64_t bits = 0;
-                if (p.type == ptx::Type::F32) {
-                    const float f = static_cast<float>(value);
-                    uint32_t b32 = 0;
-                    std::memcpy(&b32, &f, 4);
-                    bits = b32;
-                } else {
-                    std::memcpy(&bits, &value, 8);
-                }
-                s_.args.push_back(launch::KernelArg::scalar(bits));
-                continue;
-            }
-            if (a.value.kind == Kind::Float) {
-                std::ostringstream number;
-                number << a.value.number;
-                fail(a.line, at + "an integer parameter, got " + number.str());
-            }
-            const int64_t v = a.value.integer;
-            if (p.size < 8) {
-                const int64_t lo = -(int64_t(1) << (p.size * 8 - 1)), hi = (int64_t(1) << (p.size * 8)) - 1;
-                if (v < lo || v > hi)
-                    fail(a.line, at + std::to_string(v) + " does not fit a " + std::to_string(p.size) +
-                                     "-byte parameter");
-            }
-            const uint64_t mask = p.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (p.size * 8)) - 1;
-            s_.args.push_back(launch::KernelArg::scalar(static_cast<uint64_t>(v) & mask));
+            s_.args.push_back(launch::KernelArg::scalar(scalar_bits(a.value, p, a.line, at)));
         }
+        first_kernel_ = &fn;
+    }
+
+    // A number's bits as parameter `p` takes them (floats for float/double, integers that fit).
+    uint64_t scalar_bits(const Value& value, const ptx::Param& p, uint32_t line, const std::string& at) const {
+        if (p.type == ptx::Type::F32 || p.type == ptx::Type::F64) {
+            const double number = value.kind == Kind::Float ? value.number : static_cast<double>(value.integer);
+            uint64_t bits = 0;
+            if (p.type == ptx::Type::F32) {
+                const float f = static_cast<float>(number);
+                uint32_t b32 = 0;
+                std::memcpy(&b32, &f, 4);
+                bits = b32;
+            } else {
+                std::memcpy(&bits, &number, 8);
+            }
+            return bits;
+        }
+        if (value.kind == Kind::Float) {
+            std::ostringstream number;
+            number << value.number;
+            fail(line, at + "an integer parameter, got " + number.str());
+        }
+        const int64_t v = value.integer;
+        if (p.size < 8) {
+            const int64_t lo = -(int64_t(1) << (p.size * 8 - 1)), hi = (int64_t(1) << (p.size * 8)) - 1;
+            if (v < lo || v > hi)
+                fail(line, at + std::to_string(v) + " does not fit a " + std::to_string(p.size) +
+                               "-byte parameter");
+        }
+        const uint64_t mask = p.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (p.size * 8)) - 1;
+        return static_cast<uint64_t>(v) & mask;
+    }
+
+    // [SECTION] Parameters: [param.NAME]
+
+    // `[param.NAME]`: choices (strings, as typed on the command line), the default, and what each
+    // choice sets: `arg = I` makes args[I] (a scalar) the choice's number; a key named after a buffer
+    // holds that buffer's spec per choice, in the order of `choices`. The default choice must be
+    // what args and [buffers] already say, so that the file reads the same with or without it.
+    void read_params() {
+        for (const toml::Table* t : param_tables_) {
+            Param p;
+            p.name = t->path[1];
+            const std::string where = "[param." + p.name + "]: ";
+            check_keys(*t, kParamKeys, where,
+                       [&](const std::string& key) { return buffer_named(key) != SIZE_MAX; });
+            p.en = field(*t, "en", Kind::String, where)->string;
+            p.zh = field(*t, "zh", Kind::String, where)->string;
+            for (const auto& [text, key] : {std::pair{&p.en, "en"}, std::pair{&p.zh, "zh"}})
+                if (text->empty()) fail(line_of(*t, key), where + "'" + key + "' is empty: say what it sets");
+            const std::vector<const Value*> choices = strings(*t, "choices", where);
+            if (choices.size() < 2)
+                fail(line_of(*t, "choices"), where + "'choices' needs at least two choices, got " +
+                                                 std::to_string(choices.size()));
+            for (const Value* c : choices) {
+                if (c->string.empty() || !std::all_of(c->string.begin(), c->string.end(), [](char ch) {
+                        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
+                               ch == '.';
+                    }))
+                    fail(c->line, where + "choice '" + c->string +
+                                      "' must be lower-case letters, digits, _, - or . (it is typed as "
+                                      "--param " + p.name + "=CHOICE)");
+                if (p.find(c->string) != nullptr) fail(c->line, where + "choice '" + c->string + "' is listed twice");
+                p.choices.push_back({c->string, 0, {}});
+            }
+            const Value* def = field(*t, "default", Kind::String, where);
+            const ParamChoice* d = p.find(def->string);
+            if (d == nullptr)
+                fail(def->line, where + "default '" + def->string + "' is not one of the choices (" +
+                                    p.choice_names() + ")");
+            p.default_choice = static_cast<uint32_t>(d - p.choices.data());
+            bool sets_something = false;
+            if (const Value* arg = field(*t, "arg", Kind::Integer, where)) {
+                read_param_arg(p, *arg, where);
+                sets_something = true;
+            }
+            for (const toml::Entry& e : t->entries) {
+                const size_t b = buffer_named(e.key);
+                if (b == SIZE_MAX) continue;
+                read_param_buffer(p, static_cast<uint32_t>(b), e, where);
+                sets_something = true;
+            }
+            if (!sets_something)
+                fail(t->line, where + "it sets nothing: give 'arg = I' (a scalar argument) or a buffer's specs "
+                                      "(g_in = [\"buf:...\", ...], one per choice)");
+            for (const Param& earlier : s_.params) {
+                bool overlap = p.arg >= 0 && p.arg == earlier.arg;
+                for (const std::string& name : p.buffer_names)
+                    overlap = overlap || std::find(earlier.buffer_names.begin(), earlier.buffer_names.end(),
+                                                   name) != earlier.buffer_names.end();
+                if (overlap) fail(t->line, where + "it sets what [param." + earlier.name + "] sets already");
+            }
+            s_.params.push_back(std::move(p));
+        }
+    }
+
+    void read_param_arg(Param& p, const Value& arg, const std::string& where) const {
+        if (arg.integer < 0 || static_cast<size_t>(arg.integer) >= args_.size() || args_[arg.integer].is_buffer)
+            fail(arg.line, where + "arg = " + std::to_string(arg.integer) +
+                               " must be the index of a scalar in args (0 .. " + std::to_string(args_.size() - 1) +
+                               ")");
+        p.arg = static_cast<int32_t>(arg.integer);
+        const ptx::Param& kp = first_kernel_->params[p.arg];
+        const std::string at = where + "args[" + std::to_string(p.arg) + "] (parameter " + kp.name + "): ";
+        for (ParamChoice& c : p.choices) {
+            Value number;
+            try {
+                size_t used = 0;
+                if (c.name.find('.') != std::string::npos) {
+                    number.kind = Kind::Float;
+                    number.number = std::stod(c.name, &used);
+                } else {
+                    number.kind = Kind::Integer;
+                    number.integer = std::stoll(c.name, &used, 10);
+                }
+                if (used != c.name.size()) throw std::invalid_argument(c.name);
+            } catch (const std::exception&) {
+                fail(line_of(*param_table(p.name), "choices"),
+                     where + "choice '" + c.name + "' sets a scalar argument, so it must be a number");
+            }
+            c.scalar_bits = scalar_bits(number, kp, line_of(*param_table(p.name), "choices"), at + "choice '" +
+                                                                                                   c.name + "': ");
+        }
+        if (p.choices[p.default_choice].scalar_bits != s_.args[p.arg].bits)
+            fail(args_[p.arg].line, where + "args[" + std::to_string(p.arg) +
+                                        "] must be the default choice '" + p.choices[p.default_choice].name +
+                                        "' (the lesson file reads as the default run)");
+    }
+
+    void read_param_buffer(Param& p, uint32_t b, const toml::Entry& e, const std::string& where) const {
+        const BufferDecl& decl = s_.buffers[b];
+        const std::string at = where + e.key + ": ";
+        if (decl.name == s_.latency.cycles_buffer || decl.name == s_.latency.sm_buffer)
+            fail(e.line, at + "holds [latency] timings (one element per thread): a parameter cannot change it");
+        const std::vector<const Value*> specs = strings(*param_table(p.name), e.key.c_str(), where);
+        if (specs.size() != p.choices.size())
+            fail(e.line, at + std::to_string(specs.size()) + " specs for " + std::to_string(p.choices.size()) +
+                             " choices: one spec per choice, in the order of 'choices'");
+        for (size_t i = 0; i < specs.size(); ++i) {
+            launch::BufferSpec spec;
+            try {
+                spec = launch::parse_buffer_spec(specs[i]->string);
+            } catch (const launch::SpecError& err) {
+                fail(specs[i]->line, at + "choice '" + p.choices[i].name + "': " + err.what());
+            }
+            if (spec.type != decl.spec.type)
+                fail(specs[i]->line, at + "choice '" + p.choices[i].name + "': the kernel takes " +
+                                         launch::to_string(decl.spec.type) + " elements, the spec says " +
+                                         launch::to_string(spec.type));
+            if (i == p.default_choice && launch::to_string(spec) != launch::to_string(decl.spec))
+                fail(specs[i]->line, at + "the default choice '" + p.choices[i].name + "' must have the spec of [buffers] ('" +
+                                         launch::to_string(decl.spec) + "'), got '" + specs[i]->string + "'");
+            p.choices[i].buffers.emplace_back(b, spec);
+        }
+        p.buffer_names.push_back(decl.name);
+    }
+
+    const toml::Table* param_table(const std::string& name) const {
+        for (const toml::Table* t : param_tables_)
+            if (t->path[1] == name) return t;
+        return nullptr;
     }
 
     // [SECTION] The texts: en.md and zh.md
@@ -751,14 +957,9 @@ class Builder {
     }
 
     void finish_inputs() {
-        s_.make_inputs = [buffers = s_.buffers, args = s_.args](uint64_t seed) {
-            Inputs inputs;
-            uint64_t rng = launch::buffer_rng_seed(seed);
-            for (const BufferDecl& b : buffers)
-                inputs.buffers.push_back(launch::make_buffer(b.spec, b.name, rng));
-            inputs.args = args;
-            return inputs;
-        };
+        s_.make_inputs = input_builder(s_.buffers, s_.args);
+        for (const Param& p : s_.params)
+            s_.chosen.emplace_back(p.name, p.choices[p.default_choice].name);
     }
 
     const LessonSources& src_;
@@ -767,7 +968,9 @@ class Builder {
     const toml::Table* root_ = nullptr;
     const toml::Table* buffers_ = nullptr;
     const toml::Table* outcomes_ = nullptr;
-    std::vector<const toml::Table*> variant_tables_;
+    const toml::Table* latency_ = nullptr;
+    std::vector<const toml::Table*> variant_tables_, param_tables_;
+    const ptx::Function* first_kernel_ = nullptr; // the first variant's entry: the parameters' types
     std::vector<uint32_t> buffer_lines_, variant_lines_, kernel_lines_;
     std::vector<ArgDraft> args_;
 };

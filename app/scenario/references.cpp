@@ -5,6 +5,9 @@
 
 #include "scenario_util.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace synclab::scenario {
 namespace {
 
@@ -121,6 +124,143 @@ CheckResult check_last_block_reduction(const launch::LaunchConfig&, const Inputs
     return check_one_value(before, after, "g_total", "total", total);
 }
 
+// [SECTION] atomic_counter: every thread took one ticket from one of the counters. The counters'
+// total is the thread count, and the tickets are, for each counter c that ended at n_c, the numbers
+// 0 .. n_c - 1, each once. Which thread got which ticket (and, for k_addresses, which counter) is
+// the variant's and the schedule's business: the check is on the multiset, which a lost or
+// doubled increment always breaks.
+CheckResult check_atomic_counter(const launch::LaunchConfig& launch, const Inputs& before,
+                                 const std::vector<launch::Buffer>& after) {
+    CheckResult result;
+    const uint64_t threads = launch.grid.count() * launch.block.count();
+    const launch::Buffer* counters_buffer = result_buffer(before, after, "g_counters");
+    const launch::Buffer* tickets_buffer = result_buffer(before, after, "g_ticket");
+    const std::vector<uint32_t> start = input_values<uint32_t>(before, "g_counters");
+    const std::vector<uint32_t> counters =
+        counters_buffer ? detail::read_buffer<uint32_t>(*counters_buffer) : std::vector<uint32_t>{};
+    const std::vector<uint32_t> tickets =
+        tickets_buffer ? detail::read_buffer<uint32_t>(*tickets_buffer) : std::vector<uint32_t>{};
+    result.checked = 1 + threads;
+    uint64_t total = 0;
+    for (size_t c = 0; c < counters.size(); ++c)
+        total += counters[c] - (c < start.size() ? start[c] : 0u);
+    if (total != threads) ++result.wrong;
+    // want[v]: how many counters passed v, i.e. how many threads should hold ticket v.
+    std::vector<uint64_t> want(threads + 1, 0), have(threads + 1, 0);
+    for (size_t c = 0; c < counters.size(); ++c)
+        for (uint64_t v = c < start.size() ? start[c] : 0; v < counters[c] && v < threads; ++v)
+            ++want[v];
+    uint64_t out_of_range = 0;
+    for (uint64_t i = 0; i < threads; ++i) {
+        if (i >= tickets.size() || tickets[i] >= threads)
+            ++out_of_range;
+        else
+            ++have[tickets[i]];
+    }
+    uint64_t unmatched = out_of_range;
+    for (uint64_t v = 0; v < threads; ++v)
+        unmatched += have[v] > want[v] ? have[v] - want[v] : 0;
+    result.wrong += unmatched;
+    result.summary = "counters add up to " + std::to_string(total) + ", expected " + std::to_string(threads) +
+                     "; " +
+                     (unmatched == 0 ? "every ticket once"
+                                     : std::to_string(unmatched) + " of " + std::to_string(threads) +
+                                           " tickets doubled or out of range");
+    return result;
+}
+
+// [SECTION] histogram: g_hist[b] = how many values of g_data fall in bin b (value % bins, bins the
+// size of g_hist).
+CheckResult check_histogram(const launch::LaunchConfig&, const Inputs& before,
+                            const std::vector<launch::Buffer>& after) {
+    std::vector<uint32_t> expected = input_values<uint32_t>(before, "g_hist");
+    if (!expected.empty())
+        for (uint32_t v : input_values<uint32_t>(before, "g_data"))
+            ++expected[v % expected.size()];
+    return compare_with_cpu(expected, result_buffer(before, after, "g_hist"), "g_hist");
+}
+
+// [SECTION] cas_loop: slot s sums g_in[i] for every i % slots == s (slots: the size of g_sum), with
+// element *g_nan_at read as NaN. A variant adds into g_sum (float) or into g_dsum (double) and
+// leaves the other at 0; the sums are whole numbers, exact in either type whatever the order. A
+// NaN is right where a NaN is expected, whatever its bits (the GPU writes its canonical NaN, a
+// CPU keeps the input's).
+template <typename T> void nan_as_expected(const std::vector<T>& expected, launch::Buffer& got) {
+    for (size_t i = 0; i < expected.size() && (i + 1) * sizeof(T) <= got.bytes.size(); ++i) {
+        T value;
+        std::memcpy(&value, got.bytes.data() + i * sizeof(T), sizeof(T));
+        if (std::isnan(value) && std::isnan(expected[i]))
+            std::memcpy(got.bytes.data() + i * sizeof(T), &expected[i], sizeof(T));
+    }
+}
+
+CheckResult check_cas_loop(const launch::LaunchConfig&, const Inputs& before,
+                           const std::vector<launch::Buffer>& after) {
+    const std::vector<float> in = input_values<float>(before, "g_in");
+    const std::vector<uint32_t> nan_at = input_values<uint32_t>(before, "g_nan_at");
+    std::vector<float> sum = input_values<float>(before, "g_sum");
+    std::vector<double> dsum = input_values<double>(before, "g_dsum");
+    const size_t slots = sum.size();
+    std::vector<double> exact(slots, 0.0);
+    for (size_t i = 0; i < in.size() && slots > 0; ++i)
+        exact[i % slots] += (!nan_at.empty() && i == nan_at[0]) ? std::nan("") : double(in[i]);
+    // Which accumulator the variant used: the one holding anything but its start values.
+    const launch::Buffer* got_d = result_buffer(before, after, "g_dsum");
+    const bool used_double = got_d && got_d->bytes != before.buffers[detail::buffer_index(before, "g_dsum")].bytes;
+    for (size_t s = 0; s < slots; ++s) {
+        if (used_double && s < dsum.size())
+            dsum[s] += exact[s];
+        else
+            sum[s] += static_cast<float>(exact[s]);
+    }
+    const launch::Buffer* got_s = result_buffer(before, after, "g_sum");
+    if (got_s == nullptr || got_d == nullptr) return compare_with_cpu(sum, nullptr, "g_sum");
+    launch::Buffer got_sum = *got_s, got_dsum = *got_d;
+    nan_as_expected(sum, got_sum);
+    nan_as_expected(dsum, got_dsum);
+    CheckResult a = compare_with_cpu(sum, &got_sum, "g_sum");
+    const CheckResult b = compare_with_cpu(dsum, &got_dsum, "g_dsum");
+    a.summary = "g_sum: " + a.summary + "; g_dsum: " + b.summary;
+    a.wrong += b.wrong;
+    a.checked += b.checked;
+    a.expected.insert(a.expected.end(), b.expected.begin(), b.expected.end());
+    return a;
+}
+
+// [SECTION] atomic_ops: per block, the table's operations applied by every thread of the block to
+// its value of g_in, computed here one after another as the CUDA Programming Guide defines them.
+// g_out[block * 11 + op]: add, sub, min, max, exch (the values returned plus the value left: the
+// sum of the inputs), cas (the number of threads whose compare found 0: 1), and, or, xor, inc and
+// dec with limit 99. Starting values: 0, except min and and (all ones).
+CheckResult check_atomic_ops(const launch::LaunchConfig& launch, const Inputs& before,
+                             const std::vector<launch::Buffer>& after) {
+    constexpr size_t kOps = 11;
+    constexpr uint32_t kLimit = 99;
+    const std::vector<uint32_t> in = input_values<uint32_t>(before, "g_in");
+    std::vector<uint32_t> expected(input_values<uint32_t>(before, "g_out").size(), 0);
+    const size_t tile = launch.block.count();
+    for (size_t b = 0; (b + 1) * kOps <= expected.size(); ++b) {
+        uint32_t add = 0, sub = 0, mn = 0xffffffffu, mx = 0, exch_sum = 0, an = 0xffffffffu, orr = 0, xr = 0,
+                 inc = 0, dec = 0;
+        for (size_t t = 0; t < tile && b * tile + t < in.size(); ++t) {
+            const uint32_t x = in[b * tile + t];
+            add += x;
+            sub -= x;
+            mn = std::min(mn, x);
+            mx = std::max(mx, x);
+            exch_sum += x;
+            an &= x;
+            orr |= x;
+            xr ^= x;
+            inc = inc >= kLimit ? 0 : inc + 1;
+            dec = (dec == 0 || dec > kLimit) ? kLimit : dec - 1;
+        }
+        const uint32_t row[kOps] = {add, sub, mn, mx, exch_sum, 1u, an, orr, xr, inc, dec};
+        std::copy(row, row + kOps, expected.begin() + static_cast<std::ptrdiff_t>(b * kOps));
+    }
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
 } // namespace
 
 const std::vector<Reference>& references() {
@@ -156,6 +296,32 @@ const std::vector<Reference>& references() {
          {{"g_in", ElemType::U32}, {"g_total", ElemType::U32, true}},
          false,
          check_last_block_reduction},
+        {"atomic_counter",
+         "the counters in g_counters add up to one per thread, and g_ticket holds each counter's tickets "
+         "0 .. count - 1 once each",
+         {{"g_counters", ElemType::U32, true}, {"g_ticket", ElemType::U32, true}},
+         false,
+         check_atomic_counter},
+        {"histogram",
+         "g_hist[b] = how many values of g_data are b modulo the number of bins",
+         {{"g_data", ElemType::U32}, {"g_hist", ElemType::U32, true}},
+         false,
+         check_histogram},
+        {"cas_loop",
+         "slot s of g_sum (float) or of g_dsum (double) = the sum of g_in[i] with i % slots == s, "
+         "g_in[*g_nan_at] read as NaN; the other accumulator stays 0",
+         {{"g_in", ElemType::F32},
+          {"g_nan_at", ElemType::U32},
+          {"g_sum", ElemType::F32, true},
+          {"g_dsum", ElemType::F64, true}},
+         false,
+         check_cas_loop},
+        {"atomic_ops",
+         "g_out[block * 11 + op]: add, sub, min, max, exch, cas, and, or, xor, inc, dec of the block's "
+         "values of g_in, as CUDA defines them",
+         {{"g_in", ElemType::U32}, {"g_out", ElemType::U32, true}},
+         false,
+         check_atomic_ops},
     };
     return all;
 }

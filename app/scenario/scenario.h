@@ -121,6 +121,31 @@ struct LatencySpec {
     bool present() const { return !cycles_buffer.empty(); }
 };
 
+// A lesson parameter (lesson.toml `[param.NAME]`): a choice the user makes before a run (`synclab
+// run|table --param NAME=CHOICE`, the app's run panel). Each choice sets the scalar argument `arg`
+// to a number, or gives buffers other specs; the default choice is what the lesson file's [buffers]
+// and args say. Only inputs change: the launch shape, outputs and kernels stay.
+struct ParamChoice {
+    std::string name; // as the user types it: "32", "skewed"
+    // arg >= 0: args[arg] takes this scalar (bits as the kernel's parameter type wants them).
+    uint64_t scalar_bits = 0;
+    // buffer index -> its spec under this choice (one entry per buffer the parameter sets).
+    std::vector<std::pair<uint32_t, launch::BufferSpec>> buffers;
+};
+struct Param {
+    std::string name;               // "k", "input" (letters, digits, _)
+    std::string en, zh;             // one line: what it sets
+    int32_t arg = -1;               // the scalar argument it sets, or -1
+    std::vector<std::string> buffer_names; // the buffers it sets, in the order of ParamChoice::buffers
+    std::vector<ParamChoice> choices;
+    uint32_t default_choice = 0;    // index into choices
+    const ParamChoice* find(std::string_view choice) const;
+    std::string choice_names() const; // "1, 32, 1024"
+};
+
+// NAME -> CHOICE, as the user picked them (unnamed parameters keep their defaults).
+using ParamValues = std::vector<std::pair<std::string, std::string>>;
+
 struct Scenario {
     std::string id;          // CLI contract, e.g. "stencil"
     std::string topic;       // "barriers", "warps", "fences", "atomics"
@@ -140,6 +165,12 @@ struct Scenario {
     launch::MemoryModel memory = launch::MemoryModel::Sc;
     OutcomeSpec outcomes;
     LatencySpec latency;
+    std::vector<Param> params; // [param.NAME] tables, in file order
+    // The step budget a run of this lesson gets unless the user sets one (`max_steps`; 0: the
+    // simulator's default): a lesson whose variant spins forever reaches its diagnosis quickly.
+    uint64_t max_steps = 0;
+    // The choices this Scenario's inputs were built with ("k=32"), one per parameter; see with_params.
+    ParamValues chosen;
     std::string lesson_file; // where the lesson came from, for messages ("assets/lessons/x/lesson.toml")
     std::string cuda_text, ptx_text;
     std::shared_ptr<const ptx::Module> module; // ptx_text, parsed
@@ -156,6 +187,22 @@ struct Scenario {
     std::string_view ptx_source() const { return ptx_text; }
     const ptx::Module& ptx_module() const; // throws std::logic_error for a Scenario not built here
 };
+
+// A parameter choice the lesson does not offer: what() names the parameter, the lesson and the
+// choices there are ("lesson atomic_counter has no parameter 'j' (parameters: k)").
+struct ParamError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// The scenario with `values` applied: buffer specs and scalar arguments replaced, make_inputs
+// rebuilt, `chosen` filled (every parameter, defaults included). Throws ParamError for an unknown
+// parameter, an unknown choice or a parameter given twice. The kernels, launch and checks are shared.
+Scenario with_params(const Scenario& scenario, const ParamValues& values);
+// "NAME=CHOICE" (the CLI's --param text) split; throws ParamError naming the text when there is no '='.
+std::pair<std::string, std::string> parse_param_text(std::string_view text);
+// The function make_inputs is built from: buffers filled in order from one stream seeded by `seed`.
+std::function<Inputs(uint64_t seed)> input_builder(std::vector<BufferDecl> buffers,
+                                                   std::vector<launch::KernelArg> args);
 
 // A lesson file, text file or kernel that is wrong. what(): "FILE:LINE: [variant 'v': ]message"
 // (LINE left out where the mistake has no line, e.g. a missing file).

@@ -66,6 +66,8 @@ template <typename T> constexpr launch::ElemType elem_type_of() {
         return launch::ElemType::I32;
     else if constexpr (std::is_same_v<T, uint32_t>)
         return launch::ElemType::U32;
+    else if constexpr (std::is_same_v<T, double>)
+        return launch::ElemType::F64;
     else
         static_assert(sizeof(T) == 0, "add the type here");
 }

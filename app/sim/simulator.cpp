@@ -5,8 +5,40 @@
 #include "sim/run.h"
 
 #include <chrono>
+#include <map>
 
 namespace synclab::sim {
+
+namespace {
+
+// Where the threads of a run that used up its budget still run: the instruction most of them are
+// at, with its PTX and CUDA lines (`line_of`) and how many threads are there. A spin loop that
+// never ends keeps its threads inside the loop, so that instruction is in the loop. "" when no
+// thread is running.
+std::string where_threads_run(const std::vector<std::unique_ptr<Block>>& resident,
+                              const std::function<std::string(uint32_t)>& line_of,
+                              const std::vector<std::string>& text) {
+    std::map<uint32_t, uint32_t> threads_at; // pc -> running threads
+    uint32_t running = 0;
+    for (const auto& block : resident)
+        for (const Warp& w : block->warps)
+            for (uint32_t l = 0; l < kWarpSize; ++l) {
+                if (w.state[l] != LaneState::Ready) continue;
+                const bool at_upc = w.uniform && ((w.ready_mask >> l) & 1u);
+                ++threads_at[at_upc ? w.upc : w.pc[l]];
+                ++running;
+            }
+    if (running == 0) return "";
+    auto top = threads_at.begin();
+    for (auto it = threads_at.begin(); it != threads_at.end(); ++it)
+        if (it->second > top->second) top = it;
+    const uint32_t pc = top->first;
+    return "; " + std::to_string(running) + " thread" + (running == 1 ? " was" : "s were") +
+           " still running, " + std::to_string(top->second) + " of them at '" +
+           (pc < text.size() ? text[pc] : std::string("?")) + "' (" + line_of(pc) + ")";
+}
+
+} // namespace
 
 const char* to_string(Schedule schedule) {
     switch (schedule) {
@@ -94,6 +126,9 @@ Result Run::execute() {
         result.status = trace::RunStatus::Budget;
         result.budget = b.which;
         result.message = b.message;
+        // A run stopped mid-way by a budget of its own making (steps, events) says where it spun.
+        if (b.which == Budget::Steps || b.which == Budget::Events || b.which == Budget::Memory)
+            result.message += where_threads_run(resident_, [this](uint32_t pc) { return line_of(pc); }, fn_.text);
     }
     // Pending writes reach the outputs, also of a run that stopped early.
     memory_->kernel_ended();

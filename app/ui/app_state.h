@@ -118,6 +118,9 @@ struct Controls {
     uint64_t max_executions = 100'000; // schedule exhaustive: the bound
     // Schedule exhaustive: run only the execution these choices name (runner::RunOptions::replay).
     std::optional<std::vector<uint32_t>> replay;
+    // Lesson parameters the student picked (the run panel), by lesson id; a parameter not here keeps
+    // its default (scenario::with_params).
+    std::map<std::string, scenario::ParamValues> params;
 };
 
 // The outcomes view's runs: the outcome histogram of one variant over `runs` runs, on the simulator

@@ -169,7 +169,14 @@ RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Var
     job.what = scenario.id + " / " + variant.id + (controls.backend == "gpu" ? " on the GPU" : "");
     const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
     const scenario::Variant* v = &variant;
-    job.live_work = [s, v, controls](const std::atomic<bool>& cancel,
+    // The student's parameter choices: a copy of the lesson with them applied, owned by the job.
+    std::shared_ptr<const scenario::Scenario> chosen;
+    if (const auto it = controls.params.find(scenario.id); it != controls.params.end() && !it->second.empty()) {
+        chosen = std::make_shared<const scenario::Scenario>(scenario::with_params(scenario, it->second));
+        s = chosen.get();
+        v = chosen->find_variant(variant.id);
+    }
+    job.live_work = [s, v, controls, chosen](const std::atomic<bool>& cancel,
                                      const std::function<void(double)>& progress,
                                      const RunJob::Publish& provisional) {
         runner::RunOptions options = run_options(controls);

@@ -77,6 +77,35 @@ void draw_memory(AppState& state) {
     widgets::tooltip(gpu ? t.tip_memory_gpu.s : t.tip_memory.s, ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
+// The lesson's parameters (lesson.toml [param.NAME]), one combo each, named as in the lesson file
+// and explained in the shown language; the choices go to Controls::params for the next run.
+void draw_params(AppState& state) {
+    if (state.scenario == nullptr || state.scenario->params.empty()) return;
+    const bool zh = shown_language(state) == Language::Zh;
+    scenario::ParamValues& values = state.controls.params[state.scenario->id];
+    for (const scenario::Param& p : state.scenario->params) {
+        auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == p.name; });
+        const std::string current = it != values.end() && p.find(it->second) != nullptr
+                                        ? it->second
+                                        : p.choices[p.default_choice].name;
+        ImGui::SetNextItemWidth(field_width());
+        if (ImGui::BeginCombo(p.name.c_str(), current.c_str())) {
+            for (const scenario::ParamChoice& c : p.choices) {
+                const bool selected = c.name == current;
+                if (ImGui::Selectable(c.name.c_str(), selected)) {
+                    if (it == values.end())
+                        values.emplace_back(p.name, c.name);
+                    else
+                        it->second = c.name;
+                }
+                if (selected) ImGui::SetItemDefaultFocus();
+            }
+            ImGui::EndCombo();
+        }
+        widgets::tooltip(zh ? p.zh.c_str() : p.en.c_str());
+    }
+}
+
 void draw_numbers(AppState& state) {
     const RunPanelText& t = ui_text(shown_language(state)).run;
     const uint64_t seed_step = 1, seed_fast = 10;
@@ -240,6 +269,7 @@ void RunPanel::draw(AppState& state) {
     draw_backend(state);
     draw_schedule(state);
     draw_memory(state);
+    draw_params(state);
     draw_numbers(state);
     draw_buttons(state);
     draw_progress(state);

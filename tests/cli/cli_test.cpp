@@ -471,6 +471,100 @@ TEST(CliHistogram, ALitmusTestInCudaThroughNvcc) {
     EXPECT_EQ(keys_of(j["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,1"})) << j["histogram"].dump();
 }
 
+// [SECTION] Lesson parameters: --param NAME=CHOICE
+
+TEST(CliParams, RunAppliesTheChoiceAndSaysIt) {
+    const Output o = run("run atomic_counter --variant k_addresses --param k=1024 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["params"]["k"], "1024") << o.out;
+    EXPECT_EQ(j["wrong_outputs"], 0) << o.out;
+    const Output text = run("run histogram --variant global_atomics --param input=skewed");
+    ASSERT_EQ(text.code, 0) << text.out;
+    EXPECT_TRUE(contains(text.out, "parameters: input=skewed (uniform, skewed)")) << text.out;
+    // Without --param, the default choice, said the same way.
+    const Output plain = run("run histogram --variant global_atomics");
+    EXPECT_TRUE(contains(plain.out, "parameters: input=uniform")) << plain.out;
+}
+
+TEST(CliParams, WrongParamsAreUsageErrors) {
+    struct Bad {
+        std::string args, expect;
+    };
+    const Bad bad[] = {
+        {"run histogram --variant global_atomics --param input=skew",
+         "parameter 'input' has no choice 'skew' (choices: uniform, skewed)"},
+        {"run histogram --variant global_atomics --param k=1",
+         "lesson histogram has no parameter 'k' (parameters: input)"},
+        {"run stencil --variant correct --param k=1", "lesson stencil has no parameter 'k' (parameters: none)"},
+        {"run histogram --variant global_atomics --param input", "expected NAME=CHOICE"},
+        {"run histogram --variant global_atomics --param input=skewed --param input=uniform",
+         "parameter 'input' is given twice"},
+        {"run histogram --variant global_atomics --param", "--param needs a value"},
+        {"table --param zz=1", "no lesson has a parameter 'zz'"},
+        {"table --param k=7", "--param k=7: no lesson's parameter 'k' offers '7' (atomic_counter: 1, 32, 1024)"},
+        {"show", "'show' needs exactly one SCENARIO"},
+        {"show nosuch", "unknown scenario 'nosuch'"},
+    };
+    for (const Bad& b : bad) {
+        const Output o = run(b.args);
+        EXPECT_EQ(o.code, 2) << "synclab " << b.args << "\n" << o.out;
+        EXPECT_TRUE(contains(o.out, b.expect))
+            << "synclab " << b.args << "\nexpected: " << b.expect << "\ngot: " << o.out;
+    }
+}
+
+TEST(CliParams, ListAndShowSayTheParameters) {
+    const Output text = run("list");
+    ASSERT_EQ(text.code, 0) << text.out;
+    EXPECT_TRUE(contains(text.out, "--param k=32  (1, 32, 1024)")) << text.out;
+    const auto j = nlohmann::json::parse(run("list --json").out);
+    bool found = false;
+    for (const auto& s : j)
+        if (s["id"] == "histogram") {
+            ASSERT_EQ(s["params"].size(), 1u);
+            EXPECT_EQ(s["params"][0]["name"], "input");
+            EXPECT_EQ(s["params"][0]["default"], "uniform");
+            EXPECT_EQ(s["params"][0]["choices"], nlohmann::json::array({"uniform", "skewed"}));
+            found = true;
+        }
+    EXPECT_TRUE(found);
+    const Output show = run("show cas_loop");
+    ASSERT_EQ(show.code, 0) << show.out;
+    EXPECT_TRUE(contains(show.out, "--param input=CHOICE  choices: one_nan, finite (default one_nan)")) << show.out;
+    EXPECT_TRUE(contains(show.out, "float_compare_nan")) << show.out;
+    EXPECT_TRUE(contains(show.out, "status budget")) << show.out;
+}
+
+TEST(CliParams, TableTakesAChoiceForEveryLessonThatHasIt) {
+    const Output o = run("table --seeds 1 --param input=skewed --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    uint32_t skewed = 0;
+    for (const auto& row : nlohmann::json::parse(o.out)) {
+        if (row["scenario"] == "histogram") {
+            EXPECT_EQ(row["params"]["input"], "skewed");
+            EXPECT_TRUE(row["as_expected"].get<bool>()) << row.dump();
+            ++skewed;
+        }
+        // cas_loop's `input` has no choice 'skewed': it keeps its default.
+        if (row["scenario"] == "cas_loop") {
+            EXPECT_EQ(row["params"]["input"], "one_nan");
+        }
+    }
+    EXPECT_EQ(skewed, 3u);
+}
+
+// The NaN spin's budget message names the loop's CUDA line, as the lesson text says it will.
+TEST(CliParams, TheNanSpinSaysWhereItSpins) {
+    const Output o = run("run cas_loop --variant float_compare_nan --schedule rr");
+    ASSERT_EQ(o.code, 0) << o.out;
+    EXPECT_TRUE(contains(o.out, "status:   budget")) << o.out;
+    EXPECT_TRUE(contains(o.out, "threads were still running")) << o.out;
+    EXPECT_TRUE(contains(o.out, "cas_loop.cu:")) << o.out;
+    const Output finite = run("run cas_loop --variant float_compare_nan --param input=finite");
+    EXPECT_TRUE(contains(finite.out, "status:   ok")) << finite.out;
+}
+
 TEST(Cli, TableRunsEveryVariantAsItsLessonSays) {
     const Output o = run("table --seeds 2");
     ASSERT_EQ(o.code, 0) << o.out;

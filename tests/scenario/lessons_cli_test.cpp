@@ -30,12 +30,12 @@ TEST(LessonsCli, ListShowsTheFolderLessonAfterTheBuiltIns) {
     ASSERT_EQ(text.code, 0) << text.out;
     EXPECT_TRUE(contains(text.out, "smem_reverse  [barriers]  Reversing a tile through shared memory"))
         << text.out;
-    EXPECT_LT(text.out.find("fence_scope"), text.out.find("smem_reverse"));
+    EXPECT_LT(text.out.find("atomic_ops"), text.out.find("smem_reverse"));
 
     const Output o = run("list --json --lessons " + kDir);
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
-    ASSERT_EQ(j.size(), 8u) << "the seven built-in lessons, then the folder's";
+    ASSERT_EQ(j.size(), 12u) << "the eleven built-in lessons, then the folder's";
     const auto& s = j.back();
     EXPECT_EQ(s["id"], "smem_reverse");
     EXPECT_EQ(s["source"], "smem_reverse.cu");
@@ -48,7 +48,7 @@ TEST(LessonsCli, ListShowsTheFolderLessonAfterTheBuiltIns) {
     EXPECT_EQ(v["status"], "ok");
     // Without --lessons the folder's lesson is not there.
     const Output plain = run("list --json");
-    EXPECT_EQ(nlohmann::json::parse(plain.out).size(), 7u);
+    EXPECT_EQ(nlohmann::json::parse(plain.out).size(), 11u);
 }
 
 TEST(LessonsCli, RunChecksAgainstTheCorrectVariantsRrRun) {

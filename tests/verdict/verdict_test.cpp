@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <deque>
 #include <regex>
 #include <set>
 
@@ -31,12 +33,36 @@ const std::vector<scenario::Scenario>& data_lessons() {
     return lessons;
 }
 
+// A lesson with one parameter moved off its default ("histogram" with input=skewed), kept for the
+// whole run. A variant that is always right must be right under every choice; the other variants'
+// expectations are claimed for the defaults (a spin that waits for its NaN finishes without it).
+const std::deque<scenario::Scenario>& param_lessons() {
+    static const std::deque<scenario::Scenario> lessons = [] {
+        std::deque<scenario::Scenario> out;
+        for (const scenario::Scenario& s : scenario::catalog())
+            for (const scenario::Param& p : s.params)
+                for (uint32_t c = 0; c < p.choices.size(); ++c)
+                    if (c != p.default_choice) out.push_back(scenario::with_params(s, {{p.name, p.choices[c].name}}));
+        return out;
+    }();
+    return lessons;
+}
+
+bool differs_from_default(const scenario::Scenario& s, const scenario::Param& p) {
+    for (const auto& [name, choice] : s.chosen)
+        if (name == p.name) return choice != p.choices[p.default_choice].name;
+    return false;
+}
+
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (const auto* lessons : {&scenario::catalog(), &data_lessons()})
         for (const scenario::Scenario& s : *lessons)
             for (const scenario::Variant& v : s.variants)
                 cases.push_back({&s, &v});
+    for (const scenario::Scenario& s : param_lessons())
+        for (const scenario::Variant& v : s.variants)
+            if (v.expect.always_correct()) cases.push_back({&s, &v});
     return cases;
 }
 
@@ -74,6 +100,10 @@ TEST_P(Verdict, Seeds1To10EverySchedule) {
             if (e.status == trace::RunStatus::Ok) {
                 EXPECT_GT(r.checked_outputs, 0u)
                     << where << ": the reference checked nothing: " << r.check_summary;
+            } else if (e.status == trace::RunStatus::Budget) {
+                // A spin that never ends says where its threads run: the loop's CUDA line.
+                EXPECT_NE(r.message.find("still running"), std::string::npos) << where << ": " << r.message;
+                EXPECT_NE(r.message.find(s.source_file + ":"), std::string::npos) << where << ": " << r.message;
             } else {
                 // A hang says who waits where, as the GPU's timeout diagnosis does.
                 EXPECT_NE(r.message.find(" wait at "), std::string::npos) << where << ": " << r.message;
@@ -133,7 +163,14 @@ TEST_P(Verdict, LinesTheLessonNamesAreTheFindingsLines) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-    return info.param.scenario->id + "_" + info.param.variant->id;
+    std::string name = info.param.scenario->id + "_" + info.param.variant->id;
+    for (const scenario::Param& p : info.param.scenario->params)
+        if (differs_from_default(*info.param.scenario, p))
+            for (const auto& [param, choice] : info.param.scenario->chosen)
+                if (param == p.name) name += "_" + param + "_" + choice;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, Verdict, ::testing::ValuesIn(all_cases()), case_name);
@@ -400,6 +437,107 @@ TEST(VerdictFacts, StencilRaceNamesTheStoreAndLoadLines) {
     }
     EXPECT_TRUE(store_line) << "no race line is the store into s_tile";
     EXPECT_TRUE(load_line) << "no race line is a load from s_tile";
+}
+
+} // namespace
+} // namespace synclab
+
+namespace synclab {
+namespace {
+
+// [SECTION] The atomics lessons
+
+std::vector<uint32_t> u32s(const runner::RunSummary& r, const std::string& name) {
+    for (const launch::Buffer& b : r.final_buffers)
+        if (b.name == name) {
+            std::vector<uint32_t> out(b.bytes.size() / 4);
+            std::memcpy(out.data(), b.bytes.data(), out.size() * 4);
+            return out;
+        }
+    ADD_FAILURE() << "no buffer " << name;
+    return {};
+}
+
+// k is what k_addresses spreads over: 2048 threads on k counters leave 2048 / k on each, and
+// k = 1 is one_address again.
+TEST(AtomicsVerdicts, KAddressesSpreadsOverKCounters) {
+    const scenario::Scenario& base = *scenario::find_scenario("atomic_counter");
+    for (const char* k : {"1", "32", "1024"}) {
+        const scenario::Scenario s = scenario::with_params(base, {{"k", k}});
+        runner::RunOptions o;
+        o.schedule = sim::Schedule::Random;
+        const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("k_addresses"), o);
+        EXPECT_EQ(r.wrong_outputs, 0u) << "k=" << k << ": " << r.check_summary;
+        const std::vector<uint32_t> counters = u32s(r, "g_counters");
+        const uint32_t n = static_cast<uint32_t>(std::stoul(k));
+        ASSERT_EQ(counters.size(), 1024u);
+        for (uint32_t c = 0; c < counters.size(); ++c)
+            ASSERT_EQ(counters[c], c < n ? 2048u / n : 0u) << "k=" << k << " counter " << c;
+    }
+}
+
+// Each thread of a [latency] lesson records its SM (the simulator places block b on SM b % 8) and
+// a clock64 difference; the reference checks the tickets, which are every atomic's result in use.
+TEST(AtomicsVerdicts, LatencyBuffersHoldEachThreadsSmAndCycles) {
+    const scenario::Scenario& s = *scenario::find_scenario("atomic_counter");
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::RoundRobin;
+    for (const scenario::Variant& v : s.variants) {
+        const runner::RunSummary r = runner::run_scenario(s, v, o);
+        const std::vector<uint32_t> sm = u32s(r, s.latency.sm_buffer);
+        ASSERT_EQ(sm.size(), 2048u);
+        for (uint32_t i = 0; i < sm.size(); ++i)
+            ASSERT_EQ(sm[i], (i / 256) % o.limits.sm_count) << v.id << " thread " << i;
+        for (const launch::Buffer& b : r.final_buffers)
+            if (b.name == s.latency.cycles_buffer) {
+                EXPECT_EQ(b.bytes.size(), 2048u * 8u) << v.id;
+            }
+    }
+}
+
+// The NaN spin: with the one_nan input float_compare_nan ends at the lesson's step budget, and the
+// message names a line inside its do/while loop; with input=finite the same code completes, right.
+TEST(AtomicsVerdicts, NanSpinNamesTheLoopAndFiniteInputCompletes) {
+    const scenario::Scenario& s = *scenario::find_scenario("cas_loop");
+    const scenario::Variant& v = *s.find_variant("float_compare_nan");
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::RoundRobin;
+    const runner::RunSummary spin = runner::run_scenario(s, v, o);
+    ASSERT_EQ(spin.status, trace::RunStatus::Budget) << spin.message;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(spin.message, m, std::regex(R"(cas_loop\.cu:(\d+))"))) << spin.message;
+    const uint32_t named = static_cast<uint32_t>(std::stoul(m[1].str()));
+    // The loop's lines in the kernel source: from its `do {` to its `} while`.
+    const std::string cuda(s.cuda_source());
+    const size_t fn = cuda.find("cas_loop_float_compare_nan(");
+    const size_t open = cuda.find("do {", fn), close = cuda.find("} while", fn);
+    ASSERT_NE(open, std::string::npos);
+    const auto line = [&](size_t at) { return 1 + static_cast<uint32_t>(std::count(cuda.begin(), cuda.begin() + long(at), '\n')); };
+    EXPECT_GE(named, line(open)) << spin.message;
+    EXPECT_LE(named, line(close)) << spin.message;
+    EXPECT_NE(spin.message.find("threads were still running"), std::string::npos) << spin.message;
+
+    const scenario::Scenario finite = scenario::with_params(s, {{"input", "finite"}});
+    const runner::RunSummary done = runner::run_scenario(finite, *finite.find_variant("float_compare_nan"), o);
+    EXPECT_EQ(done.status, trace::RunStatus::Ok) << done.message;
+    EXPECT_EQ(done.wrong_outputs, 0u) << done.check_summary;
+    EXPECT_GT(done.checked_outputs, 0u);
+}
+
+// The reference is not fooled: a doubled ticket (as a lost update would leave) is a wrong output.
+TEST(AtomicsVerdicts, AtomicCounterReferenceCatchesADoubledTicket) {
+    const scenario::Scenario& s = *scenario::find_scenario("atomic_counter");
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::RoundRobin;
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("one_address"), o);
+    ASSERT_EQ(r.wrong_outputs, 0u) << r.check_summary;
+    std::vector<launch::Buffer> after = r.final_buffers;
+    for (launch::Buffer& b : after)
+        if (b.name == "g_ticket") {
+            std::memcpy(b.bytes.data() + 4, b.bytes.data(), 4); // thread 1's ticket = thread 0's
+        }
+    const scenario::CheckResult bad = s.check(s.make_inputs(1), after);
+    EXPECT_EQ(bad.wrong, 1u) << bad.summary;
 }
 
 } // namespace

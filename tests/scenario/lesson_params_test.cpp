@@ -1,0 +1,265 @@
+// The lesson format's parameters ([param.NAME]), per-thread latency buffers ([latency]) and step
+// budget (max_steps): the built-in atomics lessons parse to what their files say, with_params
+// applies a choice to the inputs, and each mistake in those tables is an error naming the file,
+// the line and the field. The broken files are the atomic_counter lesson's, one change at a time.
+#include "scenario/lesson.h"
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace synclab::scenario {
+namespace {
+
+std::string read(const std::string& relative) {
+    std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/" + relative, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct Files {
+    std::string toml = read("assets/lessons/atomic_counter/lesson.toml");
+    std::string en = read("assets/lessons/atomic_counter/en.md");
+    std::string zh = read("assets/lessons/atomic_counter/zh.md");
+    std::string cuda = read("kernels/atomic_counter.cu");
+    std::string ptx = read("assets/ptx/atomic_counter.ptx");
+};
+
+std::string error_of(const Files& f) {
+    LessonSources s;
+    s.folder_id = "atomic_counter";
+    s.toml_name = "lesson.toml";
+    s.en_name = "en.md";
+    s.zh_name = "zh.md";
+    s.toml_text = f.toml;
+    s.en_text = f.en;
+    s.zh_text = f.zh;
+    s.kernel = [f](const std::string&, uint32_t) {
+        return KernelFiles{"atomic_counter.cu", f.cuda, "atomic_counter.ptx", f.ptx};
+    };
+    try {
+        build_lesson(s);
+    } catch (const LessonError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string with(std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << "the lesson file has no '" << from << "'";
+    EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "'" << from << "' is not unique";
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+uint32_t line_of(const std::string& text, const std::string& needle) {
+    const size_t at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1);
+}
+
+void expect_error(const Files& f, const std::string& wanted) {
+    const std::string e = error_of(f);
+    EXPECT_EQ(e.rfind(wanted, 0), 0u) << "error: " << e << "\nwanted: " << wanted;
+}
+
+std::string at(const Files& f, const std::string& needle) {
+    return "lesson.toml:" + std::to_string(line_of(f.toml, needle)) + ": ";
+}
+
+// [SECTION] The built-in lessons say what their files say
+
+TEST(LessonParams, AtomicCounterHasKAndLatencyBuffers) {
+    const Scenario& s = *find_scenario("atomic_counter");
+    ASSERT_EQ(s.params.size(), 1u);
+    const Param& k = s.params[0];
+    EXPECT_EQ(k.name, "k");
+    EXPECT_EQ(k.choice_names(), "1, 32, 1024");
+    EXPECT_EQ(k.choices[k.default_choice].name, "32");
+    EXPECT_EQ(k.arg, 4);
+    EXPECT_EQ(k.choices[2].scalar_bits, 1024u);
+    EXPECT_EQ(s.latency.cycles_buffer, "g_cycles");
+    EXPECT_EQ(s.latency.sm_buffer, "g_smid");
+    ASSERT_EQ(s.chosen.size(), 1u);
+    EXPECT_EQ(s.chosen[0].second, "32");
+    EXPECT_EQ(s.max_steps, 0u);
+    EXPECT_EQ(find_scenario("cas_loop")->max_steps, 2'000'000u);
+    EXPECT_FALSE(find_scenario("stencil")->latency.present());
+}
+
+TEST(LessonParams, WithParamsSetsTheScalarArgument) {
+    const Scenario& s = *find_scenario("atomic_counter");
+    EXPECT_EQ(s.make_inputs(1).args[4].bits, 32u);
+    const Scenario one = with_params(s, {{"k", "1"}});
+    EXPECT_EQ(one.make_inputs(1).args[4].bits, 1u);
+    EXPECT_EQ(one.chosen[0].second, "1");
+    EXPECT_EQ(s.make_inputs(1).args[4].bits, 32u) << "the catalog's lesson is left as it was";
+    EXPECT_EQ(with_params(s, {}).make_inputs(1).args[4].bits, 32u);
+}
+
+TEST(LessonParams, WithParamsSetsBufferSpecs) {
+    const Scenario& s = *find_scenario("histogram");
+    const Scenario skewed = with_params(s, {{"input", "skewed"}});
+    const Inputs in = skewed.make_inputs(7);
+    ASSERT_EQ(in.buffers[0].name, "g_data");
+    std::vector<uint32_t> data(in.buffers[0].bytes.size() / 4);
+    std::memcpy(data.data(), in.buffers[0].bytes.data(), in.buffers[0].bytes.size());
+    ASSERT_EQ(data.size(), 16384u);
+    EXPECT_EQ(std::count(data.begin(), data.end(), 3u), 16384) << "skewed: every value in bin 3";
+    const Inputs uniform = s.make_inputs(7);
+    std::memcpy(data.data(), uniform.buffers[0].bytes.data(), uniform.buffers[0].bytes.size());
+    EXPECT_LT(std::count(data.begin(), data.end(), 3u), 16384 / 4) << "uniform over 8 bins";
+}
+
+TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
+    const Scenario& s = *find_scenario("atomic_counter");
+    auto message = [&](const ParamValues& v) {
+        try {
+            with_params(s, v);
+        } catch (const ParamError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(message({{"j", "1"}}), "lesson atomic_counter has no parameter 'j' (parameters: k)");
+    EXPECT_EQ(message({{"k", "2"}}), "lesson atomic_counter: parameter 'k' has no choice '2' (choices: 1, 32, 1024)");
+    EXPECT_EQ(message({{"k", "1"}, {"k", "32"}}), "parameter 'k' is given twice");
+    EXPECT_EQ(parse_param_text("k=32"), (std::pair<std::string, std::string>{"k", "32"}));
+    EXPECT_THROW(parse_param_text("k"), ParamError);
+    EXPECT_THROW(parse_param_text("=1"), ParamError);
+    EXPECT_THROW(parse_param_text("k="), ParamError);
+}
+
+// The latency lesson's atomics must have their results used: nvcc then keeps atom (ptxas turns an
+// atom whose result is unused into a fire-and-forget RED, which does not wait for the queue). Every
+// variant's entry has an atom whose destination register is read again later in the entry.
+TEST(LessonParams, AtomicCounterAtomicsHaveTheirResultsUsed) {
+    const Scenario& s = *find_scenario("atomic_counter");
+    const std::string ptx(s.ptx_source());
+    for (const Variant& v : s.variants) {
+        SCOPED_TRACE(v.id);
+        const size_t begin = ptx.find(".entry " + v.kernel + "(");
+        ASSERT_NE(begin, std::string::npos);
+        const std::string body = ptx.substr(begin, ptx.find(".entry", begin + 1) - begin);
+        EXPECT_EQ(body.find("\tred."), std::string::npos) << "a red: the result is dropped";
+        size_t at = body.find("atom.global.add.u32");
+        ASSERT_NE(at, std::string::npos) << "no global atomicAdd";
+        for (; at != std::string::npos; at = body.find("\tatom.", at + 1)) {
+            const size_t reg = body.find('%', at);
+            const std::string dest = body.substr(reg, body.find(',', reg) - reg);
+            const std::string after = body.substr(body.find('\n', at));
+            EXPECT_TRUE(std::regex_search(after, std::regex(dest + "(?![0-9])")))
+                << dest << ", the result of '" << body.substr(at, body.find('\n', at) - at) << "', is never read";
+        }
+    }
+}
+
+// [SECTION] Mistakes in [param.NAME]
+
+TEST(LessonParamErrors, TheLessonItselfIsFine) {
+    EXPECT_EQ(error_of(Files{}), "");
+}
+
+TEST(LessonParamErrors, DefaultNotAChoice) {
+    Files f;
+    f.toml = with(f.toml, "default = \"32\"", "default = \"33\"");
+    expect_error(f, at(f, "default = \"33\"") + "[param.k]: default '33' is not one of the choices (1, 32, 1024)");
+}
+
+TEST(LessonParamErrors, ArgMustBeAScalarAndTheDefault) {
+    Files f;
+    f.toml = with(f.toml, "arg = 4", "arg = 0");
+    expect_error(f, at(f, "arg = 0") + "[param.k]: arg = 0 must be the index of a scalar in args (0 .. 4)");
+    Files g;
+    g.toml = with(g.toml, "\"g_smid\", 32]", "\"g_smid\", 16]");
+    expect_error(g, at(g, "\"g_smid\", 16]") + "[param.k]: args[4] must be the default choice '32'");
+    Files h;
+    h.toml = with(h.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"many\"]");
+    expect_error(h, at(h, "\"many\"") + "[param.k]: choice 'many' sets a scalar argument, so it must be a number");
+    Files i;
+    i.toml = with(i.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"4294967296\"]");
+    expect_error(i, at(i, "\"4294967296\"") + "[param.k]: args[4] (parameter");
+}
+
+TEST(LessonParamErrors, ChoicesAreFewAndWellFormed) {
+    Files f;
+    f.toml = with(f.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"32\"]");
+    expect_error(f, at(f, "choices = [\"32\"]") + "[param.k]: 'choices' needs at least two choices, got 1");
+    Files g;
+    g.toml = with(g.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"32\"]");
+    expect_error(g, at(g, "choices = [") + "[param.k]: choice '32' is listed twice");
+    Files h;
+    h.toml = with(h.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"A B\"]");
+    expect_error(h, at(h, "choices = [") + "[param.k]: choice 'A B' must be lower-case letters, digits, _, - or .");
+}
+
+TEST(LessonParamErrors, UnknownKeyOrNothingSet) {
+    Files f;
+    f.toml = with(f.toml, "arg = 4", "arg = 4\nargs = 4");
+    expect_error(f, at(f, "args = 4") + "[param.k]: unknown key 'args' (keys: en, zh, choices, default, arg; or a "
+                                        "buffer's name)");
+    Files g;
+    g.toml = with(g.toml, "arg = 4\n", "");
+    expect_error(g, at(g, "[param.k]") + "[param.k]: it sets nothing");
+    Files h;
+    h.toml = with(h.toml, "[param.k]", "[param.K]");
+    expect_error(h, at(h, "[param.K]") + "parameter name 'K' must be lower-case letters, digits and _");
+}
+
+TEST(LessonParamErrors, BufferSpecsPerChoice) {
+    Files f;
+    f.toml = with(f.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\"]");
+    expect_error(f, at(f, "g_counters = [") + "[param.k]: g_counters: 2 specs for 3 choices");
+    Files g;
+    g.toml = with(g.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\", \"buf:f32:1024\"]");
+    expect_error(g, at(g, "g_counters = [") + "[param.k]: g_counters: choice '1024': the kernel takes u32 elements, "
+                                              "the spec says f32");
+    Files h;
+    h.toml = with(h.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:8\", \"buf:u32:1024\"]");
+    expect_error(h, at(h, "g_counters = [") + "[param.k]: g_counters: the default choice '32' must have the spec of "
+                                              "[buffers] ('buf:u32:1024')");
+    Files i;
+    i.toml = with(i.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\", \"buf:u33:1\"]");
+    expect_error(i, at(i, "g_counters = [") + "[param.k]: g_counters: choice '1024': ");
+    Files j;
+    j.toml = with(j.toml, "arg = 4", "arg = 4\ng_cycles = [\"buf:u64:2048\", \"buf:u64:2048\", \"buf:u64:2048\"]");
+    expect_error(j, at(j, "g_cycles = [") + "[param.k]: g_cycles: holds [latency] timings");
+}
+
+// [SECTION] Mistakes in [latency] and max_steps
+
+TEST(LessonLatencyErrors, BuffersMustExistHoldOnePerThreadAndStayUnchecked) {
+    Files f;
+    f.toml = with(f.toml, "cycles = \"g_cycles\"", "cycles = \"g_cycle\"");
+    expect_error(f, at(f, "cycles = \"g_cycle\"") + "[latency]: cycles = 'g_cycle' names no buffer");
+    Files g;
+    g.toml = with(g.toml, "g_cycles = \"buf:u64:2048\"", "g_cycles = \"buf:u64:2047\"");
+    expect_error(g, at(g, "g_cycles = \"buf") + "[latency]: buffer 'g_cycles' holds cycles for every thread: it "
+                                                "needs one element per thread of the launch (2048), it has 2047");
+    Files h;
+    h.toml = with(h.toml, "g_cycles = \"buf:u64:2048\"", "g_cycles = \"buf:f64:2048\"");
+    expect_error(h, at(h, "g_cycles = \"buf") + "[latency]: buffer 'g_cycles' holds cycles: it must be of an "
+                                                "integer type");
+    Files i;
+    i.toml = with(i.toml, "sm = \"g_smid\"", "sm = \"g_smid\"\nclock = \"g_cycles\"");
+    expect_error(i, at(i, "clock = ") + "[latency]: unknown key 'clock' (keys: cycles, sm)");
+    Files j;
+    j.toml = with(j.toml, "cycles = \"g_cycles\"\n", "");
+    expect_error(j, at(j, "[latency]") + "[latency]: missing key 'cycles'");
+}
+
+TEST(LessonLatencyErrors, MaxStepsIsAtLeastAThousand) {
+    Files f;
+    f.toml = with(f.toml, "outputs = [", "max_steps = 10\noutputs = [");
+    expect_error(f, at(f, "max_steps = 10") + "max_steps must be at least 1000 thread-instructions, got 10");
+}
+
+} // namespace
+} // namespace synclab::scenario
