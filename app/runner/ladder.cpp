@@ -81,9 +81,12 @@ Ladder run_ladder(const scenario::Scenario& scenario, const LadderOptions& optio
             rung.time_max = s.gpu_untraced.ran ? s.gpu_untraced.kernel_ms_max : s.kernel_ms;
             if (!rung.timed) rung.message = "no kernel time came back";
         } else {
-            any_sim_cycles = any_sim_cycles || s.modelled_cycles > 0;
-            rung.timed = s.modelled_cycles > 0;
-            rung.time = rung.time_min = rung.time_max = double(s.modelled_cycles);
+            // RunSummary::modelled_cycles is the kept repetition's RunMeta::modelled_cycles; a runner
+            // that does not copy it yet still left it in the trace.
+            const uint64_t cycles = s.modelled_cycles ? s.modelled_cycles : s.trace.meta.modelled_cycles;
+            any_sim_cycles = any_sim_cycles || cycles > 0;
+            rung.timed = cycles > 0;
+            rung.time = rung.time_min = rung.time_max = double(cycles);
             if (!rung.timed) rung.message = "not modelled (this simulator has no cost model: 0 cycles)";
         }
         ladder.rungs.push_back(std::move(rung));

@@ -49,18 +49,40 @@ bool have_gl() {
 
 // [SECTION] Building the grids
 
-void HeatmapView::rebuild(const AppState&, const RunRecord& record) {
-    serial_ = record.serial;
-    const trace::Trace& trace = record.summary.trace;
-    contention_.build(trace);
+HeatmapView::Built HeatmapView::build(std::shared_ptr<const RunRecord> record) {
+    Built b;
+    const trace::Trace& trace = record->summary.trace;
+    b.contention.build(trace);
     const scenario::Scenario* scenario =
-        record.scenario_id.empty() ? nullptr : scenario::find_scenario(record.scenario_id);
-    latencies_ = thread_latencies(trace, scenario, record.summary.final_buffers);
-    block_thread_ = block_thread_grid(trace, latencies_);
-    sm_warp_ = sm_warp_grid(trace, latencies_, &sm_warp_ids_);
+        record->scenario_id.empty() ? nullptr : scenario::find_scenario(record->scenario_id);
+    b.latencies = thread_latencies(trace, scenario, record->summary.final_buffers);
+    b.block_thread = block_thread_grid(trace, b.latencies);
+    b.sm_warp = sm_warp_grid(trace, b.latencies, &b.sm_warp_ids);
+    return b;
+}
+
+void HeatmapView::adopt(Built b) {
+    contention_ = std::move(b.contention);
+    latencies_ = std::move(b.latencies);
+    block_thread_ = std::move(b.block_thread);
+    sm_warp_ = std::move(b.sm_warp);
+    sm_warp_ids_ = std::move(b.sm_warp_ids);
     bin_key_ = BinKey{};
     reset_zoom();
     ++version_;
+}
+
+void HeatmapView::rebuild(const std::shared_ptr<const RunRecord>& record) {
+    serial_ = record->serial;
+    // A build still running for an older record is waited for and dropped (std::async's future
+    // joins): only when a new run arrives while a big one is still being binned.
+    pending_ = {};
+    if (record->summary.trace.events.size() < kAsyncEvents) {
+        adopt(build(record));
+        return;
+    }
+    adopt(Built{}); // nothing of the previous record stays on screen
+    pending_ = std::async(std::launch::async, &HeatmapView::build, record);
 }
 
 void HeatmapView::reset_zoom() {
@@ -76,10 +98,16 @@ void HeatmapView::draw(AppState& state) {
     const UiText& t = ui_text(shown_language(state));
     cells_rect_ = legend_rect_ = ImVec4(0, 0, 0, 0);
     const RunRecord* record = state.current.get();
-    if (record && !record->provisional && record->serial != serial_) rebuild(state, *record);
+    if (record && !record->provisional && record->serial != serial_) rebuild(state.current);
+    if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        adopt(pending_.get());
     draw_controls(state);
     if (!record || record->provisional) {
         widgets::disabled_wrapped(t.heatmap.no_run);
+        return;
+    }
+    if (pending_.valid()) {
+        widgets::disabled_wrapped(fill(t.heatmap.preparing, {std::to_string(record->summary.trace.events.size())}).c_str());
         return;
     }
     draw_map(state, *record);

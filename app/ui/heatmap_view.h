@@ -12,6 +12,7 @@
 
 #include <imgui.h>
 
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ class HeatmapView {
     std::string renderer_error() const { return renderer_ ? renderer_->error() : std::string(); }
 
   private:
-    void rebuild(const AppState& state, const RunRecord& record);
+    void rebuild(const std::shared_ptr<const RunRecord>& record);
     void draw_controls(const AppState& state);
     void draw_map(const AppState& state, const RunRecord& record);
     void draw_legend(const AppState& state, ImVec2 at, ImVec2 size, float lo, float hi, const char* unit);
@@ -47,8 +48,19 @@ class HeatmapView {
     ContentionValue value_ = ContentionValue::Operations;
     bool log_scale_ = false;
 
-    // Built for one record.
+    // Built for one record: small traces at once, big ones (kAsyncEvents and more) on a thread of
+    // their own (2 s of CPU at 10 M events) while the view says it is preparing them.
+    static constexpr size_t kAsyncEvents = 500'000;
+    struct Built {
+        ContentionIndex contention;
+        ThreadLatencies latencies;
+        HeatGrid block_thread, sm_warp;
+        std::vector<uint32_t> sm_warp_ids;
+    };
+    static Built build(std::shared_ptr<const RunRecord> record);
+    void adopt(Built built);
     uint64_t serial_ = 0;
+    std::future<Built> pending_;
     ContentionIndex contention_;
     ThreadLatencies latencies_;
     HeatGrid block_thread_, sm_warp_;

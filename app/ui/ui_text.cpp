@@ -555,6 +555,7 @@ constexpr UiText kEnglish = {
             .no_latency = "No per-thread latencies: this lesson does not time its atomics (a [latency] table in "
                           "its lesson file) and the run was not timed by the cost model.",
             .no_sm = "The latencies name no SM: the lesson records no %smid and the trace has no SM table.",
+            .preparing = "binning {0} events\u2026",
             .time_modelled = "time: the cost model's issue cycle of each atomic",
             .time_events = "time: the simulator's step counter (this run was not timed by the cost model)",
             .time_gpu = "time: the GPU's %globaltimer (ns) of each traced atomic",
@@ -1117,6 +1118,7 @@ constexpr UiText kChinese = {
             .no_latency = "没有每个线程的延迟：这个课程没有为原子操作计时（课程文件中的 [latency] 表），"
                           "这次运行也没有用成本模型计时。",
             .no_sm = "这些延迟没有对应的 SM：课程没有记录 %smid，追踪里也没有 SM 表。",
+            .preparing = "正在统计 {0} 个事件\u2026",
             .time_modelled = "时间：成本模型给出的每个原子操作的发射周期",
             .time_events = "时间：模拟器的步数计数（这次运行没有用成本模型计时）",
             .time_gpu = "时间：GPU 的 %globaltimer（纳秒），每个被追踪的原子操作",

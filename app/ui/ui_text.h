@@ -256,6 +256,7 @@ struct HeatmapText {
     Text value_ops, value_depth; // what a contention cell counts
     Text log_scale, reset_zoom;
     Text no_run, no_atomics, no_latency, no_sm;
+    Text preparing; // "binning {0} events…"
     Text time_modelled; // the time axis is the cost model's issue cycles
     Text time_events;   // ... the events' own time (not timed)
     Text time_gpu;      // ... the GPU's %globaltimer

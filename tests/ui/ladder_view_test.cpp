@@ -11,6 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 namespace {
 
 using namespace synclab;
@@ -123,6 +126,37 @@ TEST(HeatmapView, WithoutGlItSaysSoAndKeepsTheLegend) {
     EXPECT_TRUE(HeadlessPanel::drew_colour(theme::kDeadlock)) << "the no-GL note in the cells' place";
     EXPECT_GT(view.cells_rect().z, view.cells_rect().x);
     EXPECT_GT(view.legend_rect().x, view.cells_rect().z) << "the legend is right of the cells";
+}
+
+// A big trace is binned off the UI thread: the first frame says so, a later one has the cells.
+TEST(HeatmapView, BigTracesAreBinnedOffTheUiThread) {
+    HeadlessPanel panel;
+    AppState s = state_for("lost_update");
+    auto record = std::make_shared<RunRecord>();
+    record->serial = 9;
+    trace::Trace& t = record->summary.trace;
+    t.threads = trace::thread_layout(trace::Dim3{4, 1, 1}, trace::Dim3{256, 1, 1});
+    trace::Event e;
+    e.kind = trace::EventKind::Atomic;
+    e.flags = trace::make_flags(trace::Space::Global, 4);
+    for (uint32_t i = 0; i < 600'000; ++i) {
+        e.thread = i % 1024;
+        e.address = (i % 3) * 4;
+        e.time = i;
+        t.events.push_back(e);
+    }
+    s.current = record;
+    HeatmapView view;
+    panel.frame([&] { view.draw(s); });
+    EXPECT_EQ(view.cells_rect().z, 0) << "no cells before the binning is done";
+    bool drawn = false;
+    for (int i = 0; i < 400 && !drawn; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        panel.frame([&] { view.draw(s); });
+        drawn = view.cells_rect().z > view.cells_rect().x;
+    }
+    EXPECT_TRUE(drawn) << "the binned grid never came";
+    EXPECT_TRUE(HeadlessPanel::drew_colour(heat::colour_u32(1.0f)));
 }
 
 } // namespace
