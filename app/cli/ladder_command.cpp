@@ -14,11 +14,12 @@ namespace synclab::cli {
 
 const char* const kLadderUsage =
     R"(  synclab ladder SCENARIO [--backend sim|gpu] [--reps N] [--schedule rr|random|adversarial]
-              [--seed N] [--timeout S] [--json]
+              [--seed N] [--timeout S] [--param NAME=CHOICE ...] [--json]
       The optimisation ladder: every variant of SCENARIO timed, with its ratio to the first (naive)
       variant. Simulator (default): the cost model's modelled cycles of one run per variant (schedule
       rr unless --schedule); a simulator without the cost model says "not modelled". --backend gpu:
       the median CUDA-event kernel time of N untraced launches per variant (--reps, default 20).
+      --param NAME=CHOICE: a lesson parameter (see 'synclab show SCENARIO'), the same for every variant.
 )";
 
 namespace {
@@ -63,13 +64,20 @@ nlohmann::json ladder_json(const runner::Ladder& l) {
         }
         rungs.push_back(std::move(j));
     }
-    return {{"scenario", l.scenario}, {"backend", l.backend},           {"device", l.device},
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, choice] : l.params)
+        params[name] = choice;
+    return {{"scenario", l.scenario}, {"params", params}, {"backend", l.backend}, {"device", l.device},
             {"unit", l.unit},         {"reps", l.reps},                 {"baseline", l.baseline},
             {"not_modelled", l.not_modelled}, {"cancelled", l.cancelled}, {"rungs", rungs}};
 }
 
 void print_ladder_text(std::ostream& out, const runner::Ladder& l) {
-    out << "ladder: " << l.scenario << " on " << l.device << " ("
+    std::string params;
+    for (const auto& [name, choice] : l.params)
+        params += (params.empty() ? " (" : ", ") + name + "=" + choice;
+    if (!params.empty()) params += ")";
+    out << "ladder: " << l.scenario << params << " on " << l.device << " ("
         << (l.unit == "cycles" ? "modelled cycles, one run per variant"
                                : "median kernel time of " + std::to_string(l.reps) + " untraced launches")
         << ")\n";
@@ -129,13 +137,24 @@ int cmd_ladder(const std::vector<std::string>& argv) {
         if (!sim::parse_schedule(*sched, o.schedule) || o.schedule == sim::Schedule::Exhaustive)
             throw UsageError("--schedule must be rr, random or adversarial, got '" + *sched + "'");
     }
-    if (!a.values("param").empty())
-        throw UsageError("--param " + a.values("param").front() + ": lesson " + s->id +
-                         " declares no parameters");
+    // --param NAME=CHOICE: the lesson with those inputs (every variant runs on the same ones).
+    scenario::ParamValues values;
+    try {
+        for (const std::string& text : a.values("param"))
+            values.push_back(scenario::parse_param_text(text));
+    } catch (const scenario::ParamError& e) {
+        throw UsageError("--param: " + std::string(e.what()));
+    }
+    scenario::Scenario chosen;
+    try {
+        chosen = scenario::with_params(*s, values);
+    } catch (const scenario::ParamError& e) {
+        throw UsageError("--param: " + std::string(e.what()));
+    }
 
     runner::Ladder ladder;
     try {
-        ladder = runner::run_ladder(*s, o);
+        ladder = runner::run_ladder(chosen, o);
     } catch (const runner::RequestError& e) {
         throw UsageError(e.what());
     } catch (const gpu::Unavailable& e) {

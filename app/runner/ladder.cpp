@@ -45,6 +45,7 @@ Ladder run_ladder(const scenario::Scenario& scenario, const LadderOptions& optio
 
     Ladder ladder;
     ladder.scenario = scenario.id;
+    ladder.params = scenario.chosen;
     ladder.backend = options.backend;
     const bool gpu = options.backend == "gpu";
     ladder.unit = gpu ? "ms" : "cycles";

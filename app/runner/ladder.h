@@ -46,6 +46,7 @@ struct LadderRung {
 
 struct Ladder {
     std::string scenario;
+    scenario::ParamValues params; // the lesson parameters it ran with (Scenario::chosen)
     std::string backend; // "sim" | "gpu"
     std::string device;  // "SyncLab simulator", "NVIDIA H200"
     std::string unit;    // "cycles" (modelled) | "ms" (CUDA events)

@@ -49,7 +49,12 @@ void ContentionIndex::build(const trace::Trace& trace, uint32_t max_rows) {
     *this = ContentionIndex{};
     max_rows = std::clamp<uint32_t>(max_rows, 1, 65535);
     timed_ = !trace.timing.empty() && trace.timing.size() == trace.events.size();
-    const auto time_of = [&](size_t i) { return timed_ ? trace.timing[i].issue : trace.events[i].time; };
+    // Timed: the cycle the atomic completed (issue + queueing + service). Issue cycles bunch at the
+    // start (every warp reaches its atomic at about the same time); completions spread over the time
+    // the address's queue takes to drain, which is what contention looks like.
+    const auto time_of = [&](size_t i) {
+        return timed_ ? trace.timing[i].issue + trace.timing[i].latency : trace.events[i].time;
+    };
 
     // Pass 1: every atomic's address, with a key id per event (consecutive atomics mostly hit the
     // same address: the last key is tried first).

@@ -1,8 +1,9 @@
 // The heatmaps' data side (no ImGui, no GL): grids of cell values built from a trace, and what a
 // hovered cell is. Three grids (HeatmapView draws them through HeatmapRenderer):
 //   contention   rows: the hottest atomic addresses (the rest folded into one "other" row),
-//                columns: time (the cost model's issue cycles where the trace is timed, else event
-//                time), value: operations per cell or the deepest queue seen in it;
+//                columns: time (where the trace is timed, the cycle each atomic completed: issue +
+//                queueing + service; else event time), value: operations per cell or the deepest
+//                queue an operation of the cell met on arrival;
 //   block_thread rows: blocks, columns: threads of a block, value: the thread's atomic latency;
 //   sm_warp      rows: SMs, columns: the warps an SM ran in launch order, value: the warp's mean
 //                atomic latency.
@@ -69,7 +70,7 @@ class ContentionIndex {
 
     const std::vector<ContentionRow>& rows() const { return rows_; }
     uint64_t events() const { return events_; }
-    bool timed() const { return timed_; }        // times are modelled issue cycles (else event time)
+    bool timed() const { return timed_; }        // times are modelled completion cycles (else event time)
     uint64_t t_begin() const { return t_begin_; } // first atomic's time
     uint64_t t_end() const { return t_end_; }     // one past the last
     bool empty() const { return events_ == 0; }

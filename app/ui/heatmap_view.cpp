@@ -199,8 +199,14 @@ void HeatmapView::draw_map(const AppState& state, const RunRecord& record) {
     // Scale: counts from 0; latencies from their minimum (their spread is the point); log from the
     // smallest positive value.
     float lo = mode_ == HeatmapMode::Contention ? 0.0f : grid->min;
-    const float hi = grid->max;
+    float hi = grid->max;
     if (log_scale_) lo = grid->min_positive > 0 ? grid->min_positive : 1.0f;
+    // Every cell the same: the middle of the map, not its hot end (nothing stands out).
+    if (!(hi > lo)) {
+        lo = hi - 1;
+        hi = hi + 1;
+        if (log_scale_ && lo <= 0) lo = hi / 4;
+    }
 
     // Layout: row labels | cells | legend, the time/column axis under the cells.
     const float axis_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
@@ -344,7 +350,9 @@ void HeatmapView::draw_legend(const AppState& state, ImVec2 at0, ImVec2 size0, f
     for (int k = 0; k <= ticks; ++k) {
         const float f = float(k) / float(ticks);
         const float y = at.y + ramp_h * (1.0f - f);
-        const std::string label = number(heat::value_at(f, lo, hi, log_scale_));
+        // Whole numbers where the range is wide (cycles, counts): "2727", not "2727.2".
+        const float v = heat::value_at(f, lo, hi, log_scale_);
+        const std::string label = number(hi - lo >= 10 ? std::round(v) : v);
         dl->AddLine(ImVec2(at.x + bar_w, y), ImVec2(at.x + bar_w + 3, y), ink);
         dl->AddText(ImVec2(at.x + bar_w + 5, std::clamp(y - line * 0.5f, at.y, at.y + ramp_h - line)), ink,
                     label.c_str());

@@ -270,7 +270,14 @@ RunJob make_ladder_job(const scenario::Scenario& scenario, const Controls& contr
     job.what = scenario.id + (gpu ? " on the GPU" : "") + ": ladder";
     job.error_prefix = "the ladder";
     const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
-    job.work = [s, controls, gpu](const std::atomic<bool>& cancel, const std::function<void(double)>& progress) {
+    // The student's parameter choices (the run panel's): a copy of the lesson, owned by the job.
+    std::shared_ptr<const scenario::Scenario> chosen;
+    if (const auto it = controls.params.find(scenario.id); it != controls.params.end() && !it->second.empty()) {
+        chosen = std::make_shared<const scenario::Scenario>(scenario::with_params(scenario, it->second));
+        s = chosen.get();
+    }
+    job.work = [s, chosen, controls, gpu](const std::atomic<bool>& cancel,
+                                          const std::function<void(double)>& progress) {
         runner::LadderOptions o;
         o.backend = controls.backend;
         // A median of fewer than 5 launches is one outlier away from wrong.

@@ -27,7 +27,9 @@ TEST(LadderCli, UsageErrorsSayWhatIsWrong) {
     expect_usage_error("lost_update --backend gpu --reps 0", "--reps must be between 1");
     expect_usage_error("lost_update --schedule exhaustive", "--schedule must be rr, random or adversarial");
     expect_usage_error("lost_update --frobnicate", "unknown option --frobnicate");
-    expect_usage_error("lost_update --param k=4", "declares no parameters");
+    expect_usage_error("lost_update --param k=4", "--param: lesson lost_update has no parameter 'k'");
+    expect_usage_error("atomic_counter --param k=7", "--param:");
+    expect_usage_error("atomic_counter --param k", "--param:");
 }
 
 TEST(LadderCli, JsonHasARungPerVariant) {
@@ -46,6 +48,16 @@ TEST(LadderCli, JsonHasARungPerVariant) {
         any_timed = any_timed || r["timed"].get<bool>();
     }
     EXPECT_EQ(j["not_modelled"].get<bool>(), !any_timed);
+}
+
+// A lesson parameter reaches every rung and is named in the JSON.
+TEST(LadderCli, ParamsAreAppliedAndNamed) {
+    const auto o = run("atomic_counter --param k=1024 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["params"]["k"], "1024") << j.dump(2);
+    for (const auto& r : j["rungs"])
+        EXPECT_EQ(r["wrong_outputs"], 0) << r.dump();
 }
 
 TEST(LadderCli, TextTableNamesTheUnitAndEveryVariant) {

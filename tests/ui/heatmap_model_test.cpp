@@ -142,9 +142,9 @@ TEST(ContentionIndex, SharedAddressesAreOnePerBlock) {
     EXPECT_EQ(idx.rows()[2].block, 1u);
 }
 
-TEST(ContentionIndex, TimedTracesUseIssueCyclesAndShowQueueDepth) {
+TEST(ContentionIndex, TimedTracesUseCompletionCyclesAndShowQueueDepth) {
     trace::Trace t = launch(1, 32);
-    // Issued out of trace order (the cost model's clocks are per warp).
+    // (issue, latency, depth): completions at 340, 140, 510, 540, out of trace order.
     atomic(t, 0, 0x8, 300, true, 40, 0);
     atomic(t, 1, 0x8, 100, true, 40, 7);
     atomic(t, 2, 0x8, 110, true, 400, 3);
@@ -152,16 +152,18 @@ TEST(ContentionIndex, TimedTracesUseIssueCyclesAndShowQueueDepth) {
     ContentionIndex idx;
     idx.build(t);
     EXPECT_TRUE(idx.timed());
-    EXPECT_EQ(idx.t_begin(), 100u);
-    EXPECT_EQ(idx.t_end(), 501u);
+    EXPECT_EQ(idx.t_begin(), 140u);
+    EXPECT_EQ(idx.t_end(), 541u);
     EXPECT_EQ(idx.rows()[0].max_depth, 7u);
-    const HeatGrid d = idx.bin(100, 500, 4, ContentionValue::QueueDepth);
-    EXPECT_EQ(d.at(0, 0), 7.0f); // 100 and 110: the deeper queue
-    EXPECT_EQ(d.at(0, 2), 0.0f);    // 300: an atomic with nothing queued ahead
-    EXPECT_EQ(d.at(0, 1), kNoData); // 200-299: no atomic at all
-    const HeatGrid ops = idx.bin(100, 500, 4, ContentionValue::Operations);
-    EXPECT_EQ(ops.at(0, 0), 2.0f);
-    EXPECT_EQ(ops.at(0, 2), 1.0f);
+    const HeatGrid d = idx.bin(140, 540, 4, ContentionValue::QueueDepth);
+    EXPECT_EQ(d.at(0, 0), 7.0f);    // 140
+    EXPECT_EQ(d.at(0, 1), kNoData); // 240-339: no atomic completed
+    EXPECT_EQ(d.at(0, 2), 0.0f);    // 340: an atomic with nothing queued ahead
+    EXPECT_EQ(d.at(0, 3), 3.0f);    // 510 (540 is past the range)
+    const HeatGrid ops = idx.bin(140, 540, 4, ContentionValue::Operations);
+    EXPECT_EQ(ops.at(0, 0), 1.0f);
+    EXPECT_EQ(ops.at(0, 3), 1.0f);
+    EXPECT_EQ(sum(ops), 3.0f);
 }
 
 // Over kExactLimit events in view the fine histogram bins them: totals are kept, and a burst lands
