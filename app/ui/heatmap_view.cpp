@@ -189,6 +189,9 @@ void HeatmapView::draw_map(const AppState& state, const RunRecord& record) {
         }
         source = latencies_.source == "cost model" ? std::string(t.heatmap.source_model)
                                                    : fill(t.heatmap.source_buffer, {latencies_.source});
+        // A simulator without its cost model: %clock64 counts the simulator's steps, not cycles.
+        if (!gpu && latencies_.source != "cost model" && record.summary.trace.meta.modelled_cycles == 0)
+            source += std::string(" ") + t.heatmap.steps_not_cycles.s;
         if (mode_ == HeatmapMode::SmWarp)
             source += std::string("; ") + (latencies_.measured_sm ? t.heatmap.sm_measured.s : t.heatmap.sm_trace.s);
         y_axis = mode_ == HeatmapMode::BlockThread ? t.heatmap.axis_block : t.heatmap.axis_sm;

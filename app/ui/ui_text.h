@@ -263,6 +263,7 @@ struct HeatmapText {
     Text source_buffer; // "latency: the kernel's own clock64() deltas in {0}"
     Text source_model;  // "latency: the cost model's ..."
     Text sm_measured, sm_trace;
+    Text steps_not_cycles; // the simulator ran without its cost model: %clock64 counted steps
     Text unit_ops, unit_depth, unit_cycles;
     Text no_data;
     Text other_addresses; // "other addresses ({0})"
