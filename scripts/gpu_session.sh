@@ -12,12 +12,15 @@
 # Without them only the worker builds (the worker-only configuration is checked here too).
 #
 # Usage: scripts/gpu_session.sh [phases...]
-#   phases: env build gputests bench cli fences cputests sass sanitizer (default: all but sass and
+#   phases: env build gputests bench cli fences ladder cputests sass sanitizer (default: all but sass and
 #   sanitizer, in that order: the GPU's answers first, so that a session cut short still brings them
 #   back). fences: every fence lesson variant with 1,024 reader/writer pairs x 50 launches on the
 #   GPU beside the simulator (relaxed, 50 seeds), as outcome histograms (fences.log), and
-#   fence_scope's CPU reader of host-mapped memory (its stale rate per variant). sanitizer: compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside
-#   SyncLab's own verdict (sanitizer.tsv).
+#   fence_scope's CPU reader of host-mapped memory (its stale rate per variant). sanitizer:
+#   compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside SyncLab's own
+#   verdict (sanitizer.tsv). ladder: the optimisation ladders of atomic_counter and histogram on the
+#   GPU (median of 20 untraced launches per variant) and on the simulator (modelled cycles), as JSON
+#   (ladder_LESSON_gpu.json, ladder_LESSON_sim.json) and tables (ladder.log).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-session-logs}
@@ -25,7 +28,7 @@ mkdir -p "$out"
 build=${SYNCLAB_GPU_BUILD:-/tmp/synclab-gpu-build}
 jobs=$(nproc)
 phases=("$@")
-[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli fences cputests)
+[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli fences ladder cputests)
 want() { local p; for p in "${phases[@]}"; do [[ $p == "$1" ]] && return 0; done; return 1; }
 say() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%T)"; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -174,6 +177,23 @@ if want fences; then
     done
   } >"$out/fences.log" 2>&1
   grep -E '^===|^ *"?[0-9],[0-9]|stale|wrong|1,0|0,0|CPU reader' "$out/fences.log" | head -140
+fi
+
+if want ladder; then
+  {
+    s="$build/synclab"
+    for lesson in atomic_counter histogram; do
+      say "ladder $lesson --backend gpu --reps 20"
+      timeout 300 "$s" ladder $lesson --backend gpu --reps 20 --json >"$out/ladder_${lesson}_gpu.json"
+      echo "exit $?"
+      timeout 300 "$s" ladder $lesson --backend gpu --reps 20
+      say "ladder $lesson (simulator, modelled cycles)"
+      timeout 300 "$s" ladder $lesson --json >"$out/ladder_${lesson}_sim.json"
+      echo "exit $?"
+      timeout 300 "$s" ladder $lesson
+    done
+  } >"$out/ladder.log" 2>&1
+  grep -vE '^\s*$' "$out/ladder.log" | head -60
 fi
 
 if want sanitizer; then

@@ -18,6 +18,7 @@
 // used here, e.g. "no NVIDIA driver found (...): use --backend sim").
 #include "cli/args.h"
 #include "cli/kernel_args.h"
+#include "cli/ladder_command.h"
 #include "cli/report.h"
 #include "compile/compile.h"
 #include "gpu/client.h"
@@ -836,7 +837,7 @@ int dispatch(int argc, char** argv) {
     const std::string command = args.front();
     args.erase(args.begin());
     if (command == "help" || command == "--help" || command == "-h") {
-        std::cout << kUsage;
+        std::cout << kUsage << "\nThe optimisation ladder:\n" << kLadderUsage;
         return kExitOk;
     }
     if (command == "--version" || command == "version") {
@@ -850,8 +851,9 @@ int dispatch(int argc, char** argv) {
     if (command == "report") return cmd_report(args);
     if (command == "export") return cmd_export(args);
     if (command == "table") return cmd_table(args);
+    if (command == "ladder") return cmd_ladder(args);
     throw UsageError("unknown command '" + command +
-                     "' (commands: list, run, check, report, export, table, help)");
+                     "' (commands: list, run, check, report, export, table, ladder, help)");
 }
 
 } // namespace

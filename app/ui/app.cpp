@@ -501,7 +501,9 @@ void App::draw_normal_layout(ImVec2 size) {
     {
         // The outcomes tab is a table of counts that wants rows in sight: it has a split of its own,
         // taller by default.
-        float& top = shown_tab_ == View::Outcomes ? splits_.top_outcomes : splits_.top;
+        float& top = shown_tab_ == View::Outcomes || shown_tab_ == View::Heatmap || shown_tab_ == View::Ladder
+                         ? splits_.top_outcomes
+                         : splits_.top;
         const float top_h = split_size(size.y, top, em * 8, em * 14);
         draw_centre_tabs(ImVec2(right_w, top_h));
         splitter("##split_top", false, bar, right_w, size.y, top, em * 8, em * 14);
@@ -578,10 +580,44 @@ void App::draw_centre_tabs(ImVec2 size) {
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
+        draw_heatmap_tab();
+        draw_ladder_tab();
         ImGui::EndTabBar();
     }
     select_tab_ = false;
     ImGui::EndChild();
+}
+
+// A tab of the centre tab bar holding one view; `select`: the view a script or key put in front.
+bool App::begin_view_tab(View view, const char* label, const char* id) {
+    const bool want = select_tab_ && state_.focus_view == view;
+    if (!ImGui::BeginTabItem((std::string(label) + id).c_str(), nullptr, want ? ImGuiTabItemFlags_SetSelected : 0))
+        return false;
+    if (shown_tab_ != view && !want) state_.focus_view = seen_view_ = view; // a click
+    shown_tab_ = view;
+    return true;
+}
+
+void App::draw_heatmap_tab() {
+    if (!begin_view_tab(View::Heatmap, ui_text(shown_language(state_)).heatmap.tab, "###heatmap_tab")) return;
+    ImGui::BeginChild("##heatmap", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
+    note_region("heatmap");
+    heatmap_.draw(state_);
+    if (const ImVec4 c = heatmap_.cells_rect(); c.z > c.x) regions_["heatmap_cells"] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
+    if (const ImVec4 l = heatmap_.legend_rect(); l.z > l.x)
+        regions_["heatmap_legend"] = Region{l.x, l.y, l.z - l.x, l.w - l.y};
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+}
+
+void App::draw_ladder_tab() {
+    if (!begin_view_tab(View::Ladder, ui_text(shown_language(state_)).ladder.tab, "###ladder_tab")) return;
+    ImGui::BeginChild("##ladder", ImVec2(0, 0), false);
+    note_region("ladder");
+    ladder_.draw(state_);
+    if (const ImVec4 b = ladder_.bars_rect(); b.z > b.x) regions_["ladder_bars"] = Region{b.x, b.y, b.z - b.x, b.w - b.y};
+    ImGui::EndChild();
+    ImGui::EndTabItem();
 }
 
 void App::draw_presenter_layout(ImVec2 size) {
@@ -646,7 +682,9 @@ void App::draw_presenter_layout(ImVec2 size) {
     const bool timeline_only = state_.focus_view == View::Timeline;
     // The source gets a little more than the lesson: its lines must not be cut (see SourceView's
     // fit-to-width in presenter mode).
-    const float left_share = state_.focus_view == View::Source ? 0.52f : 0.46f;
+    // The heatmap and the ladder are pictures that want the room more than the timeline beside them.
+    const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder;
+    const float left_share = picture ? 0.62f : state_.focus_view == View::Source ? 0.52f : 0.46f;
     const float left_w = timeline_only ? 0.0f : std::floor((size.x - gap) * left_share);
     if (!timeline_only) {
         ImGui::BeginChild("##presenter_left", ImVec2(left_w, top_h), true);
@@ -659,6 +697,18 @@ void App::draw_presenter_layout(ImVec2 size) {
             note_region("source");
             source_.draw(state_);
             note_source_columns();
+        } else if (state_.focus_view == View::Heatmap) {
+            note_region("heatmap");
+            heatmap_.draw(state_);
+            if (const ImVec4 c = heatmap_.cells_rect(); c.z > c.x)
+                regions_["heatmap_cells"] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
+            if (const ImVec4 l = heatmap_.legend_rect(); l.z > l.x)
+                regions_["heatmap_legend"] = Region{l.x, l.y, l.z - l.x, l.w - l.y};
+        } else if (state_.focus_view == View::Ladder) {
+            note_region("ladder");
+            ladder_.draw(state_);
+            if (const ImVec4 b = ladder_.bars_rect(); b.z > b.x)
+                regions_["ladder_bars"] = Region{b.x, b.y, b.z - b.x, b.w - b.y};
         } else {
             note_region("lesson");
             lesson_.draw(state_);
@@ -1016,6 +1066,7 @@ void App::handle_requests() {
         start_run(false);
     }
     if (r.run_outcomes) start_outcomes();
+    if (r.run_ladder) start_ladder();
     if (r.open_outcome) open_outcome(*r.open_outcome);
     if (r.focus_finding >= 0) focus_finding(r.focus_finding);
     if (!r.open_trace.empty()) open_trace(r.open_trace);
@@ -1108,7 +1159,7 @@ void App::start_run(bool both) {
                              {state_.scenario->id + " / " + state_.variant->id});
     }
     runs_.start(std::move(jobs));
-    outcomes_in_flight_ = false;
+    outcomes_in_flight_ = ladder_in_flight_ = false;
 }
 
 void App::start_outcomes() {
@@ -1134,6 +1185,22 @@ void App::start_outcomes() {
                          {state_.scenario->id + " / " + state_.variant->id});
     runs_.start(std::move(jobs));
     outcomes_in_flight_ = true;
+    ladder_in_flight_ = false;
+}
+
+void App::start_ladder() {
+    if (!state_.scenario) return;
+    LadderRuns& l = state_.ladder;
+    l.error.clear();
+    Controls c = state_.controls;
+    // The run panel's backend, where it can be used (else the simulator, as a run falls back).
+    if (c.backend == "gpu" && !state_.gpu.available) c.backend = "sim";
+    std::vector<RunJob> jobs;
+    jobs.push_back(make_ladder_job(*state_.scenario, c));
+    state_.status = fill(ui_text(shown_language(state_)).ladder.running, {state_.scenario->id});
+    runs_.start(std::move(jobs));
+    outcomes_in_flight_ = ladder_in_flight_ = false;
+    ladder_in_flight_ = true;
 }
 
 void App::open_outcome(const runner::OutcomeCount& outcome) {
@@ -1153,7 +1220,7 @@ void App::open_outcome(const runner::OutcomeCount& outcome) {
     jobs.push_back(make_scenario_job(*state_.scenario, *state_.variant, c, RunSlot::Current));
     state_.status = fill(ui_text(shown_language(state_)).outcomes.opened, {outcome.outcome});
     runs_.start(std::move(jobs));
-    outcomes_in_flight_ = false;
+    outcomes_in_flight_ = ladder_in_flight_ = false;
 }
 
 void App::poll_runs() {
@@ -1164,6 +1231,17 @@ void App::poll_runs() {
         }
         ++jobs_finished_;
         const bool outcomes = done.slot == RunSlot::OutcomesSim || done.slot == RunSlot::OutcomesGpu;
+        if (done.slot == RunSlot::Ladder) {
+            // The ladder view's result (or why there is none): the view shows it, no modal.
+            last_job_error_ = done.record ? std::string() : done.error.empty() ? "no result" : done.error;
+            state_.ladder.error = last_job_error_;
+            if (done.record && done.record->ladder) {
+                state_.ladder.result = done.record->ladder;
+                state_.status = fill(ui_text(shown_language(state_)).ladder.done,
+                                     {done.record->ladder->scenario, std::to_string(done.record->ladder->rungs.size())});
+            }
+            continue;
+        }
         if (outcomes && (!done.error.empty() || !done.record)) {
             // (e.g. a histogram buffer the kernel does not have: the view says so, no modal)
             last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
@@ -1183,8 +1261,10 @@ void App::poll_runs() {
     state_.progress.running = runs_.busy();
     state_.progress.fraction = runs_.progress();
     state_.progress.what = state_.progress.running ? runs_.what() : std::string();
-    if (!runs_.busy()) outcomes_in_flight_ = false;
+    if (!runs_.busy()) outcomes_in_flight_ = ladder_in_flight_ = false;
     state_.outcomes.running = outcomes_in_flight_;
+    state_.ladder.running = ladder_in_flight_;
+    state_.ladder.fraction = ladder_in_flight_ ? runs_.progress() : 0.0;
     state_.outcomes.fraction = outcomes_in_flight_ ? runs_.progress() : 0.0;
 }
 
@@ -1304,7 +1384,7 @@ void App::focus_finding(int index) {
 void App::open_trace(const std::string& path) {
     state_.status = fill(ui_text(shown_language(state_)).shell.opening, {path});
     runs_.start({make_load_job(path)});
-    outcomes_in_flight_ = false;
+    outcomes_in_flight_ = ladder_in_flight_ = false;
 }
 
 void App::save_trace(const std::string& path) {

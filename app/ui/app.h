@@ -13,7 +13,9 @@
 #include "ui/findings_panel.h"
 #include "ui/fonts.h"
 #include "ui/gpu_probe.h"
+#include "ui/heatmap_view.h"
 #include "ui/help_overlay.h"
+#include "ui/ladder_view.h"
 #include "ui/lesson_panel.h"
 #include "ui/outcomes_view.h"
 #include "ui/output_grid.h"
@@ -54,7 +56,9 @@ struct AppOptions {
 // checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the first line of
 // the selected finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
 // "timeline_right_header": the text over a timeline, all its lines), "outcomes" (the outcomes tab's
-// content) and "outcomes_table" (its histogram table, where it is drawn). Written by the scripted mode's
+// content) and "outcomes_table" (its histogram table, where it is drawn), "heatmap" (the heatmap tab),
+// "heatmap_cells" and "heatmap_legend" (its shader-drawn cells and its colour legend), "ladder" and
+// "ladder_bars" (the ladder tab and its bars). Written by the scripted mode's
 // --layout for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
@@ -76,6 +80,7 @@ class App {
     void after_render();
 
     AppState& state() { return state_; }
+    HeatmapView& heatmap_view() { return heatmap_; }
     const RegionMap& regions() const { return regions_; }
 
     // Selects a scenario and variant ("" = its first). Returns false with a message listing what
@@ -107,6 +112,9 @@ class App {
     void draw_presenter_layout(ImVec2 size);
     void draw_centre_tabs(ImVec2 size);
     void draw_findings_row(ImVec2 size); // the findings and the output grid beside them
+    bool begin_view_tab(View view, const char* label, const char* id);
+    void draw_heatmap_tab();
+    void draw_ladder_tab();
     void draw_timelines(ImVec2 size, bool stacked);
     void draw_timeline_header(const RunRecord& record, bool short_label, const char* region);
     void draw_timeline_header_text(const RunRecord& record, bool short_label);
@@ -122,6 +130,7 @@ class App {
     void fall_back_to_simulator();
     void start_run(bool both);
     void start_outcomes(); // the outcomes view's N runs: simulator, and GPU where there is one
+    void start_ladder();   // the ladder view: every variant of the selected lesson, timed
     void open_outcome(const runner::OutcomeCount& outcome); // one run that produced it, traced
     void poll_runs();
     void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
@@ -147,6 +156,8 @@ class App {
     FindingsPanel findings_;
     OutputGrid output_grid_;
     OutcomesView outcomes_;
+    HeatmapView heatmap_;
+    LadderView ladder_;
     TimelineView timeline_;
     PlaybackBar playback_; // steps through the current record (the main timeline's)
     SharedMemoryView shared_memory_;
@@ -196,6 +207,7 @@ class App {
     std::string fallback_note_;
     uint64_t jobs_finished_ = 0;
     bool outcomes_in_flight_ = false; // the batch runs_ holds is the outcomes view's
+    bool ladder_in_flight_ = false;   // ... the ladder view's
     std::string last_job_error_;
     RegionMap regions_;
 };

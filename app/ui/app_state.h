@@ -3,6 +3,7 @@
 // run kernels themselves (ImGui's immediate-mode habit: draw from state, ask through flags).
 #pragma once
 
+#include "runner/ladder.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
@@ -30,6 +31,8 @@ struct RunRecord {
     bool provisional = false;
     uint64_t live_events_seen = 0; // provisional: events the kernel has written so far
     double live_elapsed_ms = 0;    // provisional: time since the traced launch started
+    // A ladder job's result (RunSlot::Ladder); summary is then empty.
+    std::shared_ptr<const runner::Ladder> ladder;
     // Backend "gpu" that could not run at all: why ("no NVIDIA driver found (...)"); the summary's
     // status is then Error with the same reason. "" otherwise.
     std::string gpu_unavailable;
@@ -96,6 +99,7 @@ struct Requests {
     // The outcomes view: open one run that produced this outcome of the simulator's histogram on the
     // timeline (its seed re-run traced, or its exhaustive execution replayed).
     std::optional<runner::OutcomeCount> open_outcome;
+    bool run_ladder = false; // the ladder view: every variant of the selected lesson, timed
 };
 
 // Run controls (what the next run uses).
@@ -132,6 +136,15 @@ struct OutcomeRuns {
     std::string error;         // a job that threw (e.g. the histogram's buffer), "" = none
 };
 
+// The ladder view's run: every variant of one lesson timed on the run panel's backend. Written by the
+// App when it comes back.
+struct LadderRuns {
+    std::shared_ptr<const runner::Ladder> result; // null: not run yet
+    bool running = false;
+    double fraction = 0;
+    std::string error; // a ladder that threw (e.g. the GPU could not be used), "" = none
+};
+
 // Whether the GPU backend can be used here, as the start-up probe found (app.cpp).
 struct GpuStatus {
     bool probing = true; // the probe has not answered yet
@@ -147,7 +160,7 @@ struct RunProgress {
     std::string what; // "stencil / missing_barrier"
 };
 
-enum class View : uint8_t { Lesson, Source, Timeline, Findings, Outcomes };
+enum class View : uint8_t { Lesson, Source, Timeline, Findings, Outcomes, Heatmap, Ladder };
 
 struct AppState {
     const scenario::Scenario* scenario = nullptr;
@@ -176,6 +189,7 @@ struct AppState {
     ProvenanceMarks provenance;
     TimelineCamera camera; // the main timeline (and both in compare mode)
     OutcomeRuns outcomes;
+    LadderRuns ladder;
     Requests requests;
 };
 

@@ -263,6 +263,38 @@ RunJob make_outcomes_job(const scenario::Scenario& scenario, const scenario::Var
     return job;
 }
 
+RunJob make_ladder_job(const scenario::Scenario& scenario, const Controls& controls) {
+    RunJob job;
+    job.slot = RunSlot::Ladder;
+    const bool gpu = controls.backend == "gpu";
+    job.what = scenario.id + (gpu ? " on the GPU" : "") + ": ladder";
+    job.error_prefix = "the ladder";
+    const scenario::Scenario* s = &scenario; // catalog entries live as long as the process
+    // The student's parameter choices (the run panel's): a copy of the lesson, owned by the job.
+    std::shared_ptr<const scenario::Scenario> chosen;
+    if (const auto it = controls.params.find(scenario.id); it != controls.params.end() && !it->second.empty()) {
+        chosen = std::make_shared<const scenario::Scenario>(scenario::with_params(scenario, it->second));
+        s = chosen.get();
+    }
+    job.work = [s, chosen, controls, gpu](const std::atomic<bool>& cancel,
+                                          const std::function<void(double)>& progress) {
+        runner::LadderOptions o;
+        o.backend = controls.backend;
+        // A median of fewer than 5 launches is one outlier away from wrong.
+        o.reps = gpu ? std::max<uint32_t>(controls.reps, 5) : 1;
+        o.gpu_timeout_s = controls.gpu_timeout_s;
+        o.cancel = &cancel;
+        o.progress = progress;
+        auto record = std::make_shared<RunRecord>();
+        record->scenario_id = s->id;
+        record->label = s->id + ": ladder";
+        record->ladder = std::make_shared<const runner::Ladder>(runner::run_ladder(*s, o));
+        record->serial = next_record_serial();
+        return std::shared_ptr<const RunRecord>(std::move(record));
+    };
+    return job;
+}
+
 RunJob make_load_job(const std::string& path) {
     RunJob job;
     job.slot = RunSlot::Loaded;

@@ -38,6 +38,7 @@ enum class RunSlot : uint8_t {
     Loaded,       // a trace opened from a file
     OutcomesSim,  // the outcomes view: the simulator's histogram runs
     OutcomesGpu,  // the outcomes view: the GPU's untraced launches
+    Ladder,       // the ladder view: every variant timed (RunRecord::ladder)
 };
 
 struct RunJob {
@@ -120,6 +121,11 @@ RunJob make_scenario_job(const scenario::Scenario& scenario, const scenario::Var
 // record that says so (as make_scenario_job's).
 RunJob make_outcomes_job(const scenario::Scenario& scenario, const scenario::Variant& variant,
                          const runner::RunOptions& options, RunSlot slot);
+
+// A job for the ladder view: runner::run_ladder over every variant of `scenario` on the controls'
+// backend (GPU: `reps` untraced launches each, at least 5), into slot Ladder (RunRecord::ladder).
+// Throws (RunDone::error) where the GPU cannot be used.
+RunJob make_ladder_job(const scenario::Scenario& scenario, const Controls& controls);
 
 // A job that loads a .slt file and analyses it (a loaded trace shows like a run). A damaged file
 // ends as RunDone::error with TraceFileError's message.

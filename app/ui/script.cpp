@@ -4,6 +4,7 @@
 //   [SECTION] Steps
 #include "ui/script.h"
 
+#include "ui/heatmap_view.h"
 #include "ui/outcomes_view.h"
 
 #include "ui/app.h"
@@ -49,7 +50,11 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --run                               run the selected variant and wait for it
   --compare                           compare mode: runs the correct variant and the selected one (as
                                       the C key does; --run is implied) and waits for both
-  --view lesson|source|timeline|findings|outcomes   bring a view to the front
+  --view lesson|source|timeline|findings|outcomes|heatmap|ladder   bring a view to the front
+  --heatmap contention|block_thread|sm_warp   which heatmap the heatmap view shows (default contention)
+  --heatmap-log                       the heatmap's log colour scale
+  --run-ladder                        run the ladder view's ladder (every variant, the run panel's backend),
+                                      and wait for it
   --run-outcomes                      the outcomes view's runs (simulator, and GPU where there is one),
                                       after --run if given, and wait for them
   --outcomes-runs N                   how many runs the outcomes view counts (default 200)
@@ -138,12 +143,13 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ParsedArgs out;
     ScriptOptions& o = out.options;
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
-                                            "keys", "quit",    "untraced",  "live", "run-outcomes"};
+                                            "keys", "quit",    "untraced",  "live", "run-outcomes",
+                                            "heatmap-log", "run-ladder"};
     const std::vector<std::string> valued = {
         "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
         "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
         "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step",       "explain-output",
-        "memory",        "outcomes-runs", "open-outcome"};
+        "memory",        "outcomes-runs", "open-outcome", "heatmap"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -192,6 +198,20 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.live = true;
             else if (name == "run-outcomes")
                 o.run_outcomes = true;
+            else if (name == "heatmap-log")
+                o.heatmap_log = true;
+            else if (name == "run-ladder")
+                o.run_ladder = true;
+            else if (name == "heatmap") {
+                if (value == "contention")
+                    o.heatmap_mode = uint8_t(HeatmapMode::Contention);
+                else if (value == "block_thread")
+                    o.heatmap_mode = uint8_t(HeatmapMode::BlockThread);
+                else if (value == "sm_warp")
+                    o.heatmap_mode = uint8_t(HeatmapMode::SmWarp);
+                else
+                    throw ArgError{"--heatmap must be contention, block_thread or sm_warp, got '" + value + "'"};
+            }
             else if (name == "outcomes-runs")
                 o.outcomes_runs = parse_number<uint32_t>(value, opt, 1, 100000);
             else if (name == "open-outcome")
@@ -234,8 +254,12 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                     o.view = View::Findings;
                 else if (value == "outcomes")
                     o.view = View::Outcomes;
+                else if (value == "heatmap")
+                    o.view = View::Heatmap;
+                else if (value == "ladder")
+                    o.view = View::Ladder;
                 else
-                    throw ArgError{"--view must be lesson, source, timeline, findings or outcomes, got '" +
+                    throw ArgError{"--view must be lesson, source, timeline, findings, outcomes, heatmap or ladder, got '" +
                                    value + "'"};
             } else if (name == "tap") {
                 size_t from = 0;
@@ -365,6 +389,8 @@ void Script::start(App& app) {
                       << state.cjk_hint << ")\n";
     }
     if (options_.view) state.focus_view = *options_.view;
+    if (options_.heatmap_mode) app.heatmap_view().set_mode(HeatmapMode(*options_.heatmap_mode));
+    if (options_.heatmap_log) app.heatmap_view().set_log_scale(true);
     state.presenter = options_.presenter;
     state.compare = options_.compare;
     state.show_ptx = options_.ptx;
@@ -399,7 +425,7 @@ void Script::after_frame(App& app, Shell& shell) {
     case Step::WaitGpu:
         // A GPU run waits for the probe, so that where there is no GPU the app has said so (and
         // falls back) before the run starts, rather than the run discovering it.
-        if ((options_.run || options_.compare || options_.run_outcomes) &&
+        if ((options_.run || options_.compare || options_.run_outcomes || options_.run_ladder) &&
             (options_.backend == "gpu" || options_.run_outcomes)) {
             // (the outcomes view runs the GPU beside the simulator wherever the probe finds one)
             if (app.gpu_probing()) {
@@ -449,7 +475,7 @@ void Script::after_frame(App& app, Shell& shell) {
             step_ = Step::WaitOutcomes;
             break;
         }
-        step_ = Step::Focus;
+        step_ = Step::Ladder;
         break;
     case Step::WaitOutcomes:
         if (app.jobs_finished() > jobs_before_ && !app.busy()) {
@@ -457,9 +483,30 @@ void Script::after_frame(App& app, Shell& shell) {
                 fail("--run-outcomes: no outcomes came back" +
                      (state.outcomes.error.empty() ? std::string() : " (" + state.outcomes.error + ")"));
             else
-                step_ = Step::OpenOutcome;
+                step_ = Step::Ladder;
         } else {
             waited_too_long(app, "the outcome runs");
+        }
+        break;
+    case Step::Ladder:
+        if (options_.run_ladder) {
+            jobs_before_ = app.jobs_finished();
+            wait_start_ = std::chrono::steady_clock::now();
+            state.requests.run_ladder = true;
+            step_ = Step::WaitLadder;
+            break;
+        }
+        step_ = Step::OpenOutcome;
+        break;
+    case Step::WaitLadder:
+        if (app.jobs_finished() > jobs_before_ && !app.busy()) {
+            if (state.ladder.result == nullptr)
+                fail("--run-ladder: no ladder came back" +
+                     (state.ladder.error.empty() ? std::string() : " (" + state.ladder.error + ")"));
+            else
+                step_ = Step::OpenOutcome;
+        } else {
+            waited_too_long(app, "the ladder");
         }
         break;
     case Step::OpenOutcome: {
@@ -645,6 +692,8 @@ void Script::after_render(App& app, Shell& shell) {
                            : s.focus_view == View::Source   ? "source"
                            : s.focus_view == View::Timeline ? "timeline"
                            : s.focus_view == View::Outcomes ? "outcomes"
+                           : s.focus_view == View::Heatmap  ? "heatmap"
+                           : s.focus_view == View::Ladder   ? "ladder"
                                                             : "findings"},
             {"memory_model", s.current ? launch::to_string(s.current->summary.memory) : ""},
             {"record_seed", s.current ? s.current->options.seed : 0},
@@ -655,6 +704,11 @@ void Script::after_render(App& app, Shell& shell) {
             {"outcomes_sim_memory", s.outcomes.sim ? launch::to_string(s.outcomes.sim->summary.memory) : ""},
             {"outcomes_gpu_ran", s.outcomes.gpu != nullptr},
             {"outcomes_error", s.outcomes.error},
+            {"heatmap_error", app.heatmap_view().renderer_error()},
+            {"ladder_rungs", s.ladder.result ? s.ladder.result->rungs.size() : 0},
+            {"ladder_not_modelled", s.ladder.result ? s.ladder.result->not_modelled : false},
+            {"ladder_backend", s.ladder.result ? s.ladder.result->backend : ""},
+            {"ladder_error", s.ladder.error},
             {"show_ptx", s.show_ptx},
             {"camera_t0", s.camera.t0},
             {"record_scenario", s.current ? s.current->scenario_id : ""},

@@ -4,7 +4,7 @@
 //
 //   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
-//               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings]
+//               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings|outcomes|heatmap|ladder]
 //               [--focus-finding N] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
 //               [--presenter] [--lang en|zh]
 //               [--ptx] [--keys]
@@ -64,6 +64,9 @@ struct ScriptOptions {
     std::optional<uint32_t> outcomes_runs; // --outcomes-runs N
     int open_outcome = -1;               // --open-outcome K: then open row K's simulator run, and wait
     std::optional<View> view;
+    std::optional<uint8_t> heatmap_mode; // --heatmap: a HeatmapMode
+    bool heatmap_log = false;            // --heatmap-log
+    bool run_ladder = false;             // --run-ladder: the ladder view's ladder, and wait
     int focus_finding = -1;
     int step = 0; // --step N: warp instructions to move the playhead after the run
     // --explain-output N|first: after the run, explain element N of the first checked output (or
@@ -123,6 +126,8 @@ class Script {
         WaitRun,
         Outcomes,
         WaitOutcomes,
+        Ladder,
+        WaitLadder,
         OpenOutcome,
         WaitOpenOutcome,
         Focus,

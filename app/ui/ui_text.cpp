@@ -540,6 +540,91 @@ constexpr UiText kEnglish = {
                      "that produced it on the timeline.",
             .failed = "the outcome runs failed: {0}",
         },
+    .heatmap =
+        {
+            .tab = "Heatmap",
+            .mode_contention = "Contention: address \u00d7 time",
+            .mode_block_thread = "Latency: block \u00d7 thread",
+            .mode_sm_warp = "Latency: SM \u00d7 warp",
+            .value_ops = "operations",
+            .value_depth = "queue depth",
+            .log_scale = "log scale",
+            .reset_zoom = "Reset zoom",
+            .no_run = "Run a variant to see where its atomic operations pile up.",
+            .no_atomics = "This run has no atomic operations: nothing contends for an address.",
+            .no_latency = "No per-thread latencies: this lesson does not time its atomics (a [latency] table in "
+                          "its lesson file) and the run was not timed by the cost model.",
+            .no_sm = "The latencies name no SM: the lesson records no %smid and the trace has no SM table.",
+            .preparing = "binning {0} events\u2026",
+            .time_modelled = "time: the cycle each atomic completed in the cost model (issue + queueing + service)",
+            .time_events = "time: the simulator's step counter (this run was not timed by the cost model)",
+            .time_gpu = "time: the GPU's %globaltimer (ns) of each traced atomic",
+            .source_buffer = "latency: each thread's own clock64() before and after its atomic, from {0}",
+            .source_model = "latency: the cost model's modelled cycles per atomic (queueing + service), mean "
+                            "per thread",
+            .sm_measured = "SM: each thread's %smid, as the kernel read it",
+            .sm_trace = "SM: the SM the run placed the block on",
+            .steps_not_cycles = "(this simulator has no cost model: clock64() counted its steps, not cycles)",
+            .unit_ops = "atomic operations per cell",
+            .unit_depth = "deepest queue in the cell (accesses ahead)",
+            .unit_cycles = "cycles",
+            .no_data = "no data",
+            .other_addresses = "other addresses ({0})",
+            .tip_address = "address: {0}",
+            .tip_time = "time {0} \u2013 {1}",
+            .tip_ops = "{0} atomic operations",
+            .tip_depth = "deepest queue: {0} accesses ahead",
+            .tip_line = "issued mostly by line {0}",
+            .tip_block_thread = "block {0}, thread {1}",
+            .tip_blocks_thread = "blocks {0}\u2013{1} (mean), thread {2}",
+            .tip_sm_warp = "SM {0}, its warp #{1}: block {2}, warp {3}",
+            .tip_latency = "latency: {0} cycles",
+            .tip_no_data = "no data",
+            .axis_address = "address",
+            .axis_time = "time \u2192",
+            .axis_block = "block",
+            .axis_thread = "thread in block \u2192",
+            .axis_sm = "SM",
+            .axis_warp = "warps the SM ran, in launch order \u2192",
+            .zoom_hint = "wheel: zoom \u00b7 drag: pan \u00b7 double-click: reset",
+            .shader_error = "The heatmap could not be drawn on this GL driver:\n{0}",
+            .no_gl = "The heatmap is drawn by a shader and needs the app's OpenGL window.",
+            .about = "Where the atomics pile up. Contention: one row per hot address (the rest folded into "
+                     "one row), time to the right; a bright cell is many operations (or a deep queue) on one "
+                     "address at one time: those operations wait for each other. Latency: how long each "
+                     "thread's atomic took, per block and thread, or per SM and warp; a lesson that times its "
+                     "own atomics with clock64() shows the hardware's cycles on the GPU and the cost model's "
+                     "in the simulator.\n\nThe colours run from dark blue (low) to yellow (high); grey cells "
+                     "have no data. The log scale spreads values that span 100 to 100,000 cycles. Wheel to "
+                     "zoom, drag to pan, double-click to see it all.",
+        },
+    .ladder =
+        {
+            .tab = "Ladder",
+            .run = "Run the ladder",
+            .cancel = "Cancel",
+            .running = "running every variant of {0}\u2026",
+            .idle = "Run every variant of this lesson and compare their times. The first variant is the naive "
+                    "one; each bar says how much faster or slower the others are.",
+            .backend_sim = "simulator: the cost model's cycles, one run per variant (schedule rr)",
+            .backend_gpu = "{0}: median kernel time of {1} untraced launches per variant",
+            .not_modelled = "Not modelled: this simulator has no cost model (every variant took 0 modelled "
+                            "cycles), so there is nothing to rank. Run the ladder on the GPU where there is one.",
+            .baseline = "baseline",
+            .faster = "{0}\u00d7 faster",
+            .slower = "{0}\u00d7 slower",
+            .same = "about the same",
+            .not_timed = "not timed: {0}",
+            .wrong = "{0} of {1} outputs wrong",
+            .unit_cycles = "cycles",
+            .unit_ms = "ms",
+            .failed = "the ladder failed: {0}",
+            .done = "{0}: the ladder of {1} variants",
+            .about = "The optimisation ladder: every variant of the lesson run on one backend, its time as a "
+                     "bar and its ratio to the first (naive) variant. On the GPU the time is the median of N "
+                     "untraced launches (CUDA events); in the simulator it is the cost model's modelled "
+                     "cycles, which rank the variants as the hardware does without claiming its speed.",
+        },
 };
 
 constexpr UiText kChinese = {
@@ -1018,6 +1103,87 @@ constexpr UiText kChinese = {
                      "那一列是模型的全部结果，而不是抽样。\n\n点击模拟器的计数，可以在时间线上打开产生这个结果"
                      "的一次运行。",
             .failed = "结果统计失败：{0}",
+        },
+    .heatmap =
+        {
+            .tab = "热力图",
+            .mode_contention = "争用：地址 \u00d7 时间",
+            .mode_block_thread = "延迟：线程块 \u00d7 线程",
+            .mode_sm_warp = "延迟：SM \u00d7 线程束",
+            .value_ops = "操作次数",
+            .value_depth = "队列深度",
+            .log_scale = "对数刻度",
+            .reset_zoom = "重置缩放",
+            .no_run = "运行一个版本，看看它的原子操作在哪里堆积。",
+            .no_atomics = "这次运行没有原子操作：没有线程争用同一个地址。",
+            .no_latency = "没有每个线程的延迟：这个课程没有为原子操作计时（课程文件中的 [latency] 表），"
+                          "这次运行也没有用成本模型计时。",
+            .no_sm = "这些延迟没有对应的 SM：课程没有记录 %smid，追踪里也没有 SM 表。",
+            .preparing = "正在统计 {0} 个事件\u2026",
+            .time_modelled = "时间：成本模型中每个原子操作完成的周期（发射 + 排队 + 服务）",
+            .time_events = "时间：模拟器的步数计数（这次运行没有用成本模型计时）",
+            .time_gpu = "时间：GPU 的 %globaltimer（纳秒），每个被追踪的原子操作",
+            .source_buffer = "延迟：每个线程在原子操作前后自己读取的 clock64()，来自 {0}",
+            .source_model = "延迟：成本模型给每个原子操作的建模周期（排队 + 服务），按线程取平均",
+            .sm_measured = "SM：内核读取的每个线程的 %smid",
+            .sm_trace = "SM：这次运行把线程块放在的 SM",
+            .steps_not_cycles = "（这个模拟器没有成本模型：clock64() 数的是它的步数，不是周期）",
+            .unit_ops = "每格的原子操作次数",
+            .unit_depth = "格内最深的队列（前面排队的访问数）",
+            .unit_cycles = "周期",
+            .no_data = "无数据",
+            .other_addresses = "其他地址（{0} 个）",
+            .tip_address = "地址：{0}",
+            .tip_time = "时间 {0} \u2013 {1}",
+            .tip_ops = "{0} 次原子操作",
+            .tip_depth = "最深队列：前面有 {0} 个访问",
+            .tip_line = "主要由第 {0} 行发出",
+            .tip_block_thread = "线程块 {0}，线程 {1}",
+            .tip_blocks_thread = "线程块 {0}\u2013{1}（平均），线程 {2}",
+            .tip_sm_warp = "SM {0} 的第 {1} 个线程束：线程块 {2}，线程束 {3}",
+            .tip_latency = "延迟：{0} 个周期",
+            .tip_no_data = "无数据",
+            .axis_address = "地址",
+            .axis_time = "时间 \u2192",
+            .axis_block = "线程块",
+            .axis_thread = "块内线程 \u2192",
+            .axis_sm = "SM",
+            .axis_warp = "SM 运行的线程束，按启动顺序 \u2192",
+            .zoom_hint = "滚轮：缩放 \u00b7 拖动：平移 \u00b7 双击：重置",
+            .shader_error = "热力图无法在这个 GL 驱动上绘制：\n{0}",
+            .no_gl = "热力图由着色器绘制，需要应用程序的 OpenGL 窗口。",
+            .about = "原子操作在哪里堆积。争用：每个热点地址一行（其余地址合并为一行），时间向右；亮的格子表示"
+                     "同一时间在同一地址上有很多操作（或很深的队列）：这些操作在互相等待。延迟：每个线程的原子"
+                     "操作用了多久，按线程块和线程，或按 SM 和线程束排列；用 clock64() 为原子操作计时的课程，"
+                     "在 GPU 上显示硬件的周期，在模拟器中显示成本模型的周期。\n\n颜色从深蓝（低）到黄色（高）；"
+                     "灰色的格子没有数据。对数刻度能拉开从 100 到 100,000 个周期的数值。滚轮缩放，拖动平移，"
+                     "双击查看全部。",
+        },
+    .ladder =
+        {
+            .tab = "优化阶梯",
+            .run = "运行优化阶梯",
+            .cancel = "取消",
+            .running = "正在运行 {0} 的每个版本\u2026",
+            .idle = "运行这个课程的每个版本，比较它们的时间。第一个版本是最朴素的写法；每一条都说明其他版本"
+                    "快了或慢了多少。",
+            .backend_sim = "模拟器：成本模型的周期数，每个版本运行一次（rr 调度）",
+            .backend_gpu = "{0}：每个版本 {1} 次不插桩启动的内核时间中位数",
+            .not_modelled = "没有建模：这个模拟器没有成本模型（每个版本都是 0 个建模周期），所以无法排序。"
+                            "有 GPU 时请在 GPU 上运行优化阶梯。",
+            .baseline = "基准",
+            .faster = "快 {0} 倍",
+            .slower = "慢 {0} 倍",
+            .same = "差不多",
+            .not_timed = "没有计时：{0}",
+            .wrong = "{1} 个输出中有 {0} 个错误",
+            .unit_cycles = "周期",
+            .unit_ms = "毫秒",
+            .failed = "优化阶梯运行失败：{0}",
+            .done = "{0}：{1} 个版本的优化阶梯",
+            .about = "优化阶梯：在同一个后端上运行课程的每个版本，用条形显示它的时间，并给出它与第一个（最朴素"
+                     "的）版本之比。在 GPU 上，时间是 N 次不插桩启动的中位数（CUDA 事件）；在模拟器中是成本模型"
+                     "的建模周期，它像硬件一样给版本排序，但不代表硬件的速度。",
         },
 };
 

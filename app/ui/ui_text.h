@@ -249,6 +249,47 @@ struct OutcomesText {
     Text failed;          // "the outcome runs failed: {0}"
 };
 
+// The heatmaps: contention by address x time, latency by block x thread and by SM x warp.
+struct HeatmapText {
+    Text tab; // "Heatmap"
+    Text mode_contention, mode_block_thread, mode_sm_warp;
+    Text value_ops, value_depth; // what a contention cell counts
+    Text log_scale, reset_zoom;
+    Text no_run, no_atomics, no_latency, no_sm;
+    Text preparing; // "binning {0} events…"
+    Text time_modelled; // the time axis is the cost model's issue cycles
+    Text time_events;   // ... the events' own time (not timed)
+    Text time_gpu;      // ... the GPU's %globaltimer
+    Text source_buffer; // "latency: the kernel's own clock64() deltas in {0}"
+    Text source_model;  // "latency: the cost model's ..."
+    Text sm_measured, sm_trace;
+    Text steps_not_cycles; // the simulator ran without its cost model: %clock64 counted steps
+    Text unit_ops, unit_depth, unit_cycles;
+    Text no_data;
+    Text other_addresses; // "other addresses ({0})"
+    Text tip_address, tip_time, tip_ops, tip_depth, tip_line;
+    Text tip_block_thread, tip_blocks_thread, tip_sm_warp, tip_latency, tip_no_data;
+    Text axis_address, axis_time, axis_block, axis_thread, axis_sm, axis_warp;
+    Text zoom_hint;
+    Text shader_error; // "the heatmap's shader failed on this GL driver: {0}"
+    Text no_gl;
+    Text about;
+};
+
+// The optimisation ladder: every variant's time side by side, with its ratio to the first.
+struct LadderText {
+    Text tab; // "Ladder"
+    Text run, cancel, running, idle;
+    Text backend_sim;  // "simulator: modelled cycles of one run per variant (schedule rr)"
+    Text backend_gpu;  // "{0}: median kernel time of {1} untraced launches per variant"
+    Text not_modelled;
+    Text baseline, faster, slower, same, not_timed;
+    Text wrong; // "{0} of {1} outputs wrong"
+    Text unit_cycles, unit_ms;
+    Text failed, done;
+    Text about;
+};
+
 struct UiText {
     MenuText menu;
     ShellText shell;
@@ -266,6 +307,8 @@ struct UiText {
     LessonFrameText lesson;
     AboutText about;
     OutcomesText outcomes;
+    HeatmapText heatmap;
+    LadderText ladder;
 };
 
 const UiText& ui_text(Language language);

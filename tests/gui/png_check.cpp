@@ -11,7 +11,7 @@
 //             [--no-english] [--no-english-in OTHER.json]...
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
-// wrong_output, provenance; the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
+// wrong_output, provenance, heat_hot and heat_cold (the heatmap colour map's ends); the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
 // p_warning) or RRGGBB. REGION: a name
 // from the layout's "regions" (timeline, source, lesson, ...). Exit 0 when every assertion holds; otherwise 1
 // with one line per failure saying what was expected, what was found, and where. --skip-unless-cjk: exit 77
@@ -28,6 +28,7 @@
 //   [SECTION] English left in a Chinese frame
 //   [SECTION] Main
 #include "scenario/scenario.h"
+#include "ui/colour_map.h"
 #include "ui/theme.h"
 
 #include <nlohmann/json.hpp>
@@ -141,6 +142,9 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"provenance", theme::kProvenance},
         {"outcome_sim", theme::kOutcomeSim},
         {"outcome_gpu", theme::kOutcomeGpu},
+        // The heatmap colour map's ends (ui/colour_map.h: the shader's stops), IM_COL32 packed.
+        {"heat_hot", heat::colour_u32(1.0f)},
+        {"heat_cold", heat::colour_u32(0.0f)},
         // Text inks (theme::Palette): outcome words, normal and presenter theme.
         {"good", theme::palette(false).good},
         {"bad", theme::palette(false).bad},

@@ -1,0 +1,71 @@
+// `synclab ladder` as a user runs it: usage errors (exit 2, naming what is wrong), the text table
+// and the JSON of a real lesson on the simulator.
+#include "common/run_command.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+synclab::testing::CommandOutput run(const std::string& args) {
+    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " ladder " + args);
+}
+
+void expect_usage_error(const std::string& args, const std::string& says) {
+    const auto o = run(args);
+    EXPECT_EQ(o.code, 2) << "synclab ladder " << args << "\n" << o.out;
+    EXPECT_NE(o.out.find(says), std::string::npos) << "synclab ladder " << args << ": expected '" << says
+                                                   << "' in:\n" << o.out;
+}
+
+TEST(LadderCli, UsageErrorsSayWhatIsWrong) {
+    expect_usage_error("", "needs exactly one SCENARIO");
+    expect_usage_error("lost_update stencil", "needs exactly one SCENARIO");
+    expect_usage_error("no_such_lesson", "unknown scenario 'no_such_lesson'");
+    expect_usage_error("lost_update --backend tpu", "--backend must be 'sim' or 'gpu', got 'tpu'");
+    expect_usage_error("lost_update --reps 5", "--reps needs --backend gpu");
+    expect_usage_error("lost_update --backend gpu --reps 0", "--reps must be between 1");
+    expect_usage_error("lost_update --schedule exhaustive", "--schedule must be rr, random or adversarial");
+    expect_usage_error("lost_update --frobnicate", "unknown option --frobnicate");
+    expect_usage_error("lost_update --param k=4", "--param: lesson lost_update has no parameter 'k'");
+    expect_usage_error("atomic_counter --param k=7", "--param:");
+    expect_usage_error("atomic_counter --param k", "--param:");
+}
+
+TEST(LadderCli, JsonHasARungPerVariant) {
+    const auto o = run("lost_update --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["scenario"], "lost_update");
+    EXPECT_EQ(j["backend"], "sim");
+    EXPECT_EQ(j["unit"], "cycles");
+    ASSERT_TRUE(j["rungs"].is_array());
+    ASSERT_GE(j["rungs"].size(), 2u);
+    bool any_timed = false;
+    for (const auto& r : j["rungs"]) {
+        EXPECT_EQ(r["status"], "ok") << r.dump();
+        EXPECT_TRUE(r.contains("modelled_cycles")) << r.dump();
+        any_timed = any_timed || r["timed"].get<bool>();
+    }
+    EXPECT_EQ(j["not_modelled"].get<bool>(), !any_timed);
+}
+
+// A lesson parameter reaches every rung and is named in the JSON.
+TEST(LadderCli, ParamsAreAppliedAndNamed) {
+    const auto o = run("atomic_counter --param k=1024 --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["params"]["k"], "1024") << j.dump(2);
+    for (const auto& r : j["rungs"])
+        EXPECT_EQ(r["wrong_outputs"], 0) << r.dump();
+}
+
+TEST(LadderCli, TextTableNamesTheUnitAndEveryVariant) {
+    const auto o = run("lost_update");
+    ASSERT_EQ(o.code, 0) << o.out;
+    EXPECT_NE(o.out.find("modelled cycles"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("plain_increment"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("atomic_add"), std::string::npos) << o.out;
+}
+
+} // namespace
