@@ -24,6 +24,42 @@ namespace {
 
 constexpr size_t kMaxPatterns = 4; // block pictures spelled out in the message
 
+// A hung run whose blocks are all partial (a spin loop fills any trace buffer) still says where its
+// unfinished threads were last seen: the line of each one's last recorded event, the most common
+// first. It names places, not an order of events, so a partial history is enough; the words say
+// it is the last recorded event. Adds those lines to the finding where it has none.
+std::string last_seen_running(const trace::Trace& trace, const detail::WholeBlocks& whole, Finding& f) {
+    std::vector<uint32_t> last_site(trace.threads.size(), UINT32_MAX);
+    for (const trace::Event& e : trace.events)
+        if (e.thread < last_site.size() && e.kind != trace::EventKind::Exit) last_site[e.thread] = e.site;
+    std::map<std::pair<uint64_t, uint32_t>, std::pair<uint64_t, uint32_t>> at; // line -> (threads, first)
+    for (uint32_t t = 0; t < trace.threads.size(); ++t) {
+        const trace::ThreadInfo& info = trace.threads[t];
+        if (whole.block(info.block) || info.end != ThreadEnd::Running || last_site[t] == UINT32_MAX) continue;
+        auto& [threads, first] = at.try_emplace({detail::line_key_of(trace, last_site[t]), last_site[t]}, 0, t)
+                                     .first->second;
+        ++threads;
+        (void)first;
+    }
+    if (at.empty()) return "";
+    std::vector<std::pair<uint64_t, std::pair<uint64_t, uint32_t>>> ranked; // (threads, (site, first))
+    for (const auto& [key, v] : at)
+        ranked.push_back({v.first, {key.second, v.second}});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string out = "; the last events recorded show ";
+    for (size_t i = 0; i < ranked.size() && i < 2; ++i) {
+        const auto& [threads, where] = ranked[i];
+        if (i) out += ", ";
+        out += with_thousands(threads) + (threads == 1 ? " thread" : " threads") + " still running at " +
+               detail::line_label(trace, where.first);
+        if (f.lines.empty() || i > 0) {
+            detail::add_line(f, trace, where.first);
+            f.threads.push_back(where.second);
+        }
+    }
+    return out + " (a loop that never ends?)";
+}
+
 } // namespace
 
 std::vector<Finding> find_deadlock(const trace::Trace& trace) {
@@ -100,9 +136,11 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
     }
     std::string& text = f.text;
     text = deadlock ? "run ended in deadlock" : "run timed out";
-    if (patterns.empty()) {
-        text += whole.all() ? " with no thread left unfinished in the thread table"
-                            : "; no block recorded whole shows unfinished threads";
+    if (patterns.empty() && !whole.all()) {
+        text += "; no block recorded whole shows unfinished threads";
+        text += last_seen_running(trace, whole, f);
+    } else if (patterns.empty()) {
+        text += " with no thread left unfinished in the thread table";
     } else {
         text += ": ";
         size_t shown = 0;

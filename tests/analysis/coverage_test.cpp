@@ -71,6 +71,27 @@ TEST(analysis_coverage, PartialBlocksLeftOutOfEveryAnalysis) {
     EXPECT_TRUE(found.empty()) << dump(found);
 }
 
+// Verdict: a spin loop fills the trace buffer, so every block is partial: the finding still says
+// where the unfinished threads were last seen (the line of each one's last recorded event).
+TEST(analysis_coverage, TimeoutOfASpinNamesWhereItsThreadsWereLastSeen) {
+    TraceBuilder b(2, 32);
+    const uint16_t cas = b.site(52, 0, "atom.global.cas.b32 %r5, [%rd1], %r3, %r4");
+    const uint16_t load = b.site(48, 0, "ld.global.u32 %r3, [%rd1]");
+    for (uint32_t blk = 0; blk < 2; ++blk)
+        for (uint32_t t = 0; t < 32; ++t) {
+            b.load(b.thread(blk, t), load, 0x100, 4, Space::Global);
+            for (int spin = 0; spin < 3; ++spin)
+                b.atomic(b.thread(blk, t), cas, 0x100, 4, Space::Global);
+            b.end(b.thread(blk, t), ThreadEnd::Running, cas);
+        }
+    b.status(trace::RunStatus::Timeout).history(0, BlockHistory::Partial).history(1, BlockHistory::Partial);
+    const auto found = find_deadlock(b.trace());
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].message, "run timed out; no block recorded whole shows unfinished threads; the last events "
+                                "recorded show 64 threads still running at line 52 (a loop that never ends?)");
+    EXPECT_EQ(found[0].lines, std::vector<uint32_t>{52});
+}
+
 // Verdict: a hung run whose only stuck block is partial: the deadlock finding says the run hung but
 // describes no block; a whole block's stuck threads are described.
 TEST(analysis_coverage, DeadlockDescribesWholeBlocksOnly) {
@@ -84,6 +105,7 @@ TEST(analysis_coverage, DeadlockDescribesWholeBlocksOnly) {
     auto found = find_deadlock(b.trace());
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].message, "run timed out; no block recorded whole shows unfinished threads");
+    EXPECT_TRUE(found[0].lines.empty()) << "waiting threads of a partial block name no line";
     b.history(1, BlockHistory::Whole);
     found = find_deadlock(b.trace());
     ASSERT_EQ(found.size(), 1u);

@@ -744,7 +744,7 @@ TEST(PanelsClick, FindingRowFocusesThatFinding) {
 }
 
 TEST(PanelsClick, BrowserSelectsEveryVariantAndKeepsTheRun) {
-    Headless h({900, 760});
+    Headless h({900, 1400}); // tall enough for every lesson's variants (34 with the atomics lessons)
     ScenarioBrowser panel;
     AppState state;
     state.current = stencil_run();
@@ -772,7 +772,7 @@ TEST(PanelsClick, BrowserSelectsEveryVariantAndKeepsTheRun) {
         selected.insert(state.variant);
         return selected.size() == total;
     };
-    EXPECT_TRUE(h.click_until(body, {860, 0}, {860, 750}, {1, 3}, all_seen))
+    EXPECT_TRUE(h.click_until(body, {860, 0}, {860, 1390}, {1, 3}, all_seen))
         << "clicking down the list selected " << selected.size() << " of " << total << " variants";
     EXPECT_TRUE(consistent) << "a variant was selected with another scenario";
     EXPECT_EQ(state.current, stencil_run()) << "selecting keeps the current run";
