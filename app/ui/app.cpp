@@ -1370,7 +1370,9 @@ void App::focus_finding(int index) {
     state_.selection.selected_finding = index;
     state_.selection.finding_lines = f.lines;
     // Presenter mode puts the finding's lines beside the timeline (the lesson gives way to the source).
-    if (state_.presenter && state_.focus_view != View::Source) state_.focus_view = View::Source;
+    // A picture the presenter chose (heatmap, ladder) stays: it is what the audience is looking at.
+    const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder;
+    if (state_.presenter && state_.focus_view != View::Source && !picture) state_.focus_view = View::Source;
     // The view that draws the current record knows which events a finding is about (the pair of
     // accesses of a race) and where their rows are: it zooms to them, opens their block, pins both
     // threads to rows of their own and scrolls them into view on its next draw (in compare mode the

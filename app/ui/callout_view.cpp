@@ -186,7 +186,7 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
     case analysis::FindingKind::Deadlock:
         return t.deadlock.s + at;
     case analysis::FindingKind::Contention:
-        return f.message;
+        return fill(t.contention, {thousands(f.count), what, at});
     }
     return f.text;
 }

@@ -323,6 +323,8 @@ constexpr UiText kEnglish = {
             .diverged = "block {0}: {1} and {2} did not meet at the same barrier",
             .diverged_all = "block {0}: its threads did not meet at the same barrier",
             .deadlock = "the run never finished: threads are still waiting at a barrier",
+            .contention = "{0} atomics queued on {1}{2}: they complete one at a time, so this one address "
+                          "sets the kernel's pace",
             .stale = "{0} saw the flag {1} set, then read {2} from before it: {3}",
             .stale_ordered = "{0} read an old value of {2} although {1}'s store is ordered before it",
             .stale_writer = "the writer has no fence between the data and the flag",
@@ -931,6 +933,7 @@ constexpr UiText kChinese = {
             .diverged = "块 {0}：{1} 和{2} 没有到达同一个屏障",
             .diverged_all = "块 {0}：它的线程没有到达同一个屏障",
             .deadlock = "运行一直没有结束：还有线程在屏障处等待",
+            .contention = "{0} 次原子操作排队等待 {1}{2}：它们只能一个接一个地完成，所以这一个地址决定了整个内核的速度",
             .stale = "{0} 看到了{1} 设置的标志，却读到了 {2} 在那之前的旧值：{3}",
             .stale_ordered = "{1} 的写入排在前面，{0} 却读到了 {2} 的旧值",
             .stale_writer = "写者在数据和标志之间没有栅栏",

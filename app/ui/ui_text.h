@@ -174,7 +174,7 @@ struct CalloutText {
     Text a_thread, thread, block_thread; // "a thread", "thread {0}", "block {0} thread {1}"
     Text line, lines, and_, comma, ptx_line, ptx_lines, semicolon;
     Text no_barrier, other_blocks; // why a race happened: same block / different blocks
-    Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock;
+    Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock, contention;
     // stale_read: "{reader} saw {writer}'s flag but read old {what}: {why}", why from Finding::missing
     Text stale, stale_ordered, stale_writer, stale_reader, stale_both, stale_writer_scope,
         stale_reader_scope, stale_flag_scope;

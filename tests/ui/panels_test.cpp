@@ -485,7 +485,8 @@ TEST(RunControls, RepsAndSchedules) {
 // draw data only. Mouse input is fed through io the way a backend would.
 class Headless : public testing::HeadlessPanel {
   public:
-    explicit Headless(ImVec2 window_size = {1280, 800}) : HeadlessPanel(window_size) {}
+    explicit Headless(ImVec2 window_size = {1280, 800})
+        : HeadlessPanel(window_size, {std::max(1280.0f, window_size.x), std::max(800.0f, window_size.y)}) {}
 
     // Clicks on a grid of points, top to bottom then left to right, until `done` holds. After each
     // click another one far down in the window closes any popup or text field it opened. Returns
