@@ -350,15 +350,20 @@ void HeatmapView::draw_legend(const AppState& state, ImVec2 at0, ImVec2 size0, f
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     // Ticks at least two lines apart.
     const int ticks = std::clamp(int(ramp_h / (line * 2.0f)), 1, 4);
-    for (int k = 0; k <= ticks; ++k) {
+    // Hottest first; a label that would overlap one already drawn (a short ramp: presenter mode at
+    // 720p) is left out, so that two numbers never print over each other.
+    float last_label_y = -1e9f;
+    for (int k = ticks; k >= 0; --k) {
         const float f = float(k) / float(ticks);
         const float y = at.y + ramp_h * (1.0f - f);
         // Whole numbers where the range is wide (cycles, counts): "2727", not "2727.2".
         const float v = heat::value_at(f, lo, hi, log_scale_);
         const std::string label = number(hi - lo >= 10 ? std::round(v) : v);
         dl->AddLine(ImVec2(at.x + bar_w, y), ImVec2(at.x + bar_w + 3, y), ink);
-        dl->AddText(ImVec2(at.x + bar_w + 5, std::clamp(y - line * 0.5f, at.y, at.y + ramp_h - line)), ink,
-                    label.c_str());
+        const float label_y = std::clamp(y - line * 0.5f, at.y, std::max(at.y, at.y + ramp_h - line));
+        if (label_y - last_label_y < line) continue;
+        dl->AddText(ImVec2(at.x + bar_w + 5, label_y), ink, label.c_str());
+        last_label_y = label_y;
     }
     const float sy = at.y + ramp_h + line * 0.5f;
     dl->AddRectFilled(ImVec2(at.x, sy), ImVec2(at.x + bar_w, sy + line * 0.8f),
