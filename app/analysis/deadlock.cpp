@@ -36,10 +36,8 @@ std::string last_seen_running(const trace::Trace& trace, const detail::WholeBloc
     for (uint32_t t = 0; t < trace.threads.size(); ++t) {
         const trace::ThreadInfo& info = trace.threads[t];
         if (whole.block(info.block) || info.end != ThreadEnd::Running || last_site[t] == UINT32_MAX) continue;
-        auto& [threads, first] = at.try_emplace({detail::line_key_of(trace, last_site[t]), last_site[t]}, 0, t)
-                                     .first->second;
-        ++threads;
-        (void)first;
+        // try_emplace keeps the first thread seen at a line as its example.
+        ++at.try_emplace({detail::line_key_of(trace, last_site[t]), last_site[t]}, 0, t).first->second.first;
     }
     if (at.empty()) return "";
     std::vector<std::pair<uint64_t, std::pair<uint64_t, uint32_t>>> ranked; // (threads, (site, first))
