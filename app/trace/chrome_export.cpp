@@ -349,7 +349,11 @@ class Exporter {
         const SiteText& site = sites_[std::min<size_t>(e.site, trace_.sites.size())];
         const ThreadInfo& thread = trace_.threads[e.thread];
         const bool access = e.is_memory_access();
-        const char* cat = access ? "memory" : e.kind == EventKind::Fence ? "fence" : "exit";
+        const bool collective = e.kind == EventKind::WarpCollective;
+        const char* cat = access                        ? "memory"
+                          : e.kind == EventKind::Fence ? "fence"
+                          : collective                 ? "warp"
+                                                       : "exit";
         event_head(cat, "i", pid, tid, when(e));
         out_.raw(",\"s\":\"t\",\"name\":\"");
         if (access) {
@@ -358,6 +362,8 @@ class Exporter {
         } else if (e.kind == EventKind::Fence) {
             out_.raw("fence");
             out_.raw(scope_suffix(e.scope()));
+        } else if (collective) {
+            out_.raw(to_string(static_cast<Collective>(e.flags & flag::kCollectiveMask)));
         } else {
             out_.raw("exit");
         }
@@ -373,6 +379,16 @@ class Exporter {
             out_.u64(e.value);
             out_.raw(",\"size\":");
             out_.u64(e.size());
+        }
+        if (collective) {
+            out_.raw(",\"member_mask\":");
+            out_.hex(e.address & 0xffffffffu);
+            if (const uint32_t source = uint32_t(e.address >> 32); source != kNoLane) {
+                out_.raw(",\"source_lane\":");
+                out_.u64(source);
+            }
+            out_.raw(",\"value\":");
+            out_.u64(e.value);
         }
         if (access || e.kind == EventKind::Fence) {
             if (e.scope() != Scope::None) {

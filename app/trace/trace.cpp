@@ -27,6 +27,26 @@ const char* to_string(EventKind kind) {
         return "fence";
     case EventKind::Exit:
         return "exit";
+    case EventKind::WarpCollective:
+        return "warp_collective";
+    }
+    return "unknown";
+}
+
+const char* to_string(Collective collective) {
+    switch (collective) {
+    case Collective::WarpSync:
+        return "syncwarp";
+    case Collective::Shfl:
+        return "shfl";
+    case Collective::Vote:
+        return "vote";
+    case Collective::Match:
+        return "match";
+    case Collective::Redux:
+        return "redux";
+    case Collective::Elect:
+        return "elect";
     }
     return "unknown";
 }

@@ -22,8 +22,13 @@ enum class EventKind : uint8_t {
     BarrierLeave = 6,  // release from that barrier (address = barrier id, value = phase number)
     Fence = 7,         // membar / fence (flags carry the scope)
     Exit = 8,          // thread finished (ret / exit)
+    WarpCollective = 9, // a warp collective completed for this lane (bar.warp.sync, shfl, vote, match,
+                        // redux, elect): one event per member lane, when the members have met.
+                        // address = low 32 bits: the member mask; high 32 bits: shfl's source lane
+                        // (kNoLane when the lane kept its own value or the op has no source lane);
+                        // value = low 32 bits of the lane's result; flags = Collective (kCollectiveMask)
 };
-constexpr int kEventKindCount = 9;
+constexpr int kEventKindCount = 10;
 const char* to_string(EventKind kind);
 
 enum class Space : uint8_t { Global = 0, Shared = 1, Local = 2, Other = 3 };
@@ -31,6 +36,11 @@ const char* to_string(Space space);
 
 enum class Scope : uint8_t { None = 0, Block = 1, Device = 2, System = 3 };
 const char* to_string(Scope scope);
+
+// Which warp collective a WarpCollective event records (its flags & flag::kCollectiveMask).
+enum class Collective : uint8_t { WarpSync = 0, Shfl = 1, Vote = 2, Match = 3, Redux = 4, Elect = 5 };
+const char* to_string(Collective collective);
+constexpr uint32_t kNoLane = 0xffffffffu; // WarpCollective: no source lane (high half of address)
 
 // Bit layout of Event::flags.
 namespace flag {
@@ -41,6 +51,7 @@ constexpr uint8_t kVolatile = 0x10; // ld.volatile / st.volatile, or .relaxed/.a
 constexpr uint8_t kScopeShift = 5;  // Scope, 2 bits
 constexpr uint8_t kScopeMask = 0x60;
 constexpr uint8_t kOrdered = 0x80; // acquire / release / acq_rel / sc semantics on the access
+constexpr uint8_t kCollectiveMask = 0x07; // WarpCollective events: the Collective (no space/size bits)
 } // namespace flag
 
 // One fixed-size record. Keep it 32 bytes: the GPU instrumentation writes the same layout.

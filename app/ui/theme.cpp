@@ -17,6 +17,7 @@ uint32_t event_colour(trace::EventKind kind) {
         return kFence;
     case trace::EventKind::BarrierArrive:
     case trace::EventKind::BarrierLeave:
+    case trace::EventKind::WarpCollective:
         return kBarrierWait;
     case trace::EventKind::Exit:
         return kExit;

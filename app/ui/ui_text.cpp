@@ -1274,6 +1274,8 @@ const char* event_kind_words(trace::EventKind kind, Language language) {
         return "内存栅栏";
     case trace::EventKind::Exit:
         return "退出";
+    case trace::EventKind::WarpCollective:
+        return "线程束集体操作";
     }
     return trace::to_string(kind);
 }

@@ -339,7 +339,7 @@ TEST(trace_slt, CheckTraceNamesTheProblem) {
          [](Trace& t) {
              t.meta.grid = {0xffffffff, 0xffffffff, 0xffffffff};
          }},
-        {"the thread table is empty but there are 216 events", [](Trace& t) { t.threads.clear(); }},
+        {"the thread table is empty but there are 222 events", [](Trace& t) { t.threads.clear(); }},
     };
     for (const Case& c : cases) {
         Trace t = make_rich_trace();

@@ -73,6 +73,7 @@ inline Trace make_rich_trace() {
     uint64_t time = 1;
     for (uint32_t th = 0; th < 80; th += 3) {
         for (int k = 1; k < kEventKindCount; ++k) {
+            if (static_cast<EventKind>(k) == EventKind::WarpCollective) continue; // below
             Event e;
             e.time = time++;
             e.address = 0x7f0000000000ull + th * 4 + uint64_t(k);
@@ -85,6 +86,20 @@ inline Trace make_rich_trace() {
                                  static_cast<Scope>(th % 4), k % 3 == 0);
             t.events.push_back(e);
         }
+    }
+    // Warp collectives (a shfl with its source lane, a ballot without one) after every thread's exit,
+    // so the barrier phases above stay as they were.
+    for (uint32_t th = 0; th < 40; th += 7) {
+        Event e;
+        e.time = time++;
+        e.address = (th % 2 ? uint64_t(th ^ 1) << 32 : uint64_t(kNoLane) << 32) | 0xffff00ffu;
+        e.value = 0xc0ffee00u + th;
+        e.thread = th;
+        e.clock = uint32_t(time * 977);
+        e.site = uint16_t(th % 6);
+        e.kind = EventKind::WarpCollective;
+        e.flags = uint8_t(th % 2 ? Collective::Shfl : Collective::Vote);
+        t.events.push_back(e);
     }
     // The cost model's timing (version 3): distinctive values in every field.
     m.modelled_cycles = 0x0123456789abcdefull;
