@@ -104,6 +104,8 @@ constexpr KeySpec kParamKeys[] = {
     {"choices", true, "the choices a user picks from, as strings: [\"1\", \"32\"]"},
     {"default", true, "the choice the lesson file's args and [buffers] describe"},
     {"arg", false, "the index in args of the scalar argument each choice sets (to the choice's number)"},
+    {"grid", false, "the launch's grid (blocks) under each choice, one per choice: [8, 64]"},
+    {"size", false, "true: the choices only scale the work (sizes to measure), not what is computed"},
 };
 
 constexpr KeySpec kOutcomeKeys[] = {
@@ -675,10 +677,7 @@ class Builder {
                      where + "it checks " + join(checked) + ", so outputs must be exactly that");
         }
         s_.reference = ref->string;
-        const launch::LaunchConfig launch = s_.launch;
-        s_.check = [r, launch](const Inputs& before, const std::vector<launch::Buffer>& after) {
-            return r->check(launch, before, after);
-        };
+        s_.check = bind_reference(*r, s_.launch);
     }
 
     // [SECTION] The kernel: PTX entries and their parameters
@@ -822,6 +821,11 @@ class Builder {
                 read_param_arg(p, *arg, where);
                 sets_something = true;
             }
+            if (const Value* size = field(*t, "size", Kind::Bool, where)) p.is_size = size->boolean;
+            if (t->find("grid") != nullptr) {
+                read_param_grid(p, *t, where);
+                sets_something = true;
+            }
             for (const toml::Entry& e : t->entries) {
                 const size_t b = buffer_named(e.key);
                 if (b == SIZE_MAX) continue;
@@ -829,10 +833,11 @@ class Builder {
                 sets_something = true;
             }
             if (!sets_something)
-                fail(t->line, where + "it sets nothing: give 'arg = I' (a scalar argument) or a buffer's specs "
-                                      "(g_in = [\"buf:...\", ...], one per choice)");
+                fail(t->line, where + "it sets nothing: give 'arg = I' (a scalar argument), 'grid = [...]' or a "
+                                      "buffer's specs (g_in = [\"buf:...\", ...], one per choice)");
+            check_latency_buffers_follow_grid(p, *t, where);
             for (const Param& earlier : s_.params) {
-                bool overlap = p.arg >= 0 && p.arg == earlier.arg;
+                bool overlap = (p.arg >= 0 && p.arg == earlier.arg) || (p.sets_grid && earlier.sets_grid);
                 for (const std::string& name : p.buffer_names)
                     overlap = overlap || std::find(earlier.buffer_names.begin(), earlier.buffer_names.end(),
                                                    name) != earlier.buffer_names.end();
@@ -875,11 +880,58 @@ class Builder {
                                         "' (the lesson file reads as the default run)");
     }
 
+    // `grid = [8, 64, 4096]`: the blocks of the launch under each choice (1-D grids only: a size
+    // parameter scales the grid, the block stays). The default choice must be the lesson's grid.
+    void read_param_grid(Param& p, const toml::Table& t, const std::string& where) const {
+        const toml::Entry* e = t.find("grid");
+        if (e->value.kind != Kind::Array)
+            fail(e->line, where + "'grid' must be an array of block counts, one per choice: [8, 64]");
+        const std::vector<Value>& counts = e->value.array;
+        if (counts.size() != p.choices.size())
+            fail(e->line, where + "'grid' has " + std::to_string(counts.size()) + " block counts for " +
+                              std::to_string(p.choices.size()) + " choices: one per choice, in the order of 'choices'");
+        if (s_.launch.grid.y != 1 || s_.launch.grid.z != 1)
+            fail(e->line, where + "'grid' scales a 1-D grid; this lesson's grid is " +
+                              std::to_string(s_.launch.grid.x) + "x" + std::to_string(s_.launch.grid.y) + "x" +
+                              std::to_string(s_.launch.grid.z));
+        for (size_t i = 0; i < counts.size(); ++i) {
+            const Value& c = counts[i];
+            if (c.kind != Kind::Integer || c.integer < 1 || c.integer > 0x7fffffff)
+                fail(c.line, where + "'grid' for choice '" + p.choices[i].name +
+                                 "' must be a block count from 1 to 2147483647");
+            p.choices[i].grid_x = static_cast<uint32_t>(c.integer);
+        }
+        if (p.choices[p.default_choice].grid_x != s_.launch.grid.x)
+            fail(e->line, where + "'grid' for the default choice '" + p.choices[p.default_choice].name + "' is " +
+                              std::to_string(p.choices[p.default_choice].grid_x) + ", but the lesson's grid is " +
+                              std::to_string(s_.launch.grid.x) + " (the lesson file reads as the default run)");
+        p.sets_grid = true;
+    }
+
+    // [latency] buffers hold one element per thread: only the parameter that sets the grid may give
+    // them other specs, and then each choice's count must be that choice's thread count.
+    void check_latency_buffers_follow_grid(const Param& p, const toml::Table& t, const std::string& where) const {
+        for (size_t i = 0; i < p.buffer_names.size(); ++i) {
+            const std::string& name = p.buffer_names[i];
+            if (name != s_.latency.cycles_buffer && name != s_.latency.sm_buffer) continue;
+            const std::string at = where + name + ": ";
+            if (!p.sets_grid)
+                fail(line_of(t, name.c_str()), at + "holds [latency] timings (one element per thread): only a "
+                                                    "parameter that sets 'grid' can change it");
+            for (const ParamChoice& c : p.choices) {
+                const uint64_t threads = uint64_t(c.grid_x) * s_.launch.block.count();
+                const launch::BufferSpec& spec = c.buffers[i].second;
+                if (spec.count != threads)
+                    fail(line_of(t, name.c_str()), at + "holds [latency] timings for every thread: choice '" + c.name +
+                                                        "' launches " + std::to_string(threads) +
+                                                        " threads, its spec has " + std::to_string(spec.count));
+            }
+        }
+    }
+
     void read_param_buffer(Param& p, uint32_t b, const toml::Entry& e, const std::string& where) const {
         const BufferDecl& decl = s_.buffers[b];
         const std::string at = where + e.key + ": ";
-        if (decl.name == s_.latency.cycles_buffer || decl.name == s_.latency.sm_buffer)
-            fail(e.line, at + "holds [latency] timings (one element per thread): a parameter cannot change it");
         const std::vector<const Value*> specs = strings(*param_table(p.name), e.key.c_str(), where);
         if (specs.size() != p.choices.size())
             fail(e.line, at + std::to_string(specs.size()) + " specs for " + std::to_string(p.choices.size()) +

@@ -1,5 +1,6 @@
 // Lesson parameters applied: a Scenario whose inputs follow the user's choices (`--param k=1024`,
 // the app's run panel). The lesson file's checks live in lesson.cpp; this file only picks choices.
+#include "scenario/references.h"
 #include "scenario/scenario.h"
 
 #include <algorithm>
@@ -62,10 +63,13 @@ Scenario with_params(const Scenario& scenario, const ParamValues& values) {
         const Param& p = out.params[i];
         const ParamChoice& c = picked[i] ? *picked[i] : p.choices[p.default_choice];
         if (p.arg >= 0) out.args[static_cast<size_t>(p.arg)].bits = c.scalar_bits;
+        if (p.sets_grid) out.launch.grid.x = c.grid_x;
         for (const auto& [b, spec] : c.buffers)
             out.buffers[b].spec = spec;
         out.chosen.emplace_back(p.name, c.name);
     }
+    if (out.launch.grid != scenario.launch.grid && !out.reference.empty() && out.reference_variant.empty())
+        if (const Reference* r = find_reference(out.reference)) out.check = bind_reference(*r, out.launch);
     out.make_inputs = input_builder(out.buffers, out.args);
     return out;
 }

@@ -169,14 +169,22 @@ CheckResult check_atomic_counter(const launch::LaunchConfig& launch, const Input
     return result;
 }
 
-// [SECTION] histogram: g_hist[b] = how many values of g_data fall in bin b (value % bins, bins the
-// size of g_hist).
+// [SECTION] histogram: g_hist[b] = how many of the first n values of g_data fall in bin b (value %
+// bins, bins the size of g_hist); n is the kernel's scalar argument (the lesson's parameter items:
+// g_data may hold more values than a run counts).
 CheckResult check_histogram(const launch::LaunchConfig&, const Inputs& before,
                             const std::vector<launch::Buffer>& after) {
     std::vector<uint32_t> expected = input_values<uint32_t>(before, "g_hist");
+    const std::vector<uint32_t> data = input_values<uint32_t>(before, "g_data");
+    uint64_t n = data.size();
+    for (const launch::KernelArg& a : before.args)
+        if (a.kind == launch::KernelArg::Kind::Scalar) {
+            n = std::min<uint64_t>(n, static_cast<uint32_t>(a.bits));
+            break;
+        }
     if (!expected.empty())
-        for (uint32_t v : input_values<uint32_t>(before, "g_data"))
-            ++expected[v % expected.size()];
+        for (uint64_t i = 0; i < n; ++i)
+            ++expected[data[i] % expected.size()];
     return compare_with_cpu(expected, result_buffer(before, after, "g_hist"), "g_hist");
 }
 
@@ -303,7 +311,7 @@ const std::vector<Reference>& references() {
          false,
          check_atomic_counter},
         {"histogram",
-         "g_hist[b] = how many values of g_data are b modulo the number of bins",
+         "g_hist[b] = how many of the first n values of g_data are b modulo the number of bins",
          {{"g_data", ElemType::U32}, {"g_hist", ElemType::U32, true}},
          false,
          check_histogram},
@@ -330,6 +338,13 @@ const Reference* find_reference(std::string_view name) {
     for (const Reference& r : references())
         if (r.name == name) return &r;
     return nullptr;
+}
+
+std::function<CheckResult(const Inputs&, const std::vector<launch::Buffer>&)>
+bind_reference(const Reference& reference, const launch::LaunchConfig& launch) {
+    return [r = &reference, launch](const Inputs& before, const std::vector<launch::Buffer>& after) {
+        return r->check(launch, before, after);
+    };
 }
 
 } // namespace synclab::scenario

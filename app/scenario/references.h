@@ -6,6 +6,7 @@
 #include "launch/launch.h"
 #include "scenario/scenario.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,5 +32,10 @@ struct Reference {
 
 const std::vector<Reference>& references();
 const Reference* find_reference(std::string_view name);
+
+// The Scenario::check that runs `reference` for a launch of this shape (the reference counts the
+// launch's threads and blocks, so a parameter that changes the grid binds it again).
+std::function<CheckResult(const Inputs&, const std::vector<launch::Buffer>&)>
+bind_reference(const Reference& reference, const launch::LaunchConfig& launch);
 
 } // namespace synclab::scenario

@@ -124,12 +124,15 @@ struct LatencySpec {
 
 // A lesson parameter (lesson.toml `[param.NAME]`): a choice the user makes before a run (`synclab
 // run|table --param NAME=CHOICE`, the app's run panel). Each choice sets the scalar argument `arg`
-// to a number, or gives buffers other specs; the default choice is what the lesson file's [buffers]
-// and args say. Only inputs change: the launch shape, outputs and kernels stay.
+// to a number, gives buffers other specs, or (`grid`) launches another number of blocks; the default
+// choice is what the lesson file's grid, [buffers] and args say. Outputs and kernels stay.
 struct ParamChoice {
     std::string name; // as the user types it: "32", "skewed"
     // arg >= 0: args[arg] takes this scalar (bits as the kernel's parameter type wants them).
     uint64_t scalar_bits = 0;
+    // Param::sets_grid: the launch's grid.x under this choice (a size parameter: the same kernel on
+    // more blocks, e.g. so that a GPU ladder measures contention rather than launch overhead).
+    uint32_t grid_x = 0;
     // buffer index -> its spec under this choice (one entry per buffer the parameter sets).
     std::vector<std::pair<uint32_t, launch::BufferSpec>> buffers;
 };
@@ -137,6 +140,11 @@ struct Param {
     std::string name;               // "k", "input" (letters, digits, _)
     std::string en, zh;             // one line: what it sets
     int32_t arg = -1;               // the scalar argument it sets, or -1
+    bool sets_grid = false;         // each choice sets grid.x (ParamChoice::grid_x)
+    // `size = true`: the choices change how much work a run does, not what the kernel computes (the
+    // ladder's measuring sizes). The verdict tests leave its other choices to the ladder order test,
+    // which runs them and checks their outputs.
+    bool is_size = false;
     std::vector<std::string> buffer_names; // the buffers it sets, in the order of ParamChoice::buffers
     std::vector<ParamChoice> choices;
     uint32_t default_choice = 0;    // index into choices

@@ -495,7 +495,7 @@ TEST(CliParams, WrongParamsAreUsageErrors) {
         {"run histogram --variant global_atomics --param input=skew",
          "parameter 'input' has no choice 'skew' (choices: uniform, skewed)"},
         {"run histogram --variant global_atomics --param k=1",
-         "lesson histogram has no parameter 'k' (parameters: input)"},
+         "lesson histogram has no parameter 'k' (parameters: input, items)"},
         {"run stencil --variant correct --param k=1", "lesson stencil has no parameter 'k' (parameters: none)"},
         {"run histogram --variant global_atomics --param input", "expected NAME=CHOICE"},
         {"run histogram --variant global_atomics --param input=skewed --param input=uniform",
@@ -522,8 +522,9 @@ TEST(CliParams, ListAndShowSayTheParameters) {
     bool found = false;
     for (const auto& s : j)
         if (s["id"] == "histogram") {
-            ASSERT_EQ(s["params"].size(), 1u);
+            ASSERT_EQ(s["params"].size(), 2u);
             EXPECT_EQ(s["params"][0]["name"], "input");
+            EXPECT_EQ(s["params"][1]["name"], "items");
             EXPECT_EQ(s["params"][0]["default"], "uniform");
             EXPECT_EQ(s["params"][0]["choices"], nlohmann::json::array({"uniform", "skewed"}));
             found = true;

@@ -78,7 +78,7 @@ std::string at(const Files& f, const std::string& needle) {
 
 TEST(LessonParams, AtomicCounterHasKAndLatencyBuffers) {
     const Scenario& s = *find_scenario("atomic_counter");
-    ASSERT_EQ(s.params.size(), 1u);
+    ASSERT_EQ(s.params.size(), 2u);
     const Param& k = s.params[0];
     EXPECT_EQ(k.name, "k");
     EXPECT_EQ(k.choice_names(), "1, 32, 1024");
@@ -87,8 +87,18 @@ TEST(LessonParams, AtomicCounterHasKAndLatencyBuffers) {
     EXPECT_EQ(k.choices[2].scalar_bits, 1024u);
     EXPECT_EQ(s.latency.cycles_buffer, "g_cycles");
     EXPECT_EQ(s.latency.sm_buffer, "g_smid");
-    ASSERT_EQ(s.chosen.size(), 1u);
+    ASSERT_EQ(s.chosen.size(), 2u);
     EXPECT_EQ(s.chosen[0].second, "32");
+    // The size parameter: the grid and the per-thread buffers, the [latency] ones included.
+    const Param& threads = s.params[1];
+    EXPECT_EQ(threads.name, "threads");
+    EXPECT_TRUE(threads.sets_grid);
+    EXPECT_TRUE(threads.is_size);
+    EXPECT_FALSE(k.is_size);
+    EXPECT_EQ(threads.arg, -1);
+    EXPECT_EQ(threads.choice_names(), "2048, 16384, 1048576");
+    EXPECT_EQ(threads.choices[2].grid_x, 4096u);
+    EXPECT_EQ(threads.buffer_names, (std::vector<std::string>{"g_ticket", "g_cycles", "g_smid"}));
     EXPECT_EQ(s.max_steps, 0u);
     EXPECT_EQ(find_scenario("cas_loop")->max_steps, 2'000'000u);
     EXPECT_FALSE(find_scenario("stencil")->latency.present());
@@ -111,11 +121,38 @@ TEST(LessonParams, WithParamsSetsBufferSpecs) {
     ASSERT_EQ(in.buffers[0].name, "g_data");
     std::vector<uint32_t> data(in.buffers[0].bytes.size() / 4);
     std::memcpy(data.data(), in.buffers[0].bytes.data(), in.buffers[0].bytes.size());
-    ASSERT_EQ(data.size(), 16384u);
-    EXPECT_EQ(std::count(data.begin(), data.end(), 3u), 16384) << "skewed: every value in bin 3";
+    ASSERT_EQ(data.size(), 1048576u) << "g_data holds the largest 'items' choice; a run counts the first n";
+    EXPECT_EQ(std::count(data.begin(), data.end(), 3u), 1048576) << "skewed: every value in bin 3";
     const Inputs uniform = s.make_inputs(7);
     std::memcpy(data.data(), uniform.buffers[0].bytes.data(), uniform.buffers[0].bytes.size());
-    EXPECT_LT(std::count(data.begin(), data.end(), 3u), 16384 / 4) << "uniform over 8 bins";
+    EXPECT_LT(std::count(data.begin(), data.end(), 3u), 1048576 / 4) << "uniform over 8 bins";
+}
+
+// A size parameter that sets the grid: the launch, the per-thread buffers and the reference (which
+// counts the launch's threads) all follow the choice; the catalog's lesson is left as it was.
+TEST(LessonParams, WithParamsSetsTheGridAndTheReferenceFollows) {
+    const Scenario& s = *find_scenario("atomic_counter");
+    const Scenario big = with_params(s, {{"threads", "16384"}});
+    EXPECT_EQ(big.launch.grid.x, 64u);
+    EXPECT_EQ(s.launch.grid.x, 8u);
+    const Inputs in = big.make_inputs(1);
+    ASSERT_EQ(in.buffers[1].name, "g_ticket");
+    EXPECT_EQ(in.buffers[1].bytes.size(), 16384u * 4);
+    EXPECT_EQ(in.buffers[2].bytes.size(), 16384u * 8) << "g_cycles, a [latency] buffer";
+    // Right outputs for 16384 threads: counter 0 at 16384, tickets 0 .. 16383.
+    std::vector<launch::Buffer> after = in.buffers;
+    const uint32_t total = 16384;
+    std::memcpy(after[0].bytes.data(), &total, 4);
+    for (uint32_t t = 0; t < total; ++t)
+        std::memcpy(after[1].bytes.data() + 4 * t, &t, 4);
+    const CheckResult right = big.check(in, after);
+    EXPECT_EQ(right.wrong, 0u) << right.summary;
+    EXPECT_EQ(right.checked, 16385u);
+    // The same outputs checked as the default's 2048 threads are wrong: the binding matters.
+    const Inputs small = s.make_inputs(1);
+    std::vector<launch::Buffer> small_after = small.buffers;
+    std::memcpy(small_after[0].bytes.data(), &total, 4);
+    EXPECT_GT(s.check(small, small_after).wrong, 0u);
 }
 
 TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
@@ -128,7 +165,7 @@ TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
         }
         return std::string();
     };
-    EXPECT_EQ(message({{"j", "1"}}), "lesson atomic_counter has no parameter 'j' (parameters: k)");
+    EXPECT_EQ(message({{"j", "1"}}), "lesson atomic_counter has no parameter 'j' (parameters: k, threads)");
     EXPECT_EQ(message({{"k", "2"}}), "lesson atomic_counter: parameter 'k' has no choice '2' (choices: 1, 32, 1024)");
     EXPECT_EQ(message({{"k", "1"}, {"k", "32"}}), "parameter 'k' is given twice");
     EXPECT_EQ(parse_param_text("k=32"), (std::pair<std::string, std::string>{"k", "32"}));
@@ -203,8 +240,8 @@ TEST(LessonParamErrors, ChoicesAreFewAndWellFormed) {
 TEST(LessonParamErrors, UnknownKeyOrNothingSet) {
     Files f;
     f.toml = with(f.toml, "arg = 4", "arg = 4\nargs = 4");
-    expect_error(f, at(f, "args = 4") + "[param.k]: unknown key 'args' (keys: en, zh, choices, default, arg; or a "
-                                        "buffer's name)");
+    expect_error(f, at(f, "args = 4") + "[param.k]: unknown key 'args' (keys: en, zh, choices, default, arg, grid, "
+                                        "size; or a buffer's name)");
     Files g;
     g.toml = with(g.toml, "arg = 4\n", "");
     expect_error(g, at(g, "[param.k]") + "[param.k]: it sets nothing");
@@ -230,7 +267,32 @@ TEST(LessonParamErrors, BufferSpecsPerChoice) {
     expect_error(i, at(i, "g_counters = [") + "[param.k]: g_counters: choice '1024': ");
     Files j;
     j.toml = with(j.toml, "arg = 4", "arg = 4\ng_cycles = [\"buf:u64:2048\", \"buf:u64:2048\", \"buf:u64:2048\"]");
-    expect_error(j, at(j, "g_cycles = [") + "[param.k]: g_cycles: holds [latency] timings");
+    expect_error(j, at(j, "g_cycles = [\"buf:u64:2048\", \"buf:u64:2048\"") +
+                        "[param.k]: g_cycles: holds [latency] timings (one element per thread): only a parameter "
+                        "that sets 'grid' can change it");
+}
+
+TEST(LessonParamErrors, GridPerChoiceFollowedByTheLatencyBuffers) {
+    Files f;
+    f.toml = with(f.toml, "grid = [8, 64, 4096]", "grid = [8, 64]");
+    expect_error(f, at(f, "grid = [8, 64]") + "[param.threads]: 'grid' has 2 block counts for 3 choices");
+    Files g;
+    g.toml = with(g.toml, "grid = [8, 64, 4096]", "grid = [16, 64, 4096]");
+    expect_error(g, at(g, "grid = [16") + "[param.threads]: 'grid' for the default choice '2048' is 16, but the "
+                                          "lesson's grid is 8");
+    Files h;
+    h.toml = with(h.toml, "grid = [8, 64, 4096]", "grid = [8, 0, 4096]");
+    expect_error(h, at(h, "grid = [8, 0") + "[param.threads]: 'grid' for choice '16384' must be a block count");
+    Files i;
+    i.toml = with(i.toml, "\"buf:u64:16384\"", "\"buf:u64:16000\"");
+    expect_error(i, at(i, "g_cycles = [") + "[param.threads]: g_cycles: holds [latency] timings for every thread: "
+                                            "choice '16384' launches 16384 threads, its spec has 16000");
+    Files j;
+    j.toml = with(j.toml, "arg = 4", "arg = 4\ngrid = [8, 8, 8]");
+    expect_error(j, at(j, "[param.threads]") + "[param.threads]: it sets what [param.k] sets already");
+    Files k;
+    k.toml = with(k.toml, "grid = [8, 64, 4096]", "grid = \"8\"");
+    expect_error(k, at(k, "grid = \"8\"") + "[param.threads]: 'grid' must be an array of block counts");
 }
 
 // [SECTION] Mistakes in [latency] and max_steps
