@@ -212,57 +212,114 @@ void CostModel::time_plain(uint64_t clock, WarpAccess& a, uint64_t& stores_visib
 
 // [SECTION] Atomics ==================================================================================
 
+bool CostModel::compiler_aggregates(const WarpAccess& a) {
+    // The PTX says it (sim/uniformity.h); the result must be used (a RED is not aggregated here: the
+    // H200 measurement was of atomics whose result is used).
+    return a.kind == AccessKind::Atomic && a.compiler_aggregated && std::popcount(a.mask) >= 2;
+}
+
 void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visible, LaneTiming* timing) {
     const uint64_t t0 = clock * kTicks;
     const uint64_t half_trip = uint64_t(p_.l2_round_trip) * kTicks / 2;
     uint64_t last_done = t0;
-    // Lanes in lane order: the order the memory system applied them in.
-    for (uint32_t m = a.mask; m; m &= m - 1) {
+    // Aggregated by the compiler: the lowest lane's atomic is the warp's; the others wait for it.
+    const bool aggregated = compiler_aggregates(a);
+    const uint32_t served = aggregated ? a.mask & (0u - a.mask) : a.mask;
+    // Shared atomics: each lane one service, in lane order (the order the memory system applied them).
+    uint32_t global_lanes = 0;
+    for (uint32_t m = served; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-        uint64_t arrive, s, done, depth;
-        if (a.space[l] == trace::Space::Shared) {
-            arrive = t0;
-            Server& addr = shared_[(uint64_t(a.who.block) << 32) | (a.address[l] & 0xffffffffu)];
-            Server& unit = shared_units_[a.who.sm % shared_units_.size()];
-            s = arrive;
-            for (int i = 0; i < 8; ++i) { // the first instant both units are free
-                const uint64_t next = unit.fit(addr.fit(s, shared_service_), unit_service_);
-                if (next == s) break;
-                s = next;
-            }
-            depth = (addr.busy_between(arrive, s) + shared_service_ - 1) / shared_service_;
-            addr.take(s, shared_service_, horizon_);
-            unit.take(s, unit_service_, horizon_);
-            done = s + shared_service_ + uint64_t(p_.shared_latency) * kTicks;
-        } else {
-            arrive = t0 + half_trip;
-            Server& addr = global_[a.address[l]];
-            Server& slice =
-                slices_[(a.address[l] / std::max<uint32_t>(p_.l2_slice_bytes, 1)) % slices_.size()];
-            s = arrive;
-            for (int i = 0; i < 8; ++i) { // the first instant the address, its slice and the L2 are free
-                const uint64_t next =
-                    l2_total_.fit(slice.fit(addr.fit(s, global_service_), slice_service_), total_service_);
-                if (next == s) break;
-                s = next;
-            }
-            depth = (addr.busy_between(arrive, s) + global_service_ - 1) / global_service_;
-            addr.take(s, global_service_, horizon_);
-            slice.take(s, slice_service_, horizon_);
-            l2_total_.take(s, total_service_, horizon_);
-            done = s + global_service_ + half_trip;
+        if (a.space[l] != trace::Space::Shared) {
+            global_lanes |= 1u << l;
+            continue;
         }
+        const uint64_t arrive = t0;
+        Server& addr = shared_[(uint64_t(a.who.block) << 32) | (a.address[l] & 0xffffffffu)];
+        Server& unit = shared_units_[a.who.sm % shared_units_.size()];
+        uint64_t s = arrive;
+        for (int i = 0; i < 8; ++i) { // the first instant both units are free
+            const uint64_t next = unit.fit(addr.fit(s, shared_service_), unit_service_);
+            if (next == s) break;
+            s = next;
+        }
+        const uint64_t depth = (addr.busy_between(arrive, s) + shared_service_ - 1) / shared_service_;
+        addr.take(s, shared_service_, horizon_);
+        unit.take(s, unit_service_, horizon_);
+        const uint64_t done = s + shared_service_ + uint64_t(p_.shared_latency) * kTicks;
         max_depth_ = std::max(max_depth_, depth);
         last_done = std::max(last_done, done);
         if (timing)
-            timing[l] = {clock, ceil_cycles(done - t0),
-                         static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
+            timing[l] = {clock, ceil_cycles(done - t0), static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
+    }
+    // Global atomics: the warp's lanes grouped by 32-byte sector (time_global_sector).
+    while (global_lanes) {
+        const uint32_t first = static_cast<uint32_t>(std::countr_zero(global_lanes));
+        const uint64_t sector = a.address[first] / kSectorBytes;
+        uint32_t lanes = 0;
+        for_each_lane(global_lanes, [&](uint32_t l) {
+            if (a.address[l] / kSectorBytes == sector) lanes |= 1u << l;
+        });
+        global_lanes &= ~lanes;
+        last_done = std::max(last_done, time_global_sector(t0 + half_trip, a, lanes, sector, clock, timing) + half_trip);
+    }
+    if (aggregated) {
+        last_done += uint64_t(p_.warp_aggregation) * kTicks;
+        const uint32_t leader = static_cast<uint32_t>(std::countr_zero(served));
+        if (timing)
+            for_each_lane(a.mask, [&](uint32_t l) {
+                timing[l] = {clock, ceil_cycles(last_done - t0), timing[leader].queue_depth};
+            });
     }
     complete(last_done);
     stores_visible = std::max(stores_visible, uint64_t(ceil_cycles(last_done)));
     // red is fire-and-forget: its warp goes on at once (GPU_FACTS: ~260 cycles whatever the
     // contention), but the kernel is not over before the queue drains.
     a.latency = a.kind == AccessKind::Reduction ? 0 : ceil_cycles(last_done - t0);
+}
+
+// One warp-instruction's global atomics to one 32-byte sector, arriving at L2 at `arrive`. The
+// sector is served in passes: one pass serves one lane of every distinct address in it, so a
+// sector whose busiest address has k of the lanes takes k passes (one address, 32 lanes: 32
+// passes; 32 lanes on 8 distinct words of the sector: as many passes as the most-hit word has
+// lanes). Fitted: one address is 1.45 cycles per atomic (a pass), and histogram/global_atomics on
+// uniform input (8 bins in one sector, ~7 lanes on the busiest) took 0.28 ms for 1 M values on
+// the H200, where serving the 8 addresses apart would take a third of that. The sector's slice and
+// the whole L2 still pay per atomic. Returns when the last pass is done (in ticks, at L2).
+uint64_t CostModel::time_global_sector(uint64_t arrive, const WarpAccess& a, uint32_t lanes, uint64_t sector,
+                                       uint64_t clock, LaneTiming* timing) {
+    // pass[l]: which pass serves lane l (the lanes of one address, in lane order).
+    uint32_t pass[kWarpSize] = {};
+    uint32_t passes = 0;
+    for_each_lane(lanes, [&](uint32_t l) {
+        uint32_t before = 0;
+        for_each_lane(lanes & ((1u << l) - 1), [&](uint32_t k) { before += a.address[k] == a.address[l]; });
+        pass[l] = before;
+        passes = std::max(passes, before + 1);
+    });
+    const uint32_t count = static_cast<uint32_t>(std::popcount(lanes));
+    const uint64_t len = uint64_t(passes) * global_service_;
+    Server& unit = global_[sector];
+    Server& slice = slices_[(sector * kSectorBytes / std::max<uint32_t>(p_.l2_slice_bytes, 1)) % slices_.size()];
+    uint64_t s = arrive;
+    for (int i = 0; i < 8; ++i) { // the first instant the sector, its slice and the L2 are free
+        const uint64_t next =
+            l2_total_.fit(slice.fit(unit.fit(s, len), slice_service_ * count), total_service_ * count);
+        if (next == s) break;
+        s = next;
+    }
+    const uint64_t queued = (unit.busy_between(arrive, s) + global_service_ - 1) / global_service_;
+    unit.take(s, len, horizon_);
+    slice.take(s, slice_service_ * count, horizon_);
+    l2_total_.take(s, total_service_ * count, horizon_);
+    const uint64_t half_trip = uint64_t(p_.l2_round_trip) * kTicks / 2;
+    for_each_lane(lanes, [&](uint32_t l) {
+        const uint64_t depth = queued + pass[l];
+        max_depth_ = std::max(max_depth_, depth);
+        if (timing)
+            timing[l] = {clock, ceil_cycles(s + (pass[l] + 1) * global_service_ + half_trip - clock * kTicks),
+                         static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
+    });
+    return s + len;
 }
 
 void CostModel::access(uint64_t clock, WarpAccess& a, uint64_t& stores_visible, LaneTiming* timing) {

@@ -54,6 +54,8 @@ struct WarpAccess {
     uint64_t value[kWarpSize];     // store: the value to write; atomic: operand b;
                                    // load/atomic result: the value read (the old value, for atomics)
     uint64_t operand_c[kWarpSize]; // atom.cas: the new value
+    bool compiler_aggregated = false; // atomics: one ptxas turns into one per warp (timing only;
+                                      // sim/uniformity.h)
     // result
     uint32_t latency = 0; // modelled cycles this access keeps the warp waiting (0: not modelled)
 };

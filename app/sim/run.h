@@ -183,6 +183,7 @@ class Run {
     // modelled time (cost_model.h)
     std::vector<uint16_t> issue_cost_;   // per instruction
     std::vector<uint8_t> result_unused_; // per instruction: an atom whose result nothing reads
+    std::vector<uint8_t> aggregatable_;  // per instruction: an atom ptxas makes one per warp (uniformity.h)
     uint64_t admit_clock_ = 0;           // end of the block retired last
     std::vector<uint64_t> block_end_;    // per block: its modelled end (UINT64_MAX: not finished)
     uint64_t end_clock_ = 0;             // latest warp clock at a thread's exit

@@ -1,6 +1,7 @@
 // Launch set-up (validation, parameters, globals, trace header, what is sized up front against the
 // memory budget) and block admission and retirement.
 #include "sim/run.h"
+#include "sim/uniformity.h"
 
 #include <algorithm>
 
@@ -112,6 +113,7 @@ void Run::find_unused_results() {
                     mention(op.vec[v]);
         }
     }
+    aggregatable_ = aggregatable_atomics(fn_);
     result_unused_.assign(code_size_, 0);
     for (uint32_t pc = 0; pc < code_size_; ++pc) {
         const Instruction& in = fn_.code[pc];
