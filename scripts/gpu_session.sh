@@ -180,20 +180,31 @@ if want fences; then
 fi
 
 if want ladder; then
+  # Each ladder at the lesson's size (launch-bound on a GPU) and at a size where the GPU's time is the
+  # atomics' (the size parameters), beside the simulator modelling the GPU's SM count.
+  sms=$(nvidia-smi --query-gpu=multiprocessor_count --format=csv,noheader 2>/dev/null | head -1 | tr -dc 0-9)
+  [[ -z $sms ]] && sms=132
   {
     s="$build/synclab"
-    for lesson in atomic_counter histogram; do
-      say "ladder $lesson --backend gpu --reps 20"
-      timeout 300 "$s" ladder $lesson --backend gpu --reps 20 --json >"$out/ladder_${lesson}_gpu.json"
+    while read -r lesson tag params; do
+      say "ladder $lesson $params --backend gpu --reps 20"
+      timeout 300 "$s" ladder $lesson $params --backend gpu --reps 20 --json >"$out/ladder_${lesson}_${tag}_gpu.json"
       echo "exit $?"
-      timeout 300 "$s" ladder $lesson --backend gpu --reps 20
-      say "ladder $lesson (simulator, modelled cycles)"
-      timeout 300 "$s" ladder $lesson --json >"$out/ladder_${lesson}_sim.json"
+      timeout 300 "$s" ladder $lesson $params --backend gpu --reps 20
+      say "ladder $lesson $params (simulator, modelled cycles on $sms SMs)"
+      timeout 300 "$s" ladder $lesson $params --sm-count "$sms" --json >"$out/ladder_${lesson}_${tag}_sim.json"
       echo "exit $?"
-      timeout 300 "$s" ladder $lesson
-    done
+      timeout 300 "$s" ladder $lesson $params --sm-count "$sms"
+    done <<LADDERS
+atomic_counter lesson
+atomic_counter t16k --param threads=16384
+atomic_counter t1m --param threads=1048576
+histogram lesson
+histogram uniform1m --param items=1048576 --param input=uniform
+histogram skewed1m --param items=1048576 --param input=skewed
+LADDERS
   } >"$out/ladder.log" 2>&1
-  grep -vE '^\s*$' "$out/ladder.log" | head -60
+  grep -vE '^\s*$' "$out/ladder.log" | head -90
 fi
 
 if want sanitizer; then

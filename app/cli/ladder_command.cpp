@@ -14,12 +14,16 @@ namespace synclab::cli {
 
 const char* const kLadderUsage =
     R"(  synclab ladder SCENARIO [--backend sim|gpu] [--reps N] [--schedule rr|random|adversarial]
-              [--seed N] [--timeout S] [--param NAME=CHOICE ...] [--json]
+              [--seed N] [--timeout S] [--sm-count N] [--param NAME=CHOICE ...] [--json]
       The optimisation ladder: every variant of SCENARIO timed, with its ratio to the first (naive)
       variant. Simulator (default): the cost model's modelled cycles of one run per variant (schedule
       rr unless --schedule); a simulator without the cost model says "not modelled". --backend gpu:
       the median CUDA-event kernel time of N untraced launches per variant (--reps, default 20).
       --param NAME=CHOICE: a lesson parameter (see 'synclab show SCENARIO'), the same for every variant.
+      --sm-count N (simulator): the modelled GPU's SMs (default 8); blocks beyond what N SMs hold at
+      once run in later waves. To compare with a GPU, model its count: --sm-count 132 for an H200,
+      with a size parameter large enough that the GPU is not timing its launch overhead, e.g.
+      'synclab ladder atomic_counter --param threads=1048576 --sm-count 132'.
 )";
 
 namespace {
@@ -69,6 +73,7 @@ nlohmann::json ladder_json(const runner::Ladder& l) {
         params[name] = choice;
     return {{"scenario", l.scenario}, {"params", params}, {"backend", l.backend}, {"device", l.device},
             {"unit", l.unit},         {"reps", l.reps},                 {"baseline", l.baseline},
+            {"sm_count", l.sm_count},
             {"not_modelled", l.not_modelled}, {"cancelled", l.cancelled}, {"rungs", rungs}};
 }
 
@@ -78,7 +83,7 @@ void print_ladder_text(std::ostream& out, const runner::Ladder& l) {
         params += (params.empty() ? " (" : ", ") + name + "=" + choice;
     if (!params.empty()) params += ")";
     out << "ladder: " << l.scenario << params << " on " << l.device << " ("
-        << (l.unit == "cycles" ? "modelled cycles, one run per variant"
+        << (l.unit == "cycles" ? "modelled cycles on " + std::to_string(l.sm_count) + " SMs, one run per variant"
                                : "median kernel time of " + std::to_string(l.reps) + " untraced launches")
         << ")\n";
     if (l.not_modelled)
@@ -107,7 +112,7 @@ void print_ladder_text(std::ostream& out, const runner::Ladder& l) {
 }
 
 int cmd_ladder(const std::vector<std::string>& argv) {
-    Args a(argv, "ladder", {"backend", "reps", "schedule", "seed", "timeout"}, {"json"}, {"param"});
+    Args a(argv, "ladder", {"backend", "reps", "schedule", "seed", "timeout", "sm-count"}, {"json"}, {"param"});
     if (a.positional().size() != 1)
         throw UsageError("'ladder' needs exactly one SCENARIO (see 'synclab list'), got " +
                          std::to_string(a.positional().size()));
@@ -128,6 +133,9 @@ int cmd_ladder(const std::vector<std::string>& argv) {
         throw UsageError("--reps needs --backend gpu (the simulator's modelled cycles are the same every run "
                          "of one schedule and seed: one run per variant)");
     if (!gpu && a.value("timeout")) throw UsageError("--timeout needs --backend gpu");
+    if (gpu && a.value("sm-count"))
+        throw UsageError("--sm-count sets the simulator's modelled SMs: the GPU has its own");
+    o.sm_count = uint32_t(a.uint_or("sm-count", 0, 1, 1024));
     if (gpu && a.value("schedule"))
         throw UsageError("--schedule is the simulator's: the GPU schedules its own warps");
     o.reps = uint32_t(a.uint_or("reps", 20, 1, 100000));

@@ -21,6 +21,7 @@ RunOptions rung_options(const LadderOptions& o) {
     r.schedule = o.schedule;
     r.seed = o.seed;
     r.cancel = o.cancel;
+    if (o.sm_count != 0) r.limits.sm_count = o.sm_count;
     if (o.backend == "gpu") {
         // Untraced launches only: the traced launch's instrumentation would be timed too.
         r.reps = o.reps;
@@ -53,6 +54,7 @@ Ladder run_ladder(const scenario::Scenario& scenario, const LadderOptions& optio
     ladder.device = gpu ? "GPU" : "SyncLab simulator";
 
     const RunOptions base = rung_options(options);
+    ladder.sm_count = gpu ? 0 : base.limits.sm_count;
     const size_t n = scenario.variants.size();
     bool any_sim_cycles = false;
     for (size_t i = 0; i < n; ++i) {

@@ -22,6 +22,9 @@ struct LadderOptions {
     uint32_t reps = 20;          // GPU: untraced launches per variant (the time is their median)
     sim::Schedule schedule = sim::Schedule::RoundRobin; // simulator: the one run's schedule
     uint64_t seed = 1;
+    // Simulator: the modelled GPU's SM count (sim::Options::sm_count; 0 keeps its default). A ladder
+    // compared with a real GPU models that GPU's SM count: blocks run in waves of what fits at once.
+    uint32_t sm_count = 0;
     double gpu_timeout_s = 5;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all variants
@@ -51,6 +54,7 @@ struct Ladder {
     std::string device;  // "SyncLab simulator", "NVIDIA H200"
     std::string unit;    // "cycles" (modelled) | "ms" (CUDA events)
     uint32_t reps = 1;   // runs per rung
+    uint32_t sm_count = 0; // simulator: the modelled SMs (0 on the GPU: the device's own)
     std::vector<LadderRung> rungs; // the scenario's variants in lesson order
     std::string baseline;          // the variant the ratios are to ("" when none was timed)
     // Every simulator rung came back with 0 modelled cycles: the simulator this was built with has no
