@@ -54,6 +54,7 @@ Usage:
       One lesson: its text, its variants with their expected verdicts, and its parameters.
   synclab run SCENARIO --variant V [--lessons DIR] [--param NAME=CHOICE ...] [--backend sim|gpu]
               [--schedule rr|random|adversarial|exhaustive] [--memory sc|relaxed] [--seed N] [--reps N]
+              [--warp-model its|lockstep]
               [--max-executions N] [--histogram BUFFER [--per N]] [--untraced] [--live] [--timeout S]
               [--trace-buffer MB] [--out FILE.slt] [--json]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
@@ -63,6 +64,9 @@ Usage:
       behaviours: store buffers, stale L1 lines, until fences and release/acquire order them); default:
       the lesson's own. --schedule exhaustive (simulator, small kernels): every execution the memory
       model allows, once each, up to --max-executions N (default 100000; past it: status budget).
+      --warp-model (simulator): its (default; Volta+ independent thread scheduling: the random and
+      adversarial schedules may run some lanes of a warp ahead of the others at a memory access) or
+      lockstep (pre-Volta: a warp's lanes never split, which is why old warp-synchronous code worked).
       --histogram BUFFER: the outcome histogram of that buffer's final contents over the runs (a
       lesson's buffer name; default: the lesson's own outcomes, if it has any); --per N counts records
       of N elements each (e.g. one record per reader/writer pair) instead of the whole buffer.
@@ -92,7 +96,8 @@ Usage:
       The findings of a saved trace, in a compute-sanitizer-like form.
   synclab export FILE.slt --chrome OUT.json
       Chrome trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).
-  synclab table [--seeds N] [--memory sc|relaxed] [--lessons DIR] [--param NAME=CHOICE ...] [--json]
+  synclab table [--seeds N] [--memory sc|relaxed] [--warp-model its|lockstep] [--lessons DIR]
+                [--param NAME=CHOICE ...] [--json]
       Every variant of every scenario on the simulator (N random seeds, default 3), with verdicts.
       --param applies to every lesson whose parameter NAME offers CHOICE (at least one must).
   synclab table --backend gpu [--seeds N] [--timeout S] [--lessons DIR] [--json]
@@ -104,10 +109,23 @@ Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 const std::vector<std::string> kRunValued = {"backend",      "schedule",  "seed",           "reps",
                                              "out",          "max-steps", "max-events",     "max-memory",
                                              "timeout",      "trace-buffer", "memory",      "max-executions",
-                                             "histogram",    "per"};
+                                             "histogram",    "per",       "warp-model"};
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
+
+// --warp-model its|lockstep (simulator): whether lanes of a warp may run apart (default its).
+sim::WarpModel warp_model_option(const Args& a, const std::string& backend) {
+    sim::WarpModel model = sim::WarpModel::Its;
+    const auto v = a.value("warp-model");
+    if (!v) return model;
+    if (backend == "gpu")
+        throw UsageError("--warp-model picks how the simulator schedules a warp's lanes: it cannot go with "
+                         "--backend gpu (the GPU schedules them itself)");
+    if (!sim::parse_warp_model(*v, model))
+        throw UsageError("--warp-model must be its or lockstep, got '" + *v + "'");
+    return model;
+}
 
 // A byte count: a whole number with an optional K, M or G suffix (powers of 1024): "512M", "2G".
 uint64_t parse_bytes(const Args& a, const std::string& name, uint64_t fallback) {
@@ -169,6 +187,7 @@ runner::RunOptions run_options(const Args& a) {
             throw UsageError("--memory must be sc or relaxed, got '" + *memory + "'");
         o.memory = model;
     }
+    o.limits.warp_model = warp_model_option(a, o.backend);
     if (a.value("per") && !a.value("histogram"))
         throw UsageError("--per N cuts the --histogram buffer into records: it needs --histogram BUFFER");
     o.histogram.per = static_cast<uint32_t>(a.uint_or("per", 0, 1, 1u << 24));
@@ -728,9 +747,10 @@ int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& l
 }
 
 int cmd_table(const std::vector<std::string>& argv) {
-    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons", "memory"}, {"json"}, {"param"});
+    Args a(argv, "table", {"seeds", "backend", "timeout", "lessons", "memory", "warp-model"}, {"json"}, {"param"});
     if (!a.positional().empty()) throw UsageError("'table' takes no arguments");
     const std::string backend = a.value_or("backend", "sim");
+    const sim::WarpModel warp_model = warp_model_option(a, backend);
     std::optional<launch::MemoryModel> memory; // unset: each lesson's own
     if (const auto m = a.value("memory")) {
         if (backend == "gpu")
@@ -791,6 +811,7 @@ int cmd_table(const std::vector<std::string>& argv) {
             o.seed = 1;
             o.reps = seeds;
             o.memory = memory;
+            o.limits.warp_model = warp_model;
             const runner::RunSummary r = runner::run_scenario(s, v, o);
             const runner::VerdictCheck verdict = runner::check_expectation(v.expect, r, true);
             failures += verdict.pass ? 0 : 1;

@@ -198,6 +198,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"seed", options.seed},
         {"memory_model",
          gpu ? (m.memory_model.empty() ? "sc" : m.memory_model) : std::string(launch::to_string(s.memory))},
+        {"warp_model", gpu ? std::string("hardware") : std::string(sim::to_string(options.limits.warp_model))},
         {"reps", s.reps_run},
         {"status", trace::to_string(s.status)},
         {"message", s.message},

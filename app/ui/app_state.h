@@ -115,6 +115,8 @@ struct Controls {
     // The simulator's memory model; unset: the lesson's own (Scenario::memory). The App unsets it when
     // another lesson is selected.
     std::optional<launch::MemoryModel> memory;
+    // How the simulator schedules a warp's lanes (sim::WarpModel): its splits them, lockstep never.
+    sim::WarpModel warp_model = sim::WarpModel::Its;
     uint64_t max_executions = 100'000; // schedule exhaustive: the bound
     // Schedule exhaustive: run only the execution these choices name (runner::RunOptions::replay).
     std::optional<std::vector<uint32_t>> replay;

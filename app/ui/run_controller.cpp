@@ -151,6 +151,7 @@ runner::RunOptions run_options(const Controls& controls) {
     // The memory model and the exhaustive schedule are the simulator's (the runner refuses them for
     // the GPU, whose scheduling and memory are its own).
     if (controls.backend != "gpu") options.memory = controls.memory;
+    if (controls.backend != "gpu") options.limits.warp_model = controls.warp_model;
     if (controls.backend == "gpu" && options.schedule == sim::Schedule::Exhaustive)
         options.schedule = sim::Schedule::Random;
     if (controls.backend == "gpu") {

@@ -77,6 +77,26 @@ void draw_memory(AppState& state) {
     widgets::tooltip(gpu ? t.tip_memory_gpu.s : t.tip_memory.s, ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
+// The simulator's warp model: independent thread scheduling (default) or lockstep.
+void draw_warp_model(AppState& state) {
+    const bool gpu = state.controls.backend == "gpu";
+    const RunPanelText& t = ui_text(shown_language(state)).run;
+    auto name = [&t](sim::WarpModel m) { return m == sim::WarpModel::Lockstep ? t.warp_model_lockstep : t.warp_model_its; };
+    ImGui::BeginDisabled(gpu);
+    ImGui::SetNextItemWidth(field_width());
+    if (ImGui::BeginCombo(t.warp_model, name(state.controls.warp_model).s)) {
+        for (const sim::WarpModel model : {sim::WarpModel::Its, sim::WarpModel::Lockstep}) {
+            const bool selected = state.controls.warp_model == model;
+            if (ImGui::Selectable(name(model).s, selected)) state.controls.warp_model = model;
+            widgets::tooltip(model == sim::WarpModel::Lockstep ? t.tip_warp_model_lockstep : t.tip_warp_model_its);
+            if (selected) ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    widgets::tooltip(gpu ? t.tip_warp_model_gpu.s : t.tip_warp_model.s, ImGuiHoveredFlags_AllowWhenDisabled);
+}
+
 // The lesson's parameters (lesson.toml [param.NAME]), one combo each, named as in the lesson file
 // and explained in the shown language; the choices go to Controls::params for the next run.
 void draw_params(AppState& state) {
@@ -269,6 +289,7 @@ void RunPanel::draw(AppState& state) {
     draw_backend(state);
     draw_schedule(state);
     draw_memory(state);
+    draw_warp_model(state);
     draw_params(state);
     draw_numbers(state);
     draw_buttons(state);

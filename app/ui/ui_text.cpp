@@ -134,6 +134,18 @@ constexpr UiText kEnglish = {
                           "lines, as PTX allows, until fences, barriers, release/acquire and atomics order "
                           "them. The default is the lesson's.",
             .tip_memory_gpu = "The GPU has its own memory system: the model is the simulator's.",
+            .warp_model = "Warp",
+            .warp_model_its = "its",
+            .warp_model_lockstep = "lockstep",
+            .tip_warp_model_its = "independent thread scheduling (Volta and later): lanes of one warp may run "
+                                  "apart at a memory access",
+            .tip_warp_model_lockstep = "pre-Volta: a warp's lanes never split; each instruction completes for "
+                                       "all of them before the next",
+            .tip_warp_model = "How the simulator schedules the lanes of a warp. its: the random and adversarial "
+                              "schedules may run some lanes ahead of the others at a shared- or global-memory "
+                              "access, as GPUs since Volta do. lockstep: they never split, as before Volta: the "
+                              "reason old warp-synchronous code without __syncwarp() seemed to work.",
+            .tip_warp_model_gpu = "The GPU schedules its warps' lanes itself: the warp model is the simulator's.",
             .tip_reps_exhaustive = "The exhaustive schedule runs every execution the memory model allows once: "
                                    "repetitions mean nothing there.",
         },
@@ -750,6 +762,15 @@ constexpr UiText kChinese = {
                           "区里，SM 的 L1 可能保留过期的缓存行，这些都是 PTX 允许的，直到栅栏、屏障、释放/获取"
                           "和原子操作给它们排好顺序。默认是课程指定的模型。",
             .tip_memory_gpu = "GPU 有自己的内存系统：内存模型只用于模拟器。",
+            .warp_model = "线程束",
+            .warp_model_its = "独立调度",
+            .warp_model_lockstep = "锁步",
+            .tip_warp_model_its = "独立线程调度（Volta 及以后）：同一线程束的各通道可能在访存处各走各的",
+            .tip_warp_model_lockstep = "Volta 之前：线程束的通道从不分开；每条指令对所有通道都执行完才执行下一条",
+            .tip_warp_model = "模拟器如何调度一个线程束里的各通道。独立调度：随机和对抗调度可能在共享或全局内存"
+                              "访问处让部分通道先走，正如 Volta 以来的 GPU。锁步：通道从不分开，如同 Volta 之前："
+                              "这就是没有 __syncwarp() 的旧式线程束同步代码看起来能工作的原因。",
+            .tip_warp_model_gpu = "GPU 自己调度线程束的通道：线程束模型只用于模拟器。",
             .tip_reps_exhaustive = "穷举调度把内存模型允许的每一种执行各运行一次：运行次数在这里没有意义。",
         },
     .browser =

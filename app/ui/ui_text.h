@@ -95,6 +95,10 @@ struct RunPanelText {
     Text memory_sc, memory_relaxed;         // the models' names: "sc", "relaxed" (the CLI's ids)
     Text tip_memory_sc, tip_memory_relaxed; // what each one is
     Text tip_memory, tip_memory_gpu;
+    Text warp_model;                              // "Warp"
+    Text warp_model_its, warp_model_lockstep;     // "its", "lockstep" (the CLI's ids)
+    Text tip_warp_model_its, tip_warp_model_lockstep; // what each one is
+    Text tip_warp_model, tip_warp_model_gpu;
     Text tip_reps_exhaustive; // why the repetitions are greyed out under schedule exhaustive
 };
 
