@@ -262,7 +262,7 @@ CheckResult check_atomic_ops(const launch::LaunchConfig& launch, const Inputs& b
 }
 
 
-// [SECTION] group_sums (warp_reduce, cg_tiles): g_out[k] = the sum of the k-th run of `group`
+// [SECTION] warp_reduce (also cg_tiles): g_out[k] = the sum of the k-th run of `group`
 // consecutive values of g_in, where group = size(g_in) / size(g_out) (32 for a warp, 16 for a tile
 // of 16). i32 sums wrap as the kernels' do (computed in u32, where wrapping is defined).
 CheckResult check_group_sums(const launch::LaunchConfig&, const Inputs& before,
@@ -279,7 +279,7 @@ CheckResult check_group_sums(const launch::LaunchConfig&, const Inputs& before,
     return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
 }
 
-// [SECTION] pair_swap (warp_neighbour): g_out[i] = g_in[i ^ 1], the value of the neighbouring lane
+// [SECTION] warp_neighbour: g_out[i] = g_in[i ^ 1], the value of the neighbouring lane
 // (an odd count leaves the last element's partner outside: it expects 0, never written).
 CheckResult check_pair_swap(const launch::LaunchConfig&, const Inputs& before,
                             const std::vector<launch::Buffer>& after) {
@@ -395,13 +395,13 @@ const std::vector<Reference>& references() {
          {{"g_in", ElemType::U32}, {"g_out", ElemType::U32, true}},
          false,
          check_atomic_ops},
-        {"group_sums",
+        {"warp_reduce",
          "g_out[k] = the sum of the k-th group of size(g_in) / size(g_out) consecutive values of g_in (a "
          "warp's 32, a tile's 16)",
          {{"g_in", ElemType::I32}, {"g_out", ElemType::I32, true}},
          false,
          check_group_sums},
-        {"pair_swap",
+        {"warp_neighbour",
          "g_out[i] = g_in[i ^ 1], the value of the neighbouring lane",
          {{"g_in", ElemType::I32}, {"g_out", ElemType::I32, true}},
          false,

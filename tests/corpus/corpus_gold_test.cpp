@@ -164,24 +164,27 @@ TEST(CorpusGold, ShuffleScanIsTheInclusivePrefixSumPerBlock) {
             }
 }
 
-// voteAny / voteAll: every lane holds the warp's any / all of the inputs. The input is a constant
-// or iota-derived pattern, so the gold knows it: const=0 (no lane), const=1 (every lane) and iota
-// (lane 0 of each warp is 0, the rest are not).
+// voteAny / voteAll: every lane holds the warp's any / all of the inputs. The inputs are patterns
+// the gold knows: const=0 (no lane), const=1 (every lane) and iota (only thread 0 is 0: warp 0 is
+// not all non-zero, the other warps are).
 TEST(CorpusGold, VotesAreTheWarpsAnyAndAll) {
     struct Input {
         const char* init;
-        bool any_warp, all_warp;
+        bool any_warp, all_warp, all_warp0;
     };
-    for (const Input in : {Input{"const=0", false, false}, Input{"const=1", true, true}, Input{"iota", true, false}})
+    for (const Input in : {Input{"const=0", false, false, false}, Input{"const=1", true, true, true},
+                           Input{"iota", true, true, false}})
         for (const char* schedule : {"rr", "random", "adversarial"})
             for (const char* kernel : {"voteAny", "voteAll"}) {
                 const std::string what = std::string(kernel) + " " + in.init + " " + schedule;
                 const Dumped d = check_dump("vote_any_all", kernel, 2, 96,
                                             {std::string("buf:u32:192:") + in.init, "buf:u32:192"}, "arg1", schedule, 3);
                 ASSERT_EQ(d.values.size(), 192u) << what;
-                const bool want = std::string(kernel) == "voteAny" ? in.any_warp : in.all_warp;
-                for (uint32_t i = 0; i < 192; ++i)
+                const bool any = std::string(kernel) == "voteAny";
+                for (uint32_t i = 0; i < 192; ++i) {
+                    const bool want = any ? in.any_warp : (i < 32 ? in.all_warp0 : in.all_warp);
                     ASSERT_EQ(d.values[i] != 0, want) << what << ": thread " << i;
+                }
             }
 }
 

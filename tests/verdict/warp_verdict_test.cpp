@@ -129,9 +129,9 @@ void set_i32(std::vector<launch::Buffer>& buffers, const std::string& name, size
     ADD_FAILURE() << "no buffer " << name;
 }
 
-// group_sums is not fooled: one warp sum off by one is one wrong output, and a run that wrote
+// The warp_reduce reference is not fooled: one warp sum off by one is one wrong output, and a run that wrote
 // nothing is wrong everywhere (g_out starts at 0, which no sum of values >= 1 is).
-TEST(WarpVerdicts, GroupSumsCatchesOneWrongSum) {
+TEST(WarpVerdicts, WarpReduceReferenceCatchesOneWrongSum) {
     const scenario::Scenario& s = *scenario::find_scenario("warp_reduce");
     runner::RunOptions o;
     o.schedule = sim::Schedule::RoundRobin;
@@ -150,7 +150,9 @@ TEST(WarpVerdicts, GroupSumsCatchesOneWrongSum) {
 // same inputs; and the reference catches one thread holding another value, and a run that wrote
 // no result buffer.
 TEST(SyncthreadsPredicates, EveryThreadHoldsItsBlocksAnswer) {
-    const scenario::Scenario& s = *scenario::find_scenario("syncthreads_predicates");
+    const scenario::Scenario* found = scenario::find_scenario("syncthreads_predicates");
+    ASSERT_NE(found, nullptr) << "syncthreads_predicates is not in assets/lessons/LESSONS";
+    const scenario::Scenario& s = *found;
     const uint32_t block = static_cast<uint32_t>(s.launch.block.count());
     ASSERT_EQ(block % 32, 4u) << "the lesson's block size is not a multiple of 32 on purpose";
     for (uint64_t seed : {1, 2, 3}) {
