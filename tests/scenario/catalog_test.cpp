@@ -113,8 +113,8 @@ TEST(scenario_catalog, HasTheLessonsInOrder) {
         ids.push_back(s.id);
     EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update",
                                              "message_passing", "last_block_reduction", "fence_scope", "atomic_counter",
-                                             "histogram", "cas_loop", "atomic_ops", "warp_neighbour", "warp_reduce",
-                                             "cg_tiles"}));
+                                             "histogram", "cas_loop", "atomic_ops", "syncthreads_predicates",
+                                             "warp_neighbour", "warp_reduce", "cg_tiles"}));
 }
 
 // The catalog's order is the LESSONS file's, and every lesson file embedded is the one in the tree.
