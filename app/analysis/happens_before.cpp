@@ -1,5 +1,8 @@
 #include "analysis/happens_before.h"
 
+#include <algorithm>
+#include <bit>
+
 namespace synclab::analysis::detail {
 
 using trace::EventKind;
@@ -32,6 +35,11 @@ void BarrierClock::observe(const trace::Event& event) {
         if (++phase.leaves >= phase.arrivals) phases_.erase(it);
         break;
     }
+    case EventKind::WarpCollective:
+        if (static_cast<trace::Collective>(event.flags & trace::flag::kCollectiveMask) ==
+            trace::Collective::WarpSync)
+            warp_sync(event);
+        break;
     case EventKind::Exit:
         if (!has_exited_[event.thread]) {
             has_exited_[event.thread] = 1;
@@ -41,6 +49,60 @@ void BarrierClock::observe(const trace::Event& event) {
     default:
         break;
     }
+}
+
+uint32_t BarrierClock::knows(uint32_t by, uint32_t of) const {
+    if (!same_warp(by, of)) return 0; // warp edges order lanes of one warp only
+    const auto it = warp_of_.find(warp_key(by));
+    if (it == warp_of_.end()) return 0;
+    const WarpClocks& w = it->second;
+    return w.knows[trace_.threads[by].lane][trace_.threads[of].lane];
+}
+
+// One member lane's WarpSync event: gather the meeting's members; when the last one is seen, each
+// member completes a sync and learns what every other member knew.
+void BarrierClock::warp_sync(const trace::Event& event) {
+    if (syncs_.empty()) syncs_.assign(trace_.threads.size(), 0);
+    const trace::ThreadInfo& info = trace_.threads[event.thread];
+    auto [it, fresh] = warp_of_.try_emplace(warp_key(event.thread));
+    WarpClocks& w = it->second;
+    if (fresh) {
+        w.first_thread = event.thread - info.lane;
+        for (uint32_t l = 0; l < 32; ++l) {
+            const uint32_t t = w.first_thread + l;
+            if (t < trace_.threads.size() && trace_.threads[t].block == info.block && trace_.threads[t].warp == info.warp)
+                w.present |= 1u << l;
+        }
+    }
+    const uint32_t members = uint32_t(event.address) & w.present;
+    uint32_t* seen = nullptr;
+    for (auto& [mask, lanes] : w.gathering)
+        if (mask == members && !((lanes >> info.lane) & 1)) {
+            seen = &lanes;
+            break;
+        }
+    if (!seen) {
+        w.gathering.emplace_back(members, 0u);
+        seen = &w.gathering.back().second;
+    }
+    *seen |= 1u << info.lane;
+    if ((*seen & members) != members) return;
+    // The meeting is complete: join.
+    std::array<uint32_t, 32> joined{};
+    for (uint32_t m = members; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        ++syncs_[w.first_thread + l];
+        for (uint32_t k = 0; k < 32; ++k)
+            joined[k] = std::max(joined[k], w.knows[l][k]);
+    }
+    for (uint32_t m = members; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        joined[l] = syncs_[w.first_thread + l];
+    }
+    for (uint32_t m = members; m; m &= m - 1)
+        w.knows[std::countr_zero(m)] = joined;
+    w.gathering.erase(std::find_if(w.gathering.begin(), w.gathering.end(),
+                                   [&](const auto& g) { return &g.second == seen; }));
 }
 
 } // namespace synclab::analysis::detail

@@ -21,13 +21,22 @@
 // nothing here (its participants are not the whole block), so accesses it does order are still seen
 // as concurrent. bar.arrive (arrive without waiting) is not told apart from bar.sync.
 //
-// Extension point: __syncwarp edges would add a per-thread warp epoch to Stamp (the number of warp
-// syncs left), and ordered() would also order two lanes of one warp when earlier.warp_epoch <
-// later.warp_epoch.
+// Warp edges. __syncwarp() (bar.warp.sync, a WarpCollective event of kind WarpSync) orders memory
+// between its member lanes (CUDA guide: "__syncwarp() ... memory ordering among threads participating
+// in the barrier"); shfl, vote, match, redux and elect order nothing ("do not imply a memory
+// barrier"). Per lane a sync count (warp syncs it completed) and, for warps that ever synced, a
+// vector clock over the 32 lanes: knows[k] = the latest sync count of lane k that this lane has
+// synchronised with, directly or through other lanes. A meeting (one WarpSync event per member lane
+// with the same mask; members = the mask's lanes that exist) joins the members' clocks. An access of
+// lane A made with sync count a happens before a later access of lane B of the same warp and epoch
+// iff B's knows[A] > a (A's access precedes A's sync a + 1, which B has synchronised with).
+// Masks smaller than the warp order their members only; the events of one meeting may come
+// interleaved with others (a GPU trace): the join happens when the last member's event is seen.
 #pragma once
 
 #include "trace/trace.h"
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -38,6 +47,7 @@ namespace synclab::analysis::detail {
 struct Stamp {
     uint32_t thread = 0; // trace thread index
     uint32_t epoch = 0;  // block-wide barrier phases the thread had left
+    uint32_t sync = 0;   // warp syncs (__syncwarp) the thread had completed
 };
 
 class BarrierClock {
@@ -47,7 +57,9 @@ class BarrierClock {
     // Feed every event of the trace, in trace order (memory events are ignored here).
     void observe(const trace::Event& event);
 
-    Stamp stamp(uint32_t thread) const { return {thread, epochs_[thread]}; }
+    Stamp stamp(uint32_t thread) const {
+        return {thread, epochs_[thread], thread < syncs_.size() ? syncs_[thread] : 0};
+    }
     uint32_t block_of(uint32_t thread) const { return trace_.threads[thread].block; }
     // True once every thread of `block` in the thread table has an Exit event.
     bool block_finished(uint32_t block) const {
@@ -55,12 +67,44 @@ class BarrierClock {
     }
 
     // Whether the access stamped `earlier` happens before the one stamped `later` (both of one block;
-    // accesses of different blocks are never ordered by barriers).
+    // accesses of different blocks are never ordered by barriers): by program order or barrier
+    // epochs only. `later` must be an access being observed now when warp edges are to count
+    // (warp_ordered()).
     static bool ordered(const Stamp& earlier, const Stamp& later) {
         return earlier.thread == later.thread || earlier.epoch < later.epoch;
     }
+    // ordered(), or a __syncwarp() chain from `earlier` to the thread of `later` (same warp, same
+    // epoch). `later` is the current access of its thread.
+    bool warp_ordered(const Stamp& earlier, const Stamp& later) const {
+        if (ordered(earlier, later)) return true;
+        if (earlier.epoch != later.epoch) return false;
+        return knows(later.thread, earlier.thread) > earlier.sync;
+    }
+    // Whether threads `a` and `b` are lanes of one warp of one block.
+    bool same_warp(uint32_t a, uint32_t b) const {
+        const trace::ThreadInfo& x = trace_.threads[a];
+        const trace::ThreadInfo& y = trace_.threads[b];
+        return x.block == y.block && x.warp == y.warp;
+    }
+    // Whether some __syncwarp() has been seen in the warp of `thread` (else warp edges are moot).
+    bool warp_synced(uint32_t thread) const { return warp_of_.count(warp_key(thread)) != 0; }
 
   private:
+    // The latest sync count of lane `of` known to thread `by` (0 when none).
+    uint32_t knows(uint32_t by, uint32_t of) const;
+    void warp_sync(const trace::Event& event);
+    uint64_t warp_key(uint32_t thread) const {
+        const trace::ThreadInfo& t = trace_.threads[thread];
+        return (uint64_t(t.block) << 16) | t.warp;
+    }
+    // A warp that has synced: each lane's vector clock, and the meetings still gathering members.
+    struct WarpClocks {
+        uint32_t first_thread = 0;                // trace thread of lane 0
+        uint32_t present = 0;                     // lanes that exist (the thread table says)
+        std::array<std::array<uint32_t, 32>, 32> knows{}; // [lane][lane]
+        std::vector<std::pair<uint32_t, uint32_t>> gathering; // (member mask, lanes seen so far)
+    };
+
     struct PhaseKey {
         uint32_t block = 0;
         uint32_t id = 0;
@@ -85,6 +129,8 @@ class BarrierClock {
     std::vector<uint32_t> block_size_;                              // per block
     std::vector<uint32_t> exited_;                                  // per block
     std::unordered_map<PhaseKey, PhaseState, PhaseKeyHash> phases_; // open phases only
+    std::vector<uint32_t> syncs_;                                   // per thread (empty: no warp sync yet)
+    std::unordered_map<uint64_t, WarpClocks> warp_of_;              // warps that synced
 };
 
 } // namespace synclab::analysis::detail

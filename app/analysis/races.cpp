@@ -1,8 +1,9 @@
 // Shared-memory races: conflicting accesses of two threads of one block with no barrier between them.
 //
 // Happens-before comes from BarrierClock (happens_before.h): accesses of one block race iff they are
-// by different threads, in the same epoch, overlap in at least one byte, at least one writes, and
-// they are not both atomic. Shared addresses are per block, so different blocks never conflict.
+// by different threads, in the same epoch, not ordered by a __syncwarp() chain (lanes of one warp),
+// overlap in at least one byte, at least one writes, and they are not both atomic. Shared addresses
+// are per block, so different blocks never conflict.
 //
 // Shadow state (FastTrack / racecheck style), per block and 8-byte granule, for the granule's current
 // epoch only, per byte: the last write (thread, site, atomic?) and the plain reads since that write,
@@ -56,6 +57,7 @@ constexpr uint32_t kGranuleBytes = 8;
 
 struct WriteCell {
     uint32_t thread = kNoThread; // trace thread index; kNoThread: no write this epoch
+    uint32_t sync = 0;           // the writer's warp syncs at the write (happens_before.h)
     uint16_t site = 0;
     bool atomic = false;
 };
@@ -66,10 +68,27 @@ struct ReadGroup {
     uint32_t first = 0;            // first reader (thread_in_block)
     uint32_t count = 0;            // distinct readers
     std::vector<uint64_t> members; // bitset over thread_in_block, allocated at the second reader
+    // Readers that had completed warp syncs, with their count at their latest read here (a later
+    // write ordered after that read is ordered after the earlier ones too); others read at 0.
+    std::vector<std::pair<uint32_t, uint32_t>> syncs;
 
     bool contains(uint32_t local) const {
         if (members.empty()) return count != 0 && first == local;
         return (members[local / 64] >> (local % 64)) & 1u;
+    }
+    uint32_t sync_of(uint32_t local) const {
+        for (const auto& [reader, sync] : syncs)
+            if (reader == local) return sync;
+        return 0;
+    }
+    void note_sync(uint32_t local, uint32_t sync) {
+        if (sync == 0) return;
+        for (auto& [reader, s] : syncs)
+            if (reader == local) {
+                s = sync;
+                return;
+            }
+        syncs.emplace_back(local, sync);
     }
 };
 
@@ -155,8 +174,8 @@ class RaceChecker {
             const WriteCell& w = g.writes[b];
             if (w.thread == kNoThread || w.thread == e.thread) continue;
             if (atomic && w.atomic) continue;
-            const Stamp before{w.thread, g.epoch};
-            if (BarrierClock::ordered(before, now)) continue;
+            const Stamp before{w.thread, g.epoch, w.sync};
+            if (clock_.warp_ordered(before, now)) continue;
             const detail::Comparison c =
                 writes ? g.values.compare_write(e, b, granule_base + b) : g.values.last_write_changed(b);
             Writer* seen = nullptr;
@@ -176,7 +195,7 @@ class RaceChecker {
 
         if (!writes) {
             for (uint32_t b = first_byte; b < last_byte; ++b)
-                add_reader(g.reads[b], site, local, block);
+                add_reader(g.reads[b], site, local, block, now.sync);
             update_values(g, e, granule_base, first_byte, last_byte);
             return;
         }
@@ -188,9 +207,21 @@ class RaceChecker {
         // compared.
         const size_t words = (table_.width(block) + 63) / 64;
         unions_.clear();
+        const bool warp_edges = clock_.warp_synced(e.thread);
+        const uint32_t warp_base = local - trace_.threads[e.thread].lane; // thread_in_block of lane 0
         for (uint32_t b = first_byte; b < last_byte; ++b) {
             const detail::Comparison c = g.values.compare_write(e, b, granule_base + b);
             for (const ReadGroup& r : g.reads[b]) {
+                // Readers of this warp whose read a __syncwarp() chain orders before this write.
+                uint64_t ordered_bits = 0;
+                if (warp_edges)
+                    for (uint32_t l = 0; l < 32; ++l) {
+                        const uint32_t reader = warp_base + l;
+                        if (reader == local || !r.contains(reader)) continue;
+                        const uint32_t t = table_.global(block, reader);
+                        if (clock_.warp_ordered(Stamp{t, g.epoch, r.sync_of(reader)}, now))
+                            ordered_bits |= uint64_t(1) << ((warp_base % 64) + l);
+                    }
                 SiteUnion* u = nullptr;
                 for (SiteUnion& candidate : unions_)
                     u = candidate.site == r.site ? &candidate : u;
@@ -201,11 +232,13 @@ class RaceChecker {
                     u = &unions_.back();
                 }
                 auto add = [&](std::vector<uint64_t>& into) {
+                    const size_t warp_word = warp_base / 64;
                     if (r.members.empty()) {
-                        into[r.first / 64] |= uint64_t(1) << (r.first % 64);
+                        const uint64_t bit = uint64_t(1) << (r.first % 64);
+                        if (!(r.first / 64 == warp_word && (ordered_bits & bit))) into[r.first / 64] |= bit;
                     } else {
                         for (size_t w = 0; w < words; ++w)
-                            into[w] |= r.members[w];
+                            into[w] |= r.members[w] & (w == warp_word ? ~ordered_bits : ~uint64_t(0));
                     }
                 };
                 add(u->bits);
@@ -236,7 +269,7 @@ class RaceChecker {
                           u.address);
         }
         for (uint32_t b = first_byte; b < last_byte; ++b) {
-            g.writes[b] = WriteCell{e.thread, site, atomic};
+            g.writes[b] = WriteCell{e.thread, now.sync, site, atomic};
             g.reads[b].clear();
         }
         update_values(g, e, granule_base, first_byte, last_byte);
@@ -248,9 +281,11 @@ class RaceChecker {
             g.values.update(e, b, granule_base + b);
     }
 
-    void add_reader(std::vector<ReadGroup>& groups, uint16_t site, uint32_t local, uint32_t block) {
+    void add_reader(std::vector<ReadGroup>& groups, uint16_t site, uint32_t local, uint32_t block,
+                    uint32_t sync) {
         for (ReadGroup& r : groups) {
             if (r.site != site) continue;
+            r.note_sync(local, sync);
             if (r.contains(local)) return;
             if (r.members.empty()) {
                 r.members.assign((table_.width(block) + 63) / 64, 0);
@@ -260,7 +295,8 @@ class RaceChecker {
             ++r.count;
             return;
         }
-        groups.push_back(ReadGroup{site, local, 1, {}});
+        groups.push_back(ReadGroup{site, local, 1, {}, {}});
+        groups.back().note_sync(local, sync);
     }
 
     struct SiteUnion {
@@ -339,13 +375,25 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
         return shared ? "thread " + std::to_string(trace.threads[thread].thread_in_block)
                       : block_thread(trace, thread);
     };
+    const trace::ThreadInfo& a = trace.threads[first_thread];
+    const trace::ThreadInfo& b = trace.threads[second_thread];
+    // Two lanes of one warp (shared memory, where the warp edges of happens_before.h are modelled):
+    // what orders them is a __syncwarp() (a block barrier would too, but the lesson is that lanes of
+    // a warp are not in lockstep). Global races keep the block wording: their analysis does not
+    // take warp edges yet.
+    const bool same_warp = shared && same_block && a.warp == b.warp;
+    std::string between = " with no barrier between them";
+    if (same_warp)
+        between = " within a warp (warp " + std::to_string(a.warp) + " of block " + std::to_string(a.block) +
+                  ", lanes " + std::to_string(std::min(a.lane, b.lane)) + " and " +
+                  std::to_string(std::max(a.lane, b.lane)) + "): no __syncwarp() between them";
+    else if (!same_block)
+        between = "; threads of different blocks are not ordered within a launch";
     f.text = std::string(to_string(hazard)) + " hazard on " + space_name(space) + " address " + hex(address) +
              (shared ? " in block " + std::to_string(f.block) : std::string()) + ": " + name(second_thread) +
              " (" + line_label(trace, second_site) + ")" +
              (hazard == Hazard::RAW ? " reads a value " : " overwrites a value ") + name(first_thread) +
-             (hazard == Hazard::WAR ? " read" : " wrote") + " (" + line_label(trace, first_site) + ")" +
-             (same_block ? " with no barrier between them"
-                         : "; threads of different blocks are not ordered within a launch");
+             (hazard == Hazard::WAR ? " read" : " wrote") + " (" + line_label(trace, first_site) + ")" + between;
     render_message(f);
     return f;
 }

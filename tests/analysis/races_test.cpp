@@ -31,7 +31,8 @@ TEST(analysis_races, RawReportsLinesThreadsCountAndMessage) {
     EXPECT_EQ(f.block, 0u);
     EXPECT_EQ(f.message,
               "RAW hazard on __shared__ address 0x7c in block 0: thread 31 (line 7) reads a value "
-              "thread 30 wrote (line 5) with no barrier between them (it did no harm in this run: right by "
+              "thread 30 wrote (line 5) within a warp (warp 0 of block 0, lanes 30 and 31): no __syncwarp() "
+              "between them (it did no harm in this run: right by "
               "luck)");
 }
 
@@ -49,7 +50,8 @@ TEST(analysis_races, WarReportsReaderFirst) {
     EXPECT_EQ(found[0].block, 1u);
     EXPECT_EQ(found[0].message,
               "WAR hazard on __shared__ address 0x10 in block 1: thread 4 (line 8) overwrites a "
-              "value thread 3 read (line 5) with no barrier between them (it did no harm in this run: right "
+              "value thread 3 read (line 5) within a warp (warp 0 of block 1, lanes 3 and 4): no __syncwarp() "
+              "between them (it did no harm in this run: right "
               "by luck)");
 }
 
@@ -196,7 +198,8 @@ TEST(analysis_races, ManyReadersAreCountedRight) {
     EXPECT_EQ(found[1].threads, (V{1, 0}));
     EXPECT_EQ(found[1].message,
               "WAR hazard on __shared__ address 0x0 in block 0: thread 0 (line 5) overwrites a "
-              "value thread 1 read (line 4) with no barrier between them (none did harm in this run; 255 "
+              "value thread 1 read (line 4) within a warp (warp 0 of block 0, lanes 0 and 1): no __syncwarp() "
+              "between them (none did harm in this run; 255 "
               "racing access pairs were right by luck)");
 }
 
@@ -245,7 +248,8 @@ TEST(analysis_races, PtxLineOfASiteWithoutSourceLineApart) {
     EXPECT_EQ(found[0].sites, (V{write, read}));
     EXPECT_EQ(found[0].message,
               "RAW hazard on __shared__ address 0x4 in block 0: thread 1 (line 7) reads a value "
-              "thread 0 wrote (PTX line 40) with no barrier between them (it did no harm in this run: right "
+              "thread 0 wrote (PTX line 40) within a warp (warp 0 of block 0, lanes 0 and 1): no __syncwarp() "
+              "between them (it did no harm in this run: right "
               "by luck)");
 }
 

@@ -121,6 +121,23 @@ class TraceBuilder {
         return release(block, id);
     }
 
+    // A __syncwarp(mask) of the lanes `lanes` of warp `warp` in `block` (at `site`): one WarpSync
+    // WarpCollective event per lane, as the simulator records a meeting (trace.h).
+    TraceBuilder& warp_sync(uint32_t block, uint32_t warp, uint32_t mask, uint16_t site, uint32_t lanes = 0) {
+        return collective(trace::Collective::WarpSync, block, warp, mask, site, lanes ? lanes : mask);
+    }
+    // Any warp collective of `lanes` with member mask `mask`.
+    TraceBuilder& collective(trace::Collective kind, uint32_t block, uint32_t warp, uint32_t mask, uint16_t site,
+                             uint32_t lanes) {
+        for (uint32_t l = 0; l < 32; ++l) {
+            const uint32_t t = warp * 32 + l;
+            if (!((lanes >> l) & 1) || t >= per_block_) continue;
+            push(EventKind::WarpCollective, thread(block, t), site, (uint64_t(trace::kNoLane) << 32) | mask, 0,
+                 static_cast<uint8_t>(kind));
+        }
+        return *this;
+    }
+
     TraceBuilder& exit(uint32_t thread) {
         exited_[thread] = true;
         trace_.threads[thread].end = ThreadEnd::Exited;
