@@ -715,7 +715,7 @@ int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& l
             }
             if (!header) {
                 std::cout << "device: " << r.device << "\n"
-                          << std::left << std::setw(22) << "scenario" << std::setw(27) << "variant"
+                          << std::left << std::setw(24) << "scenario" << std::setw(27) << "variant"
                           << std::setw(9) << "untraced" << std::setw(14) << "wrong/checked" << std::setw(11)
                           << "kernel ms" << std::setw(9) << "traced" << std::setw(10) << "events"
                           << std::setw(11) << "kernel ms" << std::setw(34) << "findings"
@@ -725,7 +725,7 @@ int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& l
             char ums[32], tms[32];
             std::snprintf(ums, sizeof ums, "%.4f", u.kernel_ms);
             std::snprintf(tms, sizeof tms, "%.4f", t.kernel_ms);
-            std::cout << std::left << std::setw(22) << s.id << std::setw(27) << v.id << std::setw(9)
+            std::cout << std::left << std::setw(24) << s.id << std::setw(27) << v.id << std::setw(9)
                       << trace::to_string(u.status) << std::setw(14)
                       << (std::to_string(u.wrong_outputs) + "/" + std::to_string(u.checked_outputs))
                       << std::setw(11) << (u.kernel_ms > 0 ? ums : "-") << std::setw(9)
@@ -799,7 +799,7 @@ int cmd_table(const std::vector<std::string>& argv) {
     const uint32_t seeds = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
     nlohmann::json rows = nlohmann::json::array();
     if (!a.flag("json"))
-        std::cout << std::left << std::setw(22) << "scenario" << std::setw(27) << "variant" << std::setw(10)
+        std::cout << std::left << std::setw(24) << "scenario" << std::setw(27) << "variant" << std::setw(10)
                   << "status" << std::setw(16) << "wrong/checked" << std::setw(34) << "findings"
                   << "verdict\n";
     int failures = 0;
@@ -829,7 +829,7 @@ int cmd_table(const std::vector<std::string>& argv) {
                                 {"problems", verdict.problems}});
                 continue;
             }
-            std::cout << std::left << std::setw(22) << s.id << std::setw(27) << v.id << std::setw(10)
+            std::cout << std::left << std::setw(24) << s.id << std::setw(27) << v.id << std::setw(10)
                       << trace::to_string(r.status) << std::setw(16)
                       << (std::to_string(r.wrong_outputs) + "/" + std::to_string(r.checked_outputs))
                       << std::setw(34) << (kinds.empty() ? "-" : kinds)

@@ -33,6 +33,14 @@ Parsed Parser::parse_name_operand(const Token& token) {
             return p;
         }
     }
+    // WARP_SZ: the PTX ISA's predefined constant (the warp size, 32; "Predefined identifiers"),
+    // what nvcc emits for CUDA's warpSize.
+    if (token.text == "WARP_SZ" && lookup(token.text) == nullptr) {
+        p.form = Parsed::Form::Imm;
+        p.op.kind = Operand::Kind::Imm;
+        p.op.imm = 32;
+        return p;
+    }
     const Symbol* symbol = lookup(token.text);
     if (symbol == nullptr) {
         if (token.text.starts_with("%") && is_unsupported_special(token.text))

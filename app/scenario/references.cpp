@@ -269,6 +269,79 @@ CheckResult check_atomic_ops(const launch::LaunchConfig& launch, const Inputs& b
     return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
 }
 
+
+// [SECTION] warp_reduce (also cg_tiles): g_out[k] = the sum of the k-th run of `group`
+// consecutive values of g_in, where group = size(g_in) / size(g_out) (32 for a warp, 16 for a tile
+// of 16). i32 sums wrap as the kernels' do (computed in u32, where wrapping is defined).
+CheckResult check_group_sums(const launch::LaunchConfig&, const Inputs& before,
+                             const std::vector<launch::Buffer>& after) {
+    const std::vector<int32_t> in = input_values<int32_t>(before, "g_in");
+    std::vector<int32_t> expected(input_values<int32_t>(before, "g_out").size(), 0);
+    const size_t group = expected.empty() ? 0 : in.size() / expected.size();
+    for (size_t k = 0; k < expected.size(); ++k) {
+        uint32_t sum = 0;
+        for (size_t j = 0; j < group; ++j)
+            sum += static_cast<uint32_t>(in[k * group + j]);
+        expected[k] = static_cast<int32_t>(sum);
+    }
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
+// [SECTION] warp_neighbour: g_out[i] = g_in[i ^ 1], the value of the neighbouring lane
+// (an odd count leaves the last element's partner outside: it expects 0, never written).
+CheckResult check_pair_swap(const launch::LaunchConfig&, const Inputs& before,
+                            const std::vector<launch::Buffer>& after) {
+    const std::vector<int32_t> in = input_values<int32_t>(before, "g_in");
+    std::vector<int32_t> expected(input_values<int32_t>(before, "g_out").size(), 0);
+    for (size_t i = 0; i < expected.size(); ++i)
+        expected[i] = (i ^ 1) < in.size() ? in[i ^ 1] : 0;
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
+// [SECTION] syncthreads_predicates: per block of the launch, over its threads' values of g_in, the
+// number of odd values (g_count), whether none is 0 (g_all: 1 or 0) and whether one is (g_any);
+// every thread of the block holds its block's value. A variant writes one of the three buffers;
+// the others keep their start values, and are checked to. A run that wrote none is wrong in every
+// element: nothing was computed.
+CheckResult check_syncthreads_predicates(const launch::LaunchConfig& launch, const Inputs& before,
+                                         const std::vector<launch::Buffer>& after) {
+    const std::vector<int32_t> in = input_values<int32_t>(before, "g_in");
+    const size_t tile = launch.block.count();
+    const char* names[3] = {"g_count", "g_all", "g_any"};
+    std::vector<int32_t> results[3];
+    for (size_t k = 0; k < 3; ++k)
+        results[k] = input_values<int32_t>(before, names[k]); // the start values, kept if not written
+    size_t written = 0;
+    for (size_t k = 0; k < 3; ++k) {
+        const launch::Buffer* got = result_buffer(before, after, names[k]);
+        const size_t at = detail::buffer_index(before, names[k]);
+        if (got == nullptr || at >= before.buffers.size() || got->bytes == before.buffers[at].bytes) continue;
+        ++written;
+        for (size_t first = 0; first < results[k].size(); first += tile) {
+            const size_t end = std::min(first + tile, std::min(results[k].size(), in.size()));
+            int32_t odd = 0, zeros = 0;
+            for (size_t i = first; i < end; ++i) {
+                odd += in[i] % 2 != 0 ? 1 : 0;
+                zeros += in[i] == 0 ? 1 : 0;
+            }
+            const int32_t value = k == 0 ? odd : k == 1 ? (zeros == 0 ? 1 : 0) : (zeros > 0 ? 1 : 0);
+            std::fill(results[k].begin() + static_cast<std::ptrdiff_t>(first),
+                      results[k].begin() + static_cast<std::ptrdiff_t>(first + (end - first)), value);
+        }
+    }
+    CheckResult all;
+    std::string summary;
+    for (size_t k = 0; k < 3; ++k) {
+        const CheckResult one = compare_with_cpu(results[k], result_buffer(before, after, names[k]), names[k]);
+        all.wrong += written == 0 ? one.checked : one.wrong;
+        all.checked += one.checked;
+        all.expected.insert(all.expected.end(), one.expected.begin(), one.expected.end());
+        summary += std::string(k ? "; " : "") + names[k] + ": " + one.summary;
+    }
+    all.summary = written == 0 ? "no result buffer was written (" + summary + ")" : summary;
+    return all;
+}
+
 } // namespace
 
 const std::vector<Reference>& references() {
@@ -330,6 +403,26 @@ const std::vector<Reference>& references() {
          {{"g_in", ElemType::U32}, {"g_out", ElemType::U32, true}},
          false,
          check_atomic_ops},
+        {"warp_reduce",
+         "g_out[k] = the sum of the k-th group of size(g_in) / size(g_out) consecutive values of g_in (a "
+         "warp's 32, a tile's 16)",
+         {{"g_in", ElemType::I32}, {"g_out", ElemType::I32, true}},
+         false,
+         check_group_sums},
+        {"warp_neighbour",
+         "g_out[i] = g_in[i ^ 1], the value of the neighbouring lane",
+         {{"g_in", ElemType::I32}, {"g_out", ElemType::I32, true}},
+         false,
+         check_pair_swap},
+        {"syncthreads_predicates",
+         "every thread of block b holds b's count of odd g_in values (g_count), whether none is 0 (g_all) "
+         "or whether one is (g_any); the buffers a variant does not write keep their start values",
+         {{"g_in", ElemType::I32},
+          {"g_count", ElemType::I32, true},
+          {"g_all", ElemType::I32, true},
+          {"g_any", ElemType::I32, true}},
+         false,
+         check_syncthreads_predicates},
     };
     return all;
 }

@@ -1,11 +1,14 @@
 // Gold tests for the corpus's atomic-intrinsics kernel (kernels/atomic_intrinsics.cu): what every
 // slot holds after `synclab check`, against a CPU gold written from the CUDA Programming Guide's
-// definitions of the atomic functions, over launch shapes (odd block sizes) and schedules.
+// definitions of the atomic functions, over launch shapes (odd block sizes) and schedules. And for
+// its warp-level kernels (shfl_scan, vote_any_all, warp_tree_syncwarp): what they compute, under
+// the rr, random and adversarial schedules, against a CPU gold of what the code means.
 #include "common/run_command.h"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <random>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -102,6 +105,136 @@ TEST(CorpusGold, SharedAtomicsMatchTheGoldPerBlock) {
                              start, "sharedAtomics block " + std::to_string(b) + " of " + std::to_string(shape.grid) +
                                         "x" + std::to_string(shape.block) + " " + schedule);
         }
+}
+
+// [SECTION] The warp-level kernels
+
+// Runs one corpus kernel with `synclab check` and returns the values of one of its buffers (`dump`:
+// "arg0", "arg1", ...) with the run's JSON summary. The inputs are iota or const specs, so that the
+// gold knows them whatever the seed.
+struct Dumped {
+    std::vector<int64_t> values;
+    nlohmann::json summary;
+};
+
+Dumped check_dump(const std::string& file, const std::string& kernel, uint32_t grid, uint32_t block,
+                  const std::vector<std::string>& args, const std::string& dump, const std::string& schedule,
+                  uint64_t seed) {
+    const fs::path ptx = fs::path(SYNCLAB_SOURCE_DIR) / "tests" / "corpus" / "kernels" / (file + ".ptx");
+    std::string command = std::string(SYNCLAB_CLI) + " check " + ptx.string() + " --kernel '" + kernel +
+                          "' --grid " + std::to_string(grid) + " --block " + std::to_string(block);
+    for (const std::string& a : args)
+        command += " --arg " + a;
+    command += " --dump " + dump + " --schedule " + schedule + " --seed " + std::to_string(seed) + " --json";
+    const synclab::testing::CommandOutput o = synclab::testing::run_command(command);
+    EXPECT_EQ(o.code, 0) << command << "\n" << o.out;
+    if (o.code != 0) return {};
+    Dumped d;
+    d.summary = nlohmann::json::parse(o.out);
+    EXPECT_EQ(d.summary["status"], "ok") << command;
+    d.values = parse_values(d.summary["dump"]["values"].get<std::string>());
+    return d;
+}
+
+// shflScan: data becomes each block's inclusive prefix sum, partial_sums the block totals.
+TEST(CorpusGold, ShuffleScanIsTheInclusivePrefixSumPerBlock) {
+    for (const Shape shape : {Shape{2, 96}, Shape{3, 160}, Shape{1, 32}})
+        for (const char* schedule : {"rr", "random", "adversarial"})
+            for (uint64_t seed : {1, 2}) {
+                const uint32_t n = shape.grid * shape.block;
+                const std::string what = "shflScan " + std::to_string(shape.grid) + "x" + std::to_string(shape.block) +
+                                         " " + schedule + " seed " + std::to_string(seed);
+                const std::vector<std::string> args = {"buf:i32:" + std::to_string(n) + ":iota",
+                                                       "buf:i32:" + std::to_string(shape.grid)};
+                const Dumped data = check_dump("shfl_scan", "shflScan<int>", shape.grid, shape.block, args, "arg0",
+                                               schedule, seed);
+                const Dumped totals = check_dump("shfl_scan", "shflScan<int>", shape.grid, shape.block, args,
+                                                 "arg1", schedule, seed);
+                ASSERT_EQ(data.values.size(), n) << what;
+                ASSERT_EQ(totals.values.size(), shape.grid) << what;
+                for (uint32_t b = 0; b < shape.grid; ++b) {
+                    int64_t sum = 0;
+                    for (uint32_t t = 0; t < shape.block; ++t) {
+                        sum += b * shape.block + t; // iota
+                        ASSERT_EQ(data.values[b * shape.block + t], sum) << what << ": element " << b * shape.block + t;
+                    }
+                    EXPECT_EQ(totals.values[b], sum) << what << ": block " << b << "'s total";
+                }
+                EXPECT_TRUE(data.summary["findings"].empty()) << what << ": " << data.summary["findings"].dump();
+            }
+}
+
+// voteAny / voteAll: every lane holds the warp's any / all of the inputs. The inputs are patterns
+// the gold knows: const=0 (no lane), const=1 (every lane) and iota (only thread 0 is 0: warp 0 is
+// not all non-zero, the other warps are).
+TEST(CorpusGold, VotesAreTheWarpsAnyAndAll) {
+    struct Input {
+        const char* init;
+        bool any_warp, all_warp, all_warp0;
+    };
+    for (const Input in : {Input{"const=0", false, false, false}, Input{"const=1", true, true, true},
+                           Input{"iota", true, true, false}})
+        for (const char* schedule : {"rr", "random", "adversarial"})
+            for (const char* kernel : {"voteAny", "voteAll"}) {
+                const std::string what = std::string(kernel) + " " + in.init + " " + schedule;
+                const Dumped d = check_dump("vote_any_all", kernel, 2, 96,
+                                            {std::string("buf:u32:192:") + in.init, "buf:u32:192"}, "arg1", schedule, 3);
+                ASSERT_EQ(d.values.size(), 192u) << what;
+                const bool any = std::string(kernel) == "voteAny";
+                for (uint32_t i = 0; i < 192; ++i) {
+                    const bool want = any ? in.any_warp : (i < 32 ? in.all_warp0 : in.all_warp);
+                    ASSERT_EQ(d.values[i] != 0, want) << what << ": thread " << i;
+                }
+            }
+}
+
+// voteHalfWarps: per thread, any(tx >= 48), all(tx < 48), all(lane < 16 || tx >= 64), each over
+// the thread's warp (warps 0-31, 32-63, 64-95).
+TEST(CorpusGold, HalfWarpVotesSplitAsTheConditionsSay) {
+    for (const char* schedule : {"rr", "random", "adversarial"}) {
+        const Dumped d = check_dump("vote_any_all", "voteHalfWarps", 1, 96, {"buf:u32:288"}, "arg0", schedule, 5);
+        ASSERT_EQ(d.values.size(), 288u) << schedule;
+        for (uint32_t tx = 0; tx < 96; ++tx) {
+            const uint32_t first = tx / 32 * 32;
+            bool any = false, all_lt = true, all_half = true;
+            for (uint32_t u = first; u < first + 32; ++u) {
+                any = any || u >= 48;
+                all_lt = all_lt && u < 48;
+                all_half = all_half && (u % 32 < 16 || u >= 64);
+            }
+            EXPECT_EQ(d.values[3 * tx + 0], any ? 1 : 0) << schedule << " thread " << tx;
+            EXPECT_EQ(d.values[3 * tx + 1], all_lt ? 1 : 0) << schedule << " thread " << tx;
+            EXPECT_EQ(d.values[3 * tx + 2], all_half ? 1 : 0) << schedule << " thread " << tx;
+        }
+    }
+}
+
+// warpTree: the five steps as the warp barriers order them, run on the CPU phase by phase (every
+// lane's reads of a phase see the writes of the phases before it, none of the phase's own).
+TEST(CorpusGold, WarpTreeFoldsAsItsBarriersOrderIt) {
+    std::vector<int64_t> buf(64);
+    for (size_t i = 0; i < buf.size(); ++i)
+        buf[i] = int64_t(i); // iota
+    std::vector<int64_t> v(32);
+    for (uint32_t t = 0; t < 32; ++t)
+        v[t] = buf[t];
+    for (uint32_t offset : {16u, 8u, 4u, 2u, 1u}) {
+        for (uint32_t t = 0; t < 32; ++t)
+            v[t] += buf[t + offset];
+        for (uint32_t t = 0; t < 32; ++t)
+            buf[t] = v[t];
+    }
+    for (const Shape shape : {Shape{1, 32}, Shape{3, 32}})
+        for (const char* schedule : {"rr", "random", "adversarial"})
+            for (uint64_t seed : {1, 2}) {
+                const std::string what = "warpTree " + std::to_string(shape.grid) + "x32 " + schedule + " seed " +
+                                         std::to_string(seed);
+                const Dumped d = check_dump("warp_tree_syncwarp", "warpTree<int>", shape.grid, shape.block,
+                                            {"buf:i32:64:iota"}, "arg0", schedule, seed);
+                ASSERT_EQ(d.values.size(), 64u) << what;
+                for (size_t i = 0; i < 64; ++i)
+                    ASSERT_EQ(d.values[i], buf[i]) << what << ": element " << i;
+            }
 }
 
 } // namespace

@@ -113,7 +113,8 @@ TEST(scenario_catalog, HasTheLessonsInOrder) {
         ids.push_back(s.id);
     EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update",
                                              "message_passing", "last_block_reduction", "fence_scope", "atomic_counter",
-                                             "histogram", "cas_loop", "atomic_ops"}));
+                                             "histogram", "cas_loop", "atomic_ops", "syncthreads_predicates",
+                                             "warp_neighbour", "warp_reduce", "cg_tiles"}));
 }
 
 // The catalog's order is the LESSONS file's, and every lesson file embedded is the one in the tree.
@@ -162,8 +163,12 @@ TEST(scenario_catalog, EveryBuiltInLessonParsesFromTheTree) {
             EXPECT_EQ(t.variants[i].kernel, s.variants[i].kernel);
             EXPECT_EQ(t.variants[i].zh.look_at, s.variants[i].zh.look_at);
         }
-        // fence_scope is message passing at three scopes: its records are checked the same way.
-        EXPECT_EQ(t.reference, s.id == "fence_scope" ? "message_passing" : s.id)
+        // fence_scope is message passing at three scopes: its records are checked the same way;
+        // cg_tiles sums groups of 16 as warp_reduce sums groups of 32.
+        const std::string shared_reference = s.id == "fence_scope" ? "message_passing"
+                                             : s.id == "cg_tiles"  ? "warp_reduce"
+                                                                   : s.id;
+        EXPECT_EQ(t.reference, shared_reference)
             << "the built-in lessons keep their C++ references";
         EXPECT_TRUE(t.reference_variant.empty());
     }
@@ -302,6 +307,14 @@ TEST(scenario_catalog, LaunchShapes) {
         if (s.id == "message_passing" || s.id == "fence_scope") {
             EXPECT_EQ(s.launch.block, (trace::Dim3{1, 1, 1}));
             EXPECT_EQ(s.launch.grid.x % 2, 0u);
+        } else if (s.topic == "warps" || s.id == "syncthreads_predicates") {
+            // The warp lessons run whole warps or tiles of 16 (shared tiles of up to 256), and
+            // syncthreads_predicates a block that is not a multiple of 32 on purpose.
+            EXPECT_LE(s.launch.block.x, 256u);
+            EXPECT_EQ(s.launch.block.y * s.launch.block.z, 1u);
+            if (s.topic == "warps") {
+                EXPECT_EQ(s.launch.block.x % 16, 0u);
+            }
         } else {
             EXPECT_EQ(s.launch.block, (trace::Dim3{256, 1, 1}));
         }

@@ -242,7 +242,8 @@ TEST(LessonErrors, Reference) {
     h.toml = with(h.toml, "reference = \"rr:correct\"", "reference = \"stencl\"");
     expect_error(h, "lesson.toml:8: unknown reference 'stencl' (C++ references: stencil, divergent_barrier, "
                     "loop_barrier, lost_update, message_passing, last_block_reduction, atomic_counter, "
-                    "histogram, cas_loop, atomic_ops; or \"rr:VARIANT\"");
+                    "histogram, cas_loop, atomic_ops, warp_reduce, warp_neighbour, syncthreads_predicates; or "
+                    "\"rr:VARIANT\"");
     Files i;
     i.toml = with(i.toml, "reference = \"rr:correct\"", "reference = \"stencil\"");
     expect_error(i, "lesson.toml:8: reference 'stencil': needs a buffer 'g_in' of type f32");
