@@ -681,7 +681,17 @@ class Rewriter {
 
         std::vector<std::string> post;
         const Operand& result = in.ops[0];
-        if (in.op == Op::WarpSync || result.kind != Operand::Kind::Reg || result.reg == Operand::kNoReg) {
+        const Operand& elected = in.ops[1];
+        if (collective == trace::Collective::Elect && result.kind != Operand::Kind::Reg &&
+            elected.kind == Operand::Kind::Reg) {
+            // elect.sync _|p: the leader's lane id (what d would hold) from the members' predicates:
+            // the lowest set bit of their ballot (one bit: the leader's). The members have just met,
+            // and a guard skips the same lanes for this vote as for the elect.
+            post.push_back(std::string("vote.sync.ballot.b32 %sl_r20, ") + reg(elected.reg, in.ptx_line).name +
+                           ", " + kMask);
+            post.push_back("brev.b32 %sl_r20, %sl_r20");
+            post.push_back(std::string("bfind.shiftamt.u32 ") + kValue + ", %sl_r20");
+        } else if (in.op == Op::WarpSync || result.kind != Operand::Kind::Reg || result.reg == Operand::kNoReg) {
             post.push_back(std::string("mov.u32 ") + kValue + ", 0");
         } else if (reg(result.reg, in.ptx_line).type == Type::Pred) {
             post.push_back(std::string("selp.u32 ") + kValue + ", 1, 0, " + reg(result.reg, in.ptx_line).name);
