@@ -17,6 +17,13 @@
 //   shfl       ops[0]=d  ops[1]=p-out (or None)  ops[2]=a  ops[3]=b (lane/delta)  ops[4]=c (clamp)
 //              ops[5]=membermask
 //   bar.warp.sync (Op::WarpSync)  ops[0]=membermask
+//   bar.red    (Op::Bar, mod::kRed; atom_op = Add for .popc.u32, And / Or for .pred)
+//              ops[0]=barrier id  ops[1]=thread count (or None)  ops[2]=d  ops[3]=c (predicate, may be
+//              negated)
+//   redux      ops[0]=d  ops[1]=a  ops[2]=membermask (atom_op: Add Min Max And Or Xor; type U32/S32/B32)
+//   match      ops[0]=d  ops[1]=p-out (all only, or None)  ops[2]=a  ops[3]=membermask
+//              (vote = Any or All: the mode; type B32 or B64)
+//   elect      ops[0]=d (or None for '_')  ops[1]=p-out (or None)  ops[2]=membermask
 #pragma once
 
 #include "ptx/opcodes.h"
@@ -101,6 +108,7 @@ constexpr uint16_t kCc = 1u << 10;         // .cc / addc: unsupported, kept to r
 constexpr uint16_t kShiftRight = 1u << 11; // shf.r (else shf.l)
 constexpr uint16_t kClamp = 1u << 12;      // shf.clamp (else .wrap)
 constexpr uint16_t kShiftAmt = 1u << 13;   // bfind.shiftamt
+constexpr uint16_t kRed = 1u << 14;        // bar.red / barrier.red: the barrier also reduces a predicate
 } // namespace mod
 
 // Rounding requested on cvt/arith (.rn .rz .rm .rp and the integer variants .rni ...).

@@ -21,7 +21,7 @@ constexpr uint16_t kMemory = 1u << 0;     // reads or writes memory (ld st atom 
 constexpr uint16_t kAtomic = 1u << 1;     // indivisible read-modify-write (atom red)
 constexpr uint16_t kFence = 1u << 2;      // orders memory (membar / fence)
 constexpr uint16_t kBarrier = 1u << 3;    // block-level barrier (bar / barrier)
-constexpr uint16_t kCollective = 1u << 4; // warp collective: its member lanes meet (bar.warp.sync vote shfl)
+constexpr uint16_t kCollective = 1u << 4; // warp collective: its member lanes meet (bar.warp.sync vote shfl redux match elect)
 constexpr uint16_t kBranch = 1u << 5;     // changes the PC (bra)
 constexpr uint16_t kExit = 1u << 6;       // ends the thread (ret exit)
 constexpr uint16_t kEvent = 1u << 7;      // produces a trace event (memory, fence, barrier, exit)
@@ -29,7 +29,7 @@ constexpr uint16_t kEvent = 1u << 7;      // produces a trace event (memory, fen
 
 // The tables below are kept one row per line: easier to read and to diff than formatted.
 // clang-format off
-enum class Decoder : uint8_t { Mov, Cvt, Cvta, Isspacep, LdSt, Selp, Arith, Logic, Bits, Setp, AtomRed, Fence, Bar, Vote, Shfl, Control };
+enum class Decoder : uint8_t { Mov, Cvt, Cvta, Isspacep, LdSt, Selp, Arith, Logic, Bits, Setp, AtomRed, Fence, Bar, Vote, Shfl, Redux, Match, Elect, Control };
 
 #define SYNCLAB_PTX_OPCODES(X)                                                                   \
     /* data movement and conversion */                                                          \
@@ -86,6 +86,9 @@ enum class Decoder : uint8_t { Mov, Cvt, Cvta, Isspacep, LdSt, Selp, Arith, Logi
     X(WarpSync,   "bar.warp.sync", Bar,     trait::kCollective)                                  \
     X(Vote,       "vote",          Vote,    trait::kCollective)                                  \
     X(Shfl,       "shfl",          Shfl,    trait::kCollective)                                  \
+    X(Redux,      "redux",         Redux,   trait::kCollective) /* redux.sync: reduce a register */ \
+    X(Match,      "match",         Match,   trait::kCollective) /* match.{any,all}.sync */          \
+    X(Elect,      "elect",         Elect,   trait::kCollective) /* elect.sync (sm_90) */            \
     X(Activemask, "activemask",    Control, 0)                                                   \
     /* control flow */                                                                          \
     X(Bra,        "bra",           Control, trait::kBranch)                                      \
@@ -138,7 +141,7 @@ inline constexpr std::string_view kUnsupportedOpcodes[] = {
     "dp4a",     "dp2a",     "testp",     "slct",       "set",           "cnot",          "lop3",
     "ldu",      "prefetch", "prefetchu", "tex",           "tld4",          "txq",
     "suld",     "sust",     "sured",     "suq",        "istypep",       "mbarrier",      "cp",
-    "redux",    "match",    "elect",     "griddepcontrol", "wmma",      "mma",           "ldmatrix",
+    "griddepcontrol", "wmma",      "mma",           "ldmatrix",
     "stmatrix", "movmatrix", "wgmma",    "tcgen05",    "applypriority", "discard",       "createpolicy",
     "getctarank", "multimem", "brx",     "brkpt",      "pmevent",       "setmaxnreg",    "alloca",
     "stackrestore", "stacksave", "tanh", "clusterlaunchcontrol", "szext", "bmsk",

@@ -490,6 +490,10 @@ class Parser {
     void decode_bar(Instruction& inst, Modifiers& mods);                // decode_control.cpp
     void decode_vote(Instruction& inst, Modifiers& mods);               //
     void decode_shfl(Instruction& inst, Modifiers& mods);               //
+    void decode_redux(Instruction& inst, Modifiers& mods);              //
+    void decode_match(Instruction& inst, Modifiers& mods);              //
+    void decode_elect(Instruction& inst, Modifiers& mods);              //
+    void decode_bar_red(Instruction& inst, Modifiers& mods);            //
     void decode_control(Instruction& inst, Modifiers& mods);            //
 
     std::string_view text_;

@@ -207,6 +207,9 @@ void Parser::decode(Instruction& inst, Modifiers& mods) {
     case Decoder::Bar: decode_bar(inst, mods); break;
     case Decoder::Vote: decode_vote(inst, mods); break;
     case Decoder::Shfl: decode_shfl(inst, mods); break;
+    case Decoder::Redux: decode_redux(inst, mods); break;
+    case Decoder::Match: decode_match(inst, mods); break;
+    case Decoder::Elect: decode_elect(inst, mods); break;
     case Decoder::Control: decode_control(inst, mods); break;
     }
     // clang-format on

@@ -1,4 +1,4 @@
-// Block barriers and thread exits.
+// Block barriers (bar.sync, barrier.sync, and bar.red: __syncthreads_count/_and/_or) and thread exits.
 //
 // The rule the H200 applies (PTX ISA, "Parallel Synchronization and Communication Instructions: bar,
 // barrier": bar.sync is barrier.sync.aligned, and for .aligned "all threads in a warp must execute
@@ -73,6 +73,8 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
         warp.ready_mask &= ~mask;
         warp.aligned_mask |= mask;
         gather_aligned(warp);
+        // Lanes of this warp waiting at a warp collective for these lanes now wait forever.
+        if (!warp.ready_mask) meet_collectives(warp);
         return;
     }
     // Not aligned: each thread arrives on its own, now.
@@ -83,6 +85,7 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
         BarrierState& bar = block.bars[id];
         if (counted) bar.expected = static_cast<uint32_t>(read(warp, count_op, l));
         ++bar.arrived;
+        if (in.mods & ptx::mod::kRed) bar.red_true += read(warp, in.ops[3], l) & 1;
         bar.latest = std::max(bar.latest, warp.modelled_cycles);
         ids |= 1u << id;
         if (!arrive_only) bar.waiting.push_back({warp.index, 1u << l, pc + 1});
@@ -124,6 +127,7 @@ void Run::gather_aligned(Warp& warp) {
         lanes_of[id] |= 1u << l;
         BarrierState& bar = block.bars[id];
         if (counted) bar.expected = static_cast<uint32_t>(read(warp, in.ops[1], l));
+        if (in.mods & ptx::mod::kRed) bar.red_true += read(warp, in.ops[3], l) & 1;
         // The phase may have moved on since the lane arrived (other warps completed one with an
         // explicit count): its arrival counts in the phase it joins now.
         if (recording_) trace_->events[warp.arrive_event[l]].value = bar.phase;
@@ -181,6 +185,15 @@ void Run::check_barrier(Block& block, uint32_t id) {
         }
         w.ready_mask |= waiter.lanes;
         for_each_lane(waiter.lanes, [&](uint32_t l) { w.state[l] = LaneState::Ready; });
+        const Instruction& at = fn_.code[waiter.resume_pc - 1];
+        if (at.mods & ptx::mod::kRed) {
+            // __syncthreads_count / _and / _or: every thread gets the reduction over the phase.
+            const uint32_t value = at.atom_op == ptx::AtomOp::Add ? bar.red_true
+                                   : at.atom_op == ptx::AtomOp::And ? uint32_t(bar.red_true == bar.arrived)
+                                                                    : uint32_t(bar.red_true != 0);
+            uint64_t* d = reg(w, at.ops[2].reg);
+            for_each_lane(waiter.lanes, [&](uint32_t l) { d[l] = value; });
+        }
         if (recording_)
             for_each_lane(waiter.lanes, [&](uint32_t l) {
                 emit(EventKind::BarrierLeave, w, l, waiter.resume_pc - 1, id, bar.phase, flags);
@@ -190,6 +203,7 @@ void Run::check_barrier(Block& block, uint32_t id) {
     bar.arrived = 0;
     bar.expected = 0;
     bar.latest = 0;
+    bar.red_true = 0;
     ++bar.phase;
 }
 
@@ -208,8 +222,10 @@ void Run::exit_lanes(Warp& warp, uint32_t pc, uint32_t mask) {
     warp.ready_mask &= ~mask;
     warp.exited_mask |= mask;
     block.live_threads -= lane_count(mask);
-    // The lanes left may now all wait at one aligned barrier, and fewer live threads may complete a
-    // phase the others already wait in.
+    // The lanes left may now all wait at one aligned barrier or meet at a warp collective (which
+    // waits for non-exited members only), and fewer live threads may complete a phase the others
+    // already wait in.
+    meet_collectives(warp);
     gather_aligned(warp);
     uint32_t ids = 0;
     for (uint32_t id = 0; id < kMaxBarriers; ++id)

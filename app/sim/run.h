@@ -96,6 +96,15 @@ class Run {
 
     // warp collectives (collectives.cpp)
     void execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
+    void meet_collectives(Warp& warp);
+    void check_stuck(Warp& warp, uint32_t pc, uint32_t group, uint32_t missing, uint32_t member_mask);
+    void complete_collective(Warp& warp, const Instruction& in, uint32_t pc, uint32_t group, uint32_t member_mask);
+    void shuffle(Warp& warp, const Instruction& in, uint32_t pc, uint32_t group, uint32_t member_mask,
+                 uint32_t* result, uint32_t* source);
+    std::string collective_name(uint32_t pc) const;
+    std::string collective_or_barrier(uint32_t pc) const;
+    void record_collective(const Warp& warp, uint32_t pc, uint32_t lanes, uint32_t members,
+                           trace::Collective kind, const uint32_t* result, const uint32_t* source);
 
     // events and budgets (events.cpp)
     size_t emit(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
@@ -151,6 +160,10 @@ class Run {
     std::unique_ptr<Choices> choices_; // every choice point of the run (choices.h)
     ReplayChoices* replay_ = nullptr;  // choices_, for Schedule::Exhaustive
     std::unique_ptr<Scheduler> scheduler_;
+    // WarpModel::Its under a policy that splits warps: step() asks the scheduler at memory accesses.
+    // (options_ is declared above, so it is initialised first.)
+    bool splits_ = options_.warp_model == WarpModel::Its &&
+                   (options_.schedule == Schedule::Random || options_.schedule == Schedule::Adversarial);
     std::unique_ptr<MemorySystem> memory_;
     std::unique_ptr<CostModel> cost_; // null: the run is not modelled (Options::cost_model)
 

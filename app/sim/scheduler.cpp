@@ -2,6 +2,18 @@
 
 namespace synclab::sim {
 
+const char* to_string(WarpModel model) { return model == WarpModel::Lockstep ? "lockstep" : "its"; }
+
+bool parse_warp_model(const std::string& text, WarpModel& out) {
+    if (text == "its")
+        out = WarpModel::Its;
+    else if (text == "lockstep")
+        out = WarpModel::Lockstep;
+    else
+        return false;
+    return true;
+}
+
 Pick RoundRobinScheduler::pick(const WarpSet& warps) {
     const size_t n = warps.size();
     size_t w = cursor_ < n ? cursor_ : 0;
@@ -28,6 +40,32 @@ Pick RandomScheduler::pick(const WarpSet& warps) {
         w = w + 1 == n ? 0 : w + 1;
     }
     return {};
+}
+
+Hold RandomScheduler::random_split(const Group& group, uint32_t one_in, uint32_t max_steps) {
+    if (split_rng_.below(one_in) != 0) return {};
+    // Either a random subset of the lanes or the lanes on one side of a random lane: both shapes
+    // occur on hardware (the scheduler picks lanes, and diverged halves drift apart).
+    const uint64_t r = split_rng_.next();
+    uint32_t held = group.mask;
+    if (r & 1) {
+        held &= static_cast<uint32_t>(r >> 32);
+    } else {
+        const uint32_t cut = 1 + static_cast<uint32_t>((r >> 1) % 31);
+        held &= (r & 2) ? (~0u << cut) : ~(~0u << cut);
+    }
+    if (held == 0 || held == group.mask) return {};
+    return {held, 1 + split_rng_.below(max_steps)};
+}
+
+Hold RandomScheduler::split(const Warp& warp, const Group& group, const ptx::Instruction& in) {
+    (void)warp, (void)in;
+    return random_split(group, 8, 16);
+}
+
+Hold AdversarialScheduler::split(const Warp& warp, const Group& group, const ptx::Instruction& in) {
+    (void)warp, (void)in;
+    return random_split(group, 4, 32);
 }
 
 bool AdversarialScheduler::is_victim(const Warp& warp) const {

@@ -42,6 +42,12 @@ class WarpSet {
     const uint8_t* is_exit_;
 };
 
+// Scheduler::split's answer: lanes of the group to hold back, and for how many steps of the warp.
+struct Hold {
+    uint32_t lanes = 0;
+    uint32_t steps = 0;
+};
+
 struct Pick {
     static constexpr size_t kNone = static_cast<size_t>(-1);
     size_t warp = kNone;  // index into the WarpSet; kNone when no warp can run
@@ -58,6 +64,14 @@ class Scheduler {
     virtual Pick pick(const WarpSet& warps) = 0;
     // The resident set changed (blocks were admitted or retired); indices shown before are stale.
     virtual void resident_changed(const WarpSet& warps) { (void)warps; }
+    // Independent thread scheduling (WarpModel::Its): asked when `group` (two lanes or more) of
+    // `warp` is about to run a shared- or global-memory access `in`; the lanes it returns wait while
+    // the others run ahead. Default: never split (rr, exhaustive; and every policy under lockstep,
+    // where the run never asks).
+    virtual Hold split(const Warp& warp, const Group& group, const ptx::Instruction& in) {
+        (void)warp, (void)group, (void)in;
+        return {};
+    }
 };
 
 // "rr": deterministic; warps in turn from a cursor, one instruction each. Does not use the seed.
@@ -72,25 +86,34 @@ class RoundRobinScheduler final : public Scheduler {
 };
 
 // "random": a seeded random warp (the first runnable one from a random start) and a random quantum
-// of 1-8 instructions.
+// of 1-8 instructions. Under ITS, one shared/global access in 8 splits the lanes there: a random
+// part of them waits 1-16 steps. The splits draw from their own generator, so the warp picks of a
+// seed are the same as before splits existed.
 class RandomScheduler : public Scheduler {
   public:
-    explicit RandomScheduler(uint64_t seed) : rng_{seed * 0x2545f4914f6cdd1dull + 0x1234567ull} {}
+    explicit RandomScheduler(uint64_t seed)
+        : rng_{seed * 0x2545f4914f6cdd1dull + 0x1234567ull}, split_rng_{seed * 0x9e3779b97f4a7c15ull + 0x5eed11ull} {}
     Schedule kind() const override { return Schedule::Random; }
     Pick pick(const WarpSet& warps) override;
+    Hold split(const Warp& warp, const Group& group, const ptx::Instruction& in) override;
 
   protected:
+    // Holds back a random part of `group` with probability 1 / one_in, for 1..max_steps steps.
+    Hold random_split(const Group& group, uint32_t one_in, uint32_t max_steps);
     Rng rng_;
+    Rng split_rng_;
 };
 
 // "adversarial": like random (quanta of 1-4), but a seed-chosen half of the warps (the victims) is
 // held back right before shared-memory accesses, up to 256 times in a row, so that the other warps
-// overtake them: exactly what turns a missing barrier into a wrong result.
+// overtake them: exactly what turns a missing barrier into a wrong result. Under ITS it splits a
+// warp at one shared/global access in 4 and holds the part back for up to 32 steps.
 class AdversarialScheduler final : public RandomScheduler {
   public:
     explicit AdversarialScheduler(uint64_t seed) : RandomScheduler(seed), seed_(seed) {}
     Schedule kind() const override { return Schedule::Adversarial; }
     Pick pick(const WarpSet& warps) override;
+    Hold split(const Warp& warp, const Group& group, const ptx::Instruction& in) override;
 
     static constexpr uint32_t kMaxDelays = 256;
     bool is_victim(const Warp& warp) const;

@@ -52,6 +52,17 @@ bool parse_schedule(const std::string& text, Schedule& out); // "rr" | "random" 
 
 using launch::MemoryModel;
 
+// How the lanes of one warp are scheduled against each other (issue 11).
+enum class WarpModel : uint8_t {
+    Its,      // "its": independent thread scheduling (Volta+): the random and adversarial schedules
+              // may run some lanes of a warp ahead of the others at a shared- or global-memory
+              // access, so that lanes of one warp interleave their accesses
+    Lockstep, // "lockstep": pre-Volta: a warp's lanes never split; an instruction completes for all
+              // the warp's active lanes before its next one (why old warp-synchronous code worked)
+};
+const char* to_string(WarpModel model);
+bool parse_warp_model(const std::string& text, WarpModel& out); // "its" | "lockstep"
+
 // The launch vocabulary (launch/launch.h), as the simulator's API spells it.
 using launch::Buffer;
 using launch::KernelArg;
@@ -61,6 +72,7 @@ struct Options {
     Schedule schedule = Schedule::RoundRobin;
     uint64_t seed = 1;
     MemoryModel memory = MemoryModel::Sc;
+    WarpModel warp_model = WarpModel::Its; // rr and exhaustive never split a warp under either model
     // Schedule::Exhaustive: the choices of the execution to run, in the order they are made (choice
     // i picks among the options at the i-th choice point; past the end: option 0). Result::choices
     // reports what each choice point offered.

@@ -69,6 +69,10 @@ struct Warp {
     bool uniform = true;       // every ready lane is at upc; pc[] is stale for them
     uint32_t upc = 0;
     uint32_t policy_state = 0;    // owned by the scheduling policy (scheduler.h)
+    // Independent thread scheduling: ready lanes the scheduler holds back for `held_steps` more steps
+    // of this warp (scheduler.h Scheduler::split) while the others run ahead; never while uniform.
+    uint32_t held_mask = 0;
+    uint32_t held_steps = 0;
     // The warp's clock in modelled cycles (cost_model.h): issue costs and the latencies the cost
     // model charged it; %clock64 reads it. Stays 0 when the run is not modelled.
     uint64_t modelled_cycles = 0;
@@ -78,6 +82,7 @@ struct Warp {
     uint32_t pc[kWarpSize] = {};
     LaneState state[kWarpSize] = {};
     uint64_t arrive_event[kWarpSize] = {}; // AlignedWait lanes: index of their BarrierArrive event
+    uint32_t member_mask[kWarpSize] = {};  // WarpWait lanes: the member mask they gave (as written)
 
     uint32_t live_mask() const { return present_mask & ~exited_mask; }
 };
@@ -94,6 +99,7 @@ struct BarrierState {
     uint32_t expected = 0;       // explicit thread count of bar.sync a, b (0: all non-exited threads)
     uint32_t phase = 0;          // completed phases so far
     uint64_t latest = 0;         // latest modelled clock of an arrival in the current phase
+    uint32_t red_true = 0;       // bar.red: arrivals of the current phase whose predicate was true
     std::vector<Waiter> waiting; // lanes blocked in the current phase
 };
 
@@ -122,6 +128,9 @@ template <class F> inline void for_each_lane(uint32_t mask, F&& f) {
     }
 }
 
+// "lane 5", "lanes 16-31", "lanes 0-3, 8" (collectives.cpp): messages that name lanes.
+std::string lanes_text(uint32_t mask);
+
 // Lanes in a mask. (std::popcount is a library call unless the build targets a CPU with popcnt.)
 inline uint32_t lane_count(uint32_t mask) {
     mask = mask - ((mask >> 1) & 0x55555555u);
@@ -139,11 +148,13 @@ struct Group {
 // predicated EXIT, so those lanes leave at once), else all ready lanes at the lowest PC. Running the
 // laggards first is what makes divergent paths meet again at their join point (a reconvergence
 // heuristic for independent thread scheduling). `is_exit[pc]` marks ret/exit instructions.
+// Lanes the scheduler holds back (Warp::held_mask) are left out.
 inline Group next_group(const Warp& warp, const uint8_t* is_exit) {
     if (warp.uniform) return {warp.upc, warp.ready_mask};
     uint32_t best = UINT32_MAX, best_mask = 0;
     uint32_t exit_pc = UINT32_MAX, exit_mask = 0;
-    for (uint32_t m = warp.ready_mask; m; m &= m - 1) {
+    const uint32_t runnable = warp.ready_mask & ~warp.held_mask;
+    for (uint32_t m = runnable ? runnable : warp.ready_mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint32_t pc = warp.pc[l];
         if (pc < best) {

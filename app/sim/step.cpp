@@ -40,8 +40,27 @@ void Run::branch(Warp& warp, const Instruction& in, uint32_t pc, uint32_t group,
     }
 }
 
+// Independent thread scheduling: may the scheduler split a warp at this instruction? At shared and
+// global accesses (generic ones may be either), where lanes of one warp can race.
+static bool splits_at(const ptx::Instruction& in) {
+    return ptx::is_memory_access(in.op) && in.space != ptx::Space::Local && in.space != ptx::Space::Param &&
+           in.space != ptx::Space::Const;
+}
+
 void Run::step(Warp& warp) {
-    const Group g = next_group(warp, is_exit_.data());
+    // Held-back lanes rejoin when their time is up, or when nothing else of the warp can run.
+    if (warp.held_mask && (--warp.held_steps == 0 || (warp.ready_mask & ~warp.held_mask) == 0))
+        warp.held_mask = 0;
+    Group g = next_group(warp, is_exit_.data());
+    if (splits_ && !warp.held_mask && g.pc < code_size_ && splits_at(fn_.code[g.pc]) && lane_count(g.mask) > 1) {
+        const Hold h = scheduler_->split(warp, g, fn_.code[g.pc]);
+        if (h.lanes) {
+            materialize(warp);
+            warp.held_mask = h.lanes & g.mask;
+            warp.held_steps = h.steps;
+            g.mask &= ~warp.held_mask;
+        }
+    }
     if (!warp.uniform && g.mask == warp.ready_mask) {
         warp.uniform = true;
         warp.upc = g.pc;
@@ -83,6 +102,9 @@ void Run::step(Warp& warp) {
     case Op::WarpSync:
     case Op::Vote:
     case Op::Shfl:
+    case Op::Redux:
+    case Op::Match:
+    case Op::Elect:
         // Lanes whose guard is false move on; the others run it or wait for their partners.
         if (mask != group) advance(warp, group & ~mask, pc + 1);
         execute_warp_collective(warp, in, pc, mask);

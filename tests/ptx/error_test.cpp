@@ -34,7 +34,15 @@ TEST(ptx_errors, UnknownAndUnsupportedOpcodes) {
     expect_instruction_error("addc.u32 %r1, %r2, %r3", "unsupported instruction 'addc'");
     expect_instruction_error("mul24.lo.s32 %r1, %r2, %r3", "unsupported instruction 'mul24'");
     expect_instruction_error("lop3.b32 %r1, %r2, %r3, %r4, 0x96", "unsupported instruction 'lop3'");
-    expect_instruction_error("redux.sync.add.u32 %r1, %r2, -1", "unsupported instruction 'redux'");
+    expect_instruction_error("griddepcontrol.wait", "unsupported instruction 'griddepcontrol'");
+    // The warp reductions and matches SyncLab runs, with their forms checked.
+    expect_instruction_error("redux.add.u32 %r1, %r2, -1", "redux without .sync is not supported");
+    expect_instruction_error("redux.sync.add.f32 %f1, %f2, -1", "redux.sync.add/.min/.max need .u32 or .s32");
+    expect_instruction_error("redux.sync.xor.u32 %r1, %r2, -1", "redux.sync.and/.or/.xor need .b32");
+    expect_instruction_error("redux.sync.mul.u32 %r1, %r2, -1", "redux.sync needs .add, .min, .max");
+    expect_instruction_error("match.any.sync.b32 %r1|%p1, %r2, -1", "only match.all.sync has a predicate");
+    expect_instruction_error("match.all.sync.b16 %r1, %rs1, -1", "match.sync needs .b32 or .b64");
+    expect_instruction_error("elect.sync %r1, -1", "elect.sync needs a destination pair d|p");
     expect_instruction_error("vote.ballot.b32 %r1, %p1",
                              "unsupported instruction 'vote.ballot.b32' (vote without .sync");
     expect_instruction_error("vote.all.pred %p1, %p2", "use vote.sync");
@@ -44,7 +52,9 @@ TEST(ptx_errors, UnknownAndUnsupportedOpcodes) {
                              "unsupported instruction 'fence.proxy.async' (proxy fences");
     expect_instruction_error("fence.proxy.alias", "proxy fences are not supported");
     expect_instruction_error("membar.proxy.alias", "proxy fences are not supported");
-    expect_instruction_error("bar.red.or.pred %p2, 0, %p1", "barrier reductions");
+    expect_instruction_error("bar.red.popc.pred %p2, 0, %p1", "bar.red.popc needs .u32");
+    expect_instruction_error("bar.red.and.u32 %r2, 0, %p1", "bar.red.and/.or need .pred");
+    expect_instruction_error("bar.red.min.u32 %r2, 0, %p1", "needs .popc, .and or .or");
     expect_instruction_error("barrier.cluster.arrive", "cluster barriers are not supported");
     expect_instruction_error("prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt mode '.f4e' is not supported");
     expect_instruction_error("add.cc.u32 %r1, %r2, %r3", "carry arithmetic");

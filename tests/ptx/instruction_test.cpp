@@ -583,6 +583,66 @@ TEST(ptx_instructions, Shfl) {
     EXPECT_EQ(i.ops[5].kind, Operand::Kind::Imm);
 }
 
+TEST(ptx_instructions, Redux) {
+    const std::pair<const char*, AtomOp> ops[] = {{"add.u32", AtomOp::Add}, {"min.s32", AtomOp::Min},
+                                                  {"max.u32", AtomOp::Max}, {"and.b32", AtomOp::And},
+                                                  {"or.b32", AtomOp::Or},   {"xor.b32", AtomOp::Xor}};
+    for (const auto& [name, op] : ops) {
+        SCOPED_TRACE(name);
+        const Instruction i = parse_one(std::string("redux.sync.") + name + " %r1, %r2, %r3");
+        EXPECT_EQ(i.op, Op::Redux);
+        EXPECT_EQ(i.atom_op, op);
+        EXPECT_EQ(i.ops[0].reg, slot("%r1"));
+        EXPECT_EQ(i.ops[1].reg, slot("%r2"));
+        EXPECT_EQ(i.ops[2].reg, slot("%r3"));
+        EXPECT_TRUE(ptx::is_warp_collective(i.op));
+    }
+    EXPECT_EQ(parse_one("redux.sync.min.s32 %r1, %r2, -1").type, Type::S32);
+}
+
+TEST(ptx_instructions, MatchAndElect) {
+    Instruction i = parse_one("match.any.sync.b32 %r1, %r2, %r3");
+    EXPECT_EQ(i.op, Op::Match);
+    EXPECT_EQ(i.vote, VoteMode::Any);
+    EXPECT_EQ(i.type, Type::B32);
+    EXPECT_EQ(i.ops[1].kind, Operand::Kind::None);
+    EXPECT_EQ(i.ops[2].reg, slot("%r2"));
+    EXPECT_EQ(i.ops[3].reg, slot("%r3"));
+    i = parse_one("match.all.sync.b64 %r1|%p1, %rd2, -1");
+    EXPECT_EQ(i.vote, VoteMode::All);
+    EXPECT_EQ(i.type, Type::B64);
+    EXPECT_EQ(i.ops[1].reg, slot("%p1"));
+    EXPECT_EQ(i.ops[3].kind, Operand::Kind::Imm);
+    i = parse_one("elect.sync %r1|%p1, -1");
+    EXPECT_EQ(i.op, Op::Elect);
+    EXPECT_EQ(i.ops[0].reg, slot("%r1"));
+    EXPECT_EQ(i.ops[1].reg, slot("%p1"));
+    EXPECT_EQ(i.ops[2].kind, Operand::Kind::Imm);
+    i = parse_one("elect.sync _|%p1, %r3");
+    EXPECT_EQ(i.ops[0].kind, Operand::Kind::None); // the sink: no lane id written
+    EXPECT_EQ(i.ops[2].reg, slot("%r3"));
+}
+
+TEST(ptx_instructions, BarRed) {
+    Instruction i = parse_one("bar.red.popc.u32 %r1, 0, %p1");
+    EXPECT_EQ(i.op, Op::Bar);
+    EXPECT_TRUE(i.mods & mod::kRed);
+    EXPECT_TRUE(i.mods & mod::kAligned);
+    EXPECT_EQ(i.atom_op, AtomOp::Add);
+    EXPECT_EQ(i.ops[0].imm, 0u);
+    EXPECT_EQ(i.ops[1].kind, Operand::Kind::None);
+    EXPECT_EQ(i.ops[2].reg, slot("%r1"));
+    EXPECT_EQ(i.ops[3].reg, slot("%p1"));
+    i = parse_one("bar.red.and.pred %p2, 1, 64, !%p1");
+    EXPECT_EQ(i.atom_op, AtomOp::And);
+    EXPECT_EQ(i.ops[1].imm, 64u);
+    EXPECT_EQ(i.ops[2].reg, slot("%p2"));
+    EXPECT_TRUE(i.ops[3].negate);
+    i = parse_one("barrier.red.or.pred %p2, 0, %p1");
+    EXPECT_EQ(i.atom_op, AtomOp::Or);
+    EXPECT_FALSE(i.mods & mod::kAligned); // barrier.red without .aligned counts threads one by one
+}
+
 TEST(ptx_instructions, ControlAndMisc) {
     Instruction i = parse_one("activemask.b32 %r1");
     EXPECT_EQ(i.op, Op::Activemask);
