@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 namespace synclab::ptx {
@@ -288,6 +289,75 @@ TEST(InstrumentWarp, OperandsOverwrittenByTheResultAndGuards) {
     EXPECT_EQ(sync, 16u);
 }
 
+// redux, match and elect (sm_90), and the kernel above: per thread, the instrumentation records
+// the same WarpCollective events (site, mask, source lane, result, collective) as the simulator
+// records for the original kernel. elect.sync _|p records the leader's lane as the simulator does.
+constexpr const char* kReduxMatchElect = R"(.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry rme(
+	.param .u64 rme_param_0
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<12>;
+	.reg .b64 	%rd<4>;
+
+	ld.param.u64 	%rd1, [rme_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	and.b32 	%r2, %r1, 3;
+	redux.sync.add.u32 	%r3, %r1, -1;
+	redux.sync.max.s32 	%r4, %r2, -1;
+	match.any.sync.b32 	%r5, %r2, -1;
+	elect.sync 	%r6|%p1, -1;
+	elect.sync 	_|%p2, -1;
+	selp.u32 	%r7, 1, 0, %p2;
+	add.s32 	%r8, %r3, %r4;
+	add.s32 	%r8, %r8, %r5;
+	add.s32 	%r8, %r8, %r6;
+	add.s32 	%r8, %r8, %r7;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd3, %rd2, %rd3;
+	st.global.u32 	[%rd3], %r8;
+	ret;
+}
+)";
+
+using Key = std::tuple<uint16_t, uint64_t, uint32_t, uint8_t>; // site, address, value, flags
+
+std::map<uint32_t, std::vector<Key>> collectives_per_thread(const std::vector<trace::Event>& events) {
+    std::map<uint32_t, std::vector<Key>> m;
+    for (const trace::Event& e : events)
+        if (e.kind == EventKind::WarpCollective) m[e.thread].push_back({e.site, e.address, e.value, e.flags});
+    return m;
+}
+
+TEST(InstrumentWarp, RecordsWhatTheSimulatorRecords) {
+    for (const auto& [text, kernel] : {std::pair{kWarpKernel, "warp_ops"}, std::pair{kReduxMatchElect, "rme"}}) {
+        for (const uint32_t threads : {32u, 64u}) {
+            SCOPED_TRACE(std::string(kernel) + ", " + std::to_string(threads) + " threads");
+            const Module module = parse_module(text, "warp.ptx");
+            std::vector<sim::Buffer> buffers = {{"out", std::vector<uint8_t>(threads * 4, 0)}};
+            sim::Options options;
+            options.schedule = sim::Schedule::RoundRobin;
+            trace::Trace own;
+            const sim::Result plain = sim::simulate(module, kernel, {{1, 1, 1}, {threads, 1, 1}, 0}, buffers,
+                                                    {sim::KernelArg::pointer(0)}, options, &own);
+            ASSERT_EQ(plain.status, trace::RunStatus::Ok) << plain.message;
+            const auto want = collectives_per_thread(own.events);
+            ASSERT_EQ(want.size(), threads);
+            const Recorded r = run_instrumented(text, kernel, threads);
+            ASSERT_EQ(r.result.status, trace::RunStatus::Ok) << r.result.message;
+            EXPECT_EQ(collectives_per_thread(r.events), want);
+            std::vector<uint32_t> plain_out(threads);
+            std::memcpy(plain_out.data(), buffers[0].bytes.data(), threads * 4);
+            EXPECT_EQ(r.out, plain_out);
+        }
+    }
+}
+
 std::string find_ptxas() {
     for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
         if (access(p, X_OK) == 0) return p;
@@ -322,6 +392,8 @@ TEST(InstrumentWarp, InstrumentedShufflesAssembleWithPtxas) {
         assemble("warp_ops" + suffix, instrument_kernel(kWarpKernel, own, "warp_ops", io).ptx);
         assemble("warp" + suffix, instrument_kernel(sample, sample_module, "warp", io).ptx);
         assemble("fences" + suffix, instrument_kernel(sample, sample_module, "fences", io).ptx);
+        const Module rme = parse_module(kReduxMatchElect, "rme.ptx");
+        assemble("rme" + suffix, instrument_kernel(kReduxMatchElect, rme, "rme", io).ptx);
     }
     std::filesystem::remove_all(dir);
 }
