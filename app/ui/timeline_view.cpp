@@ -682,7 +682,7 @@ void TimelineView::draw_collectives(const Geometry& g) const {
     dl->PushClipRect({g.time_x0, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
     const float tick_w = std::max(3.f, std::round(g.font * 0.22f));
     const float cell = std::max(1.f, std::round(g.font * 0.14f));
-    const float strip_w = cell * 32;
+    const float strip_w = cell * 32 + 3; // a 1 px gap after every 8 lanes: lanes can be counted
     const ImU32 dark = IM_COL32(18, 18, 22, 255);
     // The visible row of lane `lane` of warp `warp_slot`, or kNoRow.
     auto lane_row = [&](uint32_t warp_slot, uint32_t lane) {
@@ -710,9 +710,23 @@ void TimelineView::draw_collectives(const Geometry& g) const {
             const uint32_t r = lane_row(row.slot, lane);
             if (r != kNoRow) bottom = std::max(bottom, layout_.rows[r].bottom());
         }
-        if (item.count > 1 || sync) {
+        if (sync) {
+            // A warp barrier: a bar with caps (an I-beam) from the warp row down to its lowest open
+            // member lane, wider than an event tick so that it reads as "the lanes meet here".
+            const float w = std::max(tick_w * 1.5f, std::round(g.font * 0.32f));
+            const float c = (x0 + x1) / 2;
+            const float bx0 = std::min(x0, c - w / 2), bx1 = std::max(x1, c + w / 2);
+            const float cap = std::max(2.f, std::round(g.font * 0.14f)), reach = std::round(g.font * 0.3f);
+            const float ya = g.screen_y(row.y + row.height * 0.08f), yb = g.screen_y(bottom - row.height * 0.08f);
+            dl->AddRectFilled({bx0 - 1, ya - 1}, {bx1 + 1, yb + 1}, IM_COL32(0, 0, 0, 220));
+            dl->AddRectFilled({bx0, ya}, {bx1, yb}, colour);
+            dl->AddRectFilled({bx0 - reach, ya}, {bx1 + reach, ya + cap}, colour);
+            dl->AddRectFilled({bx0 - reach, yb - cap}, {bx1 + reach, yb}, colour);
+            continue;
+        }
+        if (item.count > 1) {
             const float pad = row.height * 0.08f;
-            const ImVec2 a{x0, g.screen_y(row.y + pad)}, b{x1, g.screen_y(bottom - pad)};
+            const ImVec2 a{x0, g.screen_y(row.y + pad)}, b{x1, g.screen_y(row.bottom() - pad)};
             dl->AddRectFilled(a, b, colour);
             dl->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(0, 0, 0, 200));
             continue;
@@ -734,7 +748,7 @@ void TimelineView::draw_collectives(const Geometry& g) const {
             for (uint32_t lane = 0; lane < 32; ++lane) {
                 const uint32_t bit = 1u << lane;
                 if (!(m.mask & bit)) continue;
-                const float cx = sx + float(lane) * cell;
+                const float cx = sx + float(lane) * cell + float(lane / 8);
                 const float cw = cell > 2 ? cell - 1 : cell;
                 dl->AddRectFilled({cx, y0}, {cx + cw, ym - 0.5f}, (top & bit) ? colour : theme::kLaneIdle);
                 dl->AddRectFilled({cx, ym + 0.5f}, {cx + cw, y1}, (low & bit) ? colour : theme::kLaneIdle);
@@ -1024,11 +1038,12 @@ void TimelineView::draw_legend(const Geometry& g) const {
     static constexpr Entry kEntries[] = {
         {Mark::Swatch, theme::kLoad, &TimelineText::legend_load, &TimelineText::short_load},
         {Mark::Swatch, theme::kStore, &TimelineText::legend_store, &TimelineText::short_store},
-        {Mark::Arrow, theme::kRaceArrow, &TimelineText::legend_race, &TimelineText::short_race},
-        {Mark::Swatch, theme::kBarrierWait, &TimelineText::legend_wait, &TimelineText::short_wait},
+        // A trace with warp collectives is about them: their entries come before the race's.
         {Mark::Swatch, theme::kCollective, &TimelineText::legend_collective, &TimelineText::short_collective,
          true},
         {Mark::Swatch, theme::kWarpSync, &TimelineText::legend_warp_sync, &TimelineText::short_warp_sync, true},
+        {Mark::Arrow, theme::kRaceArrow, &TimelineText::legend_race, &TimelineText::short_race},
+        {Mark::Swatch, theme::kBarrierWait, &TimelineText::legend_wait, &TimelineText::short_wait},
         {Mark::Triangle, theme::kDeadlock, &TimelineText::legend_stuck, &TimelineText::short_stuck},
         {Mark::Diamond, theme::kDivergence, &TimelineText::legend_divergence,
          &TimelineText::short_divergence},
