@@ -739,20 +739,38 @@ void TimelineView::draw_collectives(const Geometry& g) const {
                                ? g.screen_x(frame_.collectives[i + 1].x0)
                                : g.time_x1 + strip_w * 2;
         const float sx = x1 + 1;
-        if (next - sx > strip_w + g.font * 0.4f && y1 - y0 >= 6) {
+        // (Room for a warp barrier's caps too, which reach past its bar.)
+        if (next - sx > strip_w + g.font * 0.8f && y1 - y0 >= 6) {
             const bool shfl = m.op == trace::Collective::Shfl;
             const uint32_t top = shfl ? m.gave : m.met;
             const uint32_t low = shfl ? m.received : m.op == trace::Collective::Vote ? m.result : m.met;
             const float ym = std::round((y0 + y1) / 2);
             dl->AddRectFilled({sx, y0}, {sx + strip_w, y1}, dark);
-            for (uint32_t lane = 0; lane < 32; ++lane) {
-                const uint32_t bit = 1u << lane;
-                if (!(m.mask & bit)) continue;
-                const float cx = sx + float(lane) * cell + float(lane / 8);
-                const float cw = cell > 2 ? cell - 1 : cell;
-                dl->AddRectFilled({cx, y0}, {cx + cw, ym - 0.5f}, (top & bit) ? colour : theme::kLaneIdle);
-                dl->AddRectFilled({cx, ym + 0.5f}, {cx + cw, y1}, (low & bit) ? colour : theme::kLaneIdle);
-            }
+            // One rectangle per run of equal cells inside an 8-lane group (a full mask is 4 per half,
+            // not 32: the strips of a zoomed-out trace stay cheap to draw).
+            auto half = [&](uint32_t lit, float ya, float yb) {
+                for (uint32_t group = 0; group < 4; ++group) {
+                    uint32_t lane = group * 8;
+                    while (lane < group * 8 + 8) {
+                        const uint32_t bit = 1u << lane;
+                        const int state = !(m.mask & bit) ? 0 : (lit & bit) ? 2 : 1;
+                        uint32_t end = lane + 1;
+                        while (end < group * 8 + 8) {
+                            const uint32_t b = 1u << end;
+                            if ((!(m.mask & b) ? 0 : (lit & b) ? 2 : 1) != state) break;
+                            ++end;
+                        }
+                        if (state != 0) {
+                            const float cx0 = sx + float(lane) * cell + float(group);
+                            const float cx1 = sx + float(end) * cell + float(group);
+                            dl->AddRectFilled({cx0, ya}, {cx1, yb}, state == 2 ? colour : theme::kLaneIdle);
+                        }
+                        lane = end;
+                    }
+                }
+            };
+            half(top, y0, ym - 0.5f);
+            half(low, ym + 0.5f, y1);
             dl->AddRect({sx - 1, y0 - 1}, {sx + strip_w + 1, y1 + 1}, scaled(colour, 0.6f));
         }
         // Source-lane arrows between open lane rows.

@@ -216,7 +216,11 @@ TEST(TimelineView, WarpCollectivesAreDrawnAndHoverLikeEvents) {
     camera.t1 = 400;
     ui.frame(draw);
     ASSERT_EQ(view.frame().collectives.size(), 2u);
-    EXPECT_GT(vertices_of(theme::kCollective), 32u * 4) << "the mark and a lane strip of 32 cells, two halves";
+    // The tick and a lane strip: every lane gave and received (a butterfly), so each half is four
+    // lit runs of 8 lanes.
+    // (Besides: the lanes' event ticks on the block and warp rows, and the legend's swatch.)
+    EXPECT_GE(vertices_of(theme::kCollective), 4u * (1 + 2 * 4)) << "the mark and its lane strip";
+    EXPECT_EQ(vertices_of(theme::kLaneIdle), 0u);
     EXPECT_GT(vertices_of(theme::kWarpSync), 0u);
     const CollectiveItem& mark = view.frame().collectives[0];
     const TimelineRow& row = view.layout().rows[mark.row];
