@@ -735,12 +735,13 @@ void TimelineView::draw_collectives(const Geometry& g) const {
         const float y0 = g.screen_y(row.y + pad), y1 = g.screen_y(row.bottom() - pad);
         dl->AddRectFilled({x0, y0}, {x1, y1}, colour);
         // The lane strip, right of the tick, where the row is free up to the next collective.
-        const float next = i + 1 < frame_.collectives.size() && frame_.collectives[i + 1].row == item.row
-                               ? g.screen_x(frame_.collectives[i + 1].x0)
-                               : g.time_x1 + strip_w * 2;
+        const bool has_next = i + 1 < frame_.collectives.size() && frame_.collectives[i + 1].row == item.row;
+        const float next = has_next ? g.screen_x(frame_.collectives[i + 1].x0) : g.time_x1 + strip_w * 2;
+        // Room for the next mark, and for a warp barrier's caps, which reach past its bar.
+        const bool next_sync =
+            has_next && index.mark(frame_.collectives[i + 1].mark).op == trace::Collective::WarpSync;
         const float sx = x1 + 1;
-        // (Room for a warp barrier's caps too, which reach past its bar.)
-        if (next - sx > strip_w + g.font * 0.8f && y1 - y0 >= 6) {
+        if (next - sx > strip_w + g.font * (next_sync ? 0.8f : 0.3f) && y1 - y0 >= 6) {
             const bool shfl = m.op == trace::Collective::Shfl;
             const uint32_t top = shfl ? m.gave : m.met;
             const uint32_t low = shfl ? m.received : m.op == trace::Collective::Vote ? m.result : m.met;
