@@ -175,12 +175,32 @@ class Rewriter {
 
     // The instructions that produce an event (opcodes.h), where their space is one the trace shows.
     static bool records(const Instruction& in) {
+        trace::Collective collective{};
+        if (collective_of(in, collective)) return true;
         if (!emits_event(in.op)) return false;
         if (in.op == Op::Ld || in.op == Op::St)
             return in.space == Space::Global || in.space == Space::Shared || in.space == Space::Const ||
                    in.space == Space::Generic;
         if (is_atomic(in.op)) return in.space != Space::Local && in.space != Space::Param;
         return true;
+    }
+
+    // The warp collectives the trace records (trace::EventKind::WarpCollective), by PTX name, so
+    // that every collective row of opcodes.h is covered; activemask is not one (no members meet).
+    static bool collective_of(const Instruction& in, trace::Collective& out) {
+        if (!is_warp_collective(in.op)) return false;
+        static constexpr std::pair<std::string_view, trace::Collective> kNames[] = {
+            {"bar.warp.sync", trace::Collective::WarpSync}, {"shfl", trace::Collective::Shfl},
+            {"vote", trace::Collective::Vote},              {"match", trace::Collective::Match},
+            {"redux", trace::Collective::Redux},            {"elect", trace::Collective::Elect},
+        };
+        const std::string_view name = to_string(in.op);
+        for (const auto& [n, c] : kNames)
+            if (name == n) {
+                out = c;
+                return true;
+            }
+        return false;
     }
 
     // --- header: parameters and prologue ----------------------------------------------------------
@@ -205,7 +225,7 @@ class Rewriter {
         std::vector<std::string> p;
         p.push_back("// SyncLab trace recording (prologue)");
         p.push_back(".reg .b64 %sl_d<11>");
-        p.push_back(".reg .b32 %sl_r<18>");
+        p.push_back(".reg .b32 %sl_r<22>");
         p.push_back(".reg .b16 %sl_h<2>");
         p.push_back(".reg .pred %sl_p<6>");
         p.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamEvents + "]");
@@ -629,9 +649,100 @@ class Rewriter {
             points.push_back({i, trace::EventKind::Exit, 1, true});
             break;
         }
-        default:
+        default: {
+            trace::Collective collective{};
+            if (collective_of(in, collective)) instrument_collective(i, collective, points);
             break;
         }
+        }
+    }
+
+    // A warp collective: one WarpCollective event per member lane, written after the instruction
+    // (once the members have met). The member mask and shfl's source lane are computed before it,
+    // into registers the kernel never touches, because the instruction may overwrite its own
+    // operands (shfl d and b the same register); that code is straight-line, so the recording
+    // introduces no divergence before the .sync instruction.
+    void instrument_collective(uint32_t i, trace::Collective collective, std::vector<RecordingPoint>& points) {
+        const Instruction& in = fn_.code[i];
+        const uint32_t mask_slot = in.op == Op::WarpSync ? 0
+                                   : in.op == Op::Vote   ? 2
+                                   : in.op == Op::Shfl   ? 5
+                                                         : std::max<uint32_t>(in.operand_count, 1) - 1;
+        const char* kMask = "%sl_r18";
+        const char* kSource = "%sl_r19";
+        std::vector<std::string> pre;
+        emit_value(pre, kMask, in.ops[mask_slot], in.ptx_line, false);
+        if (in.op == Op::Shfl)
+            emit_shfl_source(pre, in, kSource);
+        else
+            pre.push_back(std::string("mov.u32 ") + kSource + ", " + std::to_string(trace::kNoLane));
+        const std::string tag = "site " + std::to_string(i);
+        add_code(line_start(in.ptx_line), pre, "SyncLab trace: members of " + tag, {}, false);
+
+        std::vector<std::string> post;
+        const Operand& result = in.ops[0];
+        const Operand& elected = in.ops[1];
+        if (collective == trace::Collective::Elect && result.kind != Operand::Kind::Reg &&
+            elected.kind == Operand::Kind::Reg) {
+            // elect.sync _|p: the leader's lane id (what d would hold) from the members' predicates:
+            // the lowest set bit of their ballot (one bit: the leader's). The members have just met,
+            // and a guard skips the same lanes for this vote as for the elect.
+            post.push_back(std::string("vote.sync.ballot.b32 %sl_r20, ") + reg(elected.reg, in.ptx_line).name +
+                           ", " + kMask);
+            post.push_back("brev.b32 %sl_r20, %sl_r20");
+            post.push_back(std::string("bfind.shiftamt.u32 ") + kValue + ", %sl_r20");
+        } else if (in.op == Op::WarpSync || result.kind != Operand::Kind::Reg || result.reg == Operand::kNoReg) {
+            post.push_back(std::string("mov.u32 ") + kValue + ", 0");
+        } else if (reg(result.reg, in.ptx_line).type == Type::Pred) {
+            post.push_back(std::string("selp.u32 ") + kValue + ", 1, 0, " + reg(result.reg, in.ptx_line).name);
+        } else {
+            emit_value(post, kValue, result, in.ptx_line, false);
+        }
+        post.push_back(std::string("cvt.u64.u32 ") + kAddr + ", " + kSource);
+        post.push_back(std::string("shl.b64 ") + kAddr + ", " + kAddr + ", 32");
+        post.push_back(std::string("cvt.u64.u32 %sl_d8, ") + kMask);
+        post.push_back(std::string("or.b64 ") + kAddr + ", " + kAddr + ", %sl_d8");
+        const uint8_t flags = static_cast<uint8_t>(collective) & trace::flag::kCollectiveMask;
+        emit_event(post, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::WarpCollective, flags)));
+        add_code(after_instruction(in.ptx_line), post,
+                 std::string("SyncLab trace: warp collective (") + trace::to_string(collective) + "), " + tag,
+                 guard_for(in), true);
+        points.push_back({i, trace::EventKind::WarpCollective, 1, false});
+    }
+
+    // shfl.sync's source lane j, as the PTX ISA defines it (b's and c's low bits, c's segment mask),
+    // or kNoLane where the lane keeps its own value (j out of its segment's clamp). Scratch: %sl_r5-12.
+    void emit_shfl_source(std::vector<std::string>& c, const Instruction& in, const std::string& dst) const {
+        c.push_back("mov.u32 %sl_r5, %laneid");
+        emit_value(c, "%sl_r6", in.ops[3], in.ptx_line, false);
+        emit_value(c, "%sl_r7", in.ops[4], in.ptx_line, false);
+        c.push_back("and.b32 %sl_r6, %sl_r6, 31");          // bval = b[4:0]
+        c.push_back("bfe.u32 %sl_r8, %sl_r7, 8, 5");        // segmask = c[12:8]
+        c.push_back("and.b32 %sl_r9, %sl_r5, %sl_r8");      // minLane = lane & segmask
+        c.push_back("not.b32 %sl_r10, %sl_r8");             // ~segmask
+        c.push_back("and.b32 %sl_r11, %sl_r7, %sl_r10");
+        c.push_back("and.b32 %sl_r11, %sl_r11, 31");
+        c.push_back("or.b32 %sl_r11, %sl_r11, %sl_r9");     // maxLane
+        switch (in.shfl) {
+        case ShflMode::Up:
+            c.push_back("sub.s32 %sl_r12, %sl_r5, %sl_r6");
+            c.push_back("setp.ge.s32 %sl_p0, %sl_r12, %sl_r11");
+            break;
+        case ShflMode::Down:
+            c.push_back("add.s32 %sl_r12, %sl_r5, %sl_r6");
+            c.push_back("setp.le.s32 %sl_p0, %sl_r12, %sl_r11");
+            break;
+        case ShflMode::Bfly:
+            c.push_back("xor.b32 %sl_r12, %sl_r5, %sl_r6");
+            c.push_back("setp.le.s32 %sl_p0, %sl_r12, %sl_r11");
+            break;
+        default: // idx
+            c.push_back("and.b32 %sl_r12, %sl_r6, %sl_r10");
+            c.push_back("or.b32 %sl_r12, %sl_r12, %sl_r9");
+            c.push_back("setp.le.s32 %sl_p0, %sl_r12, %sl_r11");
+            break;
+        }
+        c.push_back("selp.b32 " + dst + ", %sl_r12, " + std::to_string(trace::kNoLane) + ", %sl_p0");
     }
 
     // The target of the never-taken branches: a trap just before the kernel's closing brace.

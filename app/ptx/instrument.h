@@ -1,6 +1,6 @@
 // PTX instrumentation for traced GPU runs: rewrites one kernel of a module so that every event the
-// simulator records (shared/global loads and stores, atomics, barrier arrive and leave, fences and
-// exits) also writes a trace::Event, in the same 32-byte layout, into a buffer the runner provides.
+// simulator records (shared/global loads and stores, atomics, barrier arrive and leave, fences,
+// exits and warp collectives) also writes a trace::Event, in the same 32-byte layout, into a buffer the runner provides.
 //
 // The rewrite is textual and guided by the parsed IR of the same text: the kernel's own code is left
 // as it is (so ptxas sees the same program, plus the recording code), and each recording point is
@@ -17,6 +17,10 @@
 //   value   low 32 bits of the value loaded / stored / atomic operand b;
 //           barrier events: the thread's count of barriers passed so far (its phase number: equal to
 //           the block's phase of barrier 0 whenever every live thread takes part in every phase)
+//   warp collectives (bar.warp.sync shfl vote match redux elect): one event per member lane, after
+//           the instruction; address = member mask | shfl's source lane << 32 (computed from b and c
+//           as the PTX ISA defines it; trace::kNoLane where the lane kept its own value, and for the
+//           other collectives); value = low 32 bits of the lane's result (a predicate: 0 or 1)
 // Guard predicates are respected: "@%p ld ..." records only in the threads that execute it.
 //
 // Slots are reserved with one atom.global.add.u64 per warp and recording point (warp-aggregated:

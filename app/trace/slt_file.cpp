@@ -142,13 +142,21 @@ bool mul_u64(uint64_t a, uint64_t b, uint64_t& out) {
     return !__builtin_mul_overflow(a, b, &out);
 }
 
+// A WarpCollective event whose fields cannot be what trace.h says: flags other than a known
+// Collective, a member mask naming no lane, a source lane that is neither a lane nor kNoLane.
+bool bad_collective(const Event& e) {
+    const uint32_t source = uint32_t(e.address >> 32);
+    return (e.flags > uint8_t(Collective::Elect)) | (uint32_t(e.address) == 0) |
+           ((source >= kWarpSize) & (source != kNoLane));
+}
+
 // Index of the first event in [0, n) that fails the per-event checks, or n.
 size_t first_bad_event(const Event* events, size_t n, uint64_t thread_count, uint64_t site_count) {
     for (size_t i = 0; i < n; ++i) {
         const Event& e = events[i];
         const auto kind = static_cast<uint8_t>(e.kind);
         const bool bad = (uint8_t(kind - 1) >= uint8_t(kEventKindCount - 1)) | (e.thread >= thread_count) |
-                         (e.site >= site_count);
+                         (e.site >= site_count) | ((e.kind == EventKind::WarpCollective) & bad_collective(e));
         if (bad) return i;
     }
     return n;
@@ -163,6 +171,15 @@ std::string event_problem(const Event& e, uint64_t index, uint64_t thread_count,
     if (e.thread >= thread_count) {
         return at + "thread index " + std::to_string(e.thread) + " out of range (" +
                std::to_string(thread_count) + " threads)";
+    }
+    if (e.kind == EventKind::WarpCollective && e.site < site_count) {
+        const uint32_t source = uint32_t(e.address >> 32);
+        if (e.flags > uint8_t(Collective::Elect))
+            return at + "warp collective " + std::to_string(unsigned(e.flags)) +
+                   " is not a known collective (flags hold 0-5: syncwarp shfl vote match redux elect)";
+        if (uint32_t(e.address) == 0) return at + "warp collective with member mask 0 (no lane took part)";
+        return at + "warp collective source lane " + std::to_string(source) +
+               " out of range (0-31, or 0xffffffff for none)";
     }
     return at + "site " + std::to_string(e.site) + " out of range (" + std::to_string(site_count) + " sites)";
 }

@@ -55,4 +55,21 @@ std::string format_hex(uint64_t value) {
     return buffer;
 }
 
+std::string format_lane_mask(uint32_t mask) {
+    std::vector<uint32_t> lanes;
+    for (uint32_t l = 0; l < 32; ++l)
+        if (mask & (1u << l)) lanes.push_back(l);
+    return format_hex(mask) + (lanes.empty() ? " (no lanes)" : " (lanes " + format_id_list(lanes) + ")");
+}
+
+std::string describe_event(const Event& e) {
+    if (e.kind != EventKind::WarpCollective) return to_string(e.kind);
+    const auto op = static_cast<Collective>(e.flags & flag::kCollectiveMask);
+    std::string out = std::string(to_string(op)) + ", mask " + format_lane_mask(uint32_t(e.address));
+    const uint32_t source = uint32_t(e.address >> 32);
+    if (source != kNoLane) out += ", from lane " + std::to_string(source);
+    if (op != Collective::WarpSync) out += ", result " + format_hex(e.value);
+    return out;
+}
+
 } // namespace synclab::trace

@@ -143,7 +143,11 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
     switch (f.kind) {
     case analysis::FindingKind::Race: {
         const bool same_block = block_of(0) == block_of(1);
-        const std::string why = same_block ? t.no_barrier.s : t.other_blocks.s;
+        // Two lanes of one warp (independent thread scheduling: no lockstep to rely on).
+        const bool same_warp = same_block && f.threads.size() >= 2 && f.threads[0] < trace.threads.size() &&
+                               f.threads[1] < trace.threads.size() &&
+                               trace.threads[f.threads[0]].warp == trace.threads[f.threads[1]].warp;
+        const std::string why = same_warp ? t.within_warp.s : same_block ? t.no_barrier.s : t.other_blocks.s;
         switch (f.hazard) {
         case analysis::Hazard::WAR:
             return fill(t.war, {thread(0), thread(1), what, why + at});

@@ -17,8 +17,9 @@ uint32_t event_colour(trace::EventKind kind) {
         return kFence;
     case trace::EventKind::BarrierArrive:
     case trace::EventKind::BarrierLeave:
-    case trace::EventKind::WarpCollective:
         return kBarrierWait;
+    case trace::EventKind::WarpCollective:
+        return kCollective;
     case trace::EventKind::Exit:
         return kExit;
     }

@@ -48,6 +48,12 @@ constexpr uint32_t kRightOutput = rgba(74, 78, 90);   // ... and one that came o
 constexpr uint32_t kProvenance = rgba(40, 230, 255);  // a wrong output explained: its store and loads
 constexpr uint32_t kOutcomeSim = rgba(110, 140, 255); // the outcomes view: the simulator's count bars
 constexpr uint32_t kOutcomeGpu = rgba(120, 210, 120); // ... and the GPU's
+// Warp collectives on the timeline: shuffles, votes, match/redux/elect (mint), and __syncwarp drawn
+// as a warp barrier (a pale bar over the warp's rows, unlike the grey of a block barrier's wait).
+constexpr uint32_t kCollective = rgba(100, 230, 170);
+constexpr uint32_t kWarpSync = rgba(205, 205, 230);
+// The lane strip of a collective: a lane that took part but gave / received / voted nothing.
+constexpr uint32_t kLaneIdle = rgba(60, 70, 80);
 
 uint32_t event_colour(trace::EventKind kind);
 

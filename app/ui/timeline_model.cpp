@@ -107,6 +107,10 @@ TimelineIndex::TimelineIndex(const trace::Trace& trace) : trace_(&trace) {
     build_events();
     build_waits();
     build_bands();
+    std::vector<uint32_t> warp_of_thread(trace.threads.size(), kNoRow);
+    for (uint32_t t = 0; t < warp_of_thread.size(); ++t)
+        warp_of_thread[t] = warp_slot_of_thread(t);
+    collectives_ = CollectiveIndex(trace, warp_of_thread, uint32_t(warps_.size()));
 }
 
 uint64_t TimelineIndex::ceil_trace_time(double c) const {
@@ -490,6 +494,7 @@ void TimelineFrame::clear() {
     waits.clear();
     bands.clear();
     markers.clear();
+    collectives.clear();
 }
 
 const RowEvents& row_events_level(const TimelineIndex& index, RowKind kind) {
@@ -652,6 +657,36 @@ void preprocess_bands(const TimelineIndex& index, const TimelineLayout& layout, 
     }
 }
 
+// Warp collectives of one warp row, clipped; marks closer than fold_px merge, and the marks wholly
+// inside a merged item are skipped by binary search (a frame's cost stays bounded by its pixels).
+void preprocess_collectives(const TimelineIndex& index, const Viewport& view, uint32_t row_index,
+                            uint32_t warp_slot, TimelineFrame& out) {
+    const CollectiveIndex& c = index.collectives();
+    if (c.empty()) return;
+    const size_t lo = c.offset(warp_slot), hi = c.offset(warp_slot + 1);
+    if (lo == hi) return;
+    size_t i = lower_bound_end(c.max_end(), lo, hi, index.ceil_trace_time(view.range.t0));
+    const size_t first_item = out.collectives.size();
+    while (i < hi) {
+        const CollectiveMark& m = c.mark(uint32_t(i));
+        if (index.to_camera(m.t0) > view.range.t1) break;
+        const float x0 = clip_x(view.x_of(index.to_camera(m.t0)), view);
+        const float x1 = clip_x(view.x_of(index.to_camera(m.t1)), view);
+        if (out.collectives.size() > first_item && x0 <= out.collectives.back().x1 + view.fold_px) {
+            CollectiveItem& prev = out.collectives.back();
+            prev.x1 = std::max(prev.x1, x1);
+            prev.count += 1;
+        } else {
+            out.collectives.push_back(CollectiveItem{x0, x1, row_index, uint32_t(i), 1});
+        }
+        const size_t next =
+            lower_bound_end(c.max_end(), i + 1, hi,
+                            index.ceil_trace_time(view.time_at(out.collectives.back().x1 + view.fold_px)));
+        out.collectives.back().count += uint32_t(next - (i + 1));
+        i = next;
+    }
+}
+
 } // namespace
 
 void preprocess(const TimelineIndex& index, const TimelineLayout& layout, const Viewport& view,
@@ -676,6 +711,7 @@ void preprocess(const TimelineIndex& index, const TimelineLayout& layout, const 
         }
         preprocess_waits(index, view, r, row_spans_level(index, row.kind), row.slot, out);
         preprocess_events(index, view, r, row_events_level(index, row.kind), row.slot, out);
+        if (row.kind == RowKind::Warp) preprocess_collectives(index, view, r, row.slot, out);
         if (row_waiting(index, row) && end >= view.range.t0 && end <= view.range.t1)
             out.markers.push_back(MarkerItem{end_x, r, MarkerKind::Deadlock, kNoEvent});
     }
@@ -859,6 +895,17 @@ Hit hit_test(const TimelineFrame& frame, const TimelineLayout& layout, float x, 
     auto first = std::partition_point(frame.events.begin(), frame.events.end(),
                                       [&](const EventItem& e) { return e.row < row; });
     float best = radius;
+    for (size_t i = 0; i < frame.collectives.size(); ++i) {
+        const CollectiveItem& c = frame.collectives[i];
+        if (c.row != row) continue;
+        const float d = x < c.x0 ? c.x0 - x : x > c.x1 ? x - c.x1 : 0.f;
+        if (d <= best) {
+            best = d;
+            hit.what = Hit::What::Collective;
+            hit.item = uint32_t(i);
+        }
+    }
+    if (hit.what != Hit::What::None) return hit;
     for (auto it = first; it != frame.events.end() && it->row == row; ++it) {
         if (it->x0 - radius > x) break;
         const float d = x < it->x0 ? it->x0 - x : x > it->x1 ? x - it->x1 : 0.f;

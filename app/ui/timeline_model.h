@@ -18,6 +18,7 @@
 
 #include "analysis/findings.h"
 #include "trace/trace.h"
+#include "ui/warp_collectives.h"
 
 #include <cstdint>
 #include <span>
@@ -153,6 +154,8 @@ class TimelineIndex {
     const RowSpans& thread_waits() const { return thread_waits_; }
 
     bool deadlocked() const { return deadlocked_; } // some thread still waits at a barrier at the end
+    // Shuffles, votes and __syncwarp grouped into one mark per warp execution (by warp slot).
+    const CollectiveIndex& collectives() const { return collectives_; }
 
   private:
     void build_rows();
@@ -169,6 +172,7 @@ class TimelineIndex {
     RowEvents block_events_, warp_events_, thread_events_;
     RowSpans block_waits_, warp_waits_, thread_waits_;
     bool deadlocked_ = false;
+    CollectiveIndex collectives_;
 };
 
 // [SECTION] Layout ----------------------------------------------------------------------------------
@@ -272,6 +276,14 @@ struct BandItem {
     uint32_t count = 1; // bands merged because narrower than 2 px (draw as one neutral band)
 };
 
+// A warp collective on its warp's row: one CollectiveMark, or `count` of them closer than fold_px.
+struct CollectiveItem {
+    float x0 = 0, x1 = 0; // clipped to [-1, width + 1]
+    uint32_t row = 0;
+    uint32_t mark = 0;  // index into TimelineIndex::collectives() (the first of a merged run)
+    uint32_t count = 1;
+};
+
 enum class MarkerKind : uint8_t { Deadlock, Divergence };
 
 struct MarkerItem {
@@ -288,6 +300,7 @@ struct TimelineFrame {
     std::vector<SpanItem> waits;
     std::vector<BandItem> bands;
     std::vector<MarkerItem> markers; // deadlock markers at the end of waiting rows
+    std::vector<CollectiveItem> collectives; // warp rows only
     void clear();
 };
 
@@ -352,13 +365,15 @@ FindingMarks finding_marks(const TimelineIndex& index, const TimelineLayout& lay
 // [SECTION] Hit testing, fit and focus --------------------------------------------------------------
 
 struct Hit {
-    enum class What : uint8_t { None, Event, Wait } what = What::None;
-    uint32_t item = 0; // index into frame.events or frame.waits
+    enum class What : uint8_t { None, Event, Wait, Collective } what = What::None;
+    uint32_t item = 0; // index into frame.events, frame.waits or frame.collectives
     uint32_t row = kNoRow;
 };
 
 // The item under (x, y) (x: pixels from the time axis' left, y: layout y): the nearest event mark of
-// the row at y within `radius` px (a folded item counts from x0 to x1), else a wait span containing x.
+// the row at y within `radius` px (a folded item counts from x0 to x1), else a warp collective within
+// `radius` px, else a wait span containing x. A warp row's collective wins over its event ticks (the
+// ticks of its lanes' WarpCollective events are the same instruction, and the mark says more).
 Hit hit_test(const TimelineFrame& frame, const TimelineLayout& layout, float x, float y, float radius = 4);
 
 // The whole trace from its first event (camera time 0) with twice `margin` (a fraction of its length)

@@ -12,6 +12,8 @@
 // [SECTION] Tooltips
 #include "ui/timeline_view.h"
 
+#include "trace/text_format.h"
+
 #include "ui/callout_view.h"
 #include "ui/outcome_words.h"
 #include "ui/source_lines.h"
@@ -509,6 +511,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(g.min, g.max, kPanel);
     draw_rows(state, g);
+    draw_collectives(g);
     draw_marks(state, g);
     draw_playhead(state, g);
     draw_labels(g);
@@ -661,6 +664,139 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
         const float t1 = g.rows_min.y + rows_h * std::min(1.f, (scroll_ + rows_h) / layout_.height);
         dl->AddRectFilled({x, t0}, {g.max.x - 1, t1}, IM_COL32(255, 255, 255, 70), 2);
     }
+}
+
+// [SECTION] Draw: warp collectives (shuffles, votes, __syncwarp) --------------------------------------
+
+// On the warp's row: __syncwarp as a warp barrier, a pale bar over the warp row and the rows of its
+// member lanes that are open; shuffles and votes as a mint tick with, where the row has room, a lane
+// strip: 32 cells, top half the lanes that gave a value (shfl) or took part, bottom half the lanes
+// that received one (shfl) or voted true (the ballot's bits); cells of non-members stay dark. With
+// the warp's lanes open, a shuffle also draws an arrow from each source lane's row to the lane that
+// read it (the first 64 of one instruction).
+void TimelineView::draw_collectives(const Geometry& g) const {
+    if (frame_.collectives.empty()) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const CollectiveIndex& index = index_->collectives();
+    const auto& trace = index_->trace();
+    dl->PushClipRect({g.time_x0, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
+    const float tick_w = std::max(3.f, std::round(g.font * 0.22f));
+    const float cell = std::max(1.f, std::round(g.font * 0.14f));
+    const float strip_w = cell * 32 + 3; // a 1 px gap after every 8 lanes: lanes can be counted
+    const ImU32 dark = IM_COL32(18, 18, 22, 255);
+    // The visible row of lane `lane` of warp `warp_slot`, or kNoRow.
+    auto lane_row = [&](uint32_t warp_slot, uint32_t lane) {
+        const WarpRowInfo& w = index_->warps()[warp_slot];
+        if (lane >= w.lane_count) return kNoRow;
+        const uint32_t slot = w.first_lane + lane;
+        return slot < layout_.lane_row.size() ? layout_.lane_row[slot] : kNoRow;
+    };
+    for (size_t i = 0; i < frame_.collectives.size(); ++i) {
+        const CollectiveItem& item = frame_.collectives[i];
+        const TimelineRow& row = layout_.rows[item.row];
+        const CollectiveMark& m = index.mark(item.mark);
+        const bool sync = m.op == trace::Collective::WarpSync;
+        float x0 = g.screen_x(item.x0), x1 = g.screen_x(item.x1);
+        if (x1 - x0 < tick_w) {
+            const float c = (x0 + x1) / 2;
+            x0 = c - tick_w / 2;
+            x1 = c + tick_w / 2;
+        }
+        const ImU32 colour = sync ? theme::kWarpSync : theme::kCollective;
+        // The lowest open row of a member lane (the warp barrier reaches down to it).
+        float bottom = row.bottom();
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+            if (!(m.mask & (1u << lane))) continue;
+            const uint32_t r = lane_row(row.slot, lane);
+            if (r != kNoRow) bottom = std::max(bottom, layout_.rows[r].bottom());
+        }
+        if (sync) {
+            // A warp barrier: a bar with caps (an I-beam) from the warp row down to its lowest open
+            // member lane, wider than an event tick so that it reads as "the lanes meet here".
+            const float w = std::max(tick_w * 1.5f, std::round(g.font * 0.32f));
+            const float c = (x0 + x1) / 2;
+            const float bx0 = std::min(x0, c - w / 2), bx1 = std::max(x1, c + w / 2);
+            const float cap = std::max(2.f, std::round(g.font * 0.14f)), reach = std::round(g.font * 0.3f);
+            const float ya = g.screen_y(row.y + row.height * 0.08f), yb = g.screen_y(bottom - row.height * 0.08f);
+            dl->AddRectFilled({bx0 - 1, ya - 1}, {bx1 + 1, yb + 1}, IM_COL32(0, 0, 0, 220));
+            dl->AddRectFilled({bx0, ya}, {bx1, yb}, colour);
+            dl->AddRectFilled({bx0 - reach, ya}, {bx1 + reach, ya + cap}, colour);
+            dl->AddRectFilled({bx0 - reach, yb - cap}, {bx1 + reach, yb}, colour);
+            continue;
+        }
+        if (item.count > 1) {
+            const float pad = row.height * 0.08f;
+            const ImVec2 a{x0, g.screen_y(row.y + pad)}, b{x1, g.screen_y(row.bottom() - pad)};
+            dl->AddRectFilled(a, b, colour);
+            dl->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(0, 0, 0, 200));
+            continue;
+        }
+        const float pad = row.height * 0.12f;
+        const float y0 = g.screen_y(row.y + pad), y1 = g.screen_y(row.bottom() - pad);
+        dl->AddRectFilled({x0, y0}, {x1, y1}, colour);
+        // The lane strip, right of the tick, where the row is free up to the next collective.
+        const bool has_next = i + 1 < frame_.collectives.size() && frame_.collectives[i + 1].row == item.row;
+        const float next = has_next ? g.screen_x(frame_.collectives[i + 1].x0) : g.time_x1 + strip_w * 2;
+        // Room for the next mark, and for a warp barrier's caps, which reach past its bar.
+        const bool next_sync =
+            has_next && index.mark(frame_.collectives[i + 1].mark).op == trace::Collective::WarpSync;
+        const float sx = x1 + 1;
+        if (next - sx > strip_w + g.font * (next_sync ? 0.8f : 0.3f) && y1 - y0 >= 6) {
+            const bool shfl = m.op == trace::Collective::Shfl;
+            const uint32_t top = shfl ? m.gave : m.met;
+            const uint32_t low = shfl ? m.received : m.op == trace::Collective::Vote ? m.result : m.met;
+            const float ym = std::round((y0 + y1) / 2);
+            dl->AddRectFilled({sx, y0}, {sx + strip_w, y1}, dark);
+            // One rectangle per run of equal cells inside an 8-lane group (a full mask is 4 per half,
+            // not 32: the strips of a zoomed-out trace stay cheap to draw).
+            auto half = [&](uint32_t lit, float ya, float yb) {
+                for (uint32_t group = 0; group < 4; ++group) {
+                    uint32_t lane = group * 8;
+                    while (lane < group * 8 + 8) {
+                        const uint32_t bit = 1u << lane;
+                        const int state = !(m.mask & bit) ? 0 : (lit & bit) ? 2 : 1;
+                        uint32_t end = lane + 1;
+                        while (end < group * 8 + 8) {
+                            const uint32_t b = 1u << end;
+                            if ((!(m.mask & b) ? 0 : (lit & b) ? 2 : 1) != state) break;
+                            ++end;
+                        }
+                        if (state != 0) {
+                            const float cx0 = sx + float(lane) * cell + float(group);
+                            const float cx1 = sx + float(end) * cell + float(group);
+                            dl->AddRectFilled({cx0, ya}, {cx1, yb}, state == 2 ? colour : theme::kLaneIdle);
+                        }
+                        lane = end;
+                    }
+                }
+            };
+            half(top, y0, ym - 0.5f);
+            half(low, ym + 0.5f, y1);
+            dl->AddRect({sx - 1, y0 - 1}, {sx + strip_w + 1, y1 + 1}, scaled(colour, 0.6f));
+        }
+        // Source-lane arrows between open lane rows.
+        if (m.op != trace::Collective::Shfl) continue;
+        int drawn = 0;
+        const float cx = (x0 + x1) / 2;
+        const float head = std::max(4.f, g.font * 0.35f);
+        for (uint32_t ev : index.members(m)) {
+            const Event& e = trace.events[ev];
+            const uint32_t source = uint32_t(e.address >> 32);
+            const uint32_t lane = trace.threads[e.thread].lane;
+            if (source >= 32 || source == lane) continue;
+            const uint32_t from = lane_row(row.slot, source), to = lane_row(row.slot, lane);
+            if (from == kNoRow || to == kNoRow) continue;
+            const TimelineRow& fr = layout_.rows[from];
+            const TimelineRow& tr = layout_.rows[to];
+            const ImVec2 a{cx, g.screen_y(fr.y + fr.height / 2)};
+            const ImVec2 b{cx + g.font * 0.7f, g.screen_y(tr.y + tr.height / 2)};
+            dl->AddLine(a, b, with_alpha(colour, 0.8f), std::max(1.f, g.font * 0.08f));
+            const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
+            if (len > head) arrow_head(dl, b, {dx / len, dy / len}, head, colour);
+            if (++drawn == 64) break;
+        }
+    }
+    dl->PopClipRect();
 }
 
 // [SECTION] Draw: finding marks (race arrows, divergence and deadlock points) ------------------------
@@ -913,12 +1049,18 @@ void TimelineView::draw_legend(const Geometry& g) const {
         ImU32 colour;
         Text TimelineText::*label;
         Text TimelineText::*short_label; // when the full legend does not fit (narrow views, presenter fonts)
+        bool collectives = false;        // shown only when the trace has warp collectives
     };
+    const bool has_collectives = !index_->collectives().empty();
     const TimelineText& words = ui_text(language_).timeline;
     // Most important first: a narrow view clips the tail.
     static constexpr Entry kEntries[] = {
         {Mark::Swatch, theme::kLoad, &TimelineText::legend_load, &TimelineText::short_load},
         {Mark::Swatch, theme::kStore, &TimelineText::legend_store, &TimelineText::short_store},
+        // A trace with warp collectives is about them: their entries come before the race's.
+        {Mark::Swatch, theme::kCollective, &TimelineText::legend_collective, &TimelineText::short_collective,
+         true},
+        {Mark::Swatch, theme::kWarpSync, &TimelineText::legend_warp_sync, &TimelineText::short_warp_sync, true},
         {Mark::Arrow, theme::kRaceArrow, &TimelineText::legend_race, &TimelineText::short_race},
         {Mark::Swatch, theme::kBarrierWait, &TimelineText::legend_wait, &TimelineText::short_wait},
         {Mark::Triangle, theme::kDeadlock, &TimelineText::legend_stuck, &TimelineText::short_stuck},
@@ -933,13 +1075,15 @@ void TimelineView::draw_legend(const Geometry& g) const {
     const float help_w = ImGui::CalcTextSize("(?)").x + g.font * 1.2f;
     float full = g.font * 0.5f;
     for (const Entry& e : kEntries)
-        full += mark_width(e.mark) + ImGui::CalcTextSize(words.*e.label).x + g.font;
+        if (!e.collectives || has_collectives)
+            full += mark_width(e.mark) + ImGui::CalcTextSize(words.*e.label).x + g.font;
     const bool compact = full > b.x - a.x - help_w;
     // Entries that do not fit whole before the help mark are left out (most important first), so
     // none is cut in the middle of its word.
     const float limit = b.x - help_w;
     float x = a.x + g.font * 0.5f;
     for (const Entry& e : kEntries) {
+        if (e.collectives && !has_collectives) continue;
         const char* label = compact ? words.*e.short_label : words.*e.label;
         if (x + mark_width(e.mark) + ImGui::CalcTextSize(label).x > limit) break;
         switch (e.mark) {
@@ -1037,6 +1181,15 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         } else if (e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierLeave) {
             ImGui::TextUnformatted(
                 fill(words.tip_barrier, {std::to_string(e.address), std::to_string(e.value)}).c_str());
+        } else if (e.kind == EventKind::WarpCollective) {
+            const CollectiveText& cw = ui_text(language_).collective;
+            const uint32_t source = uint32_t(e.address >> 32);
+            const auto op = static_cast<trace::Collective>(e.flags & trace::flag::kCollectiveMask);
+            ImGui::TextUnformatted(
+                fill(cw.lane_event, {trace::to_string(op), trace::format_hex(uint32_t(e.address)),
+                                     trace::format_hex(e.value),
+                                     source < 32 ? fill(cw.from_lane, {std::to_string(source)}) : ""})
+                    .c_str());
         }
         time_line(words.tip_at, e.time);
     };
@@ -1081,6 +1234,40 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::EndTooltip();
         site = e.site;
         line = trace.source_line(e);
+    } else if (hit_.what == Hit::What::Collective) {
+        const CollectiveItem& item = frame_.collectives[hit_.item];
+        const CollectiveMark& m = index_->collectives().mark(item.mark);
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(g.font * 32);
+        if (item.count > 1) {
+            ImGui::TextUnformatted(fill(words.tip_collectives, {std::to_string(item.count)}).c_str());
+            ImGui::Separator();
+            ImGui::TextDisabled("%s", words.tip_first_of_them.s);
+        }
+        const std::vector<std::string> lines = describe_collective(trace, index_->collectives(), m, language_);
+        for (size_t k = 0; k < lines.size(); ++k) {
+            if (k == 0)
+                ImGui::TextColored(ImColor(m.op == trace::Collective::WarpSync ? theme::kWarpSync
+                                                                               : theme::kCollective),
+                                   "%s", lines[k].c_str());
+            else if (k == 1 && m.site < trace.sites.size() && lines[k] == trace.sites[m.site].text)
+                ImGui::TextColored(ImVec4(0.8f, 0.85f, 1.f, 1.f), "%s", lines[k].c_str());
+            else
+                ImGui::TextUnformatted(lines[k].c_str());
+        }
+        if (m.site < trace.sites.size()) {
+            const trace::Site& s = trace.sites[m.site];
+            ImGui::TextUnformatted((s.source_line ? fill(words.tip_cuda_ptx, {std::to_string(s.source_line),
+                                                                              std::to_string(s.ptx_line)})
+                                                  : fill(words.tip_ptx, {std::to_string(s.ptx_line)}))
+                                       .c_str());
+        }
+        time_line(words.tip_from, m.t0);
+        if (m.t1 != m.t0) time_line(words.tip_to, m.t1);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+        site = m.site;
+        line = m.site < trace.sites.size() ? trace.sites[m.site].source_line : 0;
     } else if (hit_.what == Hit::What::Wait) {
         const SpanItem& s = frame_.waits[hit_.item];
         const TimelineRow& row = layout_.rows[s.row];

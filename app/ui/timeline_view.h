@@ -74,6 +74,7 @@ class TimelineView {
     void handle_input(AppState& state, TimelineCamera& camera, const Geometry& g);
     void draw_rows(const AppState& state, const Geometry& g) const;
     void draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, ImVec2 b, float font) const;
+    void draw_collectives(const Geometry& g) const;
     void draw_marks(const AppState& state, const Geometry& g);
     void draw_playhead(const AppState& state, const Geometry& g) const;
     void draw_story_marks(const AppState& state, const Geometry& g) const;

@@ -139,6 +139,25 @@ struct TimelineText {
     Text story_wrote;      // "3 {0} wrote {1}"
     Text story_stale;      // "1 racing store · 2 {0}'s stale load · 3 it wrote {1} from it"
     Text story_the_output; // "the output"
+    // Warp collectives: the legend's shuffle/vote mark and warp barrier (__syncwarp), a fold of them.
+    Text legend_collective, legend_warp_sync, short_collective, short_warp_sync;
+    Text tip_collectives; // "{0} warp collectives (zoom in)"
+};
+
+// The hover text of a warp collective on the timeline (warp_collectives.h).
+struct CollectiveText {
+    Text warp_sync, shfl, vote, ballot, match, redux, elect; // what it is, one line
+    Text members;        // "members: mask {0} ({1})"
+    Text not_recorded;   // "not in the trace: {0}"
+    Text lanes, no_lanes; // "lanes {0}", "no lanes"
+    Text sync_meaning;   // __syncwarp: what it guarantees
+    Text read_from;      // "read from (lane←source): {0}"
+    Text gave, kept;     // "gave a value: {0}", "kept its own value: {0}"
+    Text ballot_result;  // "ballot {0}: {1}"
+    Text vote_true, vote_false;
+    Text no_memory_order; // shfl and vote do not order memory
+    Text results, lane_value; // "results: {0}", "lane {0}: {1}"
+    Text lane_event, from_lane; // one lane's event: "{0}  mask {1}  result {2}{3}", "  from lane {0}"
 };
 
 struct PlaybackText {
@@ -178,6 +197,7 @@ struct CalloutText {
     Text a_thread, thread, block_thread; // "a thread", "thread {0}", "block {0} thread {1}"
     Text line, lines, and_, comma, ptx_line, ptx_lines, semicolon;
     Text no_barrier, other_blocks; // why a race happened: same block / different blocks
+    Text within_warp;              // ... lanes of one warp with no __syncwarp() between them
     Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock, contention;
     // stale_read: "{reader} saw {writer}'s flag but read old {what}: {why}", why from Finding::missing
     Text stale, stale_ordered, stale_writer, stale_reader, stale_both, stale_writer_scope,
@@ -302,6 +322,7 @@ struct UiText {
     BrowserText browser;
     FindingsText findings;
     TimelineText timeline;
+    CollectiveText collective;
     PlaybackText playback;
     SharedMemoryText shared_memory;
     HelpText help;

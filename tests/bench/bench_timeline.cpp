@@ -53,8 +53,9 @@ trace::Trace make_trace(size_t target) {
                            "atom.shared.add.u32 %r5, [%r6], 1",
                            "membar.cta",
                            "bar.sync 0",
-                           "ret"};
-    for (uint32_t i = 0; i < 6; ++i)
+                           "ret",
+                           "shfl.sync.bfly.b32 %r7, %r6, 1, 31, -1"};
+    for (uint32_t i = 0; i < 7; ++i)
         t.sites.push_back({100 + i, 10 + i, texts[i]});
     // Per thread: `work` accesses, 2 events per phase, 1 exit.
     const size_t per_thread = std::max<size_t>(2, target / t.threads.size());
@@ -84,6 +85,7 @@ trace::Trace make_trace(size_t target) {
             e.site = site;
             e.address =
                 kind == EventKind::BarrierArrive || kind == EventKind::BarrierLeave ? 0 : address + 4 * lane;
+            if (kind == EventKind::WarpCollective) e.address = uint64_t(lane ^ 1) << 32 | 0xffffffffu;
             e.value = value;
             e.flags = flags;
             t.events.push_back(e);
@@ -118,17 +120,22 @@ trace::Trace make_trace(size_t target) {
                     continue;
                 }
                 ++issued[w];
+                // One instruction in ten a shuffle (warp collectives: one mark per warp execution).
                 const uint32_t r = rng() % 20;
-                const EventKind kind = r < 12   ? EventKind::Load
-                                       : r < 18 ? EventKind::Store
-                                       : r < 19 ? EventKind::Atomic
-                                                : EventKind::Fence;
+                const EventKind kind = r < 11   ? EventKind::Load
+                                       : r < 16 ? EventKind::Store
+                                       : r < 17 ? EventKind::Atomic
+                                       : r < 18 ? EventKind::Fence
+                                                : EventKind::WarpCollective;
                 const uint16_t site = kind == EventKind::Load     ? 0
                                       : kind == EventKind::Store  ? 1
                                       : kind == EventKind::Atomic ? 2
-                                                                  : 3;
-                emit(w, kind, site, (issued[w] % 64) * 128, uint32_t(rng()),
-                     kind == EventKind::Fence ? 0 : shared4);
+                                      : kind == EventKind::Fence  ? 3
+                                                                  : 6;
+                const uint8_t flags = kind == EventKind::Fence            ? 0
+                                      : kind == EventKind::WarpCollective ? uint8_t(trace::Collective::Shfl)
+                                                                          : shared4;
+                emit(w, kind, site, (issued[w] % 64) * 128, uint32_t(rng()), flags);
             }
         }
         for (size_t k = 0; k < resident.size();) {
@@ -218,6 +225,7 @@ void BM_Preprocess(benchmark::State& state) {
         benchmark::DoNotOptimize(frame.events.data());
     }
     state.counters["items"] = double(frame.events.size());
+    state.counters["collectives"] = double(frame.collectives.size());
     state.counters["rows"] = double(frame.last_row - frame.first_row);
     state.counters["events"] = double(d.record->summary.trace.events.size());
 }
@@ -258,6 +266,7 @@ void BM_Frame(benchmark::State& state) {
     for (auto _ : state)
         frame();
     state.counters["items"] = double(view.frame().events.size());
+    state.counters["collectives"] = double(view.frame().collectives.size());
     state.counters["rows"] = double(view.frame().last_row - view.frame().first_row);
     state.counters["vertices"] = double(ImGui::GetDrawData()->TotalVtxCount);
     ImGui::DestroyContext();

@@ -74,6 +74,8 @@ std::vector<EventKind> expected_kinds(const ptx::Instruction& in) {
     case Op::Exit:
         return {EventKind::Exit};
     default:
+        // Warp collectives (bar.warp.sync shfl vote, and match redux elect where the parser has them).
+        if (ptx::is_warp_collective(in.op)) return {EventKind::WarpCollective};
         return {};
     }
 }

@@ -467,8 +467,13 @@ TEST(Callout, SaysWhoReadWhatBeforeWhoWroteIt) {
         callout_text(shared_race(analysis::Hazard::RAW, {159, 160}, 159 * 4), t, kOneTile),
         "thread 160 read s_tile[159] just after thread 159 wrote it: no barrier orders the two (lines 7 "
         "and 6)");
+    // Threads 3 and 4 are lanes of one warp: the race is within a warp (no __syncwarp between them).
     EXPECT_EQ(callout_text(shared_race(analysis::Hazard::WAW, {3, 4}, 8), t, kOneTile),
-              "thread 3 and thread 4 both wrote s_tile[2]: no barrier orders the two (lines 7 and 6)");
+              "thread 3 and thread 4 both wrote s_tile[2]: within a warp, and no __syncwarp() orders the two "
+              "lanes (lines 7 and 6)");
+    EXPECT_EQ(callout_text(shared_race(analysis::Hazard::WAW, {3, 4}, 8), t, kOneTile, Language::Zh),
+              "线程 3 和线程 4 都写入了 s_tile[2]：在同一个线程束内，两个通道之间没有 __syncwarp() 规定先后（第 7 "
+              "和 6 行）");
 }
 
 TEST(Callout, SaysSharedWordWhereTheSourceDoesNotNameItForSure) {

@@ -138,6 +138,8 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"store", theme::kStore},
         {"atomic", theme::kAtomic},
         {"fence", theme::kFence},
+        {"collective", theme::kCollective},
+        {"warp_sync", theme::kWarpSync},
         {"wrong_output", theme::kWrongOutput},
         {"provenance", theme::kProvenance},
         {"outcome_sim", theme::kOutcomeSim},

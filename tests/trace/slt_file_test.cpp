@@ -249,6 +249,42 @@ TEST(trace_slt, GoldenFileOfVersion3) {
     EXPECT_EQ(serialize(golden), on_disk);
 }
 
+// Warp collectives (event kind 9) in a version-3 file: frozen in tests/trace/data/golden_v3_warp.slt.bin
+// (written once with SYNCLAB_WRITE_GOLDEN=1), so a reader that stops accepting them, or a writer that
+// changes their bytes, fails here. A __syncwarp, a shfl with its source lanes (and one lane that kept
+// its own value) and a ballot, from two lanes of one warp.
+TEST(trace_slt, GoldenFileWithWarpCollectives) {
+    Trace golden = make_golden_trace();
+    golden.meta.variant = "warp collectives";
+    golden.sites.push_back({3, 5, "bar.warp.sync -1;"});
+    golden.sites.push_back({4, 6, "shfl.sync.bfly.b32 %r3, %r2, 1, 31, -1;"});
+    golden.sites.push_back({5, 7, "vote.sync.ballot.b32 %r4, %p1, -1;"});
+    uint64_t t = 10;
+    for (uint32_t lane = 0; lane < 2; ++lane)
+        golden.events.push_back({t++, uint64_t(kNoLane) << 32 | 0x3, 0, lane, 0, 2, EventKind::WarpCollective,
+                                 uint8_t(Collective::WarpSync)});
+    golden.events.push_back({t++, uint64_t(1) << 32 | 0x3, 8, 0, 0, 3, EventKind::WarpCollective,
+                             uint8_t(Collective::Shfl)});
+    golden.events.push_back({t++, uint64_t(kNoLane) << 32 | 0x3, 8, 1, 0, 3, EventKind::WarpCollective,
+                             uint8_t(Collective::Shfl)});
+    for (uint32_t lane = 0; lane < 2; ++lane)
+        golden.events.push_back({t++, uint64_t(kNoLane) << 32 | 0x3, 0x2, lane, 0, 4,
+                                 EventKind::WarpCollective, uint8_t(Collective::Vote)});
+    const std::string path = std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v3_warp.slt.bin";
+    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, path);
+    const std::vector<uint8_t> on_disk = read_bytes(path);
+    ASSERT_FALSE(on_disk.empty()) << "missing " << path;
+    const Trace loaded = load_trace(path);
+    expect_same_trace(golden, loaded);
+    ASSERT_EQ(loaded.events.size(), 10u); // make_golden_trace's 4, then the 6 above
+    EXPECT_EQ(loaded.events[4].kind, EventKind::WarpCollective);
+    EXPECT_EQ(uint32_t(loaded.events[6].address >> 32), 1u) << "shfl's source lane";
+    EXPECT_EQ(uint32_t(loaded.events[7].address >> 32), kNoLane);
+    EXPECT_EQ(loaded.events[9].flags & flag::kCollectiveMask, uint8_t(Collective::Vote));
+    EXPECT_EQ(loaded.events[9].value, 0x2u);
+    EXPECT_EQ(serialize(golden), on_disk);
+}
+
 TEST(trace_slt, TimingThatIsNotOnePerEventIsRefused) {
     Trace t = make_rich_trace();
     t.timing.pop_back();
@@ -340,6 +376,14 @@ TEST(trace_slt, CheckTraceNamesTheProblem) {
              t.meta.grid = {0xffffffff, 0xffffffff, 0xffffffff};
          }},
         {"the thread table is empty but there are 222 events", [](Trace& t) { t.threads.clear(); }},
+        // Warp collectives (make_rich_trace's are the last 6 events).
+        {"event 216: warp collective 6 is not a known collective (flags hold 0-5: syncwarp shfl vote match "
+         "redux elect)",
+         [](Trace& t) { t.events[216].flags = 6; }},
+        {"event 217: warp collective with member mask 0 (no lane took part)",
+         [](Trace& t) { t.events[217].address &= ~uint64_t(0xffffffffu); }},
+        {"event 218: warp collective source lane 32 out of range (0-31, or 0xffffffff for none)",
+         [](Trace& t) { t.events[218].address = uint64_t(32) << 32 | 1; }},
     };
     for (const Case& c : cases) {
         Trace t = make_rich_trace();

@@ -92,7 +92,7 @@ inline Trace make_rich_trace() {
     for (uint32_t th = 0; th < 40; th += 7) {
         Event e;
         e.time = time++;
-        e.address = (th % 2 ? uint64_t(th ^ 1) << 32 : uint64_t(kNoLane) << 32) | 0xffff00ffu;
+        e.address = (th % 2 ? uint64_t((th ^ 1) & 31) << 32 : uint64_t(kNoLane) << 32) | 0xffff00ffu;
         e.value = 0xc0ffee00u + th;
         e.thread = th;
         e.clock = uint32_t(time * 977);

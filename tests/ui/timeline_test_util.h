@@ -64,6 +64,20 @@ class Synth {
         return barrier(EventKind::BarrierLeave, time, thread, site, phase);
     }
     uint32_t exit(uint64_t time, uint32_t thread) { return barrier(EventKind::Exit, time, thread, 0, 0); }
+    // A warp collective event of one lane (trace.h's layout): member mask, shfl's source lane (or
+    // kNoLane), the lane's result.
+    uint32_t collective(uint64_t time, uint32_t thread, uint16_t site, trace::Collective op, uint32_t mask,
+                        uint32_t value = 0, uint32_t source = trace::kNoLane) {
+        Event e;
+        e.time = time;
+        e.kind = EventKind::WarpCollective;
+        e.thread = thread;
+        e.site = site;
+        e.address = uint64_t(source) << 32 | mask;
+        e.value = value;
+        e.flags = uint8_t(op);
+        return push(e);
+    }
     void end_waiting(uint32_t thread, uint16_t site) {
         trace_.threads[thread].end = trace::ThreadEnd::AtBarrier;
         trace_.threads[thread].end_site = site;

@@ -4,6 +4,7 @@
 // focus_finding, and row heights following the font size (presenter mode).
 #include "timeline_test_util.h"
 #include "ui/live_trace.h"
+#include "ui/theme.h"
 #include "ui/timeline_view.h"
 
 #include <gtest/gtest.h>
@@ -180,6 +181,55 @@ TEST(TimelineView, HoverSetsTheSelectionLineAndLeavingClearsIt) {
     ui.frame(draw, {-1, -1});
     EXPECT_EQ(state.selection.hovered_line, 0u);
     EXPECT_EQ(state.selection.hovered_site, UINT32_MAX);
+}
+
+// Vertices of the last frame drawn in `colour` (exact).
+size_t vertices_of(uint32_t colour) {
+    size_t n = 0;
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l)
+        for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer)
+            n += v.col == colour;
+    return n;
+}
+
+// Warp collectives: a shuffle and a __syncwarp of warp 0 are drawn on its row in their colours (the
+// lane strip and the warp barrier), and hovering the shuffle's mark lights its line like an event.
+TEST(TimelineView, WarpCollectivesAreDrawnAndHoverLikeEvents) {
+    Headless ui;
+    Synth s(1, 32);
+    const uint16_t shfl = s.site(21, "shfl.sync.bfly.b32 %r2, %r1, 1, 31, -1");
+    const uint16_t sync = s.site(22, "bar.warp.sync -1");
+    for (uint32_t lane = 0; lane < 32; ++lane)
+        s.collective(100, lane, shfl, trace::Collective::Shfl, 0xffffffffu, lane ^ 1, lane ^ 1);
+    for (uint32_t lane = 0; lane < 32; ++lane)
+        s.collective(300, lane, sync, trace::Collective::WarpSync, 0xffffffffu);
+    auto record = std::make_shared<RunRecord>();
+    record->serial = 7;
+    record->summary.trace = s.trace();
+    AppState state;
+    TimelineView view;
+    TimelineCamera camera;
+    auto draw = [&] { view.draw(state, *record, camera, "tl", {0, 0}); };
+    ui.frame(draw);
+    camera.t0 = 0;
+    camera.t1 = 400;
+    ui.frame(draw);
+    ASSERT_EQ(view.frame().collectives.size(), 2u);
+    // The tick and a lane strip: every lane gave and received (a butterfly), so each half is four
+    // lit runs of 8 lanes.
+    // (Besides: the lanes' event ticks on the block and warp rows, and the legend's swatch.)
+    EXPECT_GE(vertices_of(theme::kCollective), 4u * (1 + 2 * 4)) << "the mark and its lane strip";
+    EXPECT_EQ(vertices_of(theme::kLaneIdle), 0u);
+    EXPECT_GT(vertices_of(theme::kWarpSync), 0u);
+    const CollectiveItem& mark = view.frame().collectives[0];
+    const TimelineRow& row = view.layout().rows[mark.row];
+    EXPECT_EQ(row.kind, RowKind::Warp);
+    const ImVec2 at{view.rows_origin().x + mark.x0 + 1, view.rows_origin().y + row.y + row.height / 2};
+    ui.frame(draw, at);
+    ui.frame(draw, at);
+    EXPECT_EQ(state.selection.hovered_line, 21u);
+    EXPECT_EQ(state.selection.hovered_site, uint32_t(shfl));
 }
 
 TEST(TimelineView, ClickingABlockLabelOpensIt) {
