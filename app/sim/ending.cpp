@@ -245,6 +245,7 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
         t.events.clear();
         t.timing.clear();
         t.block_history.clear();
+        t.residency.clear();
     } else {
         // Threads still in resident blocks: where they are.
         for (const auto& bp : resident_)
@@ -271,6 +272,15 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
             ti.end = trace::ThreadEnd::NotStarted;
             ti.end_site = 0;
             ti.sm = static_cast<uint16_t>(ti.block % sms);
+        }
+        // The residency table: where and when each block was resident, or that it never was.
+        t.residency.assign(block_count_, trace::BlockResidency{});
+        for (uint32_t b = 0; b < block_count_; ++b) {
+            trace::BlockResidency& r = t.residency[b];
+            r.admitted = admitted_at_[b];
+            r.retired = retired_at_[b];
+            r.sm = b % sms;
+            r.waited = waited_[b];
         }
         const uint32_t last_site = t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1);
         for (trace::ThreadInfo& ti : t.threads)

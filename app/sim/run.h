@@ -191,6 +191,7 @@ class Run {
     std::vector<uint8_t> grid_workspace_;  // cooperative launch: cg's grid barrier (zeroed)
     uint64_t workspace_address_ = 0;       // its global address: %envreg1 (high), %envreg2 (low)
     std::vector<uint64_t> admitted_at_, retired_at_; // per block: logical tick (UINT64_MAX: never)
+    std::vector<uint8_t> waited_;                    // per block: admitted after a block retired
 
     // counters
     uint64_t tick_ = 0;

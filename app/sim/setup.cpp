@@ -103,6 +103,7 @@ void Run::set_up() {
     place_grid_workspace();
     admitted_at_.assign(block_count_, UINT64_MAX);
     retired_at_.assign(block_count_, UINT64_MAX);
+    waited_.assign(block_count_, 0);
     recording_ = trace_ && options_.record_trace;
     if (options_.cost_model) {
         cost_ = std::make_unique<CostModel>(CostParams{}, options_.sm_count);
@@ -209,6 +210,7 @@ void Run::start_trace() {
     t.threads = trace::thread_layout(launch_.grid, launch_.block);
     thread_table_ = t.threads.data();
     t.block_history.clear();
+    t.residency.clear();
     // A fresh vector: one the caller reused may hold more capacity than the budgets allow.
     std::vector<trace::Event>().swap(t.events);
     std::vector<trace::EventTiming>().swap(t.timing);
@@ -305,6 +307,7 @@ void Run::admit_blocks() {
         Block& b = *block;
         b.linear = next_block_++;
         admitted_at_[b.linear] = tick_;
+        waited_[b.linear] = blocks_done_ > 0; // a slot had to free first
         b.id = {b.linear % launch_.grid.x, (b.linear / launch_.grid.x) % launch_.grid.y,
                 b.linear / (launch_.grid.x * launch_.grid.y)};
         b.thread_count = threads_per_block_;

@@ -2,6 +2,7 @@
 // tests/coop/data/coop_kernels.cu.
 #include "ptx/parser.h"
 #include "sim/simulator.h"
+#include "trace/slt_file.h"
 
 #include <gtest/gtest.h>
 
@@ -168,6 +169,50 @@ TEST(SpinDetector, OversubscribedHandmadeBarrierEndsFastAsADeadlockNamingWhoSpin
         // The thread table says the same: blocks 64-255 never started.
         EXPECT_EQ(trace.threads[64 * 256].end, trace::ThreadEnd::NotStarted);
         EXPECT_EQ(trace.threads[0].end, trace::ThreadEnd::Running);
+    }
+}
+
+TEST(ResidencyTable, SaysWhichBlocksRanWhereAndWhichNeverStartedAndSurvivesTheSltFile) {
+    Barrier b(256 * 256);
+    trace::Trace trace;
+    const Result r = simulate(module(), "handmade_barrier", launch(256, 256, false), b.buffers, b.args, Options{}, &trace);
+    ASSERT_EQ(r.status, trace::RunStatus::Deadlock) << r.message;
+    ASSERT_EQ(trace.residency.size(), 256u);
+    for (uint32_t blk = 0; blk < 256; ++blk) {
+        const trace::BlockResidency& res = trace.residency[blk];
+        if (blk < 64) {
+            EXPECT_NE(res.admitted, trace::BlockResidency::kNever) << blk; // resident (after the cap widened)
+            EXPECT_EQ(res.retired, trace::BlockResidency::kNever) << blk;  // and never finished
+            EXPECT_EQ(res.sm, blk % 8);
+        } else {
+            EXPECT_EQ(res.admitted, trace::BlockResidency::kNever) << blk;
+        }
+        EXPECT_EQ(res.waited, 0u); // no block ever retired, so none got a freed slot
+    }
+    // The .slt keeps it (an optional section), and a trace without one saves as before.
+    const std::string path = ::testing::TempDir() + "/residency.slt";
+    trace::save_trace(trace, path);
+    const trace::Trace back = trace::load_trace(path);
+    ASSERT_EQ(back.residency.size(), trace.residency.size());
+    EXPECT_EQ(std::memcmp(back.residency.data(), trace.residency.data(), trace.residency.size() * 24), 0);
+    trace::Trace without = trace;
+    without.residency.clear();
+    EXPECT_EQ(trace::serialize(without).size() + trace::kSltSectionHeaderSize + 256 * 24, trace::serialize(trace).size());
+    EXPECT_TRUE(trace::load_trace(path).residency.size() == 256u);
+}
+
+TEST(ResidencyTable, BlocksAdmittedAfterARetirementWaitedForASlot) {
+    std::vector<Buffer> buffers = {buffer("flag", std::vector<uint32_t>(1)), buffer("out", std::vector<uint32_t>(80))};
+    const std::vector<KernelArg> args = {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::scalar(1000)};
+    trace::Trace trace;
+    const Result r = simulate(module(), "slow_flag", launch(80, 64, false), buffers, args, Options{}, &trace);
+    ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+    ASSERT_EQ(trace.residency.size(), 80u);
+    EXPECT_EQ(trace.residency[0].waited, 0u);
+    EXPECT_EQ(trace.residency[79].waited, 1u); // the cap (16) held it back until blocks finished
+    for (const trace::BlockResidency& res : trace.residency) {
+        EXPECT_NE(res.retired, trace::BlockResidency::kNever);
+        EXPECT_LE(res.admitted, res.retired);
     }
 }
 
