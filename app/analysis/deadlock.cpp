@@ -8,7 +8,9 @@
 // none waits, threads that did not finish); block = the first block with such threads; address = 0.
 // The message lists, per block, how its threads ended, blocks with the same picture merged:
 //   "run ended in deadlock: block 0: threads 0-127 wait at line 12, threads 128-255 exited".
-// Blocks where every thread exited or never started are left out, and so are blocks whose history
+// Blocks where every thread exited or never started are left out of the pictures (the blocks that
+// never started, in a hung run with unfinished blocks, are named at the end: "blocks 64-255 never
+// started: no slot freed"), and so are blocks whose history
 // is not whole (coverage()): the run status still says the run hung, but only whole blocks are
 // described ("run timed out; no block recorded whole shows unfinished threads" where none is).
 #include "analysis/detail.h"
@@ -74,8 +76,15 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
     // Block picture -> blocks showing it, in block order.
     std::vector<std::pair<std::string, std::vector<uint32_t>>> patterns;
 
+    std::vector<uint32_t> never_started; // blocks none of whose threads ever ran
     for (uint32_t block = 0; block < table.block_count(); ++block) {
         if (!whole.block(block)) continue;
+        bool none_ran = table.width(block) > 0;
+        for (uint32_t local = 0; local < table.width(block) && none_ran; ++local) {
+            const uint32_t t = table.global(block, local);
+            none_ran = t != detail::kNoThread && trace.threads[t].end == ThreadEnd::NotStarted;
+        }
+        if (none_ran) never_started.push_back(block);
         // Threads grouped by (end, end_site), groups in order of their first thread.
         std::vector<std::pair<std::pair<ThreadEnd, uint32_t>, std::vector<uint32_t>>> groups;
         bool stuck = false;
@@ -153,6 +162,10 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
         }
         if (hidden_blocks != 0) text += "; and " + std::to_string(hidden_blocks) + " more blocks";
     }
+    // A hung grid with blocks that never started: they waited for a slot that no resident block
+    // freed (a spin-wait grid barrier with more blocks than fit at once waits for them forever).
+    if (!never_started.empty() && !patterns.empty())
+        text += "; " + detail::noun_list("block", never_started) + " never started: no slot freed";
     render_message(f);
     return {f};
 }

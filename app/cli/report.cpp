@@ -181,6 +181,27 @@ void print_histogram_text(std::ostream& out, const runner::RunSummary& s) {
     out << std::left;
 }
 
+// The residency table (simulator runs; null elsewhere): per block its SM, the logical ticks at which
+// it became resident and retired (null: never resident / still resident at the end), and whether
+// it had to wait for a slot.
+nlohmann::json residency_json(const trace::Trace& t) {
+    if (t.residency.empty()) return nullptr;
+    nlohmann::json blocks = nlohmann::json::array();
+    uint64_t never = 0;
+    for (size_t b = 0; b < t.residency.size(); ++b) {
+        const trace::BlockResidency& r = t.residency[b];
+        const bool resident = r.admitted != trace::BlockResidency::kNever;
+        never += resident ? 0 : 1;
+        blocks.push_back({{"block", b},
+                          {"sm", resident ? nlohmann::json(r.sm) : nlohmann::json(nullptr)},
+                          {"admitted", resident ? nlohmann::json(r.admitted) : nlohmann::json(nullptr)},
+                          {"retired", r.retired != trace::BlockResidency::kNever ? nlohmann::json(r.retired)
+                                                                                 : nlohmann::json(nullptr)},
+                          {"waited_for_slot", r.waited != 0}});
+    }
+    return {{"never_resident", never}, {"blocks", blocks}};
+}
+
 nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOptions& options) {
     const trace::RunMeta& m = s.trace.meta;
     const bool gpu = options.backend == "gpu";
@@ -219,7 +240,8 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
          !gpu && s.modelled_cycles > 0 ? nlohmann::json(s.modelled_cycles) : nlohmann::json(nullptr)},
         {"thread_instructions", s.thread_instructions},
         {"warp_instructions", s.warp_instructions},
-        {"elapsed_ms", s.elapsed_ms}};
+        {"elapsed_ms", s.elapsed_ms},
+        {"residency", residency_json(s.trace)}};
     if (s.histogram) {
         j["histogram"] = histogram_json(s);
         j["histogram_details"] = histogram_details_json(s);

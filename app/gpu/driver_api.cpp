@@ -66,6 +66,9 @@ bool load(Api& api, std::string& why) {
            resolve(lib, api.EventSynchronize, {"cuEventSynchronize"}, why) &&
            resolve(lib, api.EventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, why) &&
            resolve(lib, api.LaunchKernel, {"cuLaunchKernel"}, why) &&
+           resolve(lib, api.LaunchCooperativeKernel, {"cuLaunchCooperativeKernel"}, why) &&
+           resolve(lib, api.OccupancyMaxActiveBlocksPerMultiprocessor,
+                   {"cuOccupancyMaxActiveBlocksPerMultiprocessor"}, why) &&
            resolve(lib, api.GetErrorName, {"cuGetErrorName"}, why) &&
            resolve(lib, api.GetErrorString, {"cuGetErrorString"}, why);
 }

@@ -30,6 +30,7 @@ using Event = EventSt*;
 constexpr Result kSuccess = 0;
 constexpr Result kErrorNoDevice = 100;
 constexpr Result kErrorNotReady = 600;
+constexpr Result kErrorCooperativeLaunchTooLarge = 720;
 
 // CUdevice_attribute
 constexpr int kAttrMultiprocessorCount = 16;
@@ -37,6 +38,7 @@ constexpr int kAttrCanMapHostMemory = 19;
 constexpr int kAttrUnifiedAddressing = 41;
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
+constexpr int kAttrCooperativeLaunch = 95;
 // CUfunction_attribute
 constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
 // CUjit_option
@@ -88,6 +90,10 @@ struct Api {
     Result (*EventElapsedTime)(float*, Event, Event) = nullptr;
     Result (*LaunchKernel)(Function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                            Stream, void**, void**) = nullptr;
+    // Cooperative launch (grid.sync()): every block resident at once, or CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+    Result (*LaunchCooperativeKernel)(Function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                      unsigned, Stream, void**) = nullptr;
+    Result (*OccupancyMaxActiveBlocksPerMultiprocessor)(int*, Function, int, size_t) = nullptr;
     Result (*GetErrorName)(Result, const char**) = nullptr;
     Result (*GetErrorString)(Result, const char**) = nullptr;
 };

@@ -12,6 +12,8 @@ static_assert(sizeof(CUdeviceptr) == sizeof(cu::DevicePtr));
 static_assert(cu::kSuccess == CUDA_SUCCESS);
 static_assert(cu::kErrorNoDevice == CUDA_ERROR_NO_DEVICE);
 static_assert(cu::kErrorNotReady == CUDA_ERROR_NOT_READY);
+static_assert(cu::kErrorCooperativeLaunchTooLarge == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+static_assert(cu::kAttrCooperativeLaunch == CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
 static_assert(cu::kAttrMultiprocessorCount == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
 static_assert(cu::kAttrCanMapHostMemory == CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY);
 static_assert(cu::kAttrUnifiedAddressing == CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING);
@@ -49,3 +51,9 @@ static_assert(
     std::is_same_v<decltype(&cuLaunchKernel),
                    CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
                                 unsigned int, unsigned int, unsigned int, CUstream, void**, void**)>);
+// Cooperative launch and occupancy (the grid_sync lesson).
+static_assert(std::is_same_v<decltype(&cuLaunchCooperativeKernel),
+                             CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
+                                          unsigned int, unsigned int, unsigned int, CUstream, void**)>);
+static_assert(std::is_same_v<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor),
+                             CUresult (*)(int*, CUfunction, int, size_t)>);

@@ -1,5 +1,7 @@
 #include "gpu/executor.h"
 
+#include "gpu/cooperative.h"
+
 #include "gpu/host_reader.h"
 #include "trace/trace_buffer.h"
 
@@ -139,6 +141,7 @@ Hello Executor::init() {
         cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrMultiprocessorCount, device_),
                   "cuDeviceGetAttribute");
         h.sm_count = static_cast<uint32_t>(v);
+        sm_count_ = h.sm_count;
         cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrComputeCapabilityMajor, device_),
                   "cuDeviceGetAttribute");
         h.cc_major = static_cast<uint32_t>(v);
@@ -403,6 +406,25 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                       "cuFuncSetAttribute",
                       "dynamic shared memory of " + std::to_string(req.dynamic_shared_bytes) + " bytes");
 
+        // A cooperative launch whose grid cannot be resident at once: said before anything is
+        // allocated or launched, in the driver's terms (the launch would fail the same way).
+        if (req.cooperative) {
+            int per_sm = 0;
+            const uint64_t threads = req.block.count();
+            cu::check(api_,
+                      api_.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, static_cast<int>(threads),
+                                                                     req.dynamic_shared_bytes),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor", "kernel " + req.kernel);
+            const std::string problem = cooperative_launch_problem(
+                req.grid.count(), static_cast<uint32_t>(threads), static_cast<uint32_t>(per_sm), sm_count_);
+            if (!problem.empty()) {
+                res.status = ResultStatus::Error;
+                res.message = problem;
+                res.wall_ms = ms_since(t0);
+                return res;
+            }
+        }
+
         const HostReaderRequest& reader = req.host_reader;
         if (reader.enabled) check_host_reader(req, can_map_host_memory_);
         Allocations allocs(api_);
@@ -523,15 +545,26 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                                        std::chrono::duration<double>(req.timeout_s)));
                 cpu->start();
             }
-            cu::check(api_,
-                      api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
-                                        req.block.z, req.dynamic_shared_bytes, stream_, params.data(),
-                                        nullptr),
-                      "cuLaunchKernel",
-                      "kernel " + req.kernel + " with grid (" + std::to_string(req.grid.x) + "," +
-                          std::to_string(req.grid.y) + "," + std::to_string(req.grid.z) + ") block (" +
-                          std::to_string(req.block.x) + "," + std::to_string(req.block.y) + "," +
-                          std::to_string(req.block.z) + ")");
+            const std::string shape = "kernel " + req.kernel + " with grid (" + std::to_string(req.grid.x) + "," +
+                                      std::to_string(req.grid.y) + "," + std::to_string(req.grid.z) + ") block (" +
+                                      std::to_string(req.block.x) + "," + std::to_string(req.block.y) + "," +
+                                      std::to_string(req.block.z) + ")";
+            if (req.cooperative) {
+                const cu::Result r = api_.LaunchCooperativeKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x,
+                                                                  req.block.y, req.block.z, req.dynamic_shared_bytes,
+                                                                  stream_, params.data());
+                // The occupancy check above should have caught it; if the driver disagrees, say it plainly.
+                if (r == cu::kErrorCooperativeLaunchTooLarge)
+                    throw cu::Error("cuLaunchCooperativeKernel", r,
+                                    "too many blocks in cooperative launch: " + shape +
+                                        " cannot be resident at once; nothing ran (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)");
+                cu::check(api_, r, "cuLaunchCooperativeKernel", shape);
+            } else {
+                cu::check(api_,
+                          api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
+                                            req.block.z, req.dynamic_shared_bytes, stream_, params.data(), nullptr),
+                          "cuLaunchKernel", shape);
+            }
             launched = true;
             cu::check(api_, api_.EventRecord(stop_, stream_), "cuEventRecord");
 

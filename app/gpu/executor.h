@@ -63,6 +63,7 @@ class Executor {
     bool ready_ = false;
     bool must_exit_ = false;
     bool can_map_host_memory_ = false;
+    uint32_t sm_count_ = 0; // for a cooperative launch's residency check
     cu::Device device_ = 0;
     cu::Context context_ = nullptr;
     cu::Stream stream_ = nullptr;      // kernels

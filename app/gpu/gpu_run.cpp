@@ -102,6 +102,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     req.grid = config.grid;
     req.block = config.block;
     req.dynamic_shared_bytes = config.dynamic_shared_bytes;
+    req.cooperative = config.cooperative;
     for (const launch::Buffer& b : buffers)
         req.buffers.push_back({b.name, b.bytes});
     for (size_t i = 0; i < args.size(); ++i) {

@@ -184,6 +184,7 @@ template <class Stream, class Msg> void request_fields(Stream& s, Msg& m) {
     s.pod(m.host_reader.flags_buffer);
     s.pod(m.host_reader.data_buffer);
     s.pod(m.host_reader.pairs);
+    s.pod(m.cooperative);
 }
 
 template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {

@@ -26,7 +26,7 @@ namespace synclab::gpu {
 
 // 2: striped trace buffers; 3: block table, drop table, free memory; 4: the CPU reader of host-mapped
 // memory (RunRequest::host_reader, RunResult::host_reader)
-constexpr uint32_t kProtocolVersion = 4;
+constexpr uint32_t kProtocolVersion = 5; // 5: RunRequest::cooperative
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
@@ -109,6 +109,9 @@ struct RunRequest {
     std::string kernel;
     trace::Dim3 grid, block;
     uint32_t dynamic_shared_bytes = 0;
+    // cuLaunchCooperativeKernel instead of cuLaunchKernel: refused, in plain words and before
+    // anything runs, when the grid exceeds cuOccupancyMaxActiveBlocksPerMultiprocessor x SMs.
+    bool cooperative = false;
     std::vector<NamedBuffer> buffers;
     std::vector<ArgSpec> args;
     RunMode mode = RunMode::Untraced;

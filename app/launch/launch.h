@@ -20,6 +20,11 @@ struct LaunchConfig {
     Dim3 grid;
     Dim3 block;
     uint32_t dynamic_shared_bytes = 0;
+    // A cooperative launch (cudaLaunchCooperativeKernel, cuLaunchCooperativeKernel): every block is
+    // resident at once, or the launch fails before anything runs; the kernel may use
+    // cooperative_groups::this_grid().sync(). A normal launch leaves cg's grid workspace null, so a
+    // grid.sync() in it traps.
+    bool cooperative = false;
 };
 
 // CUDA's limits on a launch shape (every current GPU): at most 1024 threads per block, block z at

@@ -165,6 +165,70 @@ const char* to_string(SpecialReg reg) {
         return "%lanemask_ge";
     case SpecialReg::DynamicSmemSize:
         return "%dynamic_smem_size";
+    case SpecialReg::Envreg0:
+        return "%envreg0";
+    case SpecialReg::Envreg1:
+        return "%envreg1";
+    case SpecialReg::Envreg2:
+        return "%envreg2";
+    case SpecialReg::Envreg3:
+        return "%envreg3";
+    case SpecialReg::Envreg4:
+        return "%envreg4";
+    case SpecialReg::Envreg5:
+        return "%envreg5";
+    case SpecialReg::Envreg6:
+        return "%envreg6";
+    case SpecialReg::Envreg7:
+        return "%envreg7";
+    case SpecialReg::Envreg8:
+        return "%envreg8";
+    case SpecialReg::Envreg9:
+        return "%envreg9";
+    case SpecialReg::Envreg10:
+        return "%envreg10";
+    case SpecialReg::Envreg11:
+        return "%envreg11";
+    case SpecialReg::Envreg12:
+        return "%envreg12";
+    case SpecialReg::Envreg13:
+        return "%envreg13";
+    case SpecialReg::Envreg14:
+        return "%envreg14";
+    case SpecialReg::Envreg15:
+        return "%envreg15";
+    case SpecialReg::Envreg16:
+        return "%envreg16";
+    case SpecialReg::Envreg17:
+        return "%envreg17";
+    case SpecialReg::Envreg18:
+        return "%envreg18";
+    case SpecialReg::Envreg19:
+        return "%envreg19";
+    case SpecialReg::Envreg20:
+        return "%envreg20";
+    case SpecialReg::Envreg21:
+        return "%envreg21";
+    case SpecialReg::Envreg22:
+        return "%envreg22";
+    case SpecialReg::Envreg23:
+        return "%envreg23";
+    case SpecialReg::Envreg24:
+        return "%envreg24";
+    case SpecialReg::Envreg25:
+        return "%envreg25";
+    case SpecialReg::Envreg26:
+        return "%envreg26";
+    case SpecialReg::Envreg27:
+        return "%envreg27";
+    case SpecialReg::Envreg28:
+        return "%envreg28";
+    case SpecialReg::Envreg29:
+        return "%envreg29";
+    case SpecialReg::Envreg30:
+        return "%envreg30";
+    case SpecialReg::Envreg31:
+        return "%envreg31";
     }
     return "?";
 }

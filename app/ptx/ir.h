@@ -143,7 +143,45 @@ enum class SpecialReg : uint8_t {
     LanemaskGt,
     LanemaskGe,
     DynamicSmemSize,
+    // %envreg0..31: the driver's per-launch environment (read-only). Cooperative groups read their
+    // grid-barrier workspace's address from %envreg1 (high 32 bits) and %envreg2 (low 32 bits).
+    Envreg0,
+    Envreg1,
+    Envreg2,
+    Envreg3,
+    Envreg4,
+    Envreg5,
+    Envreg6,
+    Envreg7,
+    Envreg8,
+    Envreg9,
+    Envreg10,
+    Envreg11,
+    Envreg12,
+    Envreg13,
+    Envreg14,
+    Envreg15,
+    Envreg16,
+    Envreg17,
+    Envreg18,
+    Envreg19,
+    Envreg20,
+    Envreg21,
+    Envreg22,
+    Envreg23,
+    Envreg24,
+    Envreg25,
+    Envreg26,
+    Envreg27,
+    Envreg28,
+    Envreg29,
+    Envreg30,
+    Envreg31,
 };
+inline bool is_envreg(SpecialReg reg) { return reg >= SpecialReg::Envreg0 && reg <= SpecialReg::Envreg31; }
+inline uint32_t envreg_index(SpecialReg reg) {
+    return static_cast<uint32_t>(reg) - static_cast<uint32_t>(SpecialReg::Envreg0);
+}
 const char* to_string(SpecialReg reg);
 
 struct Operand {

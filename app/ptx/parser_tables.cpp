@@ -69,7 +69,7 @@ std::optional<MemScope> scope_from_name(std::string_view name) {
 }
 
 std::optional<SpecialReg> special_from_name(std::string_view name) {
-    return from_spelling<SpecialReg, SpecialReg::TidX, SpecialReg::DynamicSmemSize>(name);
+    return from_spelling<SpecialReg, SpecialReg::TidX, SpecialReg::Envreg31>(name);
 }
 
 const PerformanceDirective* find_performance_directive(std::string_view name) {

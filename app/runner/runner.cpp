@@ -499,7 +499,7 @@ round_robin_check(const scenario::Scenario& scenario, const sim::Options& limits
     return [&scenario, reference, o, what](const scenario::Inputs& before,
                                            const std::vector<launch::Buffer>& after) {
         std::vector<launch::Buffer> expected = before.buffers;
-        const sim::Result r = sim::simulate(scenario.ptx_module(), reference->kernel, scenario.launch,
+        const sim::Result r = sim::simulate(scenario.ptx_module(), reference->kernel, reference->launch,
                                             expected, before.args, o, nullptr);
         if (r.status != trace::RunStatus::Ok) {
             scenario::CheckResult none;
@@ -518,7 +518,7 @@ RunSummary run_scenario(const scenario::Scenario& scenario, const scenario::Vari
     KernelJob job;
     job.module = &scenario_module(scenario);
     job.kernel = variant.kernel;
-    job.launch = scenario.launch;
+    job.launch = variant.launch; // the lesson's launch, with the variant's grid and cooperative flag
     job.make_inputs = scenario.make_inputs;
     job.check =
         scenario.reference_variant.empty() ? scenario.check : round_robin_check(scenario, options.limits);

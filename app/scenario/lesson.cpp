@@ -90,6 +90,7 @@ constexpr KeySpec kLessonKeys[] = {
     {"outputs", true, "the buffers the reference checks"},
     {"memory", false, "the simulator's memory model: sc (the default) or relaxed"},
     {"max_steps", false, "the step budget of a run unless the user sets one (a variant that spins forever)"},
+    {"cooperative", false, "true: a cooperative launch (grid.sync()); every block resident or the launch fails"},
 };
 
 constexpr KeySpec kLatencyKeys[] = {
@@ -124,6 +125,8 @@ constexpr KeySpec kVariantKeys[] = {
     {"status", false, "the run's status in the simulator (default ok)"},
     {"forbidden_outcomes", false, "[outcomes] values the memory model forbids for this variant"},
     {"forbidden_because", false, "the PTX memory-model rule that forbids them"},
+    {"grid", false, "this variant's grid, unlike the lesson's: N or [X, Y, Z]"},
+    {"cooperative", false, "this variant's launch is cooperative (true) or normal (false), unlike the lesson's"},
 };
 
 template <size_t N> std::string key_list(const KeySpec (&keys)[N]) {
@@ -289,8 +292,8 @@ class Builder {
             source->string.find('/') != std::string::npos || source->string.size() < 4)
             fail(source->line, "source '" + source->string + "' must be a file name ending in .cu or .ptx");
         s_.source_file = source->string;
-        s_.launch.grid = dims("grid");
-        s_.launch.block = dims("block");
+        s_.launch.grid = dims(*root_, "grid");
+        s_.launch.block = dims(*root_, "block");
         if (const std::string problem = launch::launch_problem(s_.launch.grid, s_.launch.block);
             !problem.empty())
             fail(line_of(*root_, problem.starts_with("grid") ? "grid" : "block"), problem);
@@ -312,11 +315,12 @@ class Builder {
                                       std::to_string(steps->integer));
             s_.max_steps = static_cast<uint64_t>(steps->integer);
         }
+        if (const Value* coop = field(*root_, "cooperative", Kind::Bool, "")) s_.launch.cooperative = coop->boolean;
         s_.lesson_file = file_;
     }
 
-    trace::Dim3 dims(const char* key) const {
-        const toml::Entry* e = root_->find(key);
+    trace::Dim3 dims(const toml::Table& table, const char* key) const {
+        const toml::Entry* e = table.find(key);
         std::vector<int64_t> v;
         if (e->value.kind == Kind::Integer) {
             v.push_back(e->value.integer);
@@ -588,10 +592,23 @@ class Builder {
                     fail(status->line,
                          where + "unknown status '" + status->string + "' (" + run_status_names() + ")");
             read_forbidden(*t, v, where);
+            read_variant_launch(*t, v, where);
             variant_lines_.push_back(t->line);
             kernel_lines_.push_back(line_of(*t, "kernel"));
             s_.variants.push_back(std::move(v));
         }
+    }
+
+    // The variant's launch: the lesson's, with its own grid and cooperative flag where it gives them
+    // (grid_sync: the same kernel, once with a grid that fits and once with one that cannot).
+    void read_variant_launch(const toml::Table& t, Variant& v, const std::string& where) const {
+        v.launch = s_.launch;
+        if (t.find("grid")) {
+            v.launch.grid = dims(t, "grid");
+            if (const std::string problem = launch::launch_problem(v.launch.grid, v.launch.block); !problem.empty())
+                fail(line_of(t, "grid"), where + problem);
+        }
+        if (const Value* coop = field(t, "cooperative", Kind::Bool, where)) v.launch.cooperative = coop->boolean;
     }
 
     // `forbidden_outcomes` (values of [outcomes]) and the PTX rule that forbids them, always together.

@@ -342,6 +342,18 @@ CheckResult check_syncthreads_predicates(const launch::LaunchConfig& launch, con
     return all;
 }
 
+// [SECTION] grid_sync: g_out[i] = 2 g_in[i] + 2 g_in[(i + blockDim.x) % n], n = the elements (phase 1
+// doubles, phase 2 adds the element a block further on, written by another block).
+CheckResult check_grid_sync(const launch::LaunchConfig& launch, const Inputs& before,
+                            const std::vector<launch::Buffer>& after) {
+    const std::vector<float> in = input_values<float>(before, "g_in");
+    const size_t n = in.size(), step = launch.block.x;
+    std::vector<float> expected(n);
+    for (size_t i = 0; i < n; ++i)
+        expected[i] = 2.0f * in[i] + 2.0f * in[(i + step) % n];
+    return compare_with_cpu(expected, result_buffer(before, after, "g_out"), "g_out");
+}
+
 } // namespace
 
 const std::vector<Reference>& references() {
@@ -423,6 +435,11 @@ const std::vector<Reference>& references() {
           {"g_any", ElemType::I32, true}},
          false,
          check_syncthreads_predicates},
+        {"grid_sync",
+         "g_out[i] = 2 g_in[i] + 2 g_in[(i + blockDim.x) % n]: phase 2 reads what another block wrote in phase 1",
+         {{"g_in", ElemType::F32}, {"g_out", ElemType::F32, true}},
+         true,
+         check_grid_sync},
     };
     return all;
 }

@@ -85,6 +85,9 @@ struct Variant {
     std::vector<std::string> forbidden_outcomes;
     std::string forbidden_because; // "fence.sc ... (PTX ISA, Memory Consistency Model, Causality)"
     LessonText en, zh; // per-variant notes (title + shows/look_at; predict/fix where they differ)
+    // The launch this variant runs with: the lesson's (Scenario::launch), with the variant's own
+    // `grid` and `cooperative` where lesson.toml gives them.
+    launch::LaunchConfig launch;
 };
 
 using launch::Inputs;

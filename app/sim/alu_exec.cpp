@@ -93,6 +93,8 @@ uint64_t Run::special(const Warp& warp, ptx::SpecialReg r, uint32_t lane) const 
         return ~((1u << lane) - 1);
     case SpecialReg::DynamicSmemSize:
         return launch_.dynamic_shared_bytes;
+    default:
+        if (ptx::is_envreg(r)) return envreg(ptx::envreg_index(r)); // setup.cpp: the launch's environment
     }
     return 0;
 }

@@ -47,6 +47,24 @@ void Run::fault(const Warp& warp, uint32_t lane, uint32_t pc, const std::string&
     throw KernelFault{where(warp, lane, pc) + ": " + what};
 }
 
+// A trap in a kernel that reads cooperative groups' grid workspace (%envreg1/%envreg2) in a normal
+// launch is cg's own check: grid.sync() found no workspace.
+std::string Run::trap_message(uint32_t pc) const {
+    bool reads_workspace = false;
+    for (const Instruction& in : fn_.code)
+        for (const Operand& op : in.ops)
+            if (op.kind == Operand::Kind::Special &&
+                (op.special == ptx::SpecialReg::Envreg1 || op.special == ptx::SpecialReg::Envreg2))
+                reads_workspace = true;
+    if (!reads_workspace || launch_.cooperative) return "trap instruction executed";
+    std::string out = "grid.sync() in a kernel that was not launched cooperatively (";
+    out += line_of(pc);
+    out += "): cooperative groups' grid barrier needs a cooperative launch (cudaLaunchCooperativeKernel; in a "
+           "lesson, cooperative = true), which gives it its workspace; a normal launch gives none, and the "
+           "kernel traps";
+    return out;
+}
+
 // [SECTION] Deadlock report ==========================================================================
 
 // Per resident block: which threads wait at which instruction, how many exited, and which warps are
@@ -127,6 +145,95 @@ std::string Run::deadlock_report() const {
     return out;
 }
 
+// The load a spinning lane loops on: the loop is the first backward branch at or after the lane's
+// instruction that jumps to or before it; the spin site is the first load or atomic in that loop
+// (the lane's own instruction where there is no such loop or no access in it).
+uint32_t Run::spin_site(const Warp& warp, uint32_t lane) const {
+    const uint32_t pc = warp.uniform && ((warp.ready_mask >> lane) & 1u) ? warp.upc : warp.pc[lane];
+    for (uint32_t i = pc; i < code_size_; ++i) {
+        const Instruction& in = fn_.code[i];
+        if (in.op != ptx::Op::Bra || in.target > pc) continue;
+        for (uint32_t j = in.target; j <= i; ++j)
+            if (ptx::is_memory_access(fn_.code[j].op) && fn_.code[j].space != ptx::Space::Param &&
+                fn_.code[j].space != ptx::Space::Local)
+                return j;
+        break;
+    }
+    return pc;
+}
+
+// Every resident block spins without end while blocks wait for a slot (progress_watch.h): per block,
+// which threads spin where and which wait at a barrier (blocks with the same picture together), then
+// the blocks that never started, and why no slot frees.
+std::string Run::spin_report() const {
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> pictures; // picture -> blocks
+    for (const auto& bp : resident_) {
+        const Block& b = *bp;
+        std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> at; // (0 spin | 1 wait, site) -> threads
+        for (const Warp& w : b.warps)
+            for (uint32_t l = 0; l < kWarpSize; ++l) {
+                const LaneState st = w.state[l];
+                if (st == LaneState::Absent || st == LaneState::Exited) continue;
+                const uint32_t pc = w.uniform && ((w.ready_mask >> l) & 1u) ? w.upc : w.pc[l];
+                // A lane that is ready at a barrier instruction has not arrived yet, but it waits there
+                // all the same (for the lanes of its warp that spin): it waits, it does not spin.
+                if (st == LaneState::Ready && pc < code_size_ && ptx::is_barrier(fn_.code[pc].op))
+                    at[{1, pc}].push_back(w.first_thread + l);
+                else if (st == LaneState::Ready)
+                    at[{0, spin_site(w, l)}].push_back(w.first_thread + l);
+                else
+                    at[{1, st == LaneState::AtBarrier ? w.pc[l] - 1 : w.pc[l]}].push_back(w.first_thread + l);
+            }
+        std::ostringstream os;
+        bool first = true;
+        for (const auto& [key, threads] : at) {
+            const bool one = threads.size() == 1;
+            os << (first ? " " : "; ") << (one ? "thread " : "threads ") << trace::format_id_list(threads)
+               << (key.first == 0 ? (one ? " spins at '" : " spin at '") : (one ? " waits at '" : " wait at '"))
+               << (key.second < fn_.text.size() ? fn_.text[key.second] : "?") << "' (" << line_of(key.second)
+               << ")";
+            first = false;
+        }
+        const std::string picture = os.str();
+        auto it =
+            std::find_if(pictures.begin(), pictures.end(), [&](const auto& p) { return p.first == picture; });
+        if (it == pictures.end())
+            pictures.push_back({picture, {b.linear}});
+        else
+            it->second.push_back(b.linear);
+    }
+    std::string out = "the resident blocks spin without end: no resident thread changes memory, exits or "
+                      "frees a slot, so the blocks waiting for one never start.";
+    size_t hidden = 0;
+    for (size_t i = 0; i < pictures.size(); ++i) {
+        auto& [picture, blocks] = pictures[i];
+        if (i >= kMaxPictures) {
+            hidden += blocks.size();
+            continue;
+        }
+        std::sort(blocks.begin(), blocks.end());
+        out += blocks.size() == 1 ? " Block " : " Blocks ";
+        out += trace::format_id_list(blocks);
+        out += ':';
+        out += picture;
+        out += '.';
+    }
+    if (hidden) {
+        out += ' ';
+        out += std::to_string(hidden);
+        out += hidden == 1 ? " more block spins likewise." : " more blocks spin likewise.";
+    }
+    std::vector<uint32_t> never;
+    for (uint32_t b = next_block_; b < block_count_; ++b)
+        never.push_back(b);
+    std::ostringstream tail;
+    tail << (never.size() == 1 ? " Block " : " Blocks ") << trace::format_id_list(never)
+         << " never started: no slot freed (at most " << residency_->total() << " blocks of " << threads_per_block_
+         << " threads fit at once: " << residency_->explain() << ").";
+    out += tail.str();
+    return out;
+}
+
 // [SECTION] Trace: thread table, block history, metadata =============================================
 
 void Run::finish_trace(Result& result, double elapsed_ms) {
@@ -138,6 +245,7 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
         t.events.clear();
         t.timing.clear();
         t.block_history.clear();
+        t.residency.clear();
     } else {
         // Threads still in resident blocks: where they are.
         for (const auto& bp : resident_)
@@ -164,6 +272,15 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
             ti.end = trace::ThreadEnd::NotStarted;
             ti.end_site = 0;
             ti.sm = static_cast<uint16_t>(ti.block % sms);
+        }
+        // The residency table: where and when each block was resident, or that it never was.
+        t.residency.assign(block_count_, trace::BlockResidency{});
+        for (uint32_t b = 0; b < block_count_; ++b) {
+            trace::BlockResidency& r = t.residency[b];
+            r.admitted = admitted_at_[b];
+            r.retired = retired_at_[b];
+            r.sm = b % sms;
+            r.waited = waited_[b];
         }
         const uint32_t last_site = t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1);
         for (trace::ThreadInfo& ti : t.threads)

@@ -20,6 +20,8 @@
 #include "sim/cost_model.h"
 #include "sim/memory.h"
 #include "sim/memory_system.h"
+#include "sim/progress_watch.h"
+#include "sim/residency.h"
 #include "sim/scheduler.h"
 #include "sim/simulator.h"
 #include "sim/state.h"
@@ -54,6 +56,10 @@ class Run {
     uint64_t start_clock(uint32_t block) const;
     void admit_blocks();
     void retire_block(Block* block);
+    // cooperative launch and residency (setup.cpp)
+    void place_grid_workspace();
+    uint64_t envreg(uint32_t index) const;
+    bool widen_residency(); // admit up to the modelled residency; false: it is full already
     WarpSet warp_set() const { return WarpSet(warps_, fn_, is_exit_.data()); }
 
     // stepping (step.cpp)
@@ -148,6 +154,9 @@ class Run {
     std::string where(const Warp& warp, uint32_t lane, uint32_t pc) const;
     [[noreturn]] void fault(const Warp& warp, uint32_t lane, uint32_t pc, const std::string& what);
     std::string deadlock_report() const;
+    std::string spin_report() const;                         // the resident blocks spin without end
+    std::string trap_message(uint32_t pc) const;             // why a trap ran (grid.sync, plain trap)
+    uint32_t spin_site(const Warp& warp, uint32_t lane) const; // the load a spinning lane loops on
     void finish_trace(Result& result, double elapsed_ms);
 
     const ptx::Module& module_;
@@ -165,6 +174,8 @@ class Run {
     bool splits_ = options_.warp_model == WarpModel::Its &&
                    (options_.schedule == Schedule::Random || options_.schedule == Schedule::Adversarial);
     std::unique_ptr<MemorySystem> memory_;
+    WatchedMemory* watch_ = nullptr; // memory_, which counts progress (progress_watch.h)
+    SpinDetector spin_;
     std::unique_ptr<CostModel> cost_; // null: the run is not modelled (Options::cost_model)
 
     // the launch
@@ -187,6 +198,13 @@ class Run {
     std::vector<Warp*> warps_;                         // warps of resident blocks, in admission order
     uint32_t next_block_ = 0;
     uint32_t blocks_done_ = 0;
+    std::unique_ptr<Residency> residency_; // the modelled per-SM limit (residency.h)
+    uint32_t resident_cap_ = 1;            // blocks kept in flight now (<= the modelled residency)
+    uint64_t per_block_bytes_ = 0;         // one resident block's state, for the memory budget
+    std::vector<uint8_t> grid_workspace_;  // cooperative launch: cg's grid barrier (zeroed)
+    uint64_t workspace_address_ = 0;       // its global address: %envreg1 (high), %envreg2 (low)
+    std::vector<uint64_t> admitted_at_, retired_at_; // per block: logical tick (UINT64_MAX: never)
+    std::vector<uint8_t> waited_;                    // per block: admitted after a block retired
 
     // counters
     uint64_t tick_ = 0;

@@ -34,6 +34,25 @@ void Run::check_launch() {
     if (shared_bytes_ > launch::kMaxSharedBytes)
         throw KernelFault{"launch: " + std::to_string(shared_bytes_) +
                           " bytes of shared memory per block; the largest GPUs allow 227 KB"};
+    residency_ = std::make_unique<Residency>(threads_per_block_, shared_bytes_, options_.registers_per_thread,
+                                             options_.sm_count);
+    if (residency_->per_sm() == 0)
+        throw KernelFault{"launch: one block of " + std::to_string(threads_per_block_) + " threads with " +
+                          std::to_string(shared_bytes_) + " bytes of shared memory and " +
+                          std::to_string(options_.registers_per_thread) +
+                          " registers per thread does not fit an SM (limited by " +
+                          to_string(residency_->limit()) + ")"};
+    // A cooperative launch holds every block at once, or fails before anything runs (the driver's
+    // cudaErrorCooperativeLaunchTooLarge).
+    if (launch_.cooperative) {
+        if (const std::string problem = residency_->cooperative_problem(block_count_, threads_per_block_);
+            !problem.empty())
+            throw KernelFault{problem};
+        resident_cap_ = block_count_;
+    } else {
+        resident_cap_ = static_cast<uint32_t>(std::min<uint64_t>(
+            std::max<uint32_t>(options_.max_resident_blocks, 1), residency_->total()));
+    }
 }
 
 void Run::set_up() {
@@ -49,8 +68,8 @@ void Run::set_up() {
                                uint64_t(threads_per_block_) * fn_.local_bytes + sizeof(Block) +
                                uint64_t(warps_per_block_) * (sizeof(Warp) + sizeof(Warp*)) +
                                uint64_t(threads_per_block_) * sizeof(Waiter); // barrier waiting lists
-    const uint64_t resident =
-        std::min<uint64_t>(std::max<uint32_t>(options_.max_resident_blocks, 1), block_count_);
+    per_block_bytes_ = per_block;
+    const uint64_t resident = std::min<uint64_t>(resident_cap_, block_count_);
     const uint64_t threads = uint64_t(block_count_) * threads_per_block_;
     const uint64_t table = trace_ ? threads * sizeof(trace::ThreadInfo) : 0;
     uint64_t sites = 0;
@@ -82,6 +101,10 @@ void Run::set_up() {
 
     build_params();
     allocate_globals();
+    place_grid_workspace();
+    admitted_at_.assign(block_count_, UINT64_MAX);
+    retired_at_.assign(block_count_, UINT64_MAX);
+    waited_.assign(block_count_, 0);
     recording_ = trace_ && options_.record_trace;
     if (options_.cost_model) {
         cost_ = std::make_unique<CostModel>(CostParams{}, options_.sm_count);
@@ -122,15 +145,13 @@ void Run::find_unused_results() {
     }
 }
 
-// Modelled occupancy, not the simulator's: the hardware holds sm_count x min(32, 2048 / block
-// size) blocks at once (Hopper: 2,048 threads and 32 blocks per SM; shared memory and registers,
-// which can lower it, are not modelled). Block b takes the slot of block b - slots and starts
-// when that one ended; if the simulator has not finished that block yet (it keeps fewer blocks
-// resident, in scheduler order), at the end of the block it retired last.
+// Modelled occupancy (residency.h): the hardware holds residency_->total() blocks at once. Block b
+// takes the slot of block b - slots and starts when that one ended; if the simulator has not
+// finished that block yet (it keeps fewer blocks resident, in scheduler order), at the end of the
+// block it retired last.
 uint64_t Run::start_clock(uint32_t block) const {
     if (!cost_) return 0;
-    const uint64_t per_sm = std::min<uint64_t>(32, 2048 / std::max<uint32_t>(threads_per_block_, 1));
-    const uint64_t slots = std::max<uint64_t>(1, per_sm * std::max<uint32_t>(options_.sm_count, 1));
+    const uint64_t slots = std::max<uint64_t>(1, residency_->total());
     if (block < slots) return 0;
     const uint64_t end = block_end_[block - slots];
     return end != UINT64_MAX ? end : admit_clock_;
@@ -191,6 +212,7 @@ void Run::start_trace() {
     t.threads = trace::thread_layout(launch_.grid, launch_.block);
     thread_table_ = t.threads.data();
     t.block_history.clear();
+    t.residency.clear();
     // A fresh vector: one the caller reused may hold more capacity than the budgets allow.
     std::vector<trace::Event>().swap(t.events);
     std::vector<trace::EventTiming>().swap(t.timing);
@@ -232,12 +254,51 @@ void Run::start_trace() {
     t.meta.dropped_events = 0;
 }
 
+// [SECTION] Cooperative launch =====================================================================
+
+// cooperative_groups::this_grid().sync() finds its barrier through %envreg1:%envreg2 (nvcc -O3:
+// mov.u32 %r, %envreg2; ... bfi.b64 into a 64-bit pointer; trap when it is 0), then thread 0 of
+// each block does atom.add.release.gpu.u32 [ws+4] and spins on ld.acquire.gpu.u32 [ws+4] until the
+// top bit flips. A cooperative launch gets a zeroed workspace in global memory; a normal one none.
+void Run::place_grid_workspace() {
+    if (!launch_.cooperative) return;
+    grid_workspace_.assign(16, 0);
+    workspace_address_ = global_.add("grid barrier workspace (cooperative launch)", grid_workspace_.data(),
+                                     grid_workspace_.size());
+}
+
+uint64_t Run::envreg(uint32_t index) const {
+    if (index == 1) return workspace_address_ >> 32;
+    if (index == 2) return workspace_address_ & 0xffffffffu;
+    return 0; // the others: nothing the simulator's launches provide
+}
+
+// Every block in flight spins without end while blocks wait: if the simulator's cost cap
+// (Options::max_resident_blocks) held them back where the hardware would have room, admit up to
+// the modelled residency, within the memory budget.
+bool Run::widen_residency() {
+    const uint64_t model = std::min<uint64_t>(residency_->total(), block_count_);
+    if (resident_cap_ >= model) return false;
+    const uint64_t extra = (model - resident_cap_) * per_block_bytes_;
+    if (peak_bytes_ + extra > options_.max_memory_bytes)
+        throw BudgetExceeded{Budget::Memory,
+                             "the resident blocks spin waiting for blocks that the simulator holds back; "
+                             "admitting up to the modelled " + std::to_string(model) + " resident blocks (" +
+                                 residency_->explain() + ") needs " + std::to_string(extra) +
+                                 " more bytes, over the memory budget of " +
+                                 std::to_string(options_.max_memory_bytes) + " bytes; raise it with --max-memory BYTES"};
+    fixed_bytes_ += extra;
+    peak_bytes_ += extra;
+    resident_cap_ = static_cast<uint32_t>(model);
+    admit_blocks();
+    return true;
+}
+
 // [SECTION] Block admission and retirement ===========================================================
 
 void Run::admit_blocks() {
     bool admitted = false;
-    while (resident_.size() < std::max<uint32_t>(options_.max_resident_blocks, 1) &&
-           next_block_ < block_count_) {
+    while (resident_.size() < resident_cap_ && next_block_ < block_count_) {
         std::unique_ptr<Block> block;
         if (spare_blocks_.empty()) {
             block = std::make_unique<Block>();
@@ -247,6 +308,8 @@ void Run::admit_blocks() {
         }
         Block& b = *block;
         b.linear = next_block_++;
+        admitted_at_[b.linear] = tick_;
+        waited_[b.linear] = blocks_done_ > 0; // a slot had to free first
         b.id = {b.linear % launch_.grid.x, (b.linear / launch_.grid.x) % launch_.grid.y,
                 b.linear / (launch_.grid.x * launch_.grid.y)};
         b.thread_count = threads_per_block_;
@@ -292,6 +355,7 @@ void Run::admit_blocks() {
 
 void Run::retire_block(Block* b) {
     memory_->block_finished(b->linear);
+    retired_at_[b->linear] = tick_;
     if (cost_) {
         uint64_t end = 0;
         for (const Warp& w : b->warps)

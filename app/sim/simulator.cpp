@@ -4,6 +4,7 @@
 
 #include "sim/run.h"
 
+#include <bit>
 #include <chrono>
 #include <map>
 
@@ -81,7 +82,10 @@ Run::Run(const ptx::Module& module, const ptx::Function& fn, const LaunchConfig&
         choices_ = std::make_unique<SeededChoices>(options.seed);
     }
     scheduler_ = make_scheduler(options.schedule, options.seed, choices_.get());
-    memory_ = memory ? std::move(memory) : make_memory_system(options, *choices_);
+    auto watched =
+        std::make_unique<WatchedMemory>(memory ? std::move(memory) : make_memory_system(options, *choices_));
+    watch_ = watched.get();
+    memory_ = std::move(watched);
 }
 
 Result Run::execute() {
@@ -91,6 +95,8 @@ Result Run::execute() {
         set_up();
         admit_blocks();
         uint64_t next_check = 4096;
+        uint64_t next_spin_sample = 0;
+        uint64_t quiet_since = UINT64_MAX; // progress count of the quiet stretch sampled
         while (!resident_.empty()) {
             const Pick pick = scheduler_->pick(warp_set());
             if (pick.warp == Pick::kNone) {
@@ -118,6 +124,25 @@ Result Run::execute() {
                 }
                 if (options_.progress)
                     options_.progress(double(blocks_done_) / std::max<uint32_t>(block_count_, 1));
+                // Blocks wait for a slot: do the resident ones spin without end (progress_watch.h)?
+                if (next_block_ < block_count_ && thread_instructions_ >= next_spin_sample) {
+                    uint64_t live = 0;
+                    for (const Warp* w : warps_)
+                        live += std::popcount(w->live_mask());
+                    next_spin_sample = thread_instructions_ + std::max<uint64_t>(16384, 4 * live);
+                    const uint64_t progress = watch_->progress();
+                    if (progress != quiet_since) {
+                        quiet_since = progress;
+                        spin_.reset(progress);
+                    } else if (spin_.sample(warps_, slots_, progress) && spin_.samples() >= 3) {
+                        if (!widen_residency()) {
+                            result.status = trace::RunStatus::Deadlock;
+                            result.message = spin_report();
+                            break;
+                        }
+                        quiet_since = UINT64_MAX;
+                    }
+                }
             }
         }
     } catch (const KernelFault& f) {

@@ -84,7 +84,15 @@ struct Options {
     // benchmark of its overhead).
     bool cost_model = true;
     uint32_t sm_count = 8;             // reported by %nsmid; blocks are placed on SM block % sm_count
-    uint32_t max_resident_blocks = 16; // blocks simulated at once (others start as blocks finish)
+    // Blocks resident at once are what the residency model (residency.h) lets sm_count SMs hold.
+    // The simulator keeps at most max_resident_blocks of them in flight (a cost cap, not a model
+    // limit: it never makes a correct kernel hang); when every block in flight spins without end
+    // and the model has room, it admits more (counted against max_memory_bytes). A cooperative
+    // launch holds all its blocks from the start.
+    uint32_t max_resident_blocks = 16;
+    // Registers ptxas gives each thread (PTX does not say): a model input of the residency limit.
+    // 32 is the most at which 2,048 threads fit an SM, so by default registers never limit.
+    uint32_t registers_per_thread = 32;
     uint64_t max_steps = 200'000'000;  // thread-instructions; past it: status Budget
     uint64_t max_threads = 1u << 22;   // grid x block; past it: status Budget before running
     // The simulator's state (resident blocks' registers, shared and local memory, per-thread tables),

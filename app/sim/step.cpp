@@ -110,7 +110,7 @@ void Run::step(Warp& warp) {
         execute_warp_collective(warp, in, pc, mask);
         return;
     case Op::Trap:
-        if (mask) fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), pc, "trap instruction executed");
+        if (mask) fault(warp, static_cast<uint32_t>(std::countr_zero(mask)), pc, trap_message(pc));
         advance(warp, group, pc + 1);
         return;
     default:

@@ -36,6 +36,9 @@ constexpr uint32_t kTagEvents = 0x544e5645;  // "EVNT"
 constexpr uint32_t kTagBlocks = 0x534b4c42;  // "BLKS"
 constexpr uint32_t kTagTiming = 0x474d4954;  // "TIMG"
 constexpr uint32_t kTagCas = 0x46534143;     // "CASF"
+// Optional (written only when the trace has a residency table, so older traces save as before;
+// readers that predate it skip it as an unknown section): per block, BlockResidency records.
+constexpr uint32_t kTagResidency = 0x4e445352; // "RSDN"
 constexpr uint32_t kSectionCountV1 = 4;
 constexpr uint32_t kSectionCountV3 = 7;
 constexpr uint32_t kMaxHeaderSize = 4096;   // sanity bound for headers of future versions
@@ -129,6 +132,8 @@ const char* section_name(uint32_t tag) {
         return "blocks";
     case kTagTiming:
         return "timing";
+    case kTagResidency:
+        return "residency";
     case kTagCas:
         return "cas failures";
     }
@@ -467,7 +472,8 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
 
     uint8_t header[kSltHeaderSize] = {};
     const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
-                   flags = 0, header_size = kSltHeaderSize, section_count = kSectionCountV3;
+                   flags = 0, header_size = kSltHeaderSize,
+                   section_count = kSectionCountV3 + (trace.residency.empty() ? 0 : 1);
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
                    event_count = trace.events.size();
     std::memcpy(header + 0, kSltMagic, 8);
@@ -499,6 +505,10 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
                   trace.timing.size() * sizeof(EventTiming));
     write_section(sink, kTagCas, sizeof(uint32_t), trace.cas_failures.data(),
                   trace.cas_failures.size() * sizeof(uint32_t));
+    static_assert(std::is_trivially_copyable_v<BlockResidency>);
+    if (!trace.residency.empty())
+        write_section(sink, kTagResidency, sizeof(BlockResidency), trace.residency.data(),
+                      trace.residency.size() * sizeof(BlockResidency));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -653,6 +663,9 @@ class TraceReader {
         const std::string problem = check_meta_and_threads(trace_);
         if (!problem.empty()) fail(problem);
         if (!event_problem_.empty()) fail(event_problem_);
+        if (!trace_.residency.empty() && trace_.residency.size() != uint64_t(trace_.meta.grid.count()))
+            fail("residency section has " + std::to_string(trace_.residency.size()) + " records for a grid of " +
+                 std::to_string(trace_.meta.grid.count()) + " blocks");
         return std::move(trace_);
     }
 
@@ -742,6 +755,7 @@ class TraceReader {
                      : tag == kTagBlocks  ? &seen_blocks_
                      : tag == kTagTiming  ? &seen_timing_
                      : tag == kTagCas     ? &seen_cas_
+                     : tag == kTagResidency ? &seen_residency_
                                           : nullptr;
         if (seen && *seen) fail("duplicate " + label + " at offset " + std::to_string(offset));
         if (seen) *seen = true;
@@ -752,6 +766,7 @@ class TraceReader {
         if (tag == kTagBlocks) expected_record = 1;
         if (tag == kTagTiming) expected_record = sizeof(EventTiming);
         if (tag == kTagCas) expected_record = sizeof(uint32_t);
+        if (tag == kTagResidency) expected_record = sizeof(BlockResidency);
         if (known && record_size != expected_record) {
             fail(label + ": record size " + std::to_string(record_size) + ", expected " +
                  std::to_string(expected_record));
@@ -773,6 +788,9 @@ class TraceReader {
             check_record_count(label, payload_size, header_.event_count, sizeof(EventTiming), "events");
         if (tag == kTagCas && payload_size != 0)
             check_record_count(label, payload_size, header_.site_count, sizeof(uint32_t), "sites");
+        if (tag == kTagResidency && payload_size % sizeof(BlockResidency) != 0)
+            fail(label + " holds " + std::to_string(payload_size) + " bytes, not a whole number of " +
+                 std::to_string(sizeof(BlockResidency)) + "-byte records");
         if (tag == kTagSites && header_.site_count > payload_size / kSiteFixedBytes) {
             fail(label + " holds " + std::to_string(payload_size) + " bytes, too few for " +
                  std::to_string(header_.site_count) + " sites (at least 12 bytes each)");
@@ -791,6 +809,9 @@ class TraceReader {
         } else if (tag == kTagCas) {
             trace_.cas_failures.resize(size_t(payload_size / sizeof(uint32_t)));
             computed = read_records(payload_at, trace_.cas_failures.data(), payload_size, nullptr);
+        } else if (tag == kTagResidency) {
+            trace_.residency.resize(size_t(payload_size / sizeof(BlockResidency)));
+            computed = read_records(payload_at, trace_.residency.data(), payload_size, nullptr);
         } else if (known) {
             std::vector<uint8_t> payload(payload_size);
             src_.read(payload_at, payload.data(), payload.size());
@@ -802,7 +823,8 @@ class TraceReader {
         } else {
             computed = read_records(payload_at, nullptr, payload_size, nullptr); // verify, then skip
         }
-        if (!known || tag == kTagThreads || tag == kTagEvents || tag == kTagTiming || tag == kTagCas)
+        if (!known || tag == kTagThreads || tag == kTagEvents || tag == kTagTiming || tag == kTagCas ||
+            tag == kTagResidency)
             check_sum(label, stored_sum, computed);
 
         if (padded != payload_size) {
@@ -919,6 +941,7 @@ class TraceReader {
     bool seen_blocks_ = false; // BLKS is optional (version 1 files have none)
     bool seen_timing_ = false; // TIMG, CASF: version 3 (older files have none: not modelled)
     bool seen_cas_ = false;
+    bool seen_residency_ = false;
     std::string event_problem_;
 };
 
@@ -1022,6 +1045,9 @@ std::string check_trace(const Trace& trace) {
     if (!trace.cas_failures.empty() && trace.cas_failures.size() != trace.sites.size())
         return "cas failures have " + std::to_string(trace.cas_failures.size()) + " entries for " +
                std::to_string(trace.sites.size()) + " sites (one per site, or none)";
+    if (!trace.residency.empty() && trace.residency.size() != uint64_t(trace.meta.grid.count()))
+        return "residency has " + std::to_string(trace.residency.size()) + " entries for a grid of " +
+               std::to_string(trace.meta.grid.count()) + " blocks (one per block, or none)";
     return check_string_lengths(trace);
 }
 
@@ -1043,7 +1069,9 @@ uint64_t slt_file_size(const Trace& trace) {
     for (const Site& s : trace.sites)
         sites_size += kSiteFixedBytes + s.text.size();
     const uint64_t blocks_size = trace.every_block_whole() ? 0 : trace.block_history.size();
-    return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) +
+    const uint64_t residency_size =
+        trace.residency.empty() ? 0 : kSltSectionHeaderSize + trace.residency.size() * sizeof(BlockResidency);
+    return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) + residency_size +
            trace.timing.size() * sizeof(EventTiming) +
            round_up8(trace.cas_failures.size() * sizeof(uint32_t)) +
            round_up8(trace.threads.size() * sizeof(ThreadInfo)) + round_up8(sites_size) +

@@ -177,6 +177,17 @@ enum class BlockHistory : uint8_t {
 };
 const char* to_string(BlockHistory history);
 
+// Where and when one block was resident (simulator runs: the residency view, a hung grid's blocks
+// that never started). Logical ticks; kNever: not (yet) at the end of the run.
+struct BlockResidency {
+    static constexpr uint64_t kNever = UINT64_MAX;
+    uint64_t admitted = kNever; // the tick it became resident; kNever: never resident
+    uint64_t retired = kNever;  // the tick its last thread exited; kNever: still resident at the end
+    uint32_t sm = 0;            // the SM it was placed on (meaningful once admitted)
+    uint32_t waited = 0;        // 1: it became resident only after another block freed a slot
+};
+static_assert(sizeof(BlockResidency) == 24);
+
 struct Trace {
     RunMeta meta;
     std::vector<ThreadInfo> threads;
@@ -191,6 +202,9 @@ struct Trace {
     // atom.cas found a value other than the one they compared with (a CAS loop's retries); empty
     // otherwise.
     std::vector<uint32_t> cas_failures;
+    // Per block (linear index), simulator runs: its residency (BlockResidency); empty otherwise (GPU
+    // runs, files saved before it existed). Saved as the .slt's optional RSDN section.
+    std::vector<BlockResidency> residency;
 
     BlockHistory history_of(uint32_t block) const {
         return block < block_history.size() ? block_history[block] : BlockHistory::Whole;

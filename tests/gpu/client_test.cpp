@@ -44,7 +44,7 @@ class ScopedEnv {
 
 constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
 
-constexpr size_t kHelloBytes = 54, kRequestBytes = 119, kResultBytes = 117;
+constexpr size_t kHelloBytes = 54, kRequestBytes = 120, kResultBytes = 117;
 
 TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::RunRequest q;
@@ -117,9 +117,9 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::decode(gpu::encode(hello), hello2);
     EXPECT_EQ(hello2.free_memory_bytes, hello.free_memory_bytes);
     EXPECT_EQ(hello2.memory_bytes, hello.memory_bytes);
-    // The layout of version 4: a field added or removed changes these sizes; then bump
+    // The layout of version 5 (4 + RunRequest::cooperative): a field added or removed changes these sizes; then bump
     // kProtocolVersion (a worker of another build must be refused, not misread) and update them.
-    EXPECT_EQ(gpu::kProtocolVersion, 4u);
+    EXPECT_EQ(gpu::kProtocolVersion, 5u);
     EXPECT_EQ(gpu::encode(gpu::Hello{}).size(), kHelloBytes);
     EXPECT_EQ(gpu::encode(gpu::RunRequest{}).size(), kRequestBytes);
     EXPECT_EQ(gpu::encode(gpu::RunResult{}).size(), kResultBytes);

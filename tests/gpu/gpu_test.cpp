@@ -52,7 +52,13 @@ runner::RunOptions gpu_options(uint32_t reps = 3) {
 // A CAS loop that compares floats spins forever on a NaN: no barrier, so every warp keeps recording
 // events until the trace buffer is full (every block's history partial).
 bool spins_forever(const std::string& scenario, const std::string& variant) {
-    return scenario == "cas_loop" && variant == "float_compare_nan";
+    return (scenario == "cas_loop" && variant == "float_compare_nan") ||
+           (scenario == "grid_sync" && variant == "handmade_grid_barrier_oversubscribed");
+}
+
+// A cooperative launch of more blocks than fit at once: refused by the driver, nothing runs.
+bool refused_on_gpu(const std::string& scenario, const std::string& variant) {
+    return scenario == "grid_sync" && variant == "too_many_blocks";
 }
 
 bool hangs_on_gpu(const std::string& scenario, const std::string& variant) {
@@ -121,6 +127,15 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
                 EXPECT_LT(took, 2 * kTimeout + 20) << "the hang took too long to end";
                 continue;
             }
+            if (refused_on_gpu(s.id, v.id)) {
+                EXPECT_EQ(u.status, trace::RunStatus::Error) << u.message;
+                EXPECT_EQ(t.status, trace::RunStatus::Error) << t.message;
+                EXPECT_TRUE(contains(u.message, "too many blocks in cooperative launch: 4224 blocks of 256 threads, "
+                                                "at most "))
+                    << u.message;
+                EXPECT_TRUE(contains(u.message, "cuOccupancyMaxActiveBlocksPerMultiprocessor")) << u.message;
+                continue;
+            }
             EXPECT_EQ(u.status, trace::RunStatus::Ok) << u.message;
             EXPECT_EQ(u.reps, 3u);
             if (hangs_traced_only(s.id, v.id)) {
@@ -163,14 +178,14 @@ TEST(Gpu, EveryVariantRunsUntracedAndTracedAsExpected) {
                 }
             }
             // Every thread ran to its exit; its SM comes from the warp table.
-            ASSERT_EQ(r.trace.threads.size(), s.launch.grid.count() * s.launch.block.count());
+            ASSERT_EQ(r.trace.threads.size(), v.launch.grid.count() * v.launch.block.count());
             std::set<uint16_t> sms;
             for (const trace::ThreadInfo& info : r.trace.threads) {
                 EXPECT_EQ(info.end, trace::ThreadEnd::Exited);
                 EXPECT_LT(info.sm, r.trace.meta.sm_count);
                 sms.insert(info.sm);
             }
-            if (s.launch.grid.count() > 1) {
+            if (v.launch.grid.count() > 1) {
                 EXPECT_GT(sms.size(), 1u) << "every block on one SM?";
             }
         }

@@ -148,7 +148,7 @@ Subject subject(const Case& c, uint64_t seed) {
             std::string(c.scenario->ptx_source()),
             c.variant->kernel,
             ptx_name(*c.scenario),
-            c.scenario->launch,
+            c.variant->launch, // the lesson's, with the variant's grid and cooperative flag
             c.scenario->make_inputs(seed)};
 }
 

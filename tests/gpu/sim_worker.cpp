@@ -102,7 +102,7 @@ gpu::RunResult run(const gpu::RunRequest& req) {
     }
     sim::Options options;
     options.record_trace = false;
-    const sim::Result r = sim::simulate(module, req.kernel, {req.grid, req.block, req.dynamic_shared_bytes},
+    const sim::Result r = sim::simulate(module, req.kernel, {req.grid, req.block, req.dynamic_shared_bytes, req.cooperative},
                                         buffers, args, options, nullptr);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

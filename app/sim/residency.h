@@ -1,0 +1,54 @@
+// The residency model: how many blocks of a launch an SM holds at once, and why no more (the
+// hardware's per-SM limits, Hopper / H200 figures):
+//   threads    2,048 per SM (64 warps; a block takes whole warps)
+//   blocks     32 per SM
+//   shared     228 KB per SM; a block takes its static shared memory (from the PTX) plus its dynamic
+//              shared memory, plus the 1 KB the driver reserves per block
+//   registers  65,536 per SM; a block takes registers per thread x its threads (whole warps). PTX
+//              does not say how many registers ptxas will give a thread, so this is a model input
+//              (Options::registers_per_thread, default 32: the most at which 2,048 threads still fit,
+//              so by default registers never limit before threads do)
+// times the modelled SM count (Options::sm_count). The simulator admits blocks up to that many (a
+// block beyond them waits for a slot), a cooperative launch with more blocks fails before it runs,
+// and the cost model starts a block when a slot frees.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace synclab::sim {
+
+struct SmLimits {
+    uint32_t threads = 2048;
+    uint32_t blocks = 32;
+    uint32_t shared_bytes = 228 * 1024;
+    uint32_t reserved_shared_per_block = 1024;
+    uint32_t registers = 65536;
+};
+
+class Residency {
+  public:
+    enum class Limit : uint8_t { Threads, Blocks, Shared, Registers };
+
+    Residency(uint32_t threads_per_block, uint32_t shared_bytes_per_block, uint32_t registers_per_thread,
+              uint32_t sm_count, const SmLimits& limits = SmLimits{});
+
+    uint32_t per_sm() const { return per_sm_; }       // 0: one block does not fit an SM at all
+    uint32_t sm_count() const { return sm_count_; }
+    uint64_t total() const { return uint64_t(per_sm_) * sm_count_; } // blocks resident at once
+    Limit limit() const { return limit_; }
+    // "8 SMs x 8 blocks per SM, limited by threads per SM"
+    std::string explain() const;
+    // The error of a cooperative launch of `blocks` blocks of `threads` threads that cannot all be
+    // resident, in the driver's words and ours; "" when they fit.
+    std::string cooperative_problem(uint64_t blocks, uint32_t threads) const;
+
+  private:
+    uint32_t per_sm_ = 0;
+    uint32_t sm_count_ = 1;
+    Limit limit_ = Limit::Threads;
+};
+
+const char* to_string(Residency::Limit limit); // "threads per SM", ...
+
+} // namespace synclab::sim
