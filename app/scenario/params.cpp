@@ -63,7 +63,12 @@ Scenario with_params(const Scenario& scenario, const ParamValues& values) {
         const Param& p = out.params[i];
         const ParamChoice& c = picked[i] ? *picked[i] : p.choices[p.default_choice];
         if (p.arg >= 0) out.args[static_cast<size_t>(p.arg)].bits = c.scalar_bits;
-        if (p.sets_grid) out.launch.grid.x = c.grid_x;
+        if (p.sets_grid) {
+            // Variants without a grid of their own run the lesson's: they follow the choice too.
+            for (Variant& v : out.variants)
+                if (v.launch.grid == out.launch.grid) v.launch.grid.x = c.grid_x;
+            out.launch.grid.x = c.grid_x;
+        }
         for (const auto& [b, spec] : c.buffers)
             out.buffers[b].spec = spec;
         out.chosen.emplace_back(p.name, c.name);

@@ -74,9 +74,9 @@ RunRecord live_skeleton(const scenario::Scenario& scenario, const scenario::Vari
     m.backend = "gpu";
     m.schedule = "hardware";
     m.memory_model = "hardware";
-    m.grid = scenario.launch.grid;
-    m.block = scenario.launch.block;
-    m.dynamic_shared_bytes = scenario.launch.dynamic_shared_bytes;
+    m.grid = variant.launch.grid;
+    m.block = variant.launch.block;
+    m.dynamic_shared_bytes = variant.launch.dynamic_shared_bytes;
     m.seed = controls.seed;
     m.source_name = scenario.source_file;
     m.source_text = std::string(scenario.cuda_source());

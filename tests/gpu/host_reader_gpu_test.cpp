@@ -24,6 +24,8 @@ scenario::Scenario fence_scope_with_pairs(uint32_t pairs) {
     const scenario::Scenario* shipped = scenario::find_scenario("fence_scope");
     if (shipped == nullptr) throw std::logic_error("no fence_scope lesson");
     scenario::Scenario s = *shipped;
+    for (scenario::Variant& v : s.variants) // a variant runs with its own launch (the lesson's grid)
+        if (v.launch.grid == s.launch.grid) v.launch.grid = {2 * pairs, 1, 1};
     s.launch.grid = {2 * pairs, 1, 1};
     for (scenario::BufferDecl& b : s.buffers)
         b.spec.count = b.name == "g_out" ? 2 * pairs : pairs;

@@ -135,6 +135,8 @@ TEST(LessonParams, WithParamsSetsTheGridAndTheReferenceFollows) {
     const Scenario big = with_params(s, {{"threads", "16384"}});
     EXPECT_EQ(big.launch.grid.x, 64u);
     EXPECT_EQ(s.launch.grid.x, 8u);
+    for (const Variant& v : big.variants)
+        EXPECT_EQ(v.launch.grid.x, 64u) << v.id << ": a variant runs with Variant::launch";
     const Inputs in = big.make_inputs(1);
     ASSERT_EQ(in.buffers[1].name, "g_ticket");
     EXPECT_EQ(in.buffers[1].bytes.size(), 16384u * 4);
