@@ -158,6 +158,8 @@ void swatch(uint32_t colour, const char* words) {
 void ResidencyView::draw(AppState& state) {
     const ResidencyText& t = ui_text(shown_language(state)).residency;
     rows_rect_ = never_rect_ = ImVec4(0, 0, 0, 0);
+    // The legend comes before the rows, which choose bars or strips: it follows last frame's choice.
+    const bool occupancy_key = drawn_mode_ == 2;
     drawn_mode_ = 0;
     const RunRecord* record = state.current.get();
     if (!record || record->provisional) {
@@ -176,19 +178,18 @@ void ResidencyView::draw(AppState& state) {
     widgets::wrapped(fill(t.summary, {std::to_string(m.blocks), std::to_string(m.sms.size()), std::to_string(m.ran),
                                       std::to_string(m.waited), std::to_string(m.stuck), std::to_string(m.never)})
                          .c_str());
-    ImGui::SameLine();
-    widgets::about_button(t.about);
-    draw_legend(state);
-    // Under the rows: the axis line, the block strip and its words (the never-started ranges first).
-    const float line = ImGui::GetTextLineHeightWithSpacing();
-    const float words_h = line * (1.6f + (m.never ? 1.0f : 0.0f) + (m.waited_ranges.empty() ? 0.0f : 1.0f)) +
-                          ImGui::GetTextLineHeight() * 1.4f;
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_rows(state, ImVec2(avail.x, std::max(line * 3, avail.y - words_h)));
+
+    draw_legend(state, occupancy_key);
+    // The fate of every block first (the never-started tail is the lesson's point, and must not be
+    // the part that is cut off when the room is small), then the SM rows in what is left.
     draw_never(state);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // All of what is left (less the spacing ImGui adds after an item): no scrollbar for a few pixels.
+    draw_rows(state, ImVec2(avail.x, std::max(ImGui::GetTextLineHeightWithSpacing() * 3,
+                                              avail.y - ImGui::GetStyle().ItemSpacing.y)));
 }
 
-void ResidencyView::draw_legend(const AppState& state) {
+void ResidencyView::draw_legend(const AppState& state, bool occupancy_key) {
     const ResidencyText& t = ui_text(shown_language(state)).residency;
     const ResidencyModel& m = model_;
     bool first = true;
@@ -202,6 +203,13 @@ void ResidencyView::draw_legend(const AppState& state) {
     item(residency_colour::kWaited, t.legend_waited, m.waited);
     item(residency_colour::kStuck, t.legend_stuck, m.stuck);
     item(residency_colour::kNever, t.legend_never, m.never);
+    // Occupancy strips need their key.
+    if (occupancy_key) {
+        widgets::same_line_if_fits(ImGui::CalcTextSize(t.faint).x + ImGui::GetFontSize());
+        ImGui::TextDisabled("%s", t.faint.s);
+    }
+    // The about button ends the legend line (beside the wrapped summary it would cover its words).
+    widgets::about_button(t.about);
 }
 
 void ResidencyView::draw_rows(const AppState& state, ImVec2 size) {
@@ -227,9 +235,9 @@ void ResidencyView::draw_rows(const AppState& state, ImVec2 size) {
     sms_per_row_ = std::max<uint32_t>(1, uint32_t(std::ceil(float(sms) * min_row / rows_h)));
     const uint32_t rows = (sms + sms_per_row_ - 1) / sms_per_row_;
     const float row_h = std::min(rows_h / float(rows), line * 4.0f);
-    // A bar per block when each slot gets 3 pixels and one SM a row; else occupancy strips.
-    // and each slot's blocks get 3 pixels of width on average (a long queue of short blocks does not).
-    const bool bars = sms_per_row_ == 1 && row_h * 0.85f / float(std::max(1u, m.max_slots)) >= 3.0f &&
+    // A bar per block when each slot gets 2 pixels and one SM a row, and each slot's blocks get 3
+    // pixels of width on average (a long queue of short blocks does not); else occupancy strips.
+    const bool bars = sms_per_row_ == 1 && row_h * 0.85f / float(std::max(1u, m.max_slots)) >= 2.0f &&
                       m.max_bars_per_slot * 3.0 <= double(x1 - x0);
     drawn_mode_ = bars ? 1 : 2;
     const double span = double(m.end);

@@ -96,7 +96,7 @@ class ResidencyView {
     uint32_t sms_per_row() const { return sms_per_row_; }
 
   private:
-    void draw_legend(const AppState& state);
+    void draw_legend(const AppState& state, bool occupancy_key);
     void draw_rows(const AppState& state, ImVec2 size);
     void draw_never(const AppState& state);
 

@@ -425,6 +425,9 @@ void Script::after_frame(App& app, Shell& shell) {
         wait_start_ = std::chrono::steady_clock::now();
         [[fallthrough]];
     case Step::WaitGpu:
+        // The frame after an opened file was shown (a user's kernel puts its source in front, and the
+        // tab bar follows a frame later): a view the script named wins.
+        if (!options_.open.empty() && options_.view) state.focus_view = *options_.view;
         // A GPU run waits for the probe, so that where there is no GPU the app has said so (and
         // falls back) before the run starts, rather than the run discovering it.
         if ((options_.run || options_.compare || options_.run_outcomes || options_.run_ladder) &&

@@ -298,6 +298,7 @@ struct ResidencyText {
     Text legend_ran, legend_waited, legend_stuck, legend_never;
     Text sm, sms;      // "SM {0}", "SMs {0}-{1}"
     Text axis_end;     // "tick {0}"
+    Text faint;        // the occupancy strips' key
     Text strip;        // "blocks 0-{0} in index order"
     Text never_one, never_many; // {0} the ranges, {1} how many blocks
     Text waited_words; // {0} the ranges, {1} how many blocks
