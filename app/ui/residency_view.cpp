@@ -171,7 +171,14 @@ void ResidencyView::draw(AppState& state) {
         serial_ = record->serial;
     }
     if (!model_.available) {
-        widgets::disabled_wrapped(t.none);
+        // A simulator run with no threads at all was refused before it started (a cooperative grid
+        // too large to be resident): that is not "no data", it is the lesson's outcome.
+        const trace::Trace& tr = record->summary.trace;
+        if (tr.meta.backend != "gpu" && tr.threads.empty() && tr.meta.status == trace::RunStatus::Error)
+            widgets::coloured_text_wrapped(theme::palette(state.presenter).deadlock,
+                                           fill(t.refused, {std::to_string(tr.meta.grid.count())}).c_str());
+        else
+            widgets::disabled_wrapped(t.none);
         return;
     }
     const ResidencyModel& m = model_;

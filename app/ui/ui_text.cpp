@@ -633,6 +633,8 @@ constexpr UiText kEnglish = {
             .idle = "Run the variant to see which blocks were resident on which SM.",
             .none = "No residency data in this run: only simulator runs record which block was on which SM "
                     "(GPU runs and older .slt files do not).",
+            .refused = "No block ever became resident: the launch of {0} blocks was refused before it started "
+                       "(the status line says why).",
             .summary = "{0} blocks on {1} SMs: {2} ran and retired, {3} waited for a free slot first, {4} still "
                        "resident when the run ended, {5} never started.",
             .legend_ran = "resident from the start, retired",
@@ -1228,6 +1230,7 @@ constexpr UiText kChinese = {
             .idle = "运行这个版本，查看哪些线程块驻留在哪个 SM 上。",
             .none = "这次运行没有驻留数据：只有模拟器运行会记录每个线程块在哪个 SM 上（GPU 运行和较早的 .slt "
                     "文件没有）。",
+            .refused = "没有任何线程块驻留过：这次 {0} 个线程块的启动在开始之前就被拒绝了（状态栏说明了原因）。",
             .summary = "{0} 个线程块，{1} 个 SM：{2} 个运行并退出，{3} 个先等待空闲槽位，{4} 个在运行结束时仍驻留，"
                        "{5} 个从未开始。",
             .legend_ran = "一开始就驻留，已退出",

@@ -294,6 +294,7 @@ struct LadderText {
 struct ResidencyText {
     Text tab;          // "Residency"
     Text idle, none;   // before a run; a run without residency data (one line)
+    Text refused;      // a launch refused before any block was resident ({0}: its blocks)
     Text summary;      // "{0} blocks on {1} SMs: ..." {0} blocks {1} SMs {2} ran {3} waited {4} stuck {5} never
     Text legend_ran, legend_waited, legend_stuck, legend_never;
     Text sm, sms;      // "SM {0}", "SMs {0}-{1}"

@@ -5,6 +5,7 @@
 #include "ui/residency_view.h"
 
 #include "ui/headless_panel.h"
+#include "ui/theme.h"
 
 #include <gtest/gtest.h>
 
@@ -164,6 +165,26 @@ TEST(ResidencyViewDraw, ARunWithoutResidencySaysSoAndDrawsNoBars) {
     EXPECT_FALSE(HeadlessPanel::drew_colour(residency_colour::kRan));
     EXPECT_FALSE(HeadlessPanel::drew_colour(residency_colour::kNever));
     EXPECT_EQ(view.rows_rect().z, 0.0f);
+}
+
+TEST(ResidencyViewDraw, ARefusedLaunchSaysNoBlockEverRanNotNoData) {
+    HeadlessPanel panel({1000, 500});
+    AppState state;
+    trace::Trace t;
+    t.meta.backend = "sim";
+    t.meta.status = trace::RunStatus::Error;
+    t.meta.grid = {4224, 1, 1};
+    state.current = record_of(t, 1);
+    ResidencyView view;
+    panel.frame([&] { view.draw(state); });
+    EXPECT_EQ(view.drawn_mode(), 0);
+    EXPECT_TRUE(HeadlessPanel::drew_colour(theme::palette(false).deadlock)); // said in the deadlock ink
+    // A GPU run without the table is only "no data", in the disabled ink.
+    trace::Trace g = t;
+    g.meta.backend = "gpu";
+    state.current = record_of(g, 2);
+    panel.frame([&] { view.draw(state); });
+    EXPECT_FALSE(HeadlessPanel::drew_colour(theme::palette(false).deadlock));
 }
 
 TEST(ResidencyViewDraw, ManyBlocksOnManySmsAggregateIntoFewVertices) {
