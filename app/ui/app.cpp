@@ -501,7 +501,8 @@ void App::draw_normal_layout(ImVec2 size) {
     {
         // The outcomes tab is a table of counts that wants rows in sight: it has a split of its own,
         // taller by default.
-        float& top = shown_tab_ == View::Outcomes || shown_tab_ == View::Heatmap || shown_tab_ == View::Ladder
+        float& top = shown_tab_ == View::Outcomes || shown_tab_ == View::Heatmap || shown_tab_ == View::Ladder ||
+                                 shown_tab_ == View::Residency
                          ? splits_.top_outcomes
                          : splits_.top;
         const float top_h = split_size(size.y, top, em * 8, em * 14);
@@ -582,6 +583,7 @@ void App::draw_centre_tabs(ImVec2 size) {
         }
         draw_heatmap_tab();
         draw_ladder_tab();
+        draw_residency_tab();
         ImGui::EndTabBar();
     }
     select_tab_ = false;
@@ -616,6 +618,22 @@ void App::draw_ladder_tab() {
     note_region("ladder");
     ladder_.draw(state_);
     if (const ImVec4 b = ladder_.bars_rect(); b.z > b.x) regions_["ladder_bars"] = Region{b.x, b.y, b.z - b.x, b.w - b.y};
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+}
+
+void App::note_residency_regions() {
+    if (const ImVec4 r = residency_.rows_rect(); r.z > r.x) regions_["residency_rows"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
+    if (const ImVec4 n = residency_.never_rect(); n.z > n.x)
+        regions_["residency_never"] = Region{n.x, n.y, n.z - n.x, n.w - n.y};
+}
+
+void App::draw_residency_tab() {
+    if (!begin_view_tab(View::Residency, ui_text(shown_language(state_)).residency.tab, "###residency_tab")) return;
+    ImGui::BeginChild("##residency", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    note_region("residency");
+    residency_.draw(state_);
+    note_residency_regions();
     ImGui::EndChild();
     ImGui::EndTabItem();
 }
@@ -683,7 +701,8 @@ void App::draw_presenter_layout(ImVec2 size) {
     // The source gets a little more than the lesson: its lines must not be cut (see SourceView's
     // fit-to-width in presenter mode).
     // The heatmap and the ladder are pictures that want the room more than the timeline beside them.
-    const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder;
+    const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder ||
+                         state_.focus_view == View::Residency;
     const float left_share = picture ? 0.62f : state_.focus_view == View::Source ? 0.52f : 0.46f;
     const float left_w = timeline_only ? 0.0f : std::floor((size.x - gap) * left_share);
     if (!timeline_only) {
@@ -709,6 +728,10 @@ void App::draw_presenter_layout(ImVec2 size) {
             ladder_.draw(state_);
             if (const ImVec4 b = ladder_.bars_rect(); b.z > b.x)
                 regions_["ladder_bars"] = Region{b.x, b.y, b.z - b.x, b.w - b.y};
+        } else if (state_.focus_view == View::Residency) {
+            note_region("residency");
+            residency_.draw(state_);
+            note_residency_regions();
         } else {
             note_region("lesson");
             lesson_.draw(state_);
@@ -1370,8 +1393,9 @@ void App::focus_finding(int index) {
     state_.selection.selected_finding = index;
     state_.selection.finding_lines = f.lines;
     // Presenter mode puts the finding's lines beside the timeline (the lesson gives way to the source).
-    // A picture the presenter chose (heatmap, ladder) stays: it is what the audience is looking at.
-    const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder;
+    // A picture the presenter chose (heatmap, ladder, residency) stays: it is what the audience is looking at.
+    const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder ||
+                         state_.focus_view == View::Residency;
     if (state_.presenter && state_.focus_view != View::Source && !picture) state_.focus_view = View::Source;
     // The view that draws the current record knows which events a finding is about (the pair of
     // accesses of a race) and where their rows are: it zooms to them, opens their block, pins both

@@ -16,6 +16,7 @@
 #include "ui/heatmap_view.h"
 #include "ui/help_overlay.h"
 #include "ui/ladder_view.h"
+#include "ui/residency_view.h"
 #include "ui/lesson_panel.h"
 #include "ui/outcomes_view.h"
 #include "ui/output_grid.h"
@@ -58,7 +59,8 @@ struct AppOptions {
 // "timeline_right_header": the text over a timeline, all its lines), "outcomes" (the outcomes tab's
 // content) and "outcomes_table" (its histogram table, where it is drawn), "heatmap" (the heatmap tab),
 // "heatmap_cells" and "heatmap_legend" (its shader-drawn cells and its colour legend), "ladder" and
-// "ladder_bars" (the ladder tab and its bars). Written by the scripted mode's
+// "ladder_bars" (the ladder tab and its bars), "residency", "residency_rows" and "residency_never" (the
+// residency tab, its SM rows and its block strip with the never-started words). Written by the scripted mode's
 // --layout for the GUI tests.
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
@@ -115,6 +117,8 @@ class App {
     bool begin_view_tab(View view, const char* label, const char* id);
     void draw_heatmap_tab();
     void draw_ladder_tab();
+    void draw_residency_tab();
+    void note_residency_regions();
     void draw_timelines(ImVec2 size, bool stacked);
     void draw_timeline_header(const RunRecord& record, bool short_label, const char* region);
     void draw_timeline_header_text(const RunRecord& record, bool short_label);
@@ -158,6 +162,7 @@ class App {
     OutcomesView outcomes_;
     HeatmapView heatmap_;
     LadderView ladder_;
+    ResidencyView residency_;
     TimelineView timeline_;
     PlaybackBar playback_; // steps through the current record (the main timeline's)
     SharedMemoryView shared_memory_;

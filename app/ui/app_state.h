@@ -162,7 +162,7 @@ struct RunProgress {
     std::string what; // "stencil / missing_barrier"
 };
 
-enum class View : uint8_t { Lesson, Source, Timeline, Findings, Outcomes, Heatmap, Ladder };
+enum class View : uint8_t { Lesson, Source, Timeline, Findings, Outcomes, Heatmap, Ladder, Residency };
 
 struct AppState {
     const scenario::Scenario* scenario = nullptr;

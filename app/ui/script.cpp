@@ -50,7 +50,7 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --run                               run the selected variant and wait for it
   --compare                           compare mode: runs the correct variant and the selected one (as
                                       the C key does; --run is implied) and waits for both
-  --view lesson|source|timeline|findings|outcomes|heatmap|ladder   bring a view to the front
+  --view lesson|source|timeline|findings|outcomes|heatmap|ladder|residency   bring a view to the front
   --heatmap contention|block_thread|sm_warp   which heatmap the heatmap view shows (default contention)
   --heatmap-log                       the heatmap's log colour scale
   --run-ladder                        run the ladder view's ladder (every variant, the run panel's backend),
@@ -258,8 +258,10 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                     o.view = View::Heatmap;
                 else if (value == "ladder")
                     o.view = View::Ladder;
+                else if (value == "residency")
+                    o.view = View::Residency;
                 else
-                    throw ArgError{"--view must be lesson, source, timeline, findings, outcomes, heatmap or ladder, got '" +
+                    throw ArgError{"--view must be lesson, source, timeline, findings, outcomes, heatmap, ladder or residency, got '" +
                                    value + "'"};
             } else if (name == "tap") {
                 size_t from = 0;
@@ -423,6 +425,9 @@ void Script::after_frame(App& app, Shell& shell) {
         wait_start_ = std::chrono::steady_clock::now();
         [[fallthrough]];
     case Step::WaitGpu:
+        // The frame after an opened file was shown (a user's kernel puts its source in front, and the
+        // tab bar follows a frame later): a view the script named wins.
+        if (!options_.open.empty() && options_.view) state.focus_view = *options_.view;
         // A GPU run waits for the probe, so that where there is no GPU the app has said so (and
         // falls back) before the run starts, rather than the run discovering it.
         if ((options_.run || options_.compare || options_.run_outcomes || options_.run_ladder) &&
@@ -694,6 +699,7 @@ void Script::after_render(App& app, Shell& shell) {
                            : s.focus_view == View::Outcomes ? "outcomes"
                            : s.focus_view == View::Heatmap  ? "heatmap"
                            : s.focus_view == View::Ladder   ? "ladder"
+                           : s.focus_view == View::Residency ? "residency"
                                                             : "findings"},
             {"memory_model", s.current ? launch::to_string(s.current->summary.memory) : ""},
             {"record_seed", s.current ? s.current->options.seed : 0},

@@ -672,6 +672,42 @@ constexpr UiText kEnglish = {
                      "untraced launches (CUDA events); in the simulator it is the cost model's modelled "
                      "cycles, which rank the variants as the hardware does without claiming its speed.",
         },
+    .residency =
+        {
+            .tab = "Residency",
+            .idle = "Run the variant to see which blocks were resident on which SM.",
+            .none = "No residency data in this run: only simulator runs record which block was on which SM "
+                    "(GPU runs and older .slt files do not).",
+            .refused = "No block ever became resident: the launch of {0} blocks was refused before it started "
+                       "(the status line says why).",
+            .summary = "{0} blocks on {1} SMs: {2} ran and retired, {3} waited for a free slot first, {4} still "
+                       "resident when the run ended, {5} never started.",
+            .legend_ran = "resident from the start, retired",
+            .legend_waited = "waited for a free slot, then ran",
+            .legend_stuck = "still resident at the end (never retired)",
+            .legend_never = "never resident",
+            .sm = "SM {0}",
+            .sms = "SMs {0}\u2013{1}",
+            .axis_end = "tick {0}",
+            .faint = "fainter: fewer slots taken (hover for counts)",
+            .strip = "every block, 0\u2013{0}, in index order:",
+            .never_one = "block {0} never started: no slot freed",
+            .never_many = "blocks {0} never started: no slot freed ({1} blocks)",
+            .waited_words = "blocks {0} waited for a free slot ({1} blocks)",
+            .more = "and {0} more ranges",
+            .hover_bar = "block {0} on SM {1}: resident from tick {2} to {3}",
+            .hover_end = "the end of the run",
+            .hover_waited = "it waited for another block to free a slot",
+            .hover_stuck = "it never retired: its threads were still running when the run ended",
+            .hover_occupancy = "{0}, ticks {1}\u2013{2}: {3} blocks resident in this span ({4} slots at once)",
+            .hover_strip = "block {0}: {1}",
+            .about = "Residency: an SM holds only so many blocks at once (threads, blocks, shared memory and "
+                     "registers per SM limit it); the other blocks of a launch wait until a resident block "
+                     "retires and frees its slot. Each row is an SM, each bar a block from the tick it became "
+                     "resident to the tick it retired. A grid barrier needs every block resident at once: when "
+                     "the resident blocks wait at it for blocks that cannot start, no slot ever frees and the "
+                     "rest never start. Many blocks: a row shows how many of its slots are taken over time.",
+        },
 };
 
 constexpr UiText kChinese = {
@@ -1273,6 +1309,40 @@ constexpr UiText kChinese = {
             .about = "优化阶梯：在同一个后端上运行课程的每个版本，用条形显示它的时间，并给出它与第一个（最朴素"
                      "的）版本之比。在 GPU 上，时间是 N 次不插桩启动的中位数（CUDA 事件）；在模拟器中是成本模型"
                      "的建模周期，它像硬件一样给版本排序，但不代表硬件的速度。",
+        },
+    .residency =
+        {
+            .tab = "驻留",
+            .idle = "运行这个版本，查看哪些线程块驻留在哪个 SM 上。",
+            .none = "这次运行没有驻留数据：只有模拟器运行会记录每个线程块在哪个 SM 上（GPU 运行和较早的 .slt "
+                    "文件没有）。",
+            .refused = "没有任何线程块驻留过：这次 {0} 个线程块的启动在开始之前就被拒绝了（状态栏说明了原因）。",
+            .summary = "{0} 个线程块，{1} 个 SM：{2} 个运行并退出，{3} 个先等待空闲槽位，{4} 个在运行结束时仍驻留，"
+                       "{5} 个从未开始。",
+            .legend_ran = "一开始就驻留，已退出",
+            .legend_waited = "等待空闲槽位后运行",
+            .legend_stuck = "结束时仍驻留（从未退出）",
+            .legend_never = "从未驻留",
+            .sm = "SM {0}",
+            .sms = "SM {0}\u2013{1}",
+            .axis_end = "时刻 {0}",
+            .faint = "越淡：占用的槽位越少（悬停查看数目）",
+            .strip = "所有线程块 0\u2013{0}，按编号排列：",
+            .never_one = "线程块 {0} 从未开始：没有槽位空出来",
+            .never_many = "线程块 {0} 从未开始：没有槽位空出来（共 {1} 个）",
+            .waited_words = "线程块 {0} 等待过空闲槽位（共 {1} 个）",
+            .more = "另有 {0} 段",
+            .hover_bar = "线程块 {0}，SM {1}：从时刻 {2} 驻留到 {3}",
+            .hover_end = "运行结束",
+            .hover_waited = "它等待另一个线程块退出、空出槽位",
+            .hover_stuck = "它从未退出：运行结束时它的线程仍在运行",
+            .hover_occupancy = "{0}，时刻 {1}\u2013{2}：这段时间内有 {3} 个线程块驻留（同时最多 {4} 个槽位）",
+            .hover_strip = "线程块 {0}：{1}",
+            .about = "驻留：一个 SM 同时只能容纳有限个线程块（受每个 SM 的线程数、线程块数、共享内存和寄存器限制）；"
+                     "启动中的其他线程块要等某个驻留的线程块退出、空出槽位。每一行是一个 SM，每一条是一个线程块，"
+                     "从它开始驻留的时刻到它退出的时刻。网格屏障要求所有线程块同时驻留：驻留的线程块在屏障处等待"
+                     "无法开始的线程块时，永远不会有槽位空出来，其余线程块也就永远不会开始。线程块很多时，一行显示"
+                     "它的槽位随时间被占用了多少。",
         },
 };
 

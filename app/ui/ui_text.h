@@ -314,6 +314,27 @@ struct LadderText {
     Text about;
 };
 
+// The residency view: which blocks ran on which SM, which waited for a slot, which never started.
+struct ResidencyText {
+    Text tab;          // "Residency"
+    Text idle, none;   // before a run; a run without residency data (one line)
+    Text refused;      // a launch refused before any block was resident ({0}: its blocks)
+    Text summary;      // "{0} blocks on {1} SMs: ..." {0} blocks {1} SMs {2} ran {3} waited {4} stuck {5} never
+    Text legend_ran, legend_waited, legend_stuck, legend_never;
+    Text sm, sms;      // "SM {0}", "SMs {0}-{1}"
+    Text axis_end;     // "tick {0}"
+    Text faint;        // the occupancy strips' key
+    Text strip;        // "blocks 0-{0} in index order"
+    Text never_one, never_many; // {0} the ranges, {1} how many blocks
+    Text waited_words; // {0} the ranges, {1} how many blocks
+    Text more;         // "and {0} more ranges"
+    Text hover_bar;    // {0} block {1} SM {2} admitted {3} retired
+    Text hover_end, hover_waited, hover_stuck;
+    Text hover_occupancy; // {0} SM(s) {1}-{2} ticks {3} resident {4} slots
+    Text hover_strip;     // {0} block {1} its fate
+    Text about;
+};
+
 struct UiText {
     MenuText menu;
     ShellText shell;
@@ -334,6 +355,7 @@ struct UiText {
     OutcomesText outcomes;
     HeatmapText heatmap;
     LadderText ladder;
+    ResidencyText residency;
 };
 
 const UiText& ui_text(Language language);

@@ -240,14 +240,15 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
     };
     EXPECT_EQ(error_of({"--scenario", "nope"}),
               "unknown scenario 'nope' (scenarios: stencil, divergent_barrier, loop_barrier, lost_update, "
-              "message_passing, last_block_reduction, fence_scope, atomic_counter, histogram, cas_loop, atomic_ops)");
+              "message_passing, last_block_reduction, fence_scope, atomic_counter, histogram, cas_loop, atomic_ops, "
+              "grid_sync)");
     EXPECT_NE(
         error_of({"--scenario", "stencil", "--variant", "v2"}).find("(variants: correct, missing_barrier)"),
         std::string::npos);
     EXPECT_EQ(error_of({"--variant", "correct"}), "--variant needs --scenario");
     EXPECT_EQ(error_of({"--size", "big"}), "--size must be WIDTHxHEIGHT (e.g. 1280x800), got 'big'");
     EXPECT_EQ(error_of({"--view", "heatmaps"}),
-              "--view must be lesson, source, timeline, findings, outcomes, heatmap or ladder, got 'heatmaps'");
+              "--view must be lesson, source, timeline, findings, outcomes, heatmap, ladder or residency, got 'heatmaps'");
     EXPECT_EQ(error_of({"--heatmap", "pie"}),
               "--heatmap must be contention, block_thread or sm_warp, got 'pie'");
     EXPECT_EQ(error_of({"--memory", "tso"}), "--memory must be sc or relaxed, got 'tso'");
