@@ -316,7 +316,7 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
         access.value[l] = b[l];
         access.operand_c[l] = c[l];
     });
-    access.compiler_aggregated = aggregatable_[pc] != 0;
+    access.compiler_aggregated = pc < aggregatable_.size() && aggregatable_[pc] != 0; // empty without the cost model
     memory_->atomic(access);                                              // value[] now holds the old values
     if (cost_ && result_unused_[pc]) access.kind = AccessKind::Reduction; // timed as the RED it becomes
     time_access(warp, access);

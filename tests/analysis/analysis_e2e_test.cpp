@@ -262,6 +262,10 @@ TEST(analysis_e2e, WarpDivergenceAsEachKernelSays) {
                     continue;
                 }
                 ASSERT_FALSE(r.findings.empty()) << where;
+                // Under independent thread scheduling a random schedule may run part of a warp's
+                // lanes ahead, so one run's divergent phases can name different lane sets and stay
+                // separate findings: together they count every divergent warp phase once.
+                uint64_t phases = 0;
                 for (const Finding& f : r.findings) {
                     ASSERT_EQ(f.kind, FindingKind::BarrierDivergence) << where;
                     EXPECT_TRUE(f.message.starts_with("divergent threads in warp ")) << where;
@@ -269,8 +273,9 @@ TEST(analysis_e2e, WarpDivergenceAsEachKernelSays) {
                     EXPECT_NE(source_line("warp_divergence", f.lines[0]).find("__syncthreads()"),
                               std::string::npos)
                         << where << ": line " << f.lines[0];
-                    EXPECT_EQ(f.count, warp_phases) << where;
+                    phases += f.count;
                 }
+                EXPECT_EQ(phases, warp_phases) << where;
             }
         }
     }

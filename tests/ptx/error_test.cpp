@@ -157,7 +157,7 @@ TEST(ptx_errors, MalformedOperands) {
     expect_instruction_error("setp.lt.s32 %r1, %r2, %r3", "expected a predicate register as destination");
     expect_instruction_error("setp.lt.s32 %p1|, %r2, %r3", "malformed operand");
     expect_instruction_error("selp.b32 %r1, %r2, %r3, %r4", "expected a predicate register");
-    expect_instruction_error("mov.u32 %r1, %envreg3", "unsupported special register '%envreg3'");
+    expect_instruction_error("mov.u32 %r1, %pm0", "unsupported special register '%pm0'");
     expect_instruction_error("mov.u32 %r1, %tid", "unsupported special register '%tid'");
     expect_instruction_error("bar.sync 16", "barrier id must be 0..15");
     expect_instruction_error("mov.b64 {%r1, %r2}, {%r3, %r4}", "vector operands on both sides");

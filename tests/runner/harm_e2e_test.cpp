@@ -92,7 +92,10 @@ TEST(runner_harm, StencilMissingBarrierPutsTheHarmFirst) {
             }
             harmful += f.harmful;
         }
-        EXPECT_EQ(harmful, r.summary.wrong_outputs) << dump(findings);
+        // Every wrong output has a harmful pair behind it; under independent thread scheduling one
+        // output can read both neighbours stale (its lanes split from theirs), so up to two.
+        EXPECT_GE(harmful, r.summary.wrong_outputs) << dump(findings);
+        EXPECT_LE(harmful, 2 * r.summary.wrong_outputs) << dump(findings);
     }
 }
 

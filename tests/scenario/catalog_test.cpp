@@ -114,7 +114,7 @@ TEST(scenario_catalog, HasTheLessonsInOrder) {
     EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update",
                                              "message_passing", "last_block_reduction", "fence_scope", "atomic_counter",
                                              "histogram", "cas_loop", "atomic_ops", "syncthreads_predicates",
-                                             "warp_neighbour", "warp_reduce", "cg_tiles"}));
+                                             "warp_neighbour", "warp_reduce", "cg_tiles", "grid_sync"}));
 }
 
 // The catalog's order is the LESSONS file's, and every lesson file embedded is the one in the tree.
@@ -405,6 +405,10 @@ TEST(scenario_catalog, ExpectationsAreConsistent) {
                 // budget, which keeps the verdict tests quick; it leaves no outputs to check.
                 EXPECT_EQ(e.wrong_outputs, WrongOutputs::Unchecked);
                 EXPECT_GT(s.max_steps, 0u) << "a spinning variant needs the lesson's max_steps";
+            } else if (e.status == trace::RunStatus::Error) {
+                // A launch refused before anything runs (grid_sync/too_many_blocks): no outputs.
+                EXPECT_EQ(e.wrong_outputs, WrongOutputs::Unchecked);
+                EXPECT_TRUE(v.launch.cooperative) << "only a cooperative launch is refused by design";
             } else {
                 EXPECT_EQ(e.status, trace::RunStatus::Ok);
             }

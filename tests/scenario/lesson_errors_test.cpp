@@ -92,11 +92,12 @@ TEST(LessonErrors, UnknownKeyAndTable) {
     Files f;
     f.toml = with(f.toml, "grid = 5", "gird = 5");
     expect_error(f, "lesson.toml:5: unknown key 'gird' (keys: id, topic, source, grid, block, shared_bytes, "
-                    "reference, args, outputs, memory, max_steps)");
+                    "reference, args, outputs, memory, max_steps, cooperative)");
     Files g;
     g.toml = with(g.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"possible\"\nmust_finds = []");
     expect_error(g, "lesson.toml:26: variant 'missing_barrier': unknown key 'must_finds' (keys: kernel, "
-                    "must_find, must_not_find, wrong_outputs, status, forbidden_outcomes, forbidden_because)");
+                    "must_find, must_not_find, wrong_outputs, status, forbidden_outcomes, forbidden_because, grid, "
+                    "cooperative)");
     Files h;
     h.toml = with(h.toml, "[buffers]", "[buffer]");
     expect_error(h, "lesson.toml:12: unknown table [buffer] (tables: [buffers], [outcomes], [latency], [param.NAME], "
@@ -242,7 +243,7 @@ TEST(LessonErrors, Reference) {
     h.toml = with(h.toml, "reference = \"rr:correct\"", "reference = \"stencl\"");
     expect_error(h, "lesson.toml:8: unknown reference 'stencl' (C++ references: stencil, divergent_barrier, "
                     "loop_barrier, lost_update, message_passing, last_block_reduction, atomic_counter, "
-                    "histogram, cas_loop, atomic_ops, warp_reduce, warp_neighbour, syncthreads_predicates; or "
+                    "histogram, cas_loop, atomic_ops, warp_reduce, warp_neighbour, syncthreads_predicates, grid_sync; or "
                     "\"rr:VARIANT\"");
     Files i;
     i.toml = with(i.toml, "reference = \"rr:correct\"", "reference = \"stencil\"");
