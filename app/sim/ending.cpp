@@ -15,6 +15,47 @@ namespace {
 // Block pictures spelled out in a deadlock report; the others are counted.
 constexpr size_t kMaxPictures = 3;
 
+// Blocks grouped by what their threads do (the same "picture" of who waits or spins where), in the
+// order first seen: the deadlock and spin reports name each group's blocks once.
+class BlockPictures {
+  public:
+    void add(const std::string& picture, uint32_t block) {
+        auto it = std::find_if(groups_.begin(), groups_.end(), [&](const auto& g) { return g.first == picture; });
+        if (it == groups_.end())
+            groups_.push_back({picture, {block}});
+        else
+            it->second.push_back(block);
+    }
+    // " Blocks 0-3: <picture>" for the first kMaxPictures groups, then " N more blocks <verb> likewise."
+    std::string describe(const char* verb_one, const char* verb_many) {
+        std::string out;
+        size_t hidden = 0;
+        for (size_t i = 0; i < groups_.size(); ++i) {
+            auto& [picture, blocks] = groups_[i];
+            if (i >= kMaxPictures) {
+                hidden += blocks.size();
+                continue;
+            }
+            std::sort(blocks.begin(), blocks.end());
+            out += blocks.size() == 1 ? " Block " : " Blocks ";
+            out += trace::format_id_list(blocks);
+            out += ":";
+            out += picture;
+        }
+        if (hidden) {
+            out += ' ';
+            out += std::to_string(hidden);
+            out += hidden == 1 ? " more block " : " more blocks ";
+            out += hidden == 1 ? verb_one : verb_many;
+            out += " likewise.";
+        }
+        return out;
+    }
+
+  private:
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> groups_; // picture -> blocks
+};
+
 } // namespace
 
 // [SECTION] Errors ===================================================================================
@@ -71,7 +112,7 @@ std::string Run::trap_message(uint32_t pc) const {
 // split across barrier instructions (the aligned-barrier rule that makes them wait forever). Blocks
 // with the same picture are named together.
 std::string Run::deadlock_report() const {
-    std::vector<std::pair<std::string, std::vector<uint32_t>>> pictures; // picture -> blocks
+    BlockPictures pictures;
     bool any_split = false;
     for (const auto& bp : resident_) {
         const Block& b = *bp;
@@ -111,33 +152,9 @@ std::string Run::deadlock_report() const {
                << trace::format_id_list(split_warps) << " wait at different barrier instructions";
         os << ".";
         any_split = any_split || !split_warps.empty();
-        const std::string picture = os.str();
-        auto it =
-            std::find_if(pictures.begin(), pictures.end(), [&](const auto& p) { return p.first == picture; });
-        if (it == pictures.end())
-            pictures.push_back({picture, {b.linear}});
-        else
-            it->second.push_back(b.linear);
+        pictures.add(os.str(), b.linear);
     }
-    std::string out = "no thread can move.";
-    size_t hidden = 0;
-    for (size_t i = 0; i < pictures.size(); ++i) {
-        auto& [picture, blocks] = pictures[i];
-        if (i >= kMaxPictures) {
-            hidden += blocks.size();
-            continue;
-        }
-        std::sort(blocks.begin(), blocks.end());
-        out += blocks.size() == 1 ? " Block " : " Blocks ";
-        out += trace::format_id_list(blocks);
-        out += ":";
-        out += picture;
-    }
-    if (hidden) {
-        out += " ";
-        out += std::to_string(hidden);
-        out += hidden == 1 ? " more block waits likewise." : " more blocks wait likewise.";
-    }
+    std::string out = "no thread can move." + pictures.describe("waits", "wait");
     if (any_split)
         out += " Lanes of one warp at different barrier instructions wait for each other forever: an aligned "
                "barrier (bar.sync, __syncthreads()) lets a warp arrive only when all of its non-exited lanes "
@@ -166,7 +183,7 @@ uint32_t Run::spin_site(const Warp& warp, uint32_t lane) const {
 // which threads spin where and which wait at a barrier (blocks with the same picture together), then
 // the blocks that never started, and why no slot frees.
 std::string Run::spin_report() const {
-    std::vector<std::pair<std::string, std::vector<uint32_t>>> pictures; // picture -> blocks
+    BlockPictures pictures;
     for (const auto& bp : resident_) {
         const Block& b = *bp;
         std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> at; // (0 spin | 1 wait, site) -> threads
@@ -194,35 +211,12 @@ std::string Run::spin_report() const {
                << ")";
             first = false;
         }
-        const std::string picture = os.str();
-        auto it =
-            std::find_if(pictures.begin(), pictures.end(), [&](const auto& p) { return p.first == picture; });
-        if (it == pictures.end())
-            pictures.push_back({picture, {b.linear}});
-        else
-            it->second.push_back(b.linear);
+        os << ".";
+        pictures.add(os.str(), b.linear);
     }
     std::string out = "the resident blocks spin without end: no resident thread changes memory, exits or "
-                      "frees a slot, so the blocks waiting for one never start.";
-    size_t hidden = 0;
-    for (size_t i = 0; i < pictures.size(); ++i) {
-        auto& [picture, blocks] = pictures[i];
-        if (i >= kMaxPictures) {
-            hidden += blocks.size();
-            continue;
-        }
-        std::sort(blocks.begin(), blocks.end());
-        out += blocks.size() == 1 ? " Block " : " Blocks ";
-        out += trace::format_id_list(blocks);
-        out += ':';
-        out += picture;
-        out += '.';
-    }
-    if (hidden) {
-        out += ' ';
-        out += std::to_string(hidden);
-        out += hidden == 1 ? " more block spins likewise." : " more blocks spin likewise.";
-    }
+                      "frees a slot, so the blocks waiting for one never start." +
+                      pictures.describe("spins", "spin");
     std::vector<uint32_t> never;
     for (uint32_t b = next_block_; b < block_count_; ++b)
         never.push_back(b);
