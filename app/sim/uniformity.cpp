@@ -79,7 +79,7 @@ bool is_pure(const ptx::Instruction& in) {
 
 class Uniformity {
   public:
-    explicit Uniformity(const ptx::Function& fn) : fn_(fn), uniform_(fn.registers.size(), 1) {
+    explicit Uniformity(const ptx::Function& fn) : uniform_(fn.registers.size(), 1) {
         std::vector<uint32_t> definitions(fn.registers.size(), 0);
         for (const ptx::Instruction& in : fn.code)
             for_each_destination(in, [&](uint32_t r) { ++definitions[r]; });
@@ -140,7 +140,6 @@ class Uniformity {
         return true;
     }
 
-    const ptx::Function& fn_;
     std::vector<uint8_t> uniform_;
 };
 
