@@ -3,11 +3,15 @@
 #pragma once
 
 #include "runner/ladder.h"
+#include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace synclab::testing {
 
@@ -35,6 +39,44 @@ inline void expect_same_order(const std::map<std::string, double>& gpu, const st
                                             << "), the simulator has " << sim.at(a) << " vs " << sim.at(b) << " cycles";
         }
     EXPECT_GT(ordered_pairs, 0) << what << ": the GPU times tell no variants apart: nothing to compare";
+}
+
+// One ladder of tests/ladder/data/h200_ladders.json: the lesson with its recorded parameters, and
+// the H200's median kernel time per variant.
+struct RecordedLadder {
+    scenario::Scenario scenario; // with_params applied
+    std::string what;            // "atomic_counter threads=1048576 k=32", for messages
+    std::map<std::string, double> gpu_ms;
+};
+struct RecordedLadders {
+    uint32_t sm_count = 0;
+    double tie_ratio = 0;
+    std::vector<RecordedLadder> ladders;
+};
+
+inline RecordedLadders recorded_ladders() {
+    std::ifstream in(SYNCLAB_SOURCE_DIR "/tests/ladder/data/h200_ladders.json");
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    RecordedLadders out;
+    out.sm_count = doc["sm_count"];
+    out.tie_ratio = doc["tie_ratio"];
+    for (const nlohmann::json& l : doc["ladders"]) {
+        const std::string id = l["scenario"];
+        const scenario::Scenario* s = scenario::find_scenario(id);
+        if (s == nullptr) throw std::runtime_error("h200_ladders.json: no lesson " + id);
+        RecordedLadder r;
+        r.what = id;
+        scenario::ParamValues values;
+        for (const auto& [name, choice] : l["params"].items()) {
+            values.emplace_back(name, choice.get<std::string>());
+            r.what += " " + name + "=" + choice.get<std::string>();
+        }
+        r.scenario = scenario::with_params(*s, values);
+        for (const auto& [variant, ms] : l["kernel_ms"].items())
+            r.gpu_ms[variant] = ms.get<double>();
+        out.ladders.push_back(std::move(r));
+    }
+    return out;
 }
 
 } // namespace synclab::testing

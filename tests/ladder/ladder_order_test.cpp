@@ -2,43 +2,22 @@
 // h200_ladders.json, measured with scripts/gpu_session.sh ladder), modelling the H200's 132 SMs at
 // the size parameters that make the GPU's time the atomics' rather than its launch overhead.
 #include "ladder/ladder_order.h"
-#include "scenario/scenario.h"
 
 #include <gtest/gtest-spi.h>
-#include <nlohmann/json.hpp>
-
-#include <fstream>
 
 namespace synclab {
 namespace {
 
-nlohmann::json recorded() {
-    std::ifstream in(SYNCLAB_SOURCE_DIR "/tests/ladder/data/h200_ladders.json");
-    return nlohmann::json::parse(in);
-}
-
 TEST(LadderOrder, SimulatorRanksTheVariantsAsTheH200Did) {
-    const nlohmann::json doc = recorded();
-    ASSERT_GE(doc["ladders"].size(), 3u);
-    for (const nlohmann::json& l : doc["ladders"]) {
-        const std::string id = l["scenario"];
-        const scenario::Scenario* s = scenario::find_scenario(id);
-        ASSERT_NE(s, nullptr) << id;
-        scenario::ParamValues values;
-        std::string what = id;
-        for (const auto& [name, choice] : l["params"].items()) {
-            values.emplace_back(name, choice.get<std::string>());
-            what += " " + name + "=" + choice.get<std::string>();
-        }
+    const testing::RecordedLadders recorded = testing::recorded_ladders();
+    ASSERT_GE(recorded.ladders.size(), 3u);
+    for (const testing::RecordedLadder& l : recorded.ladders) {
         runner::LadderOptions o;
-        o.sm_count = doc["sm_count"];
-        const runner::Ladder sim = runner::run_ladder(scenario::with_params(*s, values), o);
-        std::map<std::string, double> gpu;
-        for (const auto& [variant, ms] : l["kernel_ms"].items())
-            gpu[variant] = ms.get<double>();
+        o.sm_count = recorded.sm_count;
+        const runner::Ladder sim = runner::run_ladder(l.scenario, o);
         for (const runner::LadderRung& r : sim.rungs)
-            EXPECT_EQ(r.wrong_outputs, 0u) << what << " " << r.variant;
-        testing::expect_same_order(gpu, testing::rung_times(sim), doc["tie_ratio"], what);
+            EXPECT_EQ(r.wrong_outputs, 0u) << l.what << " " << r.variant;
+        testing::expect_same_order(l.gpu_ms, testing::rung_times(sim), recorded.tie_ratio, l.what);
     }
 }
 
