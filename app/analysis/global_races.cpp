@@ -1,8 +1,10 @@
 // Races on global memory: conflicting accesses of two threads that nothing orders.
 //
 // Happens-before (happens_before.h): an access of thread A happens before a later access of thread
-// B when A == B, or when both are in one block and A's barrier epoch is older than B's, or through
-// release/acquire synchronisation (fences, flags, atomics; see "Fences" below). Two accesses race
+// B when A == B, or when both are in one block and A's barrier epoch is older than B's, or when
+// they are lanes of one warp in one epoch and a chain of __syncwarp()s leads from A's access to B's
+// (happens_before.h, "Warp edges"), or through release/acquire synchronisation (fences, flags,
+// atomics; see "Fences" below). Two accesses race
 // when they overlap in a byte, at least one writes, they are unordered, they are not both atomic,
 // and they are not morally strong (both strong, each in the other's scope). Hazards, counting and wording follow the shared-memory analysis
 // (races.cpp): RAW once per racing read and writer whose value it sees, WAR once per (reader thread,
@@ -92,16 +94,27 @@ struct SyncCell {
 };
 using SyncCells = std::array<SyncCell, kPageWords>;
 
+// A cell's warp sync counts (happens_before.h, "Warp edges"): the __syncwarp()s its last writer and
+// inline reader had completed at their accesses. Allocated for a page once an access made after a
+// __syncwarp() is stored there; a page without them reads 0.
+struct WarpCell {
+    uint32_t w_sync = 0;
+    uint32_t r_sync = 0;
+};
+using WarpCells = std::array<WarpCell, kPageWords>;
+
 struct Page {
     std::array<Cell, kPageWords> cells{};
     std::array<detail::ValueBytes<kWordBytes>, kPageWords> values{}; // per word, also of split ones
     std::unique_ptr<SyncCells> sync;                                 // with a SyncOrder only
+    std::unique_ptr<WarpCells> warp;                                 // once a warp has synced
 };
 
 // A word split into bytes: a cell per byte (and their sync state, with a SyncOrder).
 struct SplitWord {
     std::array<Cell, kWordBytes> cells{};
     std::array<SyncCell, kWordBytes> sync{};
+    std::array<WarpCell, kWordBytes> warp{};
 };
 static_assert(sizeof(detail::ValueBytes<kWordBytes>) == 6, "a word's values cost 6 bytes");
 
@@ -113,6 +126,7 @@ struct ReadGroup {
     uint32_t lc = 0;    // newest local clock of a reader (sync_order.h)
     uint16_t site = 0;
     std::unique_ptr<uint64_t[]> bits; // null: `first` is the only reader; else [now | older] bitsets
+    detail::ReaderSyncs syncs;        // warp sync counts of the readers in `epoch`
 };
 
 struct ReaderSet {
@@ -130,7 +144,8 @@ struct Stamp {
     uint32_t thread = 0;
     uint32_t block = 0;
     uint32_t epoch = 0;
-    uint32_t lc = 0; // local clock (sync_order.h); 0 without a SyncOrder
+    uint32_t lc = 0;   // local clock (sync_order.h); 0 without a SyncOrder
+    uint32_t sync = 0; // warp syncs the thread had completed (happens_before.h)
 };
 
 // Whether `earlier` happens before `later` (see the header comment); an earlier access of the
@@ -180,6 +195,7 @@ class GlobalRaceChecker {
         s.split_words = split_.size();
         // A page map node: the key, the pointer, the next pointer and the bucket slot.
         s.bytes = pages_.size() * (sizeof(Page) + (sync_ ? sizeof(SyncCells) : 0) + 4 * sizeof(void*)) +
+                  warp_pages_ * sizeof(WarpCells) +
                   split_.size() * (sizeof(SplitWord) + 4 * sizeof(void*)) + peak_set_bytes_;
         return s;
     }
@@ -188,6 +204,7 @@ class GlobalRaceChecker {
     struct Target {
         Cell* cell;
         SyncCell* sync;                         // null without a SyncOrder
+        WarpCell* warp;                         // null while its page has no warp sync counts
         uint64_t address;                       // first byte the cell stands for
         uint32_t bytes;                         // bytes it stands for (4, or 1 for a split word's byte)
         detail::ValueBytes<kWordBytes>* values; // of its word
@@ -215,7 +232,7 @@ class GlobalRaceChecker {
         return c;
     }
 
-    SplitWord& split_word(uint64_t word, Cell& whole, const SyncCell* whole_sync) {
+    SplitWord& split_word(uint64_t word, Cell& whole, const SyncCell* whole_sync, const WarpCell* whole_warp) {
         auto [it, inserted] = split_.try_emplace(word);
         if (inserted) {
             for (Cell& byte : it->second.cells)
@@ -227,6 +244,7 @@ class GlobalRaceChecker {
                     b.w_value = (whole_sync->w_value >> (8 * i)) & 0xff;
                     b.w_known = (whole_sync->w_known >> i) & 1;
                 }
+            if (whole_warp) it->second.warp.fill(*whole_warp);
             release_readers(whole);
             whole = Cell{};
             whole.split = true;
@@ -236,8 +254,8 @@ class GlobalRaceChecker {
     }
 
     // The cells an access covers: whole words where it covers them and the word is not split,
-    // else the bytes of the split word.
-    void targets_of(const Event& e, std::vector<Target>& out) {
+    // else the bytes of the split word. `warp`: the access carries a warp sync count to store.
+    void targets_of(const Event& e, bool warp, std::vector<Target>& out) {
         out.clear();
         const uint64_t begin = e.address;
         const uint64_t end = e.address + e.size();
@@ -246,15 +264,20 @@ class GlobalRaceChecker {
             Cell& c = word_cell(word);
             detail::ValueBytes<kWordBytes>* values = &cached_->values[word % kPageWords];
             SyncCell* sync = cached_->sync ? &(*cached_->sync)[word % kPageWords] : nullptr;
+            if (warp && !cached_->warp) {
+                cached_->warp = std::make_unique<WarpCells>();
+                ++warp_pages_;
+            }
+            WarpCell* warps = cached_->warp ? &(*cached_->warp)[word % kPageWords] : nullptr;
             const bool covers = begin <= base && end >= base + kWordBytes;
             if (covers && !c.split) {
-                out.push_back({&c, sync, base, kWordBytes, values, 0});
+                out.push_back({&c, sync, warps, base, kWordBytes, values, 0});
                 continue;
             }
-            SplitWord& bytes = split_word(word, c, sync);
+            SplitWord& bytes = split_word(word, c, sync, warps);
             for (uint64_t b = std::max(begin, base); b < std::min(end, base + kWordBytes); ++b)
-                out.push_back({&bytes.cells[b - base], sync ? &bytes.sync[b - base] : nullptr, b, 1, values,
-                               uint32_t(b - base)});
+                out.push_back({&bytes.cells[b - base], sync ? &bytes.sync[b - base] : nullptr,
+                               &bytes.warp[b - base], b, 1, values, uint32_t(b - base)});
         }
     }
 
@@ -286,8 +309,10 @@ class GlobalRaceChecker {
 
     size_t set_cost(const ReaderSet& set) const {
         size_t bytes = sizeof(ReaderSet) + set.groups.capacity() * sizeof(ReadGroup);
-        for (const ReadGroup& g : set.groups)
+        for (const ReadGroup& g : set.groups) {
             if (g.bits) bytes += 2 * words_for(g.block) * sizeof(uint64_t);
+            bytes += g.syncs.bytes();
+        }
         if (set.index) bytes += set.index->size() * (sizeof(uint64_t) + sizeof(uint32_t) + 3 * sizeof(void*));
         return bytes;
     }
@@ -299,7 +324,7 @@ class GlobalRaceChecker {
         ReaderSet& from = sets_[c.r_thread];
         ReaderSet& to = sets_[id];
         for (const ReadGroup& g : from.groups) {
-            ReadGroup h{g.block, g.epoch, g.first, g.lc, g.site, nullptr};
+            ReadGroup h{g.block, g.epoch, g.first, g.lc, g.site, nullptr, g.syncs};
             if (g.bits) {
                 const size_t n = 2 * words_for(g.block);
                 h.bits = std::make_unique<uint64_t[]>(n);
@@ -327,9 +352,10 @@ class GlobalRaceChecker {
     }
 
     void add_group(ReaderSet& set, uint32_t block, uint16_t site, uint32_t local, uint32_t epoch,
-                   uint32_t lc) {
+                   uint32_t lc, uint32_t sync) {
         set_bytes_ -= set_cost(set);
-        set.groups.push_back(ReadGroup{block, epoch, local, lc, site, nullptr});
+        set.groups.push_back(ReadGroup{block, epoch, local, lc, site, nullptr, {}});
+        set.groups.back().syncs.note(local, sync);
         if (set.index) {
             set.index->emplace(group_key(block, site), uint32_t(set.groups.size() - 1));
         } else if (set.groups.size() >= kIndexFrom) {
@@ -343,12 +369,15 @@ class GlobalRaceChecker {
 
     static void set_bit(uint64_t* bits, uint32_t local) { bits[local / 64] |= uint64_t(1) << (local % 64); }
 
-    void add_to_group(ReadGroup& g, uint32_t local, uint32_t epoch, uint32_t lc) {
+    // Sync counts go with the readers of the group's newest epoch only: an older epoch's readers are
+    // ordered before every access of their block in the newer one.
+    void add_to_group(ReadGroup& g, uint32_t local, uint32_t epoch, uint32_t lc, uint32_t sync) {
         g.lc = std::max(g.lc, lc);
         const size_t words = words_for(g.block);
         if (!g.bits) {
             if (local == g.first) {
                 g.epoch = std::max(g.epoch, epoch); // the newer read stands for both
+                g.syncs.note(local, sync);
                 return;
             }
             g.bits = std::make_unique<uint64_t[]>(2 * words); // zeroed
@@ -365,66 +394,85 @@ class GlobalRaceChecker {
             }
             g.epoch = epoch;
             set_bit(now, local);
+            set_bytes_ -= g.syncs.bytes();
+            g.syncs.clear();
+            g.syncs.note(local, sync);
+            set_bytes_ += g.syncs.bytes();
         } else if (epoch == g.epoch) {
             set_bit(now, local);
+            set_bytes_ -= g.syncs.bytes();
+            g.syncs.note(local, sync);
+            set_bytes_ += g.syncs.bytes();
+            peak_set_bytes_ = std::max(peak_set_bytes_, set_bytes_);
         } else {
             set_bit(older, local); // out-of-order trace: never compared with its own block's writes
         }
     }
 
-    void add_reader(Cell& c, SyncCell* sync, const Stamp& now, uint32_t local, uint16_t site) {
+    void add_reader(const Target& t, const Stamp& now, uint32_t local, uint16_t site) {
+        Cell& c = *t.cell;
         if (c.readers == Readers::None) {
             c.readers = Readers::One;
             c.r_thread = now.thread;
             c.r_epoch = now.epoch;
             c.r_site = site;
-            if (sync) sync->r_lc = now.lc;
+            if (t.sync) t.sync->r_lc = now.lc;
+            if (t.warp) t.warp->r_sync = now.sync;
             return;
         }
         if (c.readers == Readers::One) {
             if (c.r_thread == now.thread && c.r_site == site) {
                 c.r_epoch = std::max(c.r_epoch, now.epoch);
-                if (sync) sync->r_lc = std::max(sync->r_lc, now.lc);
+                if (t.sync) t.sync->r_lc = std::max(t.sync->r_lc, now.lc);
+                if (t.warp) t.warp->r_sync = std::max(t.warp->r_sync, now.sync);
                 return;
             }
             const trace::ThreadInfo& was = trace_.threads[c.r_thread];
             const uint32_t id = new_set();
-            add_group(sets_[id], was.block, c.r_site, was.thread_in_block, c.r_epoch, sync ? sync->r_lc : 0);
+            add_group(sets_[id], was.block, c.r_site, was.thread_in_block, c.r_epoch, t.sync ? t.sync->r_lc : 0,
+                      t.warp ? t.warp->r_sync : 0);
             c.readers = Readers::Set;
             c.r_thread = id;
         }
         ReaderSet& set = sets_[c.r_thread];
         if (ReadGroup* g = find_group(set, now.block, site)) {
-            add_to_group(*g, local, now.epoch, now.lc);
+            add_to_group(*g, local, now.epoch, now.lc, now.sync);
         } else {
-            add_group(set, now.block, site, local, now.epoch, now.lc);
+            add_group(set, now.block, site, local, now.epoch, now.lc, now.sync);
         }
     }
 
     // Readers of `c` that race with a write stamped `now`: appended to racing_ (site, thread).
     // `site`: the write's. Readers ordered before it through synchronisation, or morally strong
     // with it, do not race.
-    void racing_readers(const Cell& c, const SyncCell* sync, const Stamp& now, uint32_t local, uint16_t site) {
+    void racing_readers(const Target& t, const Stamp& now, uint32_t local, uint16_t site) {
+        const Cell& c = *t.cell;
         if (c.readers == Readers::One) {
-            const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch, sync ? sync->r_lc : 0};
+            const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch, t.sync ? t.sync->r_lc : 0,
+                               t.warp ? t.warp->r_sync : 0};
             if (!happens_before(reader, now) && !morally_strong(c.r_site, reader.block, site, now.block))
                 racing_.push_back({c.r_site, c.r_thread});
             return;
         }
         if (c.readers != Readers::Set) return;
         const bool knows = sync_ && sync_->knows_something(now.thread);
+        const bool warp_edges = clock_.warp_synced(now.thread);
         for (const ReadGroup& g : sets_[c.r_thread].groups) {
             const bool same_block = g.block == now.block;
             if (same_block && g.epoch != now.epoch) continue; // ordered before, or out of order
             if (morally_strong(g.site, g.block, site, now.block)) continue;
             // The whole group (every reader's epoch is at most g.epoch) through its block's epoch.
             if (knows && sync_->knows(now.thread, detail::SyncStamp{kNoThread, g.block, g.epoch, 0})) continue;
-            auto add = [&](uint32_t reader) {
+            auto add = [&](uint32_t reader_local) {
+                const uint32_t reader = table_.global(g.block, reader_local);
                 if (knows && sync_->knows(now.thread, detail::SyncStamp{reader, g.block, g.epoch, g.lc})) return;
+                if (same_block && warp_edges &&
+                    warp_ordered(Stamp{reader, g.block, g.epoch, 0, g.syncs.of(reader_local)}, now))
+                    return;
                 racing_.push_back({g.site, reader});
             };
             if (!g.bits) {
-                if (!same_block || g.first != local) add(table_.global(g.block, g.first));
+                if (!same_block || g.first != local) add(g.first);
                 continue;
             }
             const size_t words = words_for(g.block);
@@ -434,7 +482,7 @@ class GlobalRaceChecker {
                     const uint32_t reader = uint32_t(w * 64 + std::countr_zero(bits));
                     bits &= bits - 1;
                     if (same_block && reader == local) continue;
-                    add(table_.global(g.block, reader));
+                    add(reader);
                 }
             }
         }
@@ -464,12 +512,18 @@ class GlobalRaceChecker {
         }
     }
 
-    // Whether `earlier` happens before `later`: program order and barrier epochs (ordered()), or
-    // release/acquire synchronisation.
+    // Whether `earlier` happens before `later`: program order and barrier epochs (ordered()), a
+    // __syncwarp() chain, or release/acquire synchronisation. `later` is the access being checked.
     bool happens_before(const Stamp& earlier, const Stamp& later) const {
-        if (ordered(earlier, later)) return true;
+        if (ordered(earlier, later) || warp_ordered(earlier, later)) return true;
         return sync_ && sync_->knows(later.thread, detail::SyncStamp{earlier.thread, earlier.block,
                                                                      earlier.epoch, earlier.lc});
+    }
+    // Two lanes of one warp in one epoch, ordered by a chain of __syncwarp()s (happens_before.h).
+    bool warp_ordered(const Stamp& earlier, const Stamp& later) const {
+        return earlier.block == later.block && earlier.epoch == later.epoch &&
+               clock_.warp_ordered(detail::Stamp{earlier.thread, earlier.epoch, earlier.sync},
+                                   detail::Stamp{later.thread, later.epoch, later.sync});
     }
     bool morally_strong(uint16_t site_a, uint32_t block_a, uint16_t site_b, uint32_t block_b) const {
         return sync_ && sync_->morally_strong(site_a, block_a, site_b, block_b);
@@ -512,15 +566,16 @@ class GlobalRaceChecker {
 
     void access(const Event& e) {
         const trace::ThreadInfo& info = trace_.threads[e.thread];
-        const uint32_t epoch = clock_.stamp(e.thread).epoch;
+        const detail::Stamp clock = clock_.stamp(e.thread);
+        const uint32_t epoch = clock.epoch;
         const bool writes = e.writes_memory();
         // A write enters the SyncOrder first (a strong write raises the clock it is stamped with); a
         // read after its checks (what an acquiring read acquires orders what comes after it).
         const uint32_t lc = !sync_ ? 0 : writes ? sync_->access(e, epoch) : sync_->lc(e.thread);
-        const Stamp now{e.thread, info.block, epoch, lc};
+        const Stamp now{e.thread, info.block, epoch, lc, clock.sync};
         const bool atomic = e.is_atomic();
         const bool rmw_address = !explained_.empty() && explained_.has_address(e.address);
-        targets_of(e, targets_);
+        targets_of(e, clock.sync != 0, targets_);
 
         // The last writes: RAW for a read, WAW for a write, once per distinct writer and site,
         // harmful when a byte of the writer's says so (findings.h, "Harm"); or, for a read, a stale
@@ -531,7 +586,8 @@ class GlobalRaceChecker {
             const Target& t = targets_[i];
             const Cell& c = *t.cell;
             if (c.w_thread == kNoThread || (atomic && c.w_atomic)) continue;
-            const Stamp writer{c.w_thread, trace_.threads[c.w_thread].block, c.w_epoch, t.sync ? t.sync->w_lc : 0};
+            const Stamp writer{c.w_thread, trace_.threads[c.w_thread].block, c.w_epoch, t.sync ? t.sync->w_lc : 0,
+                               t.warp ? t.warp->w_sync : 0};
             Verdict verdict = Verdict::Race;
             std::optional<detail::Seen> chain;
             detail::Comparison values;
@@ -584,7 +640,7 @@ class GlobalRaceChecker {
 
         if (!writes) {
             for (const Target& t : targets_)
-                add_reader(*t.cell, t.sync, now, info.thread_in_block, e.site);
+                add_reader(t, now, info.thread_in_block, e.site);
             update_values(e);
             if (sync_) sync_->access(e, epoch);
             return;
@@ -595,7 +651,7 @@ class GlobalRaceChecker {
         racing_.clear();
         for (const Target& t : targets_) {
             const size_t from = racing_.size();
-            racing_readers(*t.cell, t.sync, now, info.thread_in_block, e.site);
+            racing_readers(t, now, info.thread_in_block, e.site);
             const detail::Comparison values = compare_write(t, e);
             for (size_t i = from; i < racing_.size(); ++i)
                 racing_[i].values = values;
@@ -629,6 +685,7 @@ class GlobalRaceChecker {
             c.w_epoch = now.epoch;
             c.w_site = e.site;
             c.w_atomic = atomic;
+            if (t.warp) t.warp->w_sync = now.sync;
             if (t.sync) {
                 t.sync->w_lc = now.lc;
                 t.sync->w_raced = raced_[i] != 0;
@@ -680,6 +737,7 @@ class GlobalRaceChecker {
     std::vector<ReaderSet> sets_;
     std::vector<uint32_t> free_sets_;
     uint64_t words_ = 0;
+    uint64_t warp_pages_ = 0; // pages with WarpCells
     size_t set_bytes_ = 0;
     size_t peak_set_bytes_ = 0;
 

@@ -36,6 +36,7 @@
 
 #include "trace/trace.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
@@ -48,6 +49,53 @@ struct Stamp {
     uint32_t thread = 0; // trace thread index
     uint32_t epoch = 0;  // block-wide barrier phases the thread had left
     uint32_t sync = 0;   // warp syncs (__syncwarp) the thread had completed
+};
+
+// The warp sync counts of one site's readers since a write, by thread_in_block, kept only for readers
+// that had completed a __syncwarp() (the others read at 0): each reader's count at its latest read
+// there, since a later write ordered after that read is ordered after its earlier ones too. A few
+// readers are a list; from the kSparse+1-th one on, a table over thread_in_block (a word every
+// thread of a block reads after a __syncwarp() would otherwise cost a scan per reader).
+class ReaderSyncs {
+  public:
+    uint32_t of(uint32_t local) const {
+        if (!dense_.empty()) return local < dense_.size() ? dense_[local] : 0;
+        for (const auto& [reader, sync] : sparse_)
+            if (reader == local) return sync;
+        return 0;
+    }
+    void note(uint32_t local, uint32_t sync) {
+        if (sync == 0) return;
+        if (dense_.empty()) {
+            for (auto& [reader, s] : sparse_)
+                if (reader == local) {
+                    s = std::max(s, sync);
+                    return;
+                }
+            if (sparse_.size() < kSparse) {
+                sparse_.emplace_back(local, sync);
+                return;
+            }
+            for (const auto& [reader, s] : sparse_)
+                at(reader) = s;
+            std::vector<std::pair<uint32_t, uint32_t>>().swap(sparse_);
+        }
+        at(local) = std::max(at(local), sync);
+    }
+    void clear() {
+        sparse_.clear();
+        dense_.clear();
+    }
+    size_t bytes() const { return sparse_.capacity() * sizeof(sparse_[0]) + dense_.capacity() * sizeof(uint32_t); }
+
+  private:
+    static constexpr size_t kSparse = 32;
+    uint32_t& at(uint32_t local) {
+        if (local >= dense_.size()) dense_.resize(size_t(local) + 1, 0);
+        return dense_[local];
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> sparse_;
+    std::vector<uint32_t> dense_; // non-empty: the table (indexed by thread_in_block)
 };
 
 class BarrierClock {

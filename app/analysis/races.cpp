@@ -48,6 +48,7 @@ namespace synclab::analysis {
 
 using detail::BarrierClock;
 using detail::kNoThread;
+using detail::ReaderSyncs;
 using detail::Stamp;
 using trace::Event;
 
@@ -68,27 +69,11 @@ struct ReadGroup {
     uint32_t first = 0;            // first reader (thread_in_block)
     uint32_t count = 0;            // distinct readers
     std::vector<uint64_t> members; // bitset over thread_in_block, allocated at the second reader
-    // Readers that had completed warp syncs, with their count at their latest read here (a later
-    // write ordered after that read is ordered after the earlier ones too); others read at 0.
-    std::vector<std::pair<uint32_t, uint32_t>> syncs;
+    ReaderSyncs syncs; // warp sync counts of its readers (happens_before.h)
 
     bool contains(uint32_t local) const {
         if (members.empty()) return count != 0 && first == local;
         return (members[local / 64] >> (local % 64)) & 1u;
-    }
-    uint32_t sync_of(uint32_t local) const {
-        for (const auto& [reader, sync] : syncs)
-            if (reader == local) return sync;
-        return 0;
-    }
-    void note_sync(uint32_t local, uint32_t sync) {
-        if (sync == 0) return;
-        for (auto& [reader, s] : syncs)
-            if (reader == local) {
-                s = sync;
-                return;
-            }
-        syncs.emplace_back(local, sync);
     }
 };
 
@@ -219,7 +204,7 @@ class RaceChecker {
                         const uint32_t reader = warp_base + l;
                         if (reader == local || !r.contains(reader)) continue;
                         const uint32_t t = table_.global(block, reader);
-                        if (clock_.warp_ordered(Stamp{t, g.epoch, r.sync_of(reader)}, now))
+                        if (clock_.warp_ordered(Stamp{t, g.epoch, r.syncs.of(reader)}, now))
                             ordered_bits |= uint64_t(1) << ((warp_base % 64) + l);
                     }
                 SiteUnion* u = nullptr;
@@ -285,7 +270,7 @@ class RaceChecker {
                     uint32_t sync) {
         for (ReadGroup& r : groups) {
             if (r.site != site) continue;
-            r.note_sync(local, sync);
+            r.syncs.note(local, sync);
             if (r.contains(local)) return;
             if (r.members.empty()) {
                 r.members.assign((table_.width(block) + 63) / 64, 0);
@@ -296,7 +281,7 @@ class RaceChecker {
             return;
         }
         groups.push_back(ReadGroup{site, local, 1, {}, {}});
-        groups.back().note_sync(local, sync);
+        groups.back().syncs.note(local, sync);
     }
 
     struct SiteUnion {
@@ -377,11 +362,9 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
     };
     const trace::ThreadInfo& a = trace.threads[first_thread];
     const trace::ThreadInfo& b = trace.threads[second_thread];
-    // Two lanes of one warp (shared memory, where the warp edges of happens_before.h are modelled):
-    // what orders them is a __syncwarp() (a block barrier would too, but the lesson is that lanes of
-    // a warp are not in lockstep). Global races keep the block wording: their analysis does not
-    // take warp edges yet.
-    const bool same_warp = shared && same_block && a.warp == b.warp;
+    // Two lanes of one warp: what orders them is a __syncwarp() (a block barrier would too, but the
+    // lesson is that lanes of a warp are not in lockstep). Both analyses take warp edges.
+    const bool same_warp = same_block && a.warp == b.warp;
     std::string between = " with no barrier between them";
     if (same_warp)
         between = " within a warp (warp " + std::to_string(a.warp) + " of block " + std::to_string(a.block) +

@@ -1,8 +1,4 @@
-// expect: race
-// KNOWN FALSE POSITIVE, kept visible on purpose: the kernel is race-free (the gold test checks its
-// sums), but the global-memory race analysis does not use __syncwarp() edges yet (only the
-// shared-memory one does, app/analysis/happens_before.h), so it reports a WAR between lanes that a
-// __syncwarp() orders. When global races learn warp edges this header goes back to `expect: clean`.
+// expect: clean
 // check: --kernel 'warpTree<int>' --grid 1 --block 32 --arg buf:i32:64:random=1..999
 // check: --kernel 'warpTree<int>' --grid 3 --block 32 --arg buf:i32:64:random=1..999
 // A warp's tree reduction over a buffer, in the shape of the race-freedom examples of GPU
