@@ -46,6 +46,35 @@ double rss_mib() {
     return 0;
 }
 
+// A synthetic trace of `blocks` x `threads` threads with the given sites, built event by event
+// (the benches below stand for shapes the simulator would take long to produce at this size).
+struct SyntheticTrace {
+    trace::Trace trace;
+    SyntheticTrace(uint32_t blocks, uint32_t threads, std::vector<trace::Site> sites, size_t events) {
+        trace.meta.backend = "sim";
+        trace.meta.grid = {blocks, 1, 1};
+        trace.meta.block = {threads, 1, 1};
+        trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
+        trace.sites = std::move(sites);
+        trace.events.reserve(events);
+    }
+    void push(trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags,
+              uint32_t value = 0) {
+        trace::Event e;
+        e.time = trace.events.size() + 1;
+        e.kind = kind;
+        e.thread = thread;
+        e.site = site;
+        e.address = address;
+        e.value = value;
+        e.flags = flags;
+        trace.events.push_back(e);
+    }
+};
+
+const uint8_t kPlainGlobal = trace::make_flags(trace::Space::Global, 4);
+const uint8_t kExitFlags = trace::make_flags(trace::Space::Other, 4);
+
 void bench_stencil(const char* variant_id, uint32_t reps,
                    launch::MemoryModel memory = launch::MemoryModel::Sc) {
     const scenario::Scenario* s = scenario::find_scenario("stencil");
@@ -98,31 +127,17 @@ void bench_stencil(const char* variant_id, uint32_t reps,
 
 void bench_own_words(uint32_t reps) {
     constexpr uint32_t kBlocks = 16384, kThreads = 256;
-    const uint64_t threads = uint64_t(kBlocks) * kThreads;
-    trace::Trace trace;
-    trace.meta.grid = {kBlocks, 1, 1};
-    trace.meta.block = {kThreads, 1, 1};
-    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
-    trace.sites = {
-        {10, 1, "st.global.u32 [%rd1], %r1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}};
-    trace.events.reserve(threads * 3);
-    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address) {
-        trace::Event e;
-        e.time = trace.events.size() + 1;
-        e.kind = kind;
-        e.thread = thread;
-        e.site = site;
-        e.address = address;
-        e.flags = kind == trace::EventKind::Exit ? trace::make_flags(trace::Space::Other, 4)
-                                                 : trace::make_flags(trace::Space::Global, 4);
-        trace.events.push_back(e);
-    };
+    const uint32_t threads = kBlocks * kThreads;
+    SyntheticTrace synthetic(
+        kBlocks, kThreads, {{10, 1, "st.global.u32 [%rd1], %r1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}},
+        size_t(threads) * 3);
     for (uint32_t t = 0; t < threads; ++t)
-        push(trace::EventKind::Store, t, 0, 0x100000000ull + 4ull * t);
+        synthetic.push(trace::EventKind::Store, t, 0, 0x100000000ull + 4ull * t, kPlainGlobal);
     for (uint32_t t = 0; t < threads; ++t)
-        push(trace::EventKind::Load, t, 1, 0x100000000ull + 4ull * t);
+        synthetic.push(trace::EventKind::Load, t, 1, 0x100000000ull + 4ull * t, kPlainGlobal);
     for (uint32_t t = 0; t < threads; ++t)
-        push(trace::EventKind::Exit, t, 2, 0);
+        synthetic.push(trace::EventKind::Exit, t, 2, 0, kExitFlags);
+    const trace::Trace& trace = synthetic.trace;
 
     std::vector<double> times, global_times;
     size_t findings = 0;
@@ -157,28 +172,18 @@ void bench_own_words(uint32_t reps) {
 // blocks' first words.
 void bench_last_block(uint32_t reps, bool all_acquire) {
     constexpr uint32_t kBlocks = 4096, kThreads = 256;
-    trace::Trace trace;
-    trace.meta.backend = "sim";
-    trace.meta.grid = {kBlocks, 1, 1};
-    trace.meta.block = {kThreads, 1, 1};
-    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
-    trace.sites = {{10, 1, "st.global.u32 [%rd1], %r1"},
-                   {11, 2, "membar.gl"},
-                   {12, 3, "atom.global.inc.u32 %r2, [%rd2], 4095"},
-                   {13, 4, "membar.gl"},
-                   {14, 5, "ld.global.u32 %r3, [%rd3]"},
-                   {15, 6, "ret"}};
+    SyntheticTrace synthetic(kBlocks, kThreads,
+                             {{10, 1, "st.global.u32 [%rd1], %r1"},
+                              {11, 2, "membar.gl"},
+                              {12, 3, "atom.global.inc.u32 %r2, [%rd2], 4095"},
+                              {13, 4, "membar.gl"},
+                              {14, 5, "ld.global.u32 %r3, [%rd3]"},
+                              {15, 6, "ret"}},
+                             size_t(kBlocks) * kThreads * 2 + 3 * kBlocks);
     auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
-        trace::Event e;
-        e.time = trace.events.size() + 1;
-        e.kind = kind;
-        e.thread = thread;
-        e.site = site;
-        e.address = address;
-        e.flags = flags;
-        trace.events.push_back(e);
+        synthetic.push(kind, thread, site, address, flags);
     };
-    const uint8_t plain = trace::make_flags(trace::Space::Global, 4);
+    const uint8_t plain = kPlainGlobal;
     const uint8_t fence = trace::make_flags(trace::Space::Other, 1, false, trace::Scope::Device, true);
     const uint8_t atom = trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device);
     const uint64_t data = 0x100000000ull, counter = 0x200000000ull;
@@ -193,7 +198,8 @@ void bench_last_block(uint32_t reps, bool all_acquire) {
     for (uint32_t b = 0; b < kBlocks; ++b)
         push(trace::EventKind::Load, (kBlocks - 1) * kThreads, 4, data + 4ull * b * kThreads, plain);
     for (uint32_t t = 0; t < kBlocks * kThreads; ++t)
-        push(trace::EventKind::Exit, t, 5, 0, trace::make_flags(trace::Space::Other, 4));
+        push(trace::EventKind::Exit, t, 5, 0, kExitFlags);
+    const trace::Trace& trace = synthetic.trace;
     std::vector<double> times;
     size_t findings = 0;
     for (uint32_t i = 0; i < reps; ++i) {
@@ -213,32 +219,19 @@ void bench_last_block(uint32_t reps, bool all_acquire) {
 // the synchronisation model's cost where every access is strong and nothing synchronises.
 void bench_one_counter(uint32_t reps) {
     constexpr uint32_t kBlocks = 4096, kThreads = 256;
-    trace::Trace trace;
-    trace.meta.backend = "sim";
-    trace.meta.grid = {kBlocks, 1, 1};
-    trace.meta.block = {kThreads, 1, 1};
-    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
-    trace.sites = {{10, 1, "atom.global.add.u32 %r2, [%rd2], 1"}, {11, 2, "st.global.u32 [%rd1], %r2"}, {12, 3, "ret"}};
     const uint32_t n = kBlocks * kThreads;
-    trace.events.reserve(size_t(n) * 3);
-    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
-        trace::Event e;
-        e.time = trace.events.size() + 1;
-        e.kind = kind;
-        e.thread = thread;
-        e.site = site;
-        e.address = address;
-        e.value = 1;
-        e.flags = flags;
-        trace.events.push_back(e);
-    };
+    SyntheticTrace synthetic(
+        kBlocks, kThreads,
+        {{10, 1, "atom.global.add.u32 %r2, [%rd2], 1"}, {11, 2, "st.global.u32 [%rd1], %r2"}, {12, 3, "ret"}},
+        size_t(n) * 3);
     for (uint32_t t = 0; t < n; ++t)
-        push(trace::EventKind::Atomic, t, 0, 0x200000000ull,
-             trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device));
+        synthetic.push(trace::EventKind::Atomic, t, 0, 0x200000000ull,
+                       trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device), 1);
     for (uint32_t t = 0; t < n; ++t)
-        push(trace::EventKind::Store, t, 1, 0x100000000ull + 4ull * t, trace::make_flags(trace::Space::Global, 4));
+        synthetic.push(trace::EventKind::Store, t, 1, 0x100000000ull + 4ull * t, kPlainGlobal, 1);
     for (uint32_t t = 0; t < n; ++t)
-        push(trace::EventKind::Exit, t, 2, 0, trace::make_flags(trace::Space::Other, 4));
+        synthetic.push(trace::EventKind::Exit, t, 2, 0, kExitFlags, 1);
+    const trace::Trace& trace = synthetic.trace;
     std::vector<double> times;
     size_t findings = 0;
     for (uint32_t i = 0; i < reps; ++i) {
@@ -256,31 +249,18 @@ void bench_one_counter(uint32_t reps) {
 // thread order; the readers' sync counts (ReaderSyncs) are kept per block.
 void bench_synced_broadcast(uint32_t reps) {
     constexpr uint32_t kBlocks = 4096, kThreads = 1024;
-    trace::Trace trace;
-    trace.meta.backend = "sim";
-    trace.meta.grid = {kBlocks, 1, 1};
-    trace.meta.block = {kThreads, 1, 1};
-    trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
-    trace.sites = {{10, 1, "bar.warp.sync -1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}};
     const uint32_t n = kBlocks * kThreads;
-    trace.events.reserve(size_t(n) * 3);
-    auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
-        trace::Event e;
-        e.time = trace.events.size() + 1;
-        e.kind = kind;
-        e.thread = thread;
-        e.site = site;
-        e.address = address;
-        e.flags = flags;
-        trace.events.push_back(e);
-    };
+    SyntheticTrace synthetic(
+        kBlocks, kThreads, {{10, 1, "bar.warp.sync -1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}},
+        size_t(n) * 3);
     for (uint32_t t = 0; t < n; ++t)
-        push(trace::EventKind::WarpCollective, t, 0, (uint64_t(trace::kNoLane) << 32) | 0xffffffffu,
-             static_cast<uint8_t>(trace::Collective::WarpSync));
+        synthetic.push(trace::EventKind::WarpCollective, t, 0, (uint64_t(trace::kNoLane) << 32) | 0xffffffffu,
+                       static_cast<uint8_t>(trace::Collective::WarpSync));
     for (uint32_t t = n; t-- > 0;)
-        push(trace::EventKind::Load, t, 1, 0x100000000ull, trace::make_flags(trace::Space::Global, 4));
+        synthetic.push(trace::EventKind::Load, t, 1, 0x100000000ull, kPlainGlobal);
     for (uint32_t t = 0; t < n; ++t)
-        push(trace::EventKind::Exit, t, 2, 0, trace::make_flags(trace::Space::Other, 4));
+        synthetic.push(trace::EventKind::Exit, t, 2, 0, kExitFlags);
+    const trace::Trace& trace = synthetic.trace;
     std::vector<double> times;
     size_t findings = 0;
     analysis::ShadowStats stats;
