@@ -44,6 +44,7 @@ void BarrierClock::observe(const trace::Event& event) {
         if (!has_exited_[event.thread]) {
             has_exited_[event.thread] = 1;
             ++exited_[block];
+            if (!warp_of_.empty()) lane_exited(event.thread);
         }
         break;
     default:
@@ -56,7 +57,17 @@ uint32_t BarrierClock::knows(uint32_t by, uint32_t of) const {
     const auto it = warp_of_.find(warp_key(by));
     if (it == warp_of_.end()) return 0;
     const WarpClocks& w = it->second;
-    return w.knows[trace_.threads[by].lane][trace_.threads[of].lane];
+    return w.row(trace_.threads[by].lane)[trace_.threads[of].lane];
+}
+
+// A lane of a warp that synced has exited: once all have, nothing asks for the warp's clocks (a
+// thread's accesses come before its exit).
+void BarrierClock::lane_exited(uint32_t thread) {
+    const auto it = warp_of_.find(warp_key(thread));
+    if (it == warp_of_.end()) return;
+    WarpClocks& w = it->second;
+    w.exited |= 1u << trace_.threads[thread].lane;
+    if ((w.exited & w.present) == w.present) warp_of_.erase(it);
 }
 
 // One member lane's WarpSync event: gather the meeting's members; when the last one is seen, each
@@ -70,8 +81,10 @@ void BarrierClock::warp_sync(const trace::Event& event) {
         w.first_thread = event.thread - info.lane;
         for (uint32_t l = 0; l < 32; ++l) {
             const uint32_t t = w.first_thread + l;
-            if (t < trace_.threads.size() && trace_.threads[t].block == info.block && trace_.threads[t].warp == info.warp)
+            if (t < trace_.threads.size() && trace_.threads[t].block == info.block && trace_.threads[t].warp == info.warp) {
                 w.present |= 1u << l;
+                if (has_exited_[t]) w.exited |= 1u << l;
+            }
         }
     }
     const uint32_t members = uint32_t(event.address) & w.present;
@@ -88,19 +101,28 @@ void BarrierClock::warp_sync(const trace::Event& event) {
     *seen |= 1u << info.lane;
     if ((*seen & members) != members) return;
     // The meeting is complete: join.
-    std::array<uint32_t, 32> joined{};
+    WarpClocks::Row joined{};
     for (uint32_t m = members; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         ++syncs_[w.first_thread + l];
+        const WarpClocks::Row& row = w.row(l);
         for (uint32_t k = 0; k < 32; ++k)
-            joined[k] = std::max(joined[k], w.knows[l][k]);
+            joined[k] = std::max(joined[k], row[k]);
     }
     for (uint32_t m = members; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         joined[l] = syncs_[w.first_thread + l];
     }
-    for (uint32_t m = members; m; m &= m - 1)
-        w.knows[std::countr_zero(m)] = joined;
+    if (!w.rows && members == w.present) {
+        w.shared = joined; // still one row for all
+    } else {
+        if (!w.rows) {
+            w.rows = std::make_unique<std::array<WarpClocks::Row, 32>>();
+            w.rows->fill(w.shared);
+        }
+        for (uint32_t m = members; m; m &= m - 1)
+            (*w.rows)[std::countr_zero(m)] = joined;
+    }
     w.gathering.erase(std::find_if(w.gathering.begin(), w.gathering.end(),
                                    [&](const auto& g) { return &g.second == seen; }));
 }

@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -141,16 +142,25 @@ class BarrierClock {
     // The latest sync count of lane `of` known to thread `by` (0 when none).
     uint32_t knows(uint32_t by, uint32_t of) const;
     void warp_sync(const trace::Event& event);
+    void lane_exited(uint32_t thread);
     uint64_t warp_key(uint32_t thread) const {
         const trace::ThreadInfo& t = trace_.threads[thread];
         return (uint64_t(t.block) << 16) | t.warp;
     }
     // A warp that has synced: each lane's vector clock, and the meetings still gathering members.
+    // While every meeting had all the warp's lanes as members (the common __syncwarp()), all lanes
+    // know the same: one row stands for all 32 (`rows` null). A partial mask gives each lane its
+    // own row. A warp's clocks are dropped once all its lanes have exited (nothing later asks).
     struct WarpClocks {
+        using Row = std::array<uint32_t, 32>;
         uint32_t first_thread = 0;                // trace thread of lane 0
         uint32_t present = 0;                     // lanes that exist (the thread table says)
-        std::array<std::array<uint32_t, 32>, 32> knows{}; // [lane][lane]
+        uint32_t exited = 0;                      // lanes that have exited
+        Row shared{};                             // every lane's row while `rows` is null
+        std::unique_ptr<std::array<Row, 32>> rows; // [lane][lane], after a partial meeting
         std::vector<std::pair<uint32_t, uint32_t>> gathering; // (member mask, lanes seen so far)
+
+        const Row& row(uint32_t lane) const { return rows ? (*rows)[lane] : shared; }
     };
 
     struct PhaseKey {

@@ -1,6 +1,6 @@
 // analysis_bench: how long analyze() takes over big traces, and what the global race analysis's
 // shadow state costs. Built with the tests, not run by ctest (it takes tens of seconds):
-//   build/tests/analysis/analysis_bench [--reps N]
+//   build/tests/analysis/analysis_bench [--reps N] [--only stencil|own_words|last_block|one_counter|synced_broadcast]
 // Prints one line per measurement with the median of N runs (default 3):
 // - the stencil (both variants, and the correct one under the relaxed model) at 8,448 blocks x 256
 //   threads, traced by the simulator;
@@ -264,30 +264,54 @@ void bench_synced_broadcast(uint32_t reps) {
     std::vector<double> times;
     size_t findings = 0;
     analysis::ShadowStats stats;
+    const double trace_rss = rss_mib();
     for (uint32_t i = 0; i < reps; ++i) {
         const double a = now_ms();
         findings = analysis::find_global_races(trace, {}, &stats).size();
         times.push_back(now_ms() - a);
     }
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
     std::printf("4 M threads __syncwarp() then read one word: %zu events; find_global_races median %.0f ms, "
-                "%zu findings; shadow %.1f MiB\n",
-                trace.events.size(), median(times), findings, double(stats.bytes) / (1 << 20));
+                "%zu findings; shadow %.1f MiB; RSS with the trace %.0f MiB, peak %.0f MiB\n",
+                trace.events.size(), median(times), findings, double(stats.bytes) / (1 << 20), trace_rss,
+                double(usage.ru_maxrss) / 1024.0);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     uint32_t reps = 3;
-    for (int i = 1; i + 1 < argc; ++i)
+    std::string only; // --only NAME: one bench alone (its peak RSS is then its own)
+    for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--reps") == 0) reps = uint32_t(std::max(1, std::atoi(argv[i + 1])));
-    bench_stencil("missing_barrier", reps);
-    bench_stencil("correct", reps);
-    // A relaxed trace is checked for reads that break the model (sync_order.h): its cost.
-    bench_stencil("correct", reps, launch::MemoryModel::Relaxed);
-    bench_own_words(reps);
-    bench_last_block(reps, false);
-    bench_last_block(reps, true);
-    bench_one_counter(reps);
-    bench_synced_broadcast(reps);
+        if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
+    }
+    const std::vector<std::pair<const char*, void (*)(uint32_t)>> benches = {
+        {"stencil", [](uint32_t n) {
+             bench_stencil("missing_barrier", n);
+             bench_stencil("correct", n);
+             // A relaxed trace is checked for reads that break the model (sync_order.h): its cost.
+             bench_stencil("correct", n, launch::MemoryModel::Relaxed);
+         }},
+        {"own_words", bench_own_words},
+        {"last_block", [](uint32_t n) {
+             bench_last_block(n, false);
+             bench_last_block(n, true);
+         }},
+        {"one_counter", bench_one_counter},
+        {"synced_broadcast", bench_synced_broadcast},
+    };
+    bool ran = false;
+    for (const auto& [name, bench] : benches) {
+        if (!only.empty() && only != name) continue;
+        bench(reps);
+        ran = true;
+    }
+    if (!ran) {
+        std::fprintf(stderr, "analysis_bench: no bench named '%s' (stencil, own_words, last_block, one_counter, "
+                             "synced_broadcast)\n", only.c_str());
+        return 2;
+    }
     return 0;
 }

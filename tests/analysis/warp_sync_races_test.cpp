@@ -133,5 +133,36 @@ TEST(analysis_warp_sync, AMeetingCountsOnceItsLastMemberIsSeen) {
     EXPECT_EQ(found[0].count, 1u) << "only the read before the meeting completed";
 }
 
+TEST(analysis_warp_sync, AFullMeetingThenAPartialOneKeepsEachLanesKnowledge) {
+    // After a full-warp sync all lanes know the same; a later {5, 21} sync teaches lanes 5 and 21
+    // only. Lane 5's write after the first sync is ordered before lane 21's read, not lane 9's.
+    TraceBuilder b(1, 32);
+    const uint16_t write = b.site(5), s1 = b.site(6), s2 = b.site(7), r21 = b.site(8), r9 = b.site(9);
+    b.warp_sync(0, 0, 0xffffffffu, s1)
+        .store(5, write, 0x10)
+        .warp_sync(0, 0, (1u << 5) | (1u << 21), s2)
+        .load(21, r21, 0x10)
+        .load(9, r9, 0x10)
+        .exit_all();
+    const auto found = find_shared_races(b.trace());
+    ASSERT_EQ(found.size(), 1u) << dump(found);
+    EXPECT_EQ(found[0].threads, (V{5, 9}));
+}
+
+TEST(analysis_warp_sync, LanesThatExitedLeaveTheOthersOrdered) {
+    // Lane 3 exits early; the rest of the warp keeps syncing (a mask without lane 3) and stays
+    // ordered. The warp's clocks go only once every lane has exited.
+    TraceBuilder b(1, 32);
+    const uint16_t sync = b.site(6), write = b.site(7), read = b.site(8);
+    b.warp_sync(0, 0, 0xffffffffu, sync)
+        .exit(3)
+        .store(5, write, 0x10)
+        .warp_sync(0, 0, ~(1u << 3), sync)
+        .load(21, read, 0x10)
+        .exit_all();
+    const auto found = find_shared_races(b.trace());
+    EXPECT_TRUE(found.empty()) << dump(found);
+}
+
 } // namespace
 } // namespace synclab::analysis
