@@ -78,8 +78,8 @@ extern "C" __global__ void warp_reduce_syncwarp(const int* g_in, int* g_out)
 
 // shuffle: the values never touch memory. __shfl_down_sync(mask, v, offset) hands each lane the v
 // of lane + offset; all lanes named in the mask meet at the shuffle, so no lane can read a value
-// that is not ready yet. After five steps lane 0 holds the sum (the other lanes hold partial sums,
-// and lanes near the top add values shifted in from beyond the warp: their own, unchanged). The
+// that is not ready yet. After five steps lane 0 holds the sum (the other lanes hold partial sums;
+// a lane whose source, lane + offset, is past lane 31 gets its own v back and adds that). The
 // student sees right sums, no shared memory, no race, and in the trace one shuffle per step for
 // the whole warp. Must not find: race.
 __device__ int warp_reduce_sum(int v)
