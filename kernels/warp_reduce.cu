@@ -17,10 +17,10 @@
 // no_syncwarp: the tree in plain shared memory with nothing between the steps. To the compiler
 // each thread runs alone: nvcc -O3 keeps the thread's running sum in a register (s_val[t] is never
 // reloaded) and keeps each partner load after the store it depends on, but nothing ties lane l's
-// store to lane l - offset/2's load. Below PTX, ptxas may move a load of s_val[t + offset] above
-// the store to s_val[t] (different addresses, as far as one thread can tell), and under
-// independent thread scheduling the lanes may run at different steps: either way a lane adds a
-// partner's stale value. On an H200, 97% of warp sums came out wrong. The student sees a race
+// store to lane l - offset/2's load. Below PTX, ptxas moved all five loads of s_val[t + offset]
+// above the stores to s_val[t] (different addresses, as far as one thread can tell; the H200's SASS),
+// and under independent thread scheduling the lanes may run at different steps: either way a lane adds
+// a partner's stale value. On an H200, 97-100% of warp sums came out wrong. The student sees a race
 // finding "within a warp" on s_val in every run and wrong sums under --warp-model its (random and
 // adversarial schedules); --warp-model lockstep runs the PTX as a pre-Volta warp would, and the
 // sums come out right. Must find: race.
