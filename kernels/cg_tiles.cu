@@ -54,7 +54,7 @@ extern "C" __global__ void cg_tiles_no_tile_sync(const int* g_in, int* g_out)
 }
 
 // tile_shuffle: the values stay in registers; tile.shfl_down reads rank r + offset's value within
-// the tile (a lane past rank 15 reads its own). The reduction of seed 000's cooperative-groups
+// the tile (a rank whose r + offset is past 15 gets its own). The reduction of seed 000's cooperative-groups
 // example, on a tile of 16. The student sees right sums, no shared memory and no race; the PTX has
 // shfl.sync.down with the tile's mask and a segment of 16 lanes. Must not find: race.
 __device__ int tile_sum(const cg::thread_block_tile<16>& tile, int v)

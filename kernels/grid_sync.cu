@@ -37,8 +37,8 @@ extern "C" __global__ void grid_sync_cooperative_launch(const float* g_in, float
 }
 
 // too_many_blocks: the same kernel, launched cooperatively with 4,224 blocks. They cannot all be
-// resident, so the launch itself fails before any thread runs: the driver's
-// cudaErrorCooperativeLaunchTooLarge on the GPU, and in the simulator "too many blocks in
+// resident, so the launch itself fails before any thread runs: on the GPU, refused from the driver's
+// occupancy figures (cudaErrorCooperativeLaunchTooLarge), and in the simulator "too many blocks in
 // cooperative launch: 4224 blocks of 256 threads, at most 64 fit at once (8 SMs x 8 blocks per SM,
 // limited by threads per SM)". The student sees status error and no outputs; no finding fires
 // (nothing ran). The fix: at most what fits (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs),

@@ -20,16 +20,16 @@ extern "C" __global__ void syncthreads_predicates_count(const int* g_in, int* g_
     g_count[i] = __syncthreads_count(g_in[i] % 2 != 0);
 }
 
-// and: is every value of the block non-zero (1) or is one of them 0 (0)? With values 0..99 about
-// a third of the blocks of 100 have no 0. Must not find: any finding.
+// and: is every value of the block non-zero (1), or is one 0 (0)? The student sees every thread of a
+// block holding its answer: 1 in about a third of the blocks (values 0..99). Must not find: any finding.
 extern "C" __global__ void syncthreads_predicates_and(const int* g_in, int* g_count, int* g_all, int* g_any)
 {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     g_all[i] = __syncthreads_and(g_in[i] != 0) ? 1 : 0;
 }
 
-// or: does the block hold a 0 anywhere? The complement of `and` on the same input. Must not find:
-// any finding.
+// or: does the block hold a 0 anywhere? The complement of `and` on the same input: the student sees 1
+// exactly where `and` gives 0, in every thread of the block. Must not find: any finding.
 extern "C" __global__ void syncthreads_predicates_or(const int* g_in, int* g_count, int* g_all, int* g_any)
 {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

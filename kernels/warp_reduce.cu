@@ -17,10 +17,10 @@
 // no_syncwarp: the tree in plain shared memory with nothing between the steps. To the compiler
 // each thread runs alone: nvcc -O3 keeps the thread's running sum in a register (s_val[t] is never
 // reloaded) and keeps each partner load after the store it depends on, but nothing ties lane l's
-// store to lane l - offset/2's load. Below PTX, ptxas may move a load of s_val[t + offset] above
-// the store to s_val[t] (different addresses, as far as one thread can tell), and under
-// independent thread scheduling the lanes may run at different steps: either way a lane adds a
-// partner's stale value. On an H200, 97% of warp sums came out wrong. The student sees a race
+// store to lane l - offset/2's load. Below PTX, ptxas moved all five loads of s_val[t + offset]
+// above the stores to s_val[t] (different addresses, as far as one thread can tell; the H200's SASS),
+// and under independent thread scheduling the lanes may run at different steps: either way a lane adds
+// a partner's stale value. On an H200, 97-100% of warp sums came out wrong. The student sees a race
 // finding "within a warp" on s_val in every run and wrong sums under --warp-model its (random and
 // adversarial schedules); --warp-model lockstep runs the PTX as a pre-Volta warp would, and the
 // sums come out right. Must find: race.
@@ -78,8 +78,8 @@ extern "C" __global__ void warp_reduce_syncwarp(const int* g_in, int* g_out)
 
 // shuffle: the values never touch memory. __shfl_down_sync(mask, v, offset) hands each lane the v
 // of lane + offset; all lanes named in the mask meet at the shuffle, so no lane can read a value
-// that is not ready yet. After five steps lane 0 holds the sum (the other lanes hold partial sums,
-// and lanes near the top add values shifted in from beyond the warp: their own, unchanged). The
+// that is not ready yet. After five steps lane 0 holds the sum (the other lanes hold partial sums;
+// a lane whose source, lane + offset, is past lane 31 gets its own v back and adds that). The
 // student sees right sums, no shared memory, no race, and in the trace one shuffle per step for
 // the whole warp. Must not find: race.
 __device__ int warp_reduce_sum(int v)

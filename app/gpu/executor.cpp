@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -137,6 +138,7 @@ Hello Executor::init() {
         char name[256] = {};
         cu::check(api_, api_.DeviceGetName(name, sizeof name - 1, device_), "cuDeviceGetName");
         h.device = name;
+        device_name_ = name;
         int v = 0;
         cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrMultiprocessorCount, device_),
                   "cuDeviceGetAttribute");
@@ -152,6 +154,9 @@ Hello Executor::init() {
                   "cuDeviceGetAttribute");
         h.can_map_host_memory = v != 0;
         can_map_host_memory_ = h.can_map_host_memory;
+        cu::check(api_, api_.DeviceGetAttribute(&v, cu::kAttrCooperativeLaunch, device_),
+                  "cuDeviceGetAttribute");
+        cooperative_launch_ = v != 0;
         cu::check(api_, api_.DriverGetVersion(&v), "cuDriverGetVersion");
         h.driver_version = static_cast<uint32_t>(v);
         size_t mem = 0;
@@ -408,15 +413,20 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
 
         // A cooperative launch whose grid cannot be resident at once: said before anything is
         // allocated or launched, in the driver's terms (the launch would fail the same way).
+        uint32_t coop_per_sm = 0;
         if (req.cooperative) {
+            if (!cooperative_launch_) throw cu::Error("request", 0, cooperative_unsupported(device_name_));
             int per_sm = 0;
+            // (clamped, not wrapped: a block of more threads than an int holds fits no SM either)
             const uint64_t threads = req.block.count();
             cu::check(api_,
-                      api_.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, static_cast<int>(threads),
-                                                                     req.dynamic_shared_bytes),
+                      api_.OccupancyMaxActiveBlocksPerMultiprocessor(
+                          &per_sm, fn, static_cast<int>(std::min<uint64_t>(threads, INT32_MAX)),
+                          req.dynamic_shared_bytes),
                       "cuOccupancyMaxActiveBlocksPerMultiprocessor", "kernel " + req.kernel);
+            coop_per_sm = static_cast<uint32_t>(std::max(per_sm, 0));
             const std::string problem = cooperative_launch_problem(
-                req.grid.count(), static_cast<uint32_t>(threads), static_cast<uint32_t>(per_sm), sm_count_);
+                req.grid.count(), static_cast<uint32_t>(threads), coop_per_sm, sm_count_);
             if (!problem.empty()) {
                 res.status = ResultStatus::Error;
                 res.message = problem;
@@ -553,12 +563,15 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 const cu::Result r = api_.LaunchCooperativeKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x,
                                                                   req.block.y, req.block.z, req.dynamic_shared_bytes,
                                                                   stream_, params.data());
-                // The occupancy check above should have caught it; if the driver disagrees, say it plainly.
-                if (r == cu::kErrorCooperativeLaunchTooLarge)
-                    throw cu::Error("cuLaunchCooperativeKernel", r,
-                                    "too many blocks in cooperative launch: " + shape +
-                                        " cannot be resident at once; nothing ran (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)");
-                cu::check(api_, r, "cuLaunchCooperativeKernel", shape);
+                // The occupancy check above should have caught it; if the driver disagrees, say so
+                // with the figures the check used.
+                const bool refused = r == cu::kErrorCooperativeLaunchTooLarge;
+                cu::check(api_, r, "cuLaunchCooperativeKernel",
+                          refused ? shape + ": " +
+                                        cooperative_driver_refused(req.grid.count(),
+                                                                   static_cast<uint32_t>(req.block.count()),
+                                                                   coop_per_sm, sm_count_)
+                                  : shape);
             } else {
                 cu::check(api_,
                           api_.LaunchKernel(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,

@@ -63,7 +63,9 @@ class Executor {
     bool ready_ = false;
     bool must_exit_ = false;
     bool can_map_host_memory_ = false;
-    uint32_t sm_count_ = 0; // for a cooperative launch's residency check
+    uint32_t sm_count_ = 0;           // for a cooperative launch's residency check
+    bool cooperative_launch_ = false; // CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
+    std::string device_name_;         // for the words of a refused cooperative launch
     cu::Device device_ = 0;
     cu::Context context_ = nullptr;
     cu::Stream stream_ = nullptr;      // kernels

@@ -2,81 +2,30 @@
 // each case below breaks one thing in the data-only test lesson (tests/scenario/data/lessons/
 // smem_reverse) and states the error it must give.
 #include "scenario/lesson.h"
+#include "scenario/lesson_files.h"
 #include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace synclab::scenario {
 namespace {
 
-std::string read(const std::string& relative) {
-    std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/" + relative, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test::error_of;
+using test::expect_error;
+using test::line_of;
+using test::sources;
+using test::with;
 
 const std::string kDir = "tests/scenario/data/lessons/smem_reverse/";
 
 // The test lesson's files, to be broken one at a time.
-struct Files {
-    std::string toml = read(kDir + "lesson.toml");
-    std::string en = read(kDir + "en.md");
-    std::string zh = read(kDir + "zh.md");
-    std::string cuda = read(kDir + "smem_reverse.cu");
-    std::string ptx = read(kDir + "smem_reverse.ptx");
-    std::string folder = "smem_reverse";
+struct Files : test::LessonFiles {
+    Files()
+        : LessonFiles("smem_reverse", kDir, "smem_reverse.cu", kDir + "smem_reverse.cu", "smem_reverse.ptx",
+                      kDir + "smem_reverse.ptx") {}
 };
-
-LessonSources sources(const Files& f) {
-    LessonSources s;
-    s.folder_id = f.folder;
-    s.toml_name = "lesson.toml";
-    s.en_name = "en.md";
-    s.zh_name = "zh.md";
-    s.toml_text = f.toml;
-    s.en_text = f.en;
-    s.zh_text = f.zh;
-    s.kernel = [f](const std::string& source, uint32_t line) {
-        if (source != "smem_reverse.cu") throw LessonError("lesson.toml", line, "test: no file " + source);
-        return KernelFiles{"smem_reverse.cu", f.cuda, "smem_reverse.ptx", f.ptx};
-    };
-    return s;
-}
-
-std::string error_of(const Files& f) {
-    try {
-        build_lesson(sources(f));
-    } catch (const LessonError& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// `text` with its one occurrence of `from` replaced (the test fails loudly when it is not there once).
-std::string with(std::string text, const std::string& from, const std::string& to) {
-    const size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << "the test lesson has no '" << from << "'";
-    EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "'" << from << "' is not unique";
-    return at == std::string::npos ? text : text.replace(at, from.size(), to);
-}
-
-// The 1-based line of the first line containing `needle`.
-uint32_t line_of(const std::string& text, const std::string& needle) {
-    const size_t at = text.find(needle);
-    EXPECT_NE(at, std::string::npos) << needle;
-    return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1);
-}
-
-void expect_error(const Files& f, const std::string& wanted) {
-    const std::string e = error_of(f);
-    EXPECT_EQ(e.rfind(wanted, 0), 0u) << "error: " << e << "\nwanted: " << wanted;
-}
 
 TEST(LessonErrors, TheTestLessonItselfIsFine) {
     EXPECT_EQ(error_of(Files{}), "");
@@ -345,8 +294,8 @@ TEST(LessonErrors, ScalarArgumentsAreTypedByThePtx) {
         s.en_text = en;
         s.zh_text = en;
         s.kernel = [](const std::string&, uint32_t) {
-            return KernelFiles{"stencil.cu", read("kernels/stencil.cu"), "stencil.ptx",
-                               read("assets/ptx/stencil.ptx")};
+            return KernelFiles{"stencil.cu", test::read_source("kernels/stencil.cu"), "stencil.ptx",
+                               test::read_source("assets/ptx/stencil.ptx")};
         };
         try {
             const Scenario sc = build_lesson(s);

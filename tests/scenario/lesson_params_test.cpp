@@ -3,72 +3,30 @@
 // applies a choice to the inputs, and each mistake in those tables is an error naming the file,
 // the line and the field. The broken files are the atomic_counter lesson's, one change at a time.
 #include "scenario/lesson.h"
+#include "scenario/lesson_files.h"
 #include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 namespace synclab::scenario {
 namespace {
 
-std::string read(const std::string& relative) {
-    std::ifstream in(std::string(SYNCLAB_SOURCE_DIR) + "/" + relative, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test::error_of;
+using test::expect_error;
+using test::line_of;
+using test::with;
 
-struct Files {
-    std::string toml = read("assets/lessons/atomic_counter/lesson.toml");
-    std::string en = read("assets/lessons/atomic_counter/en.md");
-    std::string zh = read("assets/lessons/atomic_counter/zh.md");
-    std::string cuda = read("kernels/atomic_counter.cu");
-    std::string ptx = read("assets/ptx/atomic_counter.ptx");
+// The atomic_counter lesson's files, to be broken one change at a time.
+struct Files : test::LessonFiles {
+    Files()
+        : LessonFiles("atomic_counter", "assets/lessons/atomic_counter/", "atomic_counter.cu",
+                      "kernels/atomic_counter.cu", "atomic_counter.ptx", "assets/ptx/atomic_counter.ptx") {}
 };
-
-std::string error_of(const Files& f) {
-    LessonSources s;
-    s.folder_id = "atomic_counter";
-    s.toml_name = "lesson.toml";
-    s.en_name = "en.md";
-    s.zh_name = "zh.md";
-    s.toml_text = f.toml;
-    s.en_text = f.en;
-    s.zh_text = f.zh;
-    s.kernel = [f](const std::string&, uint32_t) {
-        return KernelFiles{"atomic_counter.cu", f.cuda, "atomic_counter.ptx", f.ptx};
-    };
-    try {
-        build_lesson(s);
-    } catch (const LessonError& e) {
-        return e.what();
-    }
-    return "";
-}
-
-std::string with(std::string text, const std::string& from, const std::string& to) {
-    const size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << "the lesson file has no '" << from << "'";
-    EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "'" << from << "' is not unique";
-    return at == std::string::npos ? text : text.replace(at, from.size(), to);
-}
-
-uint32_t line_of(const std::string& text, const std::string& needle) {
-    const size_t at = text.find(needle);
-    EXPECT_NE(at, std::string::npos) << needle;
-    return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1);
-}
-
-void expect_error(const Files& f, const std::string& wanted) {
-    const std::string e = error_of(f);
-    EXPECT_EQ(e.rfind(wanted, 0), 0u) << "error: " << e << "\nwanted: " << wanted;
-}
 
 std::string at(const Files& f, const std::string& needle) {
     return "lesson.toml:" + std::to_string(line_of(f.toml, needle)) + ": ";

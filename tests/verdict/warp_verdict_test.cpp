@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,17 @@ constexpr WarpVariant kUnsynchronised[] = {
     {"cg_tiles", "no_tile_sync"},
 };
 
+// (both throw, failing the test with the names, where the catalog lost the lesson or the lesson the
+// variant: never a null reference)
+const scenario::Scenario& lesson_of(const char* id) {
+    const scenario::Scenario* s = scenario::find_scenario(id);
+    if (s == nullptr) throw std::logic_error(std::string("no lesson ") + id + " in the catalog");
+    return *s;
+}
+
 const scenario::Variant& variant_of(const scenario::Scenario& s, const char* id) {
     const scenario::Variant* v = s.find_variant(id);
-    EXPECT_NE(v, nullptr) << s.id << " has no variant " << id;
+    if (v == nullptr) throw std::logic_error(s.id + " has no variant " + id);
     return *v;
 }
 
@@ -42,7 +51,7 @@ const scenario::Variant& variant_of(const scenario::Scenario& s, const char* id)
 // reading "with no barrier between them" would reach for __syncthreads(), the wrong tool.
 TEST(WarpVerdicts, TheRaceIsNamedWithinAWarp) {
     for (const WarpVariant& wv : kUnsynchronised) {
-        const scenario::Scenario& s = *scenario::find_scenario(wv.lesson);
+        const scenario::Scenario& s = lesson_of(wv.lesson);
         runner::RunOptions o;
         o.schedule = sim::Schedule::Random;
         const runner::RunSummary r = runner::run_scenario(s, variant_of(s, wv.variant), o);
@@ -89,7 +98,7 @@ Rate wrong_rate(const scenario::Scenario& s, const scenario::Variant& v, sim::Sc
 // sets them beside the H200's 97%.
 TEST(WarpVerdicts, WrongSumRatesPerSchedule) {
     for (const char* lesson : {"warp_reduce", "cg_tiles", "warp_neighbour"}) {
-        const scenario::Scenario& s = *scenario::find_scenario(lesson);
+        const scenario::Scenario& s = lesson_of(lesson);
         for (const scenario::Variant& v : s.variants)
             for (sim::Schedule schedule :
                  {sim::Schedule::RoundRobin, sim::Schedule::Random, sim::Schedule::Adversarial}) {
@@ -117,7 +126,7 @@ TEST(WarpVerdicts, WrongSumRatesPerSchedule) {
 // the code, whatever this run's order.
 TEST(WarpVerdicts, LockstepRunsTheOldCodeRight) {
     for (const char* lesson : {"warp_reduce", "cg_tiles", "warp_neighbour"}) {
-        const scenario::Scenario& s = *scenario::find_scenario(lesson);
+        const scenario::Scenario& s = lesson_of(lesson);
         for (const scenario::Variant& v : s.variants)
             for (sim::Schedule schedule : {sim::Schedule::Random, sim::Schedule::Adversarial}) {
                 const Rate rate = wrong_rate(s, v, schedule, sim::WarpModel::Lockstep);
@@ -126,7 +135,7 @@ TEST(WarpVerdicts, LockstepRunsTheOldCodeRight) {
             }
     }
     for (const WarpVariant& wv : kUnsynchronised) {
-        const scenario::Scenario& s = *scenario::find_scenario(wv.lesson);
+        const scenario::Scenario& s = lesson_of(wv.lesson);
         runner::RunOptions o;
         o.schedule = sim::Schedule::Adversarial;
         o.limits.warp_model = sim::WarpModel::Lockstep;
@@ -162,7 +171,7 @@ void set_i32(std::vector<launch::Buffer>& buffers, const std::string& name, size
 // The warp_reduce reference is not fooled: one warp sum off by one is one wrong output, and a run that wrote
 // nothing is wrong everywhere (g_out starts at 0, which no sum of values >= 1 is).
 TEST(WarpVerdicts, WarpReduceReferenceCatchesOneWrongSum) {
-    const scenario::Scenario& s = *scenario::find_scenario("warp_reduce");
+    const scenario::Scenario& s = lesson_of("warp_reduce");
     runner::RunOptions o;
     o.schedule = sim::Schedule::RoundRobin;
     const runner::RunSummary r = runner::run_scenario(s, variant_of(s, "shuffle"), o);
