@@ -109,8 +109,8 @@ class Run {
                  uint32_t* result, uint32_t* source);
     std::string collective_name(uint32_t pc) const;
     std::string collective_or_barrier(uint32_t pc) const;
-    void record_collective(const Warp& warp, uint32_t pc, uint32_t lanes, uint32_t members,
-                           trace::Collective kind, const uint32_t* result, const uint32_t* source);
+    void record_collective(const Warp& warp, uint32_t lanes, uint32_t members, trace::Collective kind,
+                           const uint32_t* result, const uint32_t* source);
 
     // events and budgets (events.cpp)
     size_t emit(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
