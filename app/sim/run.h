@@ -157,6 +157,7 @@ class Run {
     std::string spin_report() const;                         // the resident blocks spin without end
     std::string trap_message(uint32_t pc) const;             // why a trap ran (grid.sync, plain trap)
     uint32_t spin_site(const Warp& warp, uint32_t lane) const; // the load a spinning lane loops on
+    bool parked_at_barrier(const Warp& warp, uint32_t lane) const; // ready at a barrier, its warp elsewhere
     void finish_trace(Result& result, double elapsed_ms);
 
     const ptx::Module& module_;

@@ -166,9 +166,19 @@ TEST(SpinDetector, OversubscribedHandmadeBarrierEndsFastAsADeadlockNamingWhoSpin
         EXPECT_TRUE(contains(r.message, "Blocks 64-255 never started: no slot freed (at most 64 blocks of 256 threads "
                                         "fit at once: 8 SMs x 8 blocks per SM, limited by threads per SM)"))
             << r.message;
-        // The thread table says the same: blocks 64-255 never started.
+        // The thread table says the same: blocks 64-255 never started, thread 0 spins, and the
+        // rest of its warp is parked at the barrier (it waits there, it does not run), like the
+        // other warps, which arrived.
         EXPECT_EQ(trace.threads[64 * 256].end, trace::ThreadEnd::NotStarted);
         EXPECT_EQ(trace.threads[0].end, trace::ThreadEnd::Running);
+        const uint32_t barrier = trace.threads[32].end_site;
+        EXPECT_EQ(trace.threads[32].end, trace::ThreadEnd::AtBarrier);
+        ASSERT_LT(barrier, trace.sites.size());
+        EXPECT_TRUE(contains(trace.sites[barrier].text, "bar.sync")) << trace.sites[barrier].text;
+        for (uint32_t t : {1u, 17u, 31u}) {
+            EXPECT_EQ(trace.threads[t].end, trace::ThreadEnd::AtBarrier) << "thread " << t << ", " << to_string(s);
+            EXPECT_EQ(trace.threads[t].end_site, barrier) << "thread " << t << ", " << to_string(s);
+        }
     }
 }
 
