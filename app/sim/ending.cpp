@@ -292,7 +292,7 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
             trace::BlockResidency& r = t.residency[b];
             r.admitted = admitted_at_[b];
             r.retired = retired_at_[b];
-            r.sm = b % sms;
+            r.sm = placed_sm_[b] != UINT32_MAX ? placed_sm_[b] : b % sms; // never admitted: where the first wave would put it
             r.waited = waited_[b];
         }
         const uint32_t last_site = t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1);

@@ -83,7 +83,7 @@ struct Options {
     // Off: %clock64 reads the logical tick and nothing is timed (the plain simulator, for the
     // benchmark of its overhead).
     bool cost_model = true;
-    uint32_t sm_count = 8;             // reported by %nsmid; blocks are placed on SM block % sm_count
+    uint32_t sm_count = 8;             // reported by %nsmid; a block starts on an SM with a free slot (residency.h SmSlots)
     // Blocks resident at once are what the residency model (residency.h) lets sm_count SMs hold.
     // The simulator keeps at most max_resident_blocks of them in flight (a cost cap, not a model
     // limit: it never makes a correct kernel hang); when every block in flight spins without end
