@@ -55,9 +55,10 @@ const char* to_string(Residency::Limit limit); // "threads per SM", ...
 
 // Which SM a block starts on: the one with the most free slots, the lowest-numbered among equals.
 // The hardware's block scheduler hands a launch's blocks out across the SMs (breadth first) rather
-// than filling one SM before the next, so the first wave lands on SM block % sm_count; after that a
-// block takes the slot that frees, on whichever SM its block ran (blocks of unequal length free
-// slots out of order). The exact order of NVIDIA's scheduler is not documented; this is a model.
+// than filling one SM before the next, so the first wave lands on SM block % sm_count; once every
+// SM is full, a waiting block takes the slot that frees, on whichever SM that block ran (blocks of
+// unequal length free slots out of order). The exact order of NVIDIA's scheduler is not
+// documented; this is a model.
 class SmSlots {
   public:
     SmSlots(uint32_t sm_count, uint32_t per_sm);

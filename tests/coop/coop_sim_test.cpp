@@ -226,39 +226,11 @@ TEST(ResidencyTable, BlocksAdmittedAfterARetirementWaitedForASlot) {
     }
 }
 
-// Block 1 returns at once, the others loop: with one slot per SM (150 KB of shared memory each) on
-// two SMs, block 2 takes the slot block 1 freed on SM 1 (not SM 2 % 2 = 0), and block 3 the slot
-// of whichever of blocks 0 and 2 ends first (under rr: block 0's, SM 0, not SM 3 % 2 = 1).
-const char* kUneven = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry uneven(.param .u64 out)
-{
-    .reg .pred %p<2>;
-    .reg .b32 %r<4>;
-    .reg .b64 %rd<4>;
-    mov.u32 %r1, %ctaid.x;
-    setp.eq.u32 %p1, %r1, 1;
-    @%p1 bra DONE;
-    mov.u32 %r2, 0;
-LOOP:
-    add.u32 %r2, %r2, 1;
-    setp.lt.u32 %p1, %r2, 300;
-    @%p1 bra LOOP;
-DONE:
-    mov.u32 %r3, %smid;
-    ld.param.u64 %rd1, [out];
-    cvta.to.global.u64 %rd2, %rd1;
-    mul.wide.u32 %rd3, %r1, 4;
-    add.u64 %rd2, %rd2, %rd3;
-    st.global.u32 [%rd2], %r3;
-    ret;
-}
-)";
-
+// uneven_blocks: block 1 returns at once, the others loop first. With one slot per SM (150 KB of
+// shared memory each) on two SMs, block 2 takes the slot block 1 freed on SM 1 (not SM 2 % 2 = 0),
+// and block 3 the slot of whichever of blocks 0 and 2 ends first (under rr: block 0's, SM 0, not
+// SM 3 % 2 = 1).
 TEST(ResidencyTable, ABlockTakesTheSlotThatFreedNotSmBlockModSmCount) {
-    const ptx::Module m = ptx::parse_module(kUneven, "uneven.ptx");
     for (Schedule s : {Schedule::RoundRobin, Schedule::Random}) {
         std::vector<Buffer> buffers = {buffer("out", std::vector<uint32_t>(4, 99))};
         LaunchConfig l = launch(4, 32, false);
@@ -267,7 +239,7 @@ TEST(ResidencyTable, ABlockTakesTheSlotThatFreedNotSmBlockModSmCount) {
         o.schedule = s;
         o.sm_count = 2;
         trace::Trace trace;
-        const Result r = simulate(m, "uneven", l, buffers, {KernelArg::pointer(0)}, o, &trace);
+        const Result r = simulate(module(), "uneven_blocks", l, buffers, {KernelArg::pointer(0)}, o, &trace);
         ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
         ASSERT_EQ(trace.residency.size(), 4u);
         const uint32_t first_done = trace.residency[0].retired < trace.residency[2].retired ? 0 : 2;
