@@ -664,10 +664,7 @@ class Rewriter {
     // introduces no divergence before the .sync instruction.
     void instrument_collective(uint32_t i, trace::Collective collective, std::vector<RecordingPoint>& points) {
         const Instruction& in = fn_.code[i];
-        const uint32_t mask_slot = in.op == Op::WarpSync ? 0
-                                   : in.op == Op::Vote   ? 2
-                                   : in.op == Op::Shfl   ? 5
-                                                         : std::max<uint32_t>(in.operand_count, 1) - 1;
+        const uint32_t mask_slot = member_mask_slot(in.op);
         const char* kMask = "%sl_r18";
         const char* kSource = "%sl_r19";
         std::vector<std::string> pre;

@@ -237,6 +237,21 @@ struct Register {
     Type type = Type::None;
 };
 
+// The ops[] slot of a warp collective's member mask (the layouts at the top of this file); the
+// simulator and the instrumentation both read it from here.
+inline uint32_t member_mask_slot(Op op) {
+    switch (op) {
+    case Op::WarpSync:
+        return 0;
+    case Op::Shfl:
+        return 5;
+    case Op::Match:
+        return 3;
+    default: // vote, redux, elect
+        return 2;
+    }
+}
+
 // Kernel parameter: ld.param addresses are byte offsets into the packed parameter buffer.
 struct Param {
     std::string name;

@@ -6,10 +6,10 @@
 // Who must meet, per the PTX ISA:
 //   - every lane that executes a .sync collective is in its own member mask (else the behaviour is
 //     undefined: an error here);
-//   - shfl, vote, redux, match and elect wait for the non-exited lanes of the mask ("all non-exited
-//     threads corresponding to membermask"); bar.warp.sync waits for every lane of the mask, so a
-//     member that exited without executing it is an error, and a shfl that reads a lane that exited
-//     is too (the value it would get is undefined);
+//   - shfl, vote, redux and match wait for the non-exited lanes of the mask ("all non-exited
+//     threads corresponding to membermask"); bar.warp.sync and elect wait for every lane of the mask
+//     ("all threads in the membermask"), so a member that exited without executing one is an error,
+//     and a shfl that reads a lane that exited is too (the value it would get is undefined);
 //   - the members execute the same instruction with the same mask (bar.warp.sync: any bar.warp.sync
 //     with the same mask). Lanes that wait for each other at different collectives, or for lanes
 //     held at an aligned block barrier, wait forever: an error naming both groups.
@@ -25,19 +25,6 @@ namespace synclab::sim {
 using ptx::Op;
 
 namespace {
-
-const ptx::Operand& member_operand(const ptx::Instruction& in) {
-    switch (in.op) {
-    case Op::WarpSync:
-        return in.ops[0];
-    case Op::Shfl:
-        return in.ops[5];
-    case Op::Match:
-        return in.ops[3];
-    default: // vote, redux, elect
-        return in.ops[2];
-    }
-}
 
 trace::Collective collective_of(Op op) {
     switch (op) {
@@ -61,6 +48,40 @@ std::string mask_hex(uint32_t mask) {
     char buffer[12];
     std::snprintf(buffer, sizeof buffer, "0x%08x", mask);
     return buffer;
+}
+
+// vote.sync's destination, the same for every member: .ballot the ballot of the group, .all/.any/.uni
+// whether all / any / all-or-none of the group voted true.
+uint32_t vote_result(ptx::VoteMode mode, uint32_t ballot, uint32_t group) {
+    switch (mode) {
+    case ptx::VoteMode::All:
+        return (ballot & group) == group;
+    case ptx::VoteMode::Any:
+        return ballot != 0;
+    case ptx::VoteMode::Uni:
+        return ballot == 0 || (ballot & group) == group;
+    default:
+        return ballot;
+    }
+}
+
+// One step of redux.sync's reduction: .add wraps at 32 bits (as the ISA says), .min/.max compare as
+// .s32 or .u32.
+uint32_t redux_step(ptx::AtomOp op, bool is_signed, uint32_t acc, uint32_t v) {
+    switch (op) {
+    case ptx::AtomOp::Add:
+        return acc + v;
+    case ptx::AtomOp::Min:
+        return is_signed ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v);
+    case ptx::AtomOp::Max:
+        return is_signed ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v);
+    case ptx::AtomOp::And:
+        return acc & v;
+    case ptx::AtomOp::Or:
+        return acc | v;
+    default:
+        return acc ^ v;
+    }
 }
 
 } // namespace
@@ -97,7 +118,7 @@ std::string Run::collective_name(uint32_t pc) const {
 
 void Run::execute_warp_collective(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask) {
     if (!mask) return;
-    const ptx::Operand& member_op = member_operand(in);
+    const ptx::Operand& member_op = in.ops[ptx::member_mask_slot(in.op)];
     for_each_lane(mask, [&](uint32_t l) {
         const uint32_t m = static_cast<uint32_t>(read(warp, member_op, l));
         if (((m >> l) & 1) == 0)
@@ -140,7 +161,8 @@ void Run::meet_collectives(Warp& warp) {
         for_each_lane(members, [&](uint32_t l) {
             if (meets(l)) group |= 1u << l;
         });
-        const uint32_t needed = is_sync ? members : members & ~warp.exited_mask;
+        const bool every_member = is_sync || in.op == Op::Elect; // see the rules at the top
+        const uint32_t needed = every_member ? members : members & ~warp.exited_mask;
         if ((group & needed) == needed && group) {
             complete_collective(warp, in, pc, group, member_mask);
             continue; // the released lanes may be what another group waits for: look again
@@ -209,22 +231,10 @@ void Run::complete_collective(Warp& warp, const Instruction& in, uint32_t pc, ui
             if (read(warp, in.ops[1], l) & 1) ballot |= 1u << l;
         });
         uint64_t* d = reg(warp, in.ops[0].reg);
+        const uint32_t value = vote_result(in.vote, ballot, group);
         lanes([&](uint32_t l) {
-            switch (in.vote) {
-            case ptx::VoteMode::All:
-                d[l] = (ballot & group) == group;
-                break;
-            case ptx::VoteMode::Any:
-                d[l] = ballot != 0;
-                break;
-            case ptx::VoteMode::Uni:
-                d[l] = ballot == 0 || (ballot & group) == group;
-                break;
-            default:
-                d[l] = ballot;
-                break;
-            }
-            result[l] = static_cast<uint32_t>(d[l]);
+            d[l] = value;
+            result[l] = value;
         });
         break;
     }
@@ -237,31 +247,8 @@ void Run::complete_collective(Warp& warp, const Instruction& in, uint32_t pc, ui
         bool first = true;
         lanes([&](uint32_t l) {
             const uint32_t v = static_cast<uint32_t>(read(warp, in.ops[1], l));
-            if (first) {
-                acc = v;
-                first = false;
-                return;
-            }
-            switch (in.atom_op) {
-            case ptx::AtomOp::Add:
-                acc += v; // truncated to 32 bits, as the ISA says
-                break;
-            case ptx::AtomOp::Min:
-                acc = is_signed ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v);
-                break;
-            case ptx::AtomOp::Max:
-                acc = is_signed ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v);
-                break;
-            case ptx::AtomOp::And:
-                acc &= v;
-                break;
-            case ptx::AtomOp::Or:
-                acc |= v;
-                break;
-            default:
-                acc ^= v;
-                break;
-            }
+            acc = first ? v : redux_step(in.atom_op, is_signed, acc, v);
+            first = false;
         });
         uint64_t* d = reg(warp, in.ops[0].reg);
         lanes([&](uint32_t l) {
@@ -312,7 +299,7 @@ void Run::complete_collective(Warp& warp, const Instruction& in, uint32_t pc, ui
     default: // bar.warp.sync: the meeting is all there is
         break;
     }
-    if (recording_) record_collective(warp, pc, group, member_mask, collective_of(in.op), result, source);
+    if (recording_) record_collective(warp, group, member_mask, collective_of(in.op), result, source);
     // Release the lanes past their instruction (bar.warp.sync: each past its own).
     for_each_lane(group, [&](uint32_t l) {
         warp.state[l] = LaneState::Ready;
@@ -378,13 +365,15 @@ void Run::shuffle(Warp& warp, const Instruction& in, uint32_t pc, uint32_t group
                   " read their values (a shuffle from an exited lane is undefined)");
 }
 
-// One WarpCollective event per lane of `lanes`, all at this tick: the members have met.
-void Run::record_collective(const Warp& warp, uint32_t pc, uint32_t lanes, uint32_t members,
-                            trace::Collective kind, const uint32_t* result, const uint32_t* source) {
+// One WarpCollective event per lane of `lanes`, all at this tick: the members have met. Each at its
+// own instruction (warp.pc[l], not yet moved past it): bar.warp.sync members may meet from different
+// __syncwarp() calls.
+void Run::record_collective(const Warp& warp, uint32_t lanes, uint32_t members, trace::Collective kind,
+                            const uint32_t* result, const uint32_t* source) {
     const uint8_t flags = static_cast<uint8_t>(static_cast<uint8_t>(kind) & trace::flag::kCollectiveMask);
     for_each_lane(lanes, [&](uint32_t l) {
-        emit(trace::EventKind::WarpCollective, warp, l, pc, (uint64_t(source[l]) << 32) | members, result[l],
-             flags);
+        emit(trace::EventKind::WarpCollective, warp, l, warp.pc[l], (uint64_t(source[l]) << 32) | members,
+             result[l], flags);
     });
 }
 

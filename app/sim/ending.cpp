@@ -179,6 +179,24 @@ uint32_t Run::spin_site(const Warp& warp, uint32_t lane) const {
     return pc;
 }
 
+// A ready lane at a block barrier instruction while a live lane of its warp is elsewhere: it is
+// parked there, not running. The warp runs its laggards (the lowest PC) first, so the lane does not
+// execute the barrier while they loop; on the GPU it would have, and would wait there for them (an
+// aligned barrier lets a warp arrive only whole). Either way it waits at the barrier for the rest of
+// its warp, and the spin report and the thread table (finish_trace) both say so.
+bool Run::parked_at_barrier(const Warp& w, uint32_t lane) const {
+    if (w.state[lane] != LaneState::Ready) return false;
+    const uint32_t pc = w.uniform ? w.upc : w.pc[lane];
+    if (pc >= code_size_ || !ptx::is_barrier(fn_.code[pc].op) || (fn_.code[pc].mods & ptx::mod::kArrive))
+        return false;
+    const uint32_t live = w.live_mask();
+    if ((w.ready_mask & live) != live) return true; // a live lane waits elsewhere
+    if (w.uniform) return false;                    // the whole warp is ready at the barrier
+    for (uint32_t m = live; m; m &= m - 1)
+        if (w.pc[std::countr_zero(m)] != pc) return true;
+    return false;
+}
+
 // Every resident block spins without end while blocks wait for a slot (progress_watch.h): per block,
 // which threads spin where and which wait at a barrier (blocks with the same picture together), then
 // the blocks that never started, and why no slot frees.
@@ -192,9 +210,7 @@ std::string Run::spin_report() const {
                 const LaneState st = w.state[l];
                 if (st == LaneState::Absent || st == LaneState::Exited) continue;
                 const uint32_t pc = w.uniform && ((w.ready_mask >> l) & 1u) ? w.upc : w.pc[l];
-                // A lane that is ready at a barrier instruction has not arrived yet, but it waits there
-                // all the same (for the lanes of its warp that spin): it waits, it does not spin.
-                if (st == LaneState::Ready && pc < code_size_ && ptx::is_barrier(fn_.code[pc].op))
+                if (parked_at_barrier(w, l))
                     at[{1, pc}].push_back(w.first_thread + l);
                 else if (st == LaneState::Ready)
                     at[{0, spin_site(w, l)}].push_back(w.first_thread + l);
@@ -249,14 +265,17 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
                     if (st == LaneState::Absent || st == LaneState::Exited) continue;
                     trace::ThreadInfo& ti = thread_table_[w.global_first + l];
                     if (ti.end == trace::ThreadEnd::Faulted) continue;
-                    if (st == LaneState::Ready) {
+                    if (st == LaneState::Ready && !parked_at_barrier(w, l)) {
                         ti.end = trace::ThreadEnd::Running;
                         ti.end_site = w.uniform ? w.upc : w.pc[l];
                     } else {
                         // At a block barrier (pc is past it), or waiting at the instruction itself: for
-                        // the rest of its warp at an aligned barrier, or at a warp collective.
+                        // the rest of its warp at an aligned barrier (parked or arrived), or at a warp
+                        // collective.
                         ti.end = trace::ThreadEnd::AtBarrier;
-                        ti.end_site = st == LaneState::AtBarrier ? w.pc[l] - 1 : w.pc[l];
+                        ti.end_site = st == LaneState::AtBarrier ? w.pc[l] - 1
+                                      : st == LaneState::Ready   ? (w.uniform ? w.upc : w.pc[l])
+                                                                 : w.pc[l];
                     }
                 }
         // Blocks that never started.
@@ -273,7 +292,7 @@ void Run::finish_trace(Result& result, double elapsed_ms) {
             trace::BlockResidency& r = t.residency[b];
             r.admitted = admitted_at_[b];
             r.retired = retired_at_[b];
-            r.sm = b % sms;
+            r.sm = placed_sm_[b] != UINT32_MAX ? placed_sm_[b] : b % sms; // never admitted: where the first wave would put it
             r.waited = waited_[b];
         }
         const uint32_t last_site = t.sites.empty() ? 0 : static_cast<uint32_t>(t.sites.size() - 1);

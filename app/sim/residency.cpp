@@ -66,4 +66,18 @@ std::string Residency::cooperative_problem(uint64_t blocks, uint32_t threads) co
            "resident blocks would wait at grid.sync() for blocks that could never start";
 }
 
+SmSlots::SmSlots(uint32_t sm_count, uint32_t per_sm) : per_sm_(per_sm), used_(std::max<uint32_t>(sm_count, 1), 0) {}
+
+uint32_t SmSlots::take() {
+    uint32_t best = UINT32_MAX;
+    for (uint32_t sm = 0; sm < used_.size(); ++sm)
+        if (used_[sm] < per_sm_ && (best == UINT32_MAX || used_[sm] < used_[best])) best = sm;
+    if (best != UINT32_MAX) ++used_[best];
+    return best;
+}
+
+void SmSlots::release(uint32_t sm) {
+    if (sm < used_.size() && used_[sm] > 0) --used_[sm];
+}
+
 } // namespace synclab::sim

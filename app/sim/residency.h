@@ -10,11 +10,13 @@
 //              so by default registers never limit before threads do)
 // times the modelled SM count (Options::sm_count). The simulator admits blocks up to that many (a
 // block beyond them waits for a slot), a cooperative launch with more blocks fails before it runs,
-// and the cost model starts a block when a slot frees.
+// and the cost model starts a block when a slot frees. SmSlots places each admitted block on an SM
+// that has a free slot, so that no SM ever holds more than per_sm() blocks.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace synclab::sim {
 
@@ -50,5 +52,24 @@ class Residency {
 };
 
 const char* to_string(Residency::Limit limit); // "threads per SM", ...
+
+// Which SM a block starts on: the one with the most free slots, the lowest-numbered among equals.
+// The hardware's block scheduler hands a launch's blocks out across the SMs (breadth first) rather
+// than filling one SM before the next, so the first wave lands on SM block % sm_count; once every
+// SM is full, a waiting block takes the slot that frees, on whichever SM that block ran (blocks of
+// unequal length free slots out of order). The exact order of NVIDIA's scheduler is not
+// documented; this is a model.
+class SmSlots {
+  public:
+    SmSlots(uint32_t sm_count, uint32_t per_sm);
+    // Takes a slot and returns its SM; UINT32_MAX when every SM is full.
+    uint32_t take();
+    void release(uint32_t sm);
+    uint32_t used(uint32_t sm) const { return used_[sm]; }
+
+  private:
+    uint32_t per_sm_;
+    std::vector<uint32_t> used_; // per SM: blocks resident there
+};
 
 } // namespace synclab::sim

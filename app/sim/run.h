@@ -109,8 +109,8 @@ class Run {
                  uint32_t* result, uint32_t* source);
     std::string collective_name(uint32_t pc) const;
     std::string collective_or_barrier(uint32_t pc) const;
-    void record_collective(const Warp& warp, uint32_t pc, uint32_t lanes, uint32_t members,
-                           trace::Collective kind, const uint32_t* result, const uint32_t* source);
+    void record_collective(const Warp& warp, uint32_t lanes, uint32_t members, trace::Collective kind,
+                           const uint32_t* result, const uint32_t* source);
 
     // events and budgets (events.cpp)
     size_t emit(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
@@ -157,6 +157,7 @@ class Run {
     std::string spin_report() const;                         // the resident blocks spin without end
     std::string trap_message(uint32_t pc) const;             // why a trap ran (grid.sync, plain trap)
     uint32_t spin_site(const Warp& warp, uint32_t lane) const; // the load a spinning lane loops on
+    bool parked_at_barrier(const Warp& warp, uint32_t lane) const; // ready at a barrier, its warp elsewhere
     void finish_trace(Result& result, double elapsed_ms);
 
     const ptx::Module& module_;
@@ -199,12 +200,14 @@ class Run {
     uint32_t next_block_ = 0;
     uint32_t blocks_done_ = 0;
     std::unique_ptr<Residency> residency_; // the modelled per-SM limit (residency.h)
+    std::unique_ptr<SmSlots> sm_slots_;    // which SM each admitted block takes a slot on
     uint32_t resident_cap_ = 1;            // blocks kept in flight now (<= the modelled residency)
     uint64_t per_block_bytes_ = 0;         // one resident block's state, for the memory budget
     std::vector<uint8_t> grid_workspace_;  // cooperative launch: cg's grid barrier (zeroed)
     uint64_t workspace_address_ = 0;       // its global address: %envreg1 (high), %envreg2 (low)
     std::vector<uint64_t> admitted_at_, retired_at_; // per block: logical tick (UINT64_MAX: never)
     std::vector<uint8_t> waited_;                    // per block: admitted after a block retired
+    std::vector<uint32_t> placed_sm_;                // per block: its SM (UINT32_MAX: never admitted)
 
     // counters
     uint64_t tick_ = 0;

@@ -53,6 +53,7 @@ void Run::check_launch() {
         resident_cap_ = static_cast<uint32_t>(std::min<uint64_t>(
             std::max<uint32_t>(options_.max_resident_blocks, 1), residency_->total()));
     }
+    sm_slots_ = std::make_unique<SmSlots>(residency_->sm_count(), residency_->per_sm());
 }
 
 void Run::set_up() {
@@ -103,6 +104,7 @@ void Run::set_up() {
     allocate_globals();
     place_grid_workspace();
     admitted_at_.assign(block_count_, UINT64_MAX);
+    placed_sm_.assign(block_count_, UINT32_MAX);
     retired_at_.assign(block_count_, UINT64_MAX);
     waited_.assign(block_count_, 0);
     recording_ = trace_ && options_.record_trace;
@@ -314,7 +316,9 @@ void Run::admit_blocks() {
                 b.linear / (launch_.grid.x * launch_.grid.y)};
         b.thread_count = threads_per_block_;
         b.live_threads = threads_per_block_;
-        b.sm = b.linear % std::max<uint32_t>(options_.sm_count, 1);
+        // resident_cap_ never exceeds the model's slots, so an SM always has one free here.
+        b.sm = sm_slots_->take();
+        placed_sm_[b.linear] = b.sm;
         b.shared.assign(shared_bytes_, 0);
         b.local.assign(size_t(threads_per_block_) * fn_.local_bytes, 0);
         b.regs.assign(size_t(warps_per_block_) * slots_ * kWarpSize, 0);
@@ -356,6 +360,7 @@ void Run::admit_blocks() {
 void Run::retire_block(Block* b) {
     memory_->block_finished(b->linear);
     retired_at_[b->linear] = tick_;
+    sm_slots_->release(b->sm); // the next block admitted may take it
     if (cost_) {
         uint64_t end = 0;
         for (const Warp& w : b->warps)

@@ -45,7 +45,13 @@ enum class Schedule : uint8_t {
                  // model, also keeps stores buffered and loads as stale as the model allows
     Exhaustive,  // "exhaustive": one execution per call, the one Options::choices names (explore()
                  // enumerates them all): which warp performs its next memory operation, and under
-                 // the relaxed model which write each load reads and where each store is ordered
+                 // the relaxed model which write each load reads and where each store is ordered.
+                 // It never holds part of a warp back (no independent-thread-scheduling splits,
+                 // under either warp model: a choice per lane subset would multiply the executions
+                 // past any budget), so "every execution" means every interleaving of warps, each
+                 // warp's lanes in the one order its divergence gives: outcomes that need the lanes
+                 // of one warp to interleave otherwise are not enumerated (random and adversarial
+                 // under WarpModel::Its produce them)
 };
 const char* to_string(Schedule schedule);
 bool parse_schedule(const std::string& text, Schedule& out); // "rr" | "random" | "adversarial" | "exhaustive"
@@ -83,7 +89,7 @@ struct Options {
     // Off: %clock64 reads the logical tick and nothing is timed (the plain simulator, for the
     // benchmark of its overhead).
     bool cost_model = true;
-    uint32_t sm_count = 8;             // reported by %nsmid; blocks are placed on SM block % sm_count
+    uint32_t sm_count = 8;             // reported by %nsmid; a block starts on an SM with a free slot (residency.h SmSlots)
     // Blocks resident at once are what the residency model (residency.h) lets sm_count SMs hold.
     // The simulator keeps at most max_resident_blocks of them in flight (a cost cap, not a model
     // limit: it never makes a correct kernel hang); when every block in flight spins without end

@@ -148,7 +148,7 @@ struct Group {
 // predicated EXIT, so those lanes leave at once), else all ready lanes at the lowest PC. Running the
 // laggards first is what makes divergent paths meet again at their join point (a reconvergence
 // heuristic for independent thread scheduling). `is_exit[pc]` marks ret/exit instructions.
-// Lanes the scheduler holds back (Warp::held_mask) are left out.
+// Lanes the scheduler holds back (Warp::held_mask) are left out, unless they are all that is ready.
 inline Group next_group(const Warp& warp, const uint8_t* is_exit) {
     if (warp.uniform) return {warp.upc, warp.ready_mask};
     uint32_t best = UINT32_MAX, best_mask = 0;

@@ -166,9 +166,19 @@ TEST(SpinDetector, OversubscribedHandmadeBarrierEndsFastAsADeadlockNamingWhoSpin
         EXPECT_TRUE(contains(r.message, "Blocks 64-255 never started: no slot freed (at most 64 blocks of 256 threads "
                                         "fit at once: 8 SMs x 8 blocks per SM, limited by threads per SM)"))
             << r.message;
-        // The thread table says the same: blocks 64-255 never started.
+        // The thread table says the same: blocks 64-255 never started, thread 0 spins, and the
+        // rest of its warp is parked at the barrier (it waits there, it does not run), like the
+        // other warps, which arrived.
         EXPECT_EQ(trace.threads[64 * 256].end, trace::ThreadEnd::NotStarted);
         EXPECT_EQ(trace.threads[0].end, trace::ThreadEnd::Running);
+        const uint32_t barrier = trace.threads[32].end_site;
+        EXPECT_EQ(trace.threads[32].end, trace::ThreadEnd::AtBarrier);
+        ASSERT_LT(barrier, trace.sites.size());
+        EXPECT_TRUE(contains(trace.sites[barrier].text, "bar.sync")) << trace.sites[barrier].text;
+        for (uint32_t t : {1u, 17u, 31u}) {
+            EXPECT_EQ(trace.threads[t].end, trace::ThreadEnd::AtBarrier) << "thread " << t << ", " << to_string(s);
+            EXPECT_EQ(trace.threads[t].end_site, barrier) << "thread " << t << ", " << to_string(s);
+        }
     }
 }
 
@@ -213,6 +223,43 @@ TEST(ResidencyTable, BlocksAdmittedAfterARetirementWaitedForASlot) {
     for (const trace::BlockResidency& res : trace.residency) {
         EXPECT_NE(res.retired, trace::BlockResidency::kNever);
         EXPECT_LE(res.admitted, res.retired);
+    }
+}
+
+// uneven_blocks: block 1 returns at once, the others loop first. With one slot per SM (150 KB of
+// shared memory each) on two SMs, block 2 takes the slot block 1 freed on SM 1 (not SM 2 % 2 = 0),
+// and block 3 the slot of whichever of blocks 0 and 2 ends first (under rr: block 0's, SM 0, not
+// SM 3 % 2 = 1).
+TEST(ResidencyTable, ABlockTakesTheSlotThatFreedNotSmBlockModSmCount) {
+    for (Schedule s : {Schedule::RoundRobin, Schedule::Random}) {
+        std::vector<Buffer> buffers = {buffer("out", std::vector<uint32_t>(4, 99))};
+        LaunchConfig l = launch(4, 32, false);
+        l.dynamic_shared_bytes = 150 * 1024;
+        Options o;
+        o.schedule = s;
+        o.sm_count = 2;
+        trace::Trace trace;
+        const Result r = simulate(module(), "uneven_blocks", l, buffers, {KernelArg::pointer(0)}, o, &trace);
+        ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+        ASSERT_EQ(trace.residency.size(), 4u);
+        const uint32_t first_done = trace.residency[0].retired < trace.residency[2].retired ? 0 : 2;
+        if (s == Schedule::RoundRobin) {
+            EXPECT_EQ(first_done, 0u);
+        }
+        const std::vector<uint32_t> want = {0, 1, 1, first_done == 0 ? 0u : 1u};
+        EXPECT_EQ(values<uint32_t>(buffers[0]), want) << "%smid per block, " << to_string(s);
+        for (uint32_t b = 0; b < 4; ++b) {
+            EXPECT_EQ(trace.residency[b].sm, want[b]) << "block " << b << ", " << to_string(s);
+            EXPECT_EQ(trace.threads[b * 32].sm, want[b]) << "block " << b << ", " << to_string(s);
+        }
+        // One slot per SM: the residencies on one SM never overlap.
+        for (uint32_t a = 0; a < 4; ++a)
+            for (uint32_t b = a + 1; b < 4; ++b)
+                if (trace.residency[a].sm == trace.residency[b].sm) {
+                    EXPECT_TRUE(trace.residency[a].retired <= trace.residency[b].admitted ||
+                                trace.residency[b].retired <= trace.residency[a].admitted)
+                        << "blocks " << a << " and " << b << " share SM " << trace.residency[a].sm;
+                }
     }
 }
 

@@ -82,6 +82,11 @@ TEST(GridSyncVerdict, OversubscribedHandmadeBarrierDeadlocksNamingSpinnersAndThe
             ASSERT_NE(deadlock, r.findings.end()) << where;
             EXPECT_TRUE(contains(deadlock->message, "blocks 64-4223 never started: no slot freed")) << deadlock->message;
             EXPECT_TRUE(contains(deadlock->message, "line 75")) << deadlock->message;
+            // Both say where threads 1-31 are: parked at the block barrier behind thread 0's spin,
+            // like the other warps (not "still running").
+            EXPECT_TRUE(contains(r.message, "threads 1-255 wait at 'bar.sync 0'")) << r.message;
+            EXPECT_TRUE(contains(deadlock->message, "threads 1-255 wait at line 79")) << deadlock->message;
+            EXPECT_FALSE(contains(deadlock->message, "were still running at line 79")) << deadlock->message;
         }
 }
 

@@ -63,5 +63,21 @@ TEST(Residency, CooperativeProblemInTheDriversWordsAndOurs) {
     EXPECT_NE(r.cooperative_problem(65, 256), "");
 }
 
+TEST(SmSlots, TheFirstWaveSpreadsAcrossSmsThenAFreedSlotIsTakenWhereItFreed) {
+    SmSlots slots(3, 2);
+    const uint32_t first[] = {0, 1, 2, 0, 1, 2}; // breadth first: block % 3 while every SM has room
+    for (uint32_t want : first)
+        EXPECT_EQ(slots.take(), want);
+    EXPECT_EQ(slots.take(), UINT32_MAX); // 3 SMs x 2: full
+    slots.release(1);
+    EXPECT_EQ(slots.take(), 1u); // the only free slot
+    slots.release(2);
+    slots.release(0);
+    EXPECT_EQ(slots.take(), 0u); // equal room: the lowest-numbered SM
+    EXPECT_EQ(slots.take(), 2u);
+    for (uint32_t sm = 0; sm < 3; ++sm)
+        EXPECT_EQ(slots.used(sm), 2u) << sm;
+}
+
 } // namespace
 } // namespace synclab::sim

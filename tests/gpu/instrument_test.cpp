@@ -7,6 +7,7 @@
 #include "gpu/tiled_matmul.h"
 #include "gpu/trace_plan.h"
 #include "ptx/instrument.h"
+#include "ptx/ptxas_check.h"
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -16,14 +17,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <tuple>
-#include <unistd.h>
 
 namespace synclab {
 namespace {
@@ -684,46 +683,23 @@ const char* const kTestKernelFiles[] = {
 };
 
 // ptxas, where the CUDA toolkit is installed: the rewritten kernels must assemble for the H200.
-std::string find_ptxas() {
-    for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
-        if (access(p, X_OK) == 0) return p;
-    if (const char* home = std::getenv("CUDA_HOME")) {
-        const std::string p = std::string(home) + "/bin/ptxas";
-        if (access(p.c_str(), X_OK) == 0) return p;
-    }
-    return "";
-}
-
 TEST(Instrument, InstrumentedKernelsAssembleWithPtxas) {
-    const std::string ptxas = find_ptxas();
-    if (ptxas.empty()) GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
-    const auto dir = std::filesystem::temp_directory_path() / ("synclab-ptxas-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    auto assemble = [&](const std::string& name, const std::string& ptx) {
-        const auto file = dir / (name + ".ptx");
-        std::ofstream(file) << ptx;
-        const std::string log = (dir / (name + ".log")).string();
-        const std::string cmd =
-            "'" + ptxas + "' -arch=sm_90 '" + file.string() + "' -o /dev/null >'" + log + "' 2>&1";
-        const int rc = std::system(cmd.c_str());
-        std::ifstream in(log);
-        const std::string messages((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        EXPECT_EQ(rc, 0) << name << ":\n" << messages;
-    };
+    const ptx::test::PtxasCheck ptxas("ptxas");
+    if (!ptxas.available()) GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
     std::set<std::string> done;
     for (const Case& c : all_cases()) {
         const ptx::Module& module = runner::scenario_module(*c.scenario);
-        assemble(c.variant->kernel,
+        ptxas.assemble(c.variant->kernel,
                  ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel).ptx);
         ptx::InstrumentOptions per_thread;
         per_thread.warp_aggregated = false;
         if (done.insert(c.scenario->id).second)
-            assemble(
+            ptxas.assemble(
                 c.variant->kernel + "_per_thread",
                 ptx::instrument_kernel(c.scenario->ptx_source(), module, c.variant->kernel, per_thread).ptx);
     }
     const ptx::Module hand = ptx::parse_module(kHandWritten, "hand.ptx");
-    assemble("hand", ptx::instrument_kernel(kHandWritten, hand, "generic_and_guarded").ptx);
+    ptxas.assemble("hand", ptx::instrument_kernel(kHandWritten, hand, "generic_and_guarded").ptx);
     // The test suites' own kernels (CLI, simulator, parser samples, the GPU tests' matrix product):
     // every kernel that parses and that the rewriter takes.
     uint32_t assembled = 0;
@@ -741,12 +717,11 @@ TEST(Instrument, InstrumentedKernelsAssembleWithPtxas) {
             continue;
         }
         for (const std::string& kernel : module.entry_names()) {
-            assemble(kernel, ptx::instrument_kernel(text, module, kernel, {}, name).ptx);
+            ptxas.assemble(kernel, ptx::instrument_kernel(text, module, kernel, {}, name).ptx);
             ++assembled;
         }
     }
     EXPECT_GT(assembled, 20u);
-    std::filesystem::remove_all(dir);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // records: one per member lane, with the member mask, shfl's source lane and the lane's result.
 // Where ptxas is installed the instrumented kernels must also assemble for sm_90.
 #include "ptx_test_util.h"
+#include "ptx/ptxas_check.h"
 
 #include "ptx/instrument.h"
 #include "sim/simulator.h"
@@ -11,14 +12,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <tuple>
-#include <unistd.h>
 
 namespace synclab::ptx {
 namespace {
@@ -30,22 +27,17 @@ using trace::kNoLane;
 // Every lane computes a = lane * 3 + 1, then shuffles it in each mode (one with d the same register
 // as b, one with a segmented clamp: width 8), votes on it, and meets at __syncwarp; it stores the
 // results so that the test can check the kernel still computes them.
-constexpr const char* kWarpKernel = R"(.version 9.0
-.target sm_90
-.address_size 64
+// A kernel of one u32 output per thread: `body` runs with %r1 = %tid.x and %rd2 = the output
+// (global), and the thread stores `result`. sm_90: elect.sync needs it.
+std::string one_output_kernel(const std::string& name, const std::string& body, const std::string& result) {
+    return ".version 9.0\n.target sm_90\n.address_size 64\n\n.visible .entry " + name + "(\n\t.param .u64 " + name +
+           "_param_0\n)\n{\n\t.reg .pred \t%p<6>;\n\t.reg .b32 \t%r<20>;\n\t.reg .b64 \t%rd<4>;\n\n\tld.param.u64 \t%rd1, [" +
+           name + "_param_0];\n\tcvta.to.global.u64 \t%rd2, %rd1;\n\tmov.u32 \t%r1, %tid.x;\n" + body +
+           "\tmul.wide.u32 \t%rd3, %r1, 4;\n\tadd.s64 \t%rd3, %rd2, %rd3;\n\tst.global.u32 \t[%rd3], " + result +
+           ";\n\tret;\n}\n";
+}
 
-.visible .entry warp_ops(
-	.param .u64 warp_ops_param_0
-)
-{
-	.reg .pred 	%p<6>;
-	.reg .b32 	%r<20>;
-	.reg .b64 	%rd<4>;
-
-	ld.param.u64 	%rd1, [warp_ops_param_0];
-	cvta.to.global.u64 	%rd2, %rd1;
-	mov.u32 	%r1, %tid.x;
-	mad.lo.s32 	%r2, %r1, 3, 1;
+const std::string kWarpKernel = one_output_kernel("warp_ops", R"(	mad.lo.s32 	%r2, %r1, 3, 1;
 	shfl.sync.down.b32 	%r3|%p1, %r2, 5, 31, -1;
 	mov.u32 	%r4, 3;
 	shfl.sync.up.b32 	%r4, %r2, %r4, 0, -1;
@@ -61,12 +53,7 @@ constexpr const char* kWarpKernel = R"(.version 9.0
 	add.s32 	%r9, %r9, %r6;
 	add.s32 	%r9, %r9, %r7;
 	add.s32 	%r9, %r9, %r8;
-	mul.wide.u32 	%rd3, %r1, 4;
-	add.s64 	%rd3, %rd2, %rd3;
-	st.global.u32 	[%rd3], %r9;
-	ret;
-}
-)";
+)", "%r9");
 
 // shfl.sync as the PTX ISA defines it, for lane `lane`: the source lane, or kNoLane where the lane
 // keeps its own value.
@@ -292,22 +279,7 @@ TEST(InstrumentWarp, OperandsOverwrittenByTheResultAndGuards) {
 // redux, match and elect (sm_90), and the kernel above: per thread, the instrumentation records
 // the same WarpCollective events (site, mask, source lane, result, collective) as the simulator
 // records for the original kernel. elect.sync _|p records the leader's lane as the simulator does.
-constexpr const char* kReduxMatchElect = R"(.version 9.0
-.target sm_90
-.address_size 64
-
-.visible .entry rme(
-	.param .u64 rme_param_0
-)
-{
-	.reg .pred 	%p<4>;
-	.reg .b32 	%r<12>;
-	.reg .b64 	%rd<4>;
-
-	ld.param.u64 	%rd1, [rme_param_0];
-	cvta.to.global.u64 	%rd2, %rd1;
-	mov.u32 	%r1, %tid.x;
-	and.b32 	%r2, %r1, 3;
+const std::string kReduxMatchElect = one_output_kernel("rme", R"(	and.b32 	%r2, %r1, 3;
 	redux.sync.add.u32 	%r3, %r1, -1;
 	redux.sync.max.s32 	%r4, %r2, -1;
 	match.any.sync.b32 	%r5, %r2, -1;
@@ -318,12 +290,7 @@ constexpr const char* kReduxMatchElect = R"(.version 9.0
 	add.s32 	%r8, %r8, %r5;
 	add.s32 	%r8, %r8, %r6;
 	add.s32 	%r8, %r8, %r7;
-	mul.wide.u32 	%rd3, %r1, 4;
-	add.s64 	%rd3, %rd2, %rd3;
-	st.global.u32 	[%rd3], %r8;
-	ret;
-}
-)";
+)", "%r8");
 
 using Key = std::tuple<uint16_t, uint64_t, uint32_t, uint8_t>; // site, address, value, flags
 
@@ -358,44 +325,23 @@ TEST(InstrumentWarp, RecordsWhatTheSimulatorRecords) {
     }
 }
 
-std::string find_ptxas() {
-    for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
-        if (access(p, X_OK) == 0) return p;
-    return "";
-}
-
 // ptxas accepts the rewritten kernels (the shuffles of the samples and of this file, both recording
 // modes): what the lead's GPU run will load.
 TEST(InstrumentWarp, InstrumentedShufflesAssembleWithPtxas) {
-    const std::string ptxas = find_ptxas();
-    if (ptxas.empty()) GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
-    const auto dir = std::filesystem::temp_directory_path() / ("synclab-warp-ptxas-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    auto assemble = [&](const std::string& name, const std::string& ptx) {
-        const auto file = dir / (name + ".ptx");
-        std::ofstream(file) << ptx;
-        const std::string log = (dir / (name + ".log")).string();
-        const std::string cmd =
-            "'" + ptxas + "' -arch=sm_90 '" + file.string() + "' -o /dev/null >'" + log + "' 2>&1";
-        const int rc = std::system(cmd.c_str());
-        std::ifstream in(log);
-        const std::string messages((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        EXPECT_EQ(rc, 0) << name << ":\n" << messages;
-    };
+    const test::PtxasCheck ptxas("warp-ptxas");
+    if (!ptxas.available()) GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
     const std::string sample = test::read_file(test::data_path("warp_sync.ptx"));
-    const Module sample_module = parse_module(sample, "warp_sync.ptx");
-    const Module own = parse_module(kWarpKernel, "warp.ptx");
+    const struct {
+        const char* name;
+        const std::string& text;
+    } kernels[] = {{"warp_ops", kWarpKernel}, {"warp", sample}, {"fences", sample}, {"rme", kReduxMatchElect}};
     for (const bool aggregated : {true, false}) {
         InstrumentOptions io;
         io.warp_aggregated = aggregated;
-        const std::string suffix = aggregated ? "" : "_per_thread";
-        assemble("warp_ops" + suffix, instrument_kernel(kWarpKernel, own, "warp_ops", io).ptx);
-        assemble("warp" + suffix, instrument_kernel(sample, sample_module, "warp", io).ptx);
-        assemble("fences" + suffix, instrument_kernel(sample, sample_module, "fences", io).ptx);
-        const Module rme = parse_module(kReduxMatchElect, "rme.ptx");
-        assemble("rme" + suffix, instrument_kernel(kReduxMatchElect, rme, "rme", io).ptx);
+        for (const auto& k : kernels)
+            ptxas.assemble(std::string(k.name) + (aggregated ? "" : "_per_thread"),
+                           instrument_kernel(k.text, parse_module(k.text, "warp.ptx"), k.name, io).ptx);
     }
-    std::filesystem::remove_all(dir);
 }
 
 } // namespace

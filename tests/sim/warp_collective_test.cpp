@@ -250,6 +250,19 @@ TEST(SimulatorWarpMaskRules, SyncwarpWithExitedMembersIsAnError) {
     }
 }
 
+TEST(SimulatorWarpMaskRules, ElectWithExitedMembersIsAnError) {
+    // elect.sync, unlike shfl/vote/redux/match, waits for "all threads in the membermask" (PTX ISA),
+    // not for the non-exited ones: a member that exited first leaves the others waiting forever.
+    for (Schedule s : kSchedules) {
+        const Outcome o = run_rule("elect_after_exit", 32, s, false);
+        ASSERT_EQ(o.result.status, trace::RunStatus::Error) << o.result.message;
+        const std::string& m = o.result.message;
+        EXPECT_TRUE(contains(m, "lanes 16-31 named in member mask 0xffffffff of elect.sync (PTX line ")) << m;
+        EXPECT_TRUE(contains(m, "exited without executing it, so lanes 0-15 wait for them forever")) << m;
+        EXPECT_TRUE(contains(m, cuda_line("elect_after_exit", "elect.sync"))) << m;
+    }
+}
+
 TEST(SimulatorWarpMaskRules, ShuffleFromAnExitedLaneIsAnError) {
     for (Schedule s : kSchedules) {
         const Outcome o = run_rule("shfl_from_exited", 64, s);

@@ -99,5 +99,32 @@ TEST(SimulatorWarpEvents, UntracedRunsRecordNothingAndTracedRunsReplay) {
     }
 }
 
+// Two __syncwarp() calls on the two sides of a branch meet (bar.warp.sync: any bar.warp.sync with
+// the same mask); each lane's event names its own call, not its partners'.
+TEST(SimulatorWarpEvents, SyncwarpsMetFromTwoCallsRecordEachLanesOwnCall) {
+    static const ptx::Module warp_kernels = load_module("warp_kernels");
+    const uint32_t low = source_line("warp_kernels.cu", "two_syncwarps", "__syncwarp");
+    const uint32_t high = source_line("warp_kernels.cu", "s[lane] = 2", "__syncwarp");
+    ASSERT_LT(low, high);
+    for (Schedule s : kSchedules) {
+        std::vector<Buffer> buffers = {make_buffer("out", std::vector<int>(32))};
+        trace::Trace t;
+        const Result r = simulate(warp_kernels, "two_syncwarps", launch({1, 1, 1}, {32, 1, 1}), buffers,
+                                  {KernelArg::pointer(0)}, with_schedule(s, 5), &t);
+        ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
+        size_t seen = 0;
+        for (const trace::Event& e : t.events) {
+            if (e.kind != EventKind::WarpCollective) continue;
+            ++seen;
+            EXPECT_EQ(t.sites[e.site].source_line, e.thread < 16 ? low : high)
+                << "thread " << e.thread << ", " << to_string(s);
+        }
+        EXPECT_EQ(seen, 32u);
+        const auto out = values_of<int>(buffers[0]);
+        for (uint32_t l = 0; l < 32; ++l)
+            EXPECT_EQ(out[l], l < 16 ? 2 : 11) << "lane " << l << ": the __syncwarp() ordered the exchange";
+    }
+}
+
 } // namespace
 } // namespace synclab::sim

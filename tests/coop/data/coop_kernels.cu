@@ -48,3 +48,14 @@ extern "C" __global__ void slow_flag(volatile unsigned* flag, unsigned* out, uns
     }
     __syncthreads();
 }
+
+// Block 1 returns at once, the others count to 300 first; every block writes the SM it ran on
+// (%smid). With one slot per SM, the blocks after the first two take the slots that free first.
+extern "C" __global__ void uneven_blocks(unsigned* g_sm) {
+    if (blockIdx.x != 1)
+        for (volatile int i = 0; i < 300; i = i + 1) {
+        }
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    g_sm[blockIdx.x] = sm;
+}

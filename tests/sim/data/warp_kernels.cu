@@ -184,3 +184,29 @@ extern "C" __global__ void lane_handoff_partial_mask(int* g_out) {
     if (lane < 16) __syncwarp(0xffffu);
     if (lane == 21) g_out[blockIdx.x * 32 + warp] = s[warp];
 }
+
+// elect.sync waits for every lane of its mask, exited or not (PTX ISA: "all threads in the
+// membermask"): lanes 16-31 return first, so lanes 0-15 wait at the election forever.
+extern "C" __global__ void elect_after_exit(int* g_out) {
+    unsigned lane = threadIdx.x % 32;
+    if (lane >= 16) return;
+    unsigned leader;
+    asm volatile("{ .reg .pred p; elect.sync %0|p, %1; }" : "=r"(leader) : "r"(0xffffffffu));
+    g_out[threadIdx.x] = (int)leader;
+}
+
+// Two __syncwarp() calls, one on each side of a branch, meet: lanes 0-15 at one, lanes 16-31 at
+// the other (bar.warp.sync: any bar.warp.sync with the same mask).
+extern "C" __global__ void two_syncwarps(int* g_out) {
+    __shared__ int s[32];
+    unsigned lane = threadIdx.x % 32;
+    if (lane < 16) {
+        s[lane] = 1;
+        __syncwarp();
+        g_out[threadIdx.x] = s[lane + 16];
+    } else {
+        s[lane] = 2;
+        __syncwarp();
+        g_out[threadIdx.x] = s[lane - 16] + 10;
+    }
+}
