@@ -59,6 +59,8 @@ void ScenarioBrowser::draw(AppState& state) {
 
     const bool selection_moved = state.variant != seen_variant_;
     seen_variant_ = state.variant;
+    if (selection_moved) scroll_to_selection_ = true;
+    selected_rect_ = ImVec4(0, 0, 0, 0);
 
     for (const TopicGroup& group : group_by_topic(catalog)) {
         const std::string label = topic_label(group.topic, shown_language(state));
@@ -103,7 +105,16 @@ void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s,
         // and the lesson panel decides whether it belongs to the selection.
         state.scenario = &s;
         state.variant = &v;
-        seen_variant_ = &v; // selected here: the node is open already
+        seen_variant_ = &v; // selected here: the node is open already, the row under the mouse
+    }
+    if (state.variant == &v) {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        selected_rect_ = ImVec4(a.x, a.y, b.x, b.y);
+        if (scroll_to_selection_) {
+            // A third from the top: the lesson's other variants show under it.
+            if (!ImGui::IsItemVisible()) ImGui::SetScrollHereY(0.35f);
+            scroll_to_selection_ = false;
+        }
     }
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
