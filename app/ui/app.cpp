@@ -480,6 +480,8 @@ void App::draw_normal_layout(ImVec2 size) {
         ImGui::BeginChild("##browser", ImVec2(0, browser_h), true);
         note_region("browser");
         browser_.draw(state_);
+        if (const ImVec4 r = browser_.selected_rect(); r.z > r.x)
+            regions_["browser_selected"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
         ImGui::EndChild();
         splitter("##split_browser", false, bar, left_w, size.y, splits_.browser, em * 6, em * 8);
         ImGui::BeginChild("##run_panel", ImVec2(0, 0), true);
@@ -1092,6 +1094,10 @@ void App::handle_requests() {
     if (r.run_ladder) start_ladder();
     if (r.open_outcome) open_outcome(*r.open_outcome);
     if (r.focus_finding >= 0) focus_finding(r.focus_finding);
+    if (r.open_warp && state_.current) {
+        TimelineView& view = state_.compare ? compare_right_view_ : timeline_;
+        view.open_warp(*state_.current, r.open_warp->first, r.open_warp->second);
+    }
     if (!r.open_trace.empty()) open_trace(r.open_trace);
     if (!r.save_trace.empty()) save_trace(r.save_trace);
     if (!r.export_chrome.empty()) export_chrome(r.export_chrome);

@@ -48,7 +48,7 @@ struct AppOptions {
 };
 
 // Screen rectangles of the app's regions in the last frame (pixels, top-left origin), by name:
-// "browser", "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
+// "browser" (and "browser_selected": the selected variant's row), "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
 // "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
 // the rows without the legend), "header" and "callout" (presenter mode), "status", "error_modal",
 // "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA

@@ -91,6 +91,8 @@ struct Requests {
     bool run_both = false;  // compare mode: run the scenario's first (correct) variant and the selected one
     int focus_finding = -1; // zoom the timeline to this finding and highlight its lines
     int step_playhead = 0;  // move the playhead this many warp instructions (the playback bar does)
+    // Open (block, warp in block) and its lane rows on the timeline that shows the current record.
+    std::optional<std::pair<uint32_t, uint32_t>> open_warp;
     std::string open_trace; // path of a .slt to open
     std::string save_trace; // path to save the current trace to
     std::string export_chrome; // path to write Chrome JSON to

@@ -12,6 +12,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 namespace synclab::ui {
@@ -39,7 +40,10 @@ void swatch(uint32_t colour) {
 void draw_status(const AppState& state, const runner::RunSummary& summary) {
     const Language language = shown_language(state);
     const Outcome outcome = outcome_of(summary, language);
-    const std::string text = outcome.words + ui_text(language).findings.until_then.s;
+    // "... - the trace shows what ran until then" only where there is a trace: a launch refused
+    // before it started has none.
+    const std::string text =
+        outcome.words + (summary.trace.threads.empty() ? "" : ui_text(language).findings.until_then.s);
     swatch(theme::kDeadlock); // the mark colour of a stuck thread on the timeline
     ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
     widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), text.c_str());
@@ -102,8 +106,17 @@ void FindingsPanel::draw(AppState& state) {
     if (coverage_of_ != record->serial || coverage_of_ == 0) {
         coverage_of_ = record->serial;
         const analysis::Coverage c = analysis::coverage(summary.trace);
+        recorded_ = c.recorded;
         coverage_ = c.complete() ? std::string() : c.summary + ".";
-        if (!coverage_.empty()) coverage_[0] = 'A'; // "Analysed 12 of 64 blocks: ..."
+        // "Analysed 12 of 64 blocks: ..." (the analysis words it as a clause).
+        if (!coverage_.empty()) coverage_[0] = char(std::toupper(static_cast<unsigned char>(coverage_[0])));
+    }
+    if (!recorded_) {
+        // Nothing ran that left a trace (a refused launch): "no findings in the blocks it analysed"
+        // would suggest that some blocks were looked at.
+        widgets::coloured_text_wrapped(theme::palette(state.presenter).bad, words.no_trace.s);
+        ImGui::PopID();
+        return;
     }
     if (!coverage_.empty())
         widgets::coloured_text_wrapped(theme::palette(state.presenter).bad, coverage_.c_str());

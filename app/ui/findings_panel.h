@@ -26,6 +26,7 @@ class FindingsPanel {
     // is not redone every frame.
     uint64_t coverage_of_ = 0;
     std::string coverage_;
+    bool recorded_ = true; // the trace has a thread table (analysis::Coverage::recorded)
     // The selection the table last scrolled for (finding index and record serial): a new selection
     // (] / [, a click elsewhere) brings its row into view once, then the student may scroll away.
     int scrolled_to_ = -1;

@@ -210,7 +210,7 @@ std::vector<GridOutput> grid_outputs(const runner::RunSummary& summary) {
 
 GridLayout grid_layout(uint64_t count, float width, float min_pitch, float max_pitch, uint32_t zoom_out) {
     GridLayout l;
-    l.columns = std::floor(width / 64.0f) >= min_pitch ? 64 : 32;
+    l.columns = count > kSmallOutput && std::floor(width / 64.0f) >= min_pitch ? 64 : 32;
     l.pitch = std::clamp(std::floor(width / float(l.columns)), 2.0f, std::max(2.0f, max_pitch));
     while (l.per_cell < count && (count + l.per_row() - 1) / l.per_row() > kMaxGridRows)
         l.per_cell *= 2;

@@ -54,6 +54,7 @@ std::vector<GridOutput> grid_outputs(const runner::RunSummary& summary);
 
 // Rows past this make each cell stand for several elements.
 constexpr uint64_t kMaxGridRows = 2048;
+constexpr uint64_t kSmallOutput = 256;
 
 // How elements map to cells and cells to rows. A cell holds `per_cell` consecutive elements (a
 // power of two); row r holds cells [r * columns, (r + 1) * columns).
@@ -72,8 +73,9 @@ struct GridLayout {
 };
 
 // The layout of `count` elements in `width` pixels: 64 columns where each cell then gets at least
-// `min_pitch` pixels, else 32 (a warp per row); the pitch is what the width gives, at most
-// `max_pitch`. Each cell holds the fewest elements (a power of two) that keep the rows at most
+// `min_pitch` pixels, else 32 (a warp per row); a small output (at most kSmallOutput elements: a few
+// warps' worth) always 32, so that its cells come out twice as big rather than half a row of specks.
+// The pitch is what the width gives, at most `max_pitch`. Each cell holds the fewest elements (a power of two) that keep the rows at most
 // kMaxGridRows, times 2^zoom_out (the student zoomed out; stops at one row).
 GridLayout grid_layout(uint64_t count, float width, float min_pitch, float max_pitch, uint32_t zoom_out = 0);
 

@@ -10,10 +10,34 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
 
 namespace synclab::ui {
 
 namespace {
+
+bool word_char(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+// `title` cut to `width` with an ellipsis, never inside an ASCII word or a UTF-8 sequence: a row
+// clipped at the panel's edge showed fragments ("... 一次 at" for atomicAdd, "launched coo") that
+// read as words of their own. Unchanged when it fits.
+std::string fit_title(const std::string& title, float width) {
+    if (ImGui::CalcTextSize(title.c_str()).x <= width) return title;
+    const char* ellipsis = widgets::glyph_or(0x2026, "\u2026", "...");
+    const float room = width - ImGui::CalcTextSize(ellipsis).x;
+    size_t best = 0;
+    for (size_t end = 1; end <= title.size(); ++end) {
+        if (end < title.size() && (static_cast<unsigned char>(title[end]) & 0xC0) == 0x80) continue;
+        if (end < title.size() && word_char(title[end - 1]) && word_char(title[end])) continue;
+        if (ImGui::CalcTextSize(title.data(), title.data() + end).x > room) break;
+        best = end;
+    }
+    while (best > 0 && title[best - 1] == ' ')
+        --best;
+    return title.substr(0, best) + ellipsis;
+}
 
 // The badge, drawn in a square of one text line: hollow circle, green disc, red square. Shapes differ
 // as well as colours so that red/green colour blindness still tells them apart.
@@ -59,6 +83,8 @@ void ScenarioBrowser::draw(AppState& state) {
 
     const bool selection_moved = state.variant != seen_variant_;
     seen_variant_ = state.variant;
+    if (selection_moved) scroll_to_selection_ = true;
+    selected_rect_ = ImVec4(0, 0, 0, 0);
 
     for (const TopicGroup& group : group_by_topic(catalog)) {
         const std::string label = topic_label(group.topic, shown_language(state));
@@ -75,9 +101,12 @@ void ScenarioBrowser::draw(AppState& state) {
             if (selected_here && selection_moved) ImGui::SetNextItemOpen(true);
             ImGui::PushID(s->id.c_str());
             // Open by default: the catalog is small, and seeing every variant invites comparing them.
-            const bool open =
-                ImGui::TreeNodeEx("##scenario", ImGuiTreeNodeFlags_DefaultOpen, "%s", text.title.c_str());
-            widgets::tooltip(fill(ui_text(language).browser.scenario_tip, {s->id, s->source_file}).c_str());
+            const std::string shown =
+                fit_title(text.title, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
+            const bool open = ImGui::TreeNodeEx("##scenario", ImGuiTreeNodeFlags_DefaultOpen, "%s", shown.c_str());
+            const std::string tip = (shown != text.title ? text.title + "\n" : std::string()) +
+                                    fill(ui_text(language).browser.scenario_tip, {s->id, s->source_file});
+            widgets::tooltip(tip.c_str());
             if (open) {
                 for (const scenario::Variant& v : s->variants)
                     draw_variant(state, *s, v);
@@ -98,16 +127,27 @@ void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s,
     ImGui::SameLine();
     const scenario::LessonText& text = lesson_text(state, v.en, v.zh);
     const std::string& title = text.title.empty() ? v.id : text.title;
-    if (ImGui::Selectable(title.c_str(), state.variant == &v)) {
+    const std::string shown = fit_title(title, ImGui::GetContentRegionAvail().x);
+    if (ImGui::Selectable(shown.c_str(), state.variant == &v)) {
         // Selecting never touches state.current: the last run stays on screen until the next one,
         // and the lesson panel decides whether it belongs to the selection.
         state.scenario = &s;
         state.variant = &v;
-        seen_variant_ = &v; // selected here: the node is open already
+        seen_variant_ = &v; // selected here: the node is open already, the row under the mouse
+    }
+    if (state.variant == &v) {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        selected_rect_ = ImVec4(a.x, a.y, b.x, b.y);
+        if (scroll_to_selection_) {
+            // A third from the top: the lesson's other variants show under it.
+            if (!ImGui::IsItemVisible()) ImGui::SetScrollHereY(0.35f);
+            scroll_to_selection_ = false;
+        }
     }
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+        if (shown != title) ImGui::TextUnformatted(title.c_str()); // the row cut it short
         ImGui::TextUnformatted(text.shows.c_str());
         ImGui::Spacing();
         ImGui::TextDisabled("%s", badge_text(badge, shown_language(state)));

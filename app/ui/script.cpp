@@ -62,6 +62,8 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
                                       the timeline, and wait for it
   --focus-finding N                   after the run: select finding N (zoom + source lines)
   --step N                            after the run: move the playhead N warp instructions forward
+  --open-warp B.W                     after the run: open block B's warp W on the timeline, its lane rows
+                                      too (a shuffle then shows which lane read from which)
   --explain-output N|first            after the run: explain element N of the first checked output (first:
                                       its first wrong element), as a click on its cell in the output grid
   --tap KEY[,KEY...]                  then tap these keys (zero-length taps, as a clicker sends them):
@@ -149,7 +151,7 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
         "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
         "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
         "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step",       "explain-output",
-        "memory",        "outcomes-runs", "open-outcome", "heatmap"};
+        "memory",        "outcomes-runs", "open-outcome", "heatmap", "open-warp"};
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -284,6 +286,13 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.focus_finding = parse_number<int>(value, opt, 0, 1 << 20);
             else if (name == "step")
                 o.step = parse_number<int>(value, opt, 1, 1 << 24);
+            else if (name == "open-warp") {
+                const size_t dot = value.find('.');
+                if (dot == std::string::npos)
+                    throw ArgError{"--open-warp must be BLOCK.WARP (e.g. 0.1: block 0's warp 1), got '" + value + "'"};
+                o.open_warp = std::pair{parse_number<uint32_t>(value.substr(0, dot), "--open-warp block", 0, UINT32_MAX - 1),
+                                        parse_number<uint32_t>(value.substr(dot + 1), "--open-warp warp", 0, 65535)};
+            }
             else if (name == "explain-output")
                 o.explain_output = value == "first"
                                        ? ScriptOptions::kFirstWrong
@@ -344,6 +353,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
             throw ArgError{"--run-outcomes counts a lesson's outcomes: it cannot go with --open"};
         if (o.memory && o.backend == "gpu")
             throw ArgError{"--memory picks the simulator's memory model: it cannot go with --backend gpu"};
+        if (o.open_warp && !o.run && !o.compare && o.open.empty())
+            throw ArgError{"--open-warp needs a trace: add --run, --compare or --open FILE.slt"};
         if (o.step > 0 && !o.run && !o.compare && o.open.empty())
             throw ArgError{"--step needs a trace to step through: add --run, --compare or --open FILE.slt"};
     } catch (const ArgError& e) {
@@ -556,6 +567,17 @@ void Script::after_frame(App& app, Shell& shell) {
             state.requests.focus_finding = options_.focus_finding;
         }
         if (options_.explain_output && !explain(state)) return;
+        if (options_.open_warp) {
+            const auto [block, warp] = *options_.open_warp;
+            const auto is_it = [&](const trace::ThreadInfo& t) { return t.block == block && t.warp == warp; };
+            if (!state.current || std::none_of(state.current->summary.trace.threads.begin(),
+                                               state.current->summary.trace.threads.end(), is_it)) {
+                fail("--open-warp " + std::to_string(block) + "." + std::to_string(warp) + ": " +
+                     (state.current ? "the trace has no such warp" : "nothing was run or opened"));
+                return;
+            }
+            state.requests.open_warp = options_.open_warp;
+        }
         state.requests.step_playhead = options_.step;
         step_ = Step::Tap;
         break;

@@ -5,7 +5,7 @@
 //   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings|outcomes|heatmap|ladder]
-//               [--focus-finding N] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
+//               [--focus-finding N] [--open-warp B.W] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
 //               [--presenter] [--lang en|zh]
 //               [--ptx] [--keys]
 //               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
@@ -69,6 +69,7 @@ struct ScriptOptions {
     bool run_ladder = false;             // --run-ladder: the ladder view's ladder, and wait
     int focus_finding = -1;
     int step = 0; // --step N: warp instructions to move the playhead after the run
+    std::optional<std::pair<uint32_t, uint32_t>> open_warp; // --open-warp B.W: (block, warp in block)
     // --explain-output N|first: after the run, explain element N of the first checked output (or
     // its first wrong element) as a click on its cell in the output grid does.
     std::optional<uint64_t> explain_output;

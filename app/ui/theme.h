@@ -52,6 +52,9 @@ constexpr uint32_t kOutcomeGpu = rgba(120, 210, 120); // ... and the GPU's
 // as a warp barrier (a pale bar over the warp's rows, unlike the grey of a block barrier's wait).
 constexpr uint32_t kCollective = rgba(100, 230, 170);
 constexpr uint32_t kWarpSync = rgba(205, 205, 230);
+// A shuffle's source-lane arrows between open lane rows (which lane read from which): paler than the
+// mint of the marks, so that they stand out over the lanes' own shuffle ticks.
+constexpr uint32_t kShuffleArrow = rgba(190, 255, 225);
 // The lane strip of a collective: a lane that took part but gave / received / voted nothing.
 constexpr uint32_t kLaneIdle = rgba(60, 70, 80);
 

@@ -964,4 +964,15 @@ TimeRange zoom_range(const TimeRange& range, double anchor, double factor, doubl
     return {t0, t0 + length};
 }
 
+std::vector<float> spread_marks(std::vector<float> x, float gap) {
+    // Left to right; a mark moves past the rightmost earlier mark it would touch. Marks drawn out of
+    // time order (1, 3 on one row, 2, 4 on the next) are still placed by position.
+    std::vector<size_t> order(x.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
+    for (size_t k = 1; k < order.size(); ++k)
+        x[order[k]] = std::max(x[order[k]], x[order[k - 1]] + gap);
+    return x;
+}
+
 } // namespace synclab::ui

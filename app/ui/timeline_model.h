@@ -386,4 +386,9 @@ TimeRange focus_range(const TimelineIndex& index, const FindingEvents& events, d
 // Zoom keeping camera time `anchor` at the same screen position; factor < 1 zooms in.
 TimeRange zoom_range(const TimeRange& range, double anchor, double factor, double min_width = 1e-3);
 
+// Numbered marks on one row (the 1-4 of a lost update's story, a few ticks apart): centres x, in
+// drawing order, moved right where needed so that each is at least `gap` px right of any earlier one
+// that it would overlap; the view draws a leader from the event to a moved mark. Returns the centres.
+std::vector<float> spread_marks(std::vector<float> x, float gap);
+
 } // namespace synclab::ui

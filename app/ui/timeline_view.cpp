@@ -304,6 +304,37 @@ void TimelineView::reveal_threads(TimelineCamera& camera, float rows_height, flo
     camera.scroll_y = std::clamp(y, 0.f, std::max(0.f, layout_.height - rows_height));
 }
 
+bool TimelineView::open_warp(const RunRecord& record, uint32_t block, uint32_t warp) {
+    const trace::Trace& trace = record.summary.trace;
+    const bool found = std::any_of(trace.threads.begin(), trace.threads.end(), [&](const trace::ThreadInfo& t) {
+        return t.block == block && t.warp == warp;
+    });
+    if (found) open_warp_ = OpenWarp{record.serial, block, warp};
+    return found;
+}
+
+void TimelineView::reveal_warp(TimelineCamera& camera, float rows_height, float font_size) {
+    if (!open_warp_) return;
+    const OpenWarp want = *open_warp_;
+    open_warp_.reset();
+    if (want.serial != serial_) return; // asked for another record
+    const auto& blocks = index_->blocks();
+    for (uint32_t b = 0; b < blocks.size(); ++b) {
+        if (blocks[b].block != want.block || want.warp >= blocks[b].warp_count) continue;
+        const uint32_t w = blocks[b].first_warp + want.warp;
+        if (!expansion_.block_open(b)) expansion_.toggle_block(b);
+        if (!expansion_.warp_open(w)) expansion_.toggle_warp(w);
+        rows_changed();
+        update_layout(font_size);
+        const uint32_t row = w < layout_.warp_row.size() ? layout_.warp_row[w] : kNoRow;
+        if (row == kNoRow) return;
+        // The warp row a little below the top: its lanes fill the view under it.
+        camera.scroll_y =
+            std::clamp(layout_.rows[row].y - font_size * 2, 0.f, std::max(0.f, layout_.height - rows_height));
+        return;
+    }
+}
+
 void TimelineView::apply_camera_requests(TimelineCamera& camera) {
     // A fit is remembered per camera, for the rest of the frame, in the storage of the top-level window
     // (shared by the child windows that compare mode puts its two views in), so that the second view
@@ -482,6 +513,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
     update_layout(g.font); // a label click may have opened rows
     const float rows_h = g.rows_max.y - g.rows_min.y;
     reveal_threads(camera, rows_h, g.font);
+    reveal_warp(camera, rows_h, g.font);
 
     // This view's own clamp: a shared camera may scroll further than this trace has rows.
     scroll_ = std::clamp(camera.scroll_y, 0.f, std::max(0.f, layout_.height - rows_h));
@@ -673,7 +705,8 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
 // strip: 32 cells, top half the lanes that gave a value (shfl) or took part, bottom half the lanes
 // that received one (shfl) or voted true (the ballot's bits); cells of non-members stay dark. With
 // the warp's lanes open, a shuffle also draws an arrow from each source lane's row to the lane that
-// read it (the first 64 of one instruction).
+// read it (the first 64 of one instruction), also where up to four marks merge into one (the tiles
+// of a warp shuffling at once).
 void TimelineView::draw_collectives(const Geometry& g) const {
     if (frame_.collectives.empty()) return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -690,6 +723,28 @@ void TimelineView::draw_collectives(const Geometry& g) const {
         if (lane >= w.lane_count) return kNoRow;
         const uint32_t slot = w.first_lane + lane;
         return slot < layout_.lane_row.size() ? layout_.lane_row[slot] : kNoRow;
+    };
+    // A shuffle's source-lane arrows between open lane rows (the first 64 of one instruction).
+    const float head = std::max(4.f, g.font * 0.35f);
+    auto draw_arrows = [&](const CollectiveMark& m, const TimelineRow& row, float cx) {
+        if (m.op != trace::Collective::Shfl) return;
+        int drawn = 0;
+        for (uint32_t ev : index.members(m)) {
+            const Event& e = trace.events[ev];
+            const uint32_t source = uint32_t(e.address >> 32);
+            const uint32_t lane = trace.threads[e.thread].lane;
+            if (source >= 32 || source == lane) continue;
+            const uint32_t from = lane_row(row.slot, source), to = lane_row(row.slot, lane);
+            if (from == kNoRow || to == kNoRow) continue;
+            const TimelineRow& fr = layout_.rows[from];
+            const TimelineRow& tr = layout_.rows[to];
+            const ImVec2 a{cx, g.screen_y(fr.y + fr.height / 2)};
+            const ImVec2 b{cx + g.font * 0.7f, g.screen_y(tr.y + tr.height / 2)};
+            dl->AddLine(a, b, theme::kShuffleArrow, std::max(1.f, g.font * 0.08f));
+            const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
+            if (len > head) arrow_head(dl, b, {dx / len, dy / len}, head, theme::kShuffleArrow);
+            if (++drawn == 64) break;
+        }
     };
     for (size_t i = 0; i < frame_.collectives.size(); ++i) {
         const CollectiveItem& item = frame_.collectives[i];
@@ -729,6 +784,11 @@ void TimelineView::draw_collectives(const Geometry& g) const {
             const ImVec2 a{x0, g.screen_y(row.y + pad)}, b{x1, g.screen_y(row.bottom() - pad)};
             dl->AddRectFilled(a, b, colour);
             dl->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(0, 0, 0, 200));
+            // A few marks at one instant are the tiles of one warp (cg_tiles: a 16-lane shuffle per
+            // half warp), not a zoomed-out run: each still shows who read from whom.
+            if (item.count <= 4)
+                for (uint32_t k = 0; k < item.count; ++k)
+                    draw_arrows(index.mark(item.mark + k), row, (x0 + x1) / 2);
             continue;
         }
         const float pad = row.height * 0.12f;
@@ -774,27 +834,7 @@ void TimelineView::draw_collectives(const Geometry& g) const {
             half(low, ym + 0.5f, y1);
             dl->AddRect({sx - 1, y0 - 1}, {sx + strip_w + 1, y1 + 1}, scaled(colour, 0.6f));
         }
-        // Source-lane arrows between open lane rows.
-        if (m.op != trace::Collective::Shfl) continue;
-        int drawn = 0;
-        const float cx = (x0 + x1) / 2;
-        const float head = std::max(4.f, g.font * 0.35f);
-        for (uint32_t ev : index.members(m)) {
-            const Event& e = trace.events[ev];
-            const uint32_t source = uint32_t(e.address >> 32);
-            const uint32_t lane = trace.threads[e.thread].lane;
-            if (source >= 32 || source == lane) continue;
-            const uint32_t from = lane_row(row.slot, source), to = lane_row(row.slot, lane);
-            if (from == kNoRow || to == kNoRow) continue;
-            const TimelineRow& fr = layout_.rows[from];
-            const TimelineRow& tr = layout_.rows[to];
-            const ImVec2 a{cx, g.screen_y(fr.y + fr.height / 2)};
-            const ImVec2 b{cx + g.font * 0.7f, g.screen_y(tr.y + tr.height / 2)};
-            dl->AddLine(a, b, with_alpha(colour, 0.8f), std::max(1.f, g.font * 0.08f));
-            const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
-            if (len > head) arrow_head(dl, b, {dx / len, dy / len}, head, colour);
-            if (++drawn == 64) break;
-        }
+        draw_arrows(m, row, (x0 + x1) / 2);
     }
     dl->PopClipRect();
 }
@@ -888,6 +928,18 @@ void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) co
     const auto& trace = index_->trace();
     // The numbers sit on the events; what they mean is one caption at the top of the rows (labels
     // beside the marks would overlap: the four events of a lost update are a few ticks apart).
+    // Collected first, then drawn: two marks of one row a tick apart would cover each other's
+    // numbers ("13" for 1 and 3), so they are spread apart along the row (spread_marks) with a
+    // leader from each moved mark back to its event.
+    struct StoryMark {
+        ImVec2 at; // the event
+        float x = 0; // the disc's centre
+        uint32_t row = 0, event = 0;
+        const char* number = "";
+        ImU32 colour = 0;
+    };
+    std::vector<StoryMark> marks;
+    const float radius = std::max(7.f, g.font * 0.55f);
     auto mark = [&](uint32_t event, const char* number, ImU32 colour) {
         if (event >= trace.events.size()) return;
         const uint32_t r = layout_.row_of_thread(*index_, trace.events[event].thread);
@@ -895,10 +947,37 @@ void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) co
         const TimelineRow& row = layout_.rows[r];
         const ImVec2 c{g.screen_x(viewport_.x_of(index_->to_camera(trace.events[event].time))),
                        g.screen_y(row.y + row.height / 2)};
-        const float radius = std::max(7.f, g.font * 0.55f);
-        dl->AddCircleFilled(c, radius, colour);
-        const ImVec2 n = ImGui::CalcTextSize(number);
-        dl->AddText({c.x - n.x / 2, c.y - n.y / 2}, IM_COL32(0, 0, 0, 255), number);
+        for (const StoryMark& m : marks)
+            if (m.event == event && m.number == number) return; // one event named twice (provenance)
+        marks.push_back({c, c.x, r, event, number, colour});
+    };
+    auto draw_marks = [&] {
+        std::vector<uint32_t> rows;
+        for (const StoryMark& m : marks)
+            if (std::find(rows.begin(), rows.end(), m.row) == rows.end()) rows.push_back(m.row);
+        for (uint32_t r : rows) {
+            std::vector<size_t> on_row;
+            std::vector<float> xs;
+            for (size_t i = 0; i < marks.size(); ++i)
+                if (marks[i].row == r) {
+                    on_row.push_back(i);
+                    xs.push_back(marks[i].at.x);
+                }
+            xs = spread_marks(std::move(xs), radius * 2 + 1);
+            for (size_t k = 0; k < on_row.size(); ++k)
+                marks[on_row[k]].x = xs[k];
+        }
+        for (const StoryMark& m : marks) {
+            const ImVec2 c{m.x, m.at.y};
+            if (m.x - m.at.x > 0.5f) {
+                dl->AddLine(m.at, c, m.colour, std::max(1.f, g.font * 0.1f));
+                dl->AddCircleFilled(m.at, std::max(2.f, radius * 0.3f), m.colour);
+            }
+            dl->AddCircleFilled(c, radius, m.colour);
+            dl->AddCircle(c, radius, IM_COL32(0, 0, 0, 255), 0, 1.0f);
+            const ImVec2 n = ImGui::CalcTextSize(m.number);
+            dl->AddText({c.x - n.x / 2, c.y - n.y / 2}, IM_COL32(0, 0, 0, 255), m.number);
+        }
     };
     const TimelineText& words = ui_text(shown_language(state)).timeline;
     auto thread_name = [&](uint32_t event) {
@@ -929,6 +1008,7 @@ void TimelineView::draw_story_marks(const AppState& state, const Geometry& g) co
                                         : fill(words.story_stale, {thread_name(p.stale_loads[0]), output});
         caption_colour = theme::kRaceArrow;
     }
+    draw_marks();
     if (caption.empty()) return;
     const ImVec2 t = ImGui::CalcTextSize(caption.c_str());
     const ImVec2 at{g.time_x0 + g.font * 0.4f, g.rows_min.y + g.font * 0.2f};

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,11 @@ class TimelineView {
     // opens the rows of the finding's threads (their blocks; the warp's lanes when both threads share
     // a warp) and scrolls them into the middle of the view. For Requests::focus_finding.
     void focus_finding(const RunRecord& record, int finding, TimelineCamera& camera);
+    // On this view's next draw of `record`: opens block `block` (linear index) and the lane rows of its
+    // warp `warp`, and scrolls the warp row near the top, as a click on both labels would (the
+    // scripted mode's --open-warp; a shuffle's source-lane arrows need the lanes open). False when
+    // the trace has no such warp.
+    bool open_warp(const RunRecord& record, uint32_t block, uint32_t warp);
     // The whole trace of the record drawn last, with a margin ([0, 1] before the first draw).
     TimeRange fit_range() const;
 
@@ -71,6 +77,7 @@ class TimelineView {
     void update_layout(float font_size);
     void apply_camera_requests(TimelineCamera& camera);
     void reveal_threads(TimelineCamera& camera, float rows_height, float font_size);
+    void reveal_warp(TimelineCamera& camera, float rows_height, float font_size);
     void handle_input(AppState& state, TimelineCamera& camera, const Geometry& g);
     void draw_rows(const AppState& state, const Geometry& g) const;
     void draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, ImVec2 b, float font) const;
@@ -97,6 +104,11 @@ class TimelineView {
     // Rows
     std::vector<uint32_t> reveal_; // threads to open and scroll to on the next draw
     uint64_t reveal_serial_ = 0;
+    struct OpenWarp {
+        uint64_t serial = 0;
+        uint32_t block = 0, warp = 0;
+    };
+    std::optional<OpenWarp> open_warp_; // open_warp(): to open on the next draw
     std::pair<uint64_t, uint32_t> provenance_seen_{0, 0}; // (serial, final store) last followed
     TimelineExpansion expansion_;
     uint64_t rows_version_ = 0, rows_shared_ = 0; // changes to expansion_; the last one shared

@@ -171,6 +171,8 @@ constexpr UiText kEnglish = {
             .no_findings_partial =
                 "No findings {0} the analysis saw no race, barrier divergence, lost update or "
                 "deadlock in the blocks it analysed.",
+            .no_trace = "No trace was recorded (nothing ran that could be traced): nothing was analysed, so "
+                        "there are no findings either way.",
             .kind = "kind",
             .hazard = "hazard",
             .space = "space",
@@ -860,6 +862,7 @@ constexpr UiText kChinese = {
             .no_findings = "没有发现 {0} 分析没有看到数据竞争、屏障不一致、丢失更新或死锁。",
             .no_findings_partial =
                 "没有发现 {0} 在分析过的块中没有看到数据竞争、屏障不一致、丢失更新或死锁。",
+            .no_trace = "没有记录到跟踪（没有可以跟踪的运行）：什么都没有分析，所以无论如何都没有发现。",
             .kind = "类型",
             .hazard = "冒险",
             .space = "内存",

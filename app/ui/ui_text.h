@@ -114,6 +114,7 @@ struct FindingsText {
     Text until_then;            // " - the trace shows what ran until then."
     Text no_findings;           // "No findings — the analysis saw no race ..."
     Text no_findings_partial;
+    Text no_trace; // the run left no thread table at all (a refused launch): nothing to analyse
     Text kind, hazard, space, lines, count, example, message; // column headers
     Text shared, global, ptx_line;                            // "shared", "global", "PTX {0}"
     Text hazard_none;                                         // the hazard cell where there is none ("-")

@@ -289,6 +289,18 @@ TEST(ScriptArgs, CompareAloneIsEnoughToFocusAFinding) {
     EXPECT_EQ(p.what, ParsedArgs::What::Run) << p.error;
 }
 
+TEST(ScriptArgs, OpenWarpTakesBlockDotWarpAndATrace) {
+    ParsedArgs p = parse_app_args({"--scenario", "warp_reduce", "--variant", "shuffle", "--run", "--open-warp", "2.1"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    ASSERT_TRUE(p.options.open_warp.has_value());
+    EXPECT_EQ(p.options.open_warp->first, 2u);
+    EXPECT_EQ(p.options.open_warp->second, 1u);
+    p = parse_app_args({"--scenario", "warp_reduce", "--run", "--open-warp", "3"});
+    EXPECT_EQ(p.error, "--open-warp must be BLOCK.WARP (e.g. 0.1: block 0's warp 1), got '3'");
+    p = parse_app_args({"--scenario", "warp_reduce", "--open-warp", "0.0"});
+    EXPECT_EQ(p.error, "--open-warp needs a trace: add --run, --compare or --open FILE.slt");
+}
+
 TEST(ScriptArgs, ExplainOutputTakesAnIndexOrFirst) {
     ParsedArgs p = parse_app_args({"--scenario", "stencil", "--run", "--explain-output", "32"});
     ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;

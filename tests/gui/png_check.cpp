@@ -11,7 +11,7 @@
 //             [--no-english] [--no-english-in OTHER.json]...
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
-// wrong_output, provenance, heat_hot and heat_cold (the heatmap colour map's ends); the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
+// collective, warp_sync, shuffle_arrow, wrong_output, provenance, heat_hot and heat_cold (the heatmap colour map's ends); the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
 // p_warning) or RRGGBB. REGION: a name
 // from the layout's "regions" (timeline, source, lesson, ...). Exit 0 when every assertion holds; otherwise 1
 // with one line per failure saying what was expected, what was found, and where. --skip-unless-cjk: exit 77
@@ -140,6 +140,7 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"fence", theme::kFence},
         {"collective", theme::kCollective},
         {"warp_sync", theme::kWarpSync},
+        {"shuffle_arrow", theme::kShuffleArrow},
         {"wrong_output", theme::kWrongOutput},
         {"provenance", theme::kProvenance},
         {"outcome_sim", theme::kOutcomeSim},

@@ -131,18 +131,33 @@ TEST(OutputGrid, AMillionElementsFoldIntoAtMostMaxRows) {
     EXPECT_EQ(l.last(l.cells - 1, 1000), 1000u) << "the last cell is clipped to the output";
 }
 
+// A warp's sums (32 elements) in a panel 384 px wide: 32 cells of 12 px, not 32 of 6 px on half a
+// row of 64 (seen in warp_reduce: specks in an empty panel).
+TEST(OutputGrid, SmallOutputsGetAWarpPerRowAndBiggerCells) {
+    GridLayout l = grid_layout(32, 64 * 6.0f, 4, 14);
+    EXPECT_EQ(l.columns, 32u);
+    EXPECT_EQ(l.pitch, 12.0f);
+    EXPECT_EQ(l.rows, 1u);
+    l = grid_layout(kSmallOutput, 64 * 6.0f, 4, 14);
+    EXPECT_EQ(l.columns, 32u);
+    EXPECT_EQ(l.rows, 8u);
+    l = grid_layout(kSmallOutput + 1, 64 * 6.0f, 4, 14); // past it: 64 a row where they fit
+    EXPECT_EQ(l.columns, 64u);
+    EXPECT_EQ(l.pitch, 6.0f);
+}
+
 TEST(OutputGrid, CellUnderAPoint) {
-    const GridLayout l = grid_layout(100, 64 * 6.0f, 4, 14); // 64 + 36 cells
+    const GridLayout l = grid_layout(300, 64 * 6.0f, 4, 14); // 4 rows of 64 + 44 cells
     ASSERT_EQ(l.pitch, 6.0f);
     EXPECT_EQ(cell_at(l, 0, 0), 0u);
     EXPECT_EQ(cell_at(l, 5.9f, 5.9f), 0u);
     EXPECT_EQ(cell_at(l, 6.0f, 0), 1u);
     EXPECT_EQ(cell_at(l, 6.0f * 63 + 1, 0), 63u);
     EXPECT_EQ(cell_at(l, 1, 7), 64u);
-    EXPECT_EQ(cell_at(l, 6.0f * 35 + 1, 7), 99u);
-    EXPECT_EQ(cell_at(l, 6.0f * 36 + 1, 7), std::nullopt) << "past the last element";
+    EXPECT_EQ(cell_at(l, 6.0f * 43 + 1, 6 * 4 + 1), 299u);
+    EXPECT_EQ(cell_at(l, 6.0f * 44 + 1, 6 * 4 + 1), std::nullopt) << "past the last element";
     EXPECT_EQ(cell_at(l, 6.0f * 64 + 1, 0), std::nullopt) << "right of the grid";
-    EXPECT_EQ(cell_at(l, 1, 13), std::nullopt) << "under the grid";
+    EXPECT_EQ(cell_at(l, 1, 6 * 5 + 1), std::nullopt) << "under the grid";
     EXPECT_EQ(cell_at(l, -1, 0), std::nullopt);
 }
 

@@ -812,6 +812,19 @@ TEST(TimelineCameraMath, FitAndZoom) {
 
 // [SECTION] A real run -------------------------------------------------------------------------------
 
+// A lost update's numbered marks on one row, two ticks apart at presenter zoom: 1 and 3 must not
+// cover each other (they read "13" in lost_update's presenter screenshot); marks far apart stay put.
+TEST(TimelineStoryMarks, MarksOfOneRowAreSpreadApart) {
+    const std::vector<float> x = spread_marks({100, 103}, 17);
+    ASSERT_EQ(x.size(), 2u);
+    EXPECT_EQ(x[0], 100);
+    EXPECT_EQ(x[1], 117);
+    EXPECT_EQ(spread_marks({100, 300}, 17), (std::vector<float>{100, 300}));
+    // Drawn out of order: placed by position (the earlier event keeps its place).
+    EXPECT_EQ(spread_marks({105, 100, 101}, 10), (std::vector<float>{120, 100, 110}));
+    EXPECT_TRUE(spread_marks({}, 10).empty());
+}
+
 TEST(TimelineRealRun, StencilMissingBarrierArrowsLandOnTheFindingsLines) {
     const scenario::Scenario* s = scenario::find_scenario("stencil");
     ASSERT_NE(s, nullptr);
