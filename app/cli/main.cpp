@@ -65,7 +65,8 @@ Usage:
       the lesson's own. --schedule exhaustive (simulator, small kernels): every execution the memory
       model allows, once each, up to --max-executions N (default 100000; past it: status budget).
       --warp-model (simulator): its (default; Volta+ independent thread scheduling: the random and
-      adversarial schedules may run some lanes of a warp ahead of the others at a memory access) or
+      adversarial schedules may run some lanes of a warp ahead of the others at a memory access; rr
+      and exhaustive never split a warp: exhaustive enumerates interleavings of warps only) or
       lockstep (pre-Volta: a warp's lanes never split, which is why old warp-synchronous code worked).
       --histogram BUFFER: the outcome histogram of that buffer's final contents over the runs (a
       lesson's buffer name; default: the lesson's own outcomes, if it has any); --per N counts records
@@ -113,6 +114,29 @@ const std::vector<std::string> kRunValued = {"backend",      "schedule",  "seed"
 const std::vector<std::string> kRunFlags = {"json", "untraced", "live"};
 
 // [SECTION] Shared option handling
+
+// Column widths for the scenario and variant ids of text tables: the longest id and two spaces,
+// never narrower than `minimum` (a long id such as handmade_grid_barrier_oversubscribed must not
+// run into the next column).
+int scenario_column(const std::vector<const scenario::Scenario*>& lessons, int minimum = 24) {
+    size_t widest = 0;
+    for (const scenario::Scenario* s : lessons)
+        widest = std::max(widest, s->id.size());
+    return std::max(minimum, int(widest) + 2);
+}
+// A variant's title beside its id: lesson titles begin "id: ..." (the app shows them alone), which
+// a table that has the id in its own column need not say twice.
+std::string title_beside_id(const scenario::Variant& v) {
+    const std::string prefix = v.id + ": ";
+    return v.en.title.rfind(prefix, 0) == 0 ? v.en.title.substr(prefix.size()) : v.en.title;
+}
+int variant_column(const std::vector<const scenario::Scenario*>& lessons, int minimum = 27) {
+    size_t widest = 0;
+    for (const scenario::Scenario* s : lessons)
+        for (const scenario::Variant& v : s->variants)
+            widest = std::max(widest, v.id.size());
+    return std::max(minimum, int(widest) + 2);
+}
 
 // --warp-model its|lockstep (simulator): whether lanes of a warp may run apart (default its).
 sim::WarpModel warp_model_option(const Args& a, const std::string& backend) {
@@ -398,10 +422,11 @@ int cmd_list(const std::vector<std::string>& argv) {
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
+    const int ids = variant_column(lessons.all());
     for (const scenario::Scenario* s : lessons.all()) {
         std::cout << s->id << "  [" << s->topic << "]  " << s->en.title << "\n";
         for (const scenario::Variant& v : s->variants)
-            std::cout << "    " << std::left << std::setw(27) << v.id << v.en.title << "\n";
+            std::cout << "    " << std::left << std::setw(ids) << v.id << title_beside_id(v) << "\n";
         for (const scenario::Param& p : s->params)
             std::cout << "    --param " << p.name << "=" << p.choices[p.default_choice].name << "  (" << p.choice_names()
                       << "): " << p.en << "\n";
@@ -435,9 +460,10 @@ int cmd_show(const std::vector<std::string>& argv) {
         return kExitOk;
     }
     std::cout << s.id << "  [" << s.topic << "]  " << s.en.title << "\n\n" << s.en.shows << "\n\nvariants:\n";
+    const int ids = variant_column({&s});
     for (const scenario::Variant& v : s.variants)
-        std::cout << "  " << std::left << std::setw(27) << v.id << v.en.title << "\n"
-                  << "  " << std::setw(27) << "" << "status " << trace::to_string(v.expect.status) << ", wrong outputs "
+        std::cout << "  " << std::left << std::setw(ids) << v.id << title_beside_id(v) << "\n"
+                  << "  " << std::setw(ids) << "" << "status " << trace::to_string(v.expect.status) << ", wrong outputs "
                   << scenario::to_string(v.expect.wrong_outputs) << "\n";
     std::cout << "parameters:" << (s.params.empty() ? " none\n" : "\n");
     for (const scenario::Param& p : s.params)
@@ -674,6 +700,7 @@ int cmd_export(const std::vector<std::string>& argv) {
 // with the hardware (completes or hangs; wrong outputs or not)? The lessons' verdicts are about the
 // simulator, so no verdict column: the hardware's outcome is the lesson here.
 int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& lessons) {
+    const int scenario_w = scenario_column(lessons), variant_w = variant_column(lessons);
     runner::RunOptions o;
     o.backend = "gpu";
     o.reps = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
@@ -715,7 +742,7 @@ int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& l
             }
             if (!header) {
                 std::cout << "device: " << r.device << "\n"
-                          << std::left << std::setw(24) << "scenario" << std::setw(27) << "variant"
+                          << std::left << std::setw(scenario_w) << "scenario" << std::setw(variant_w) << "variant"
                           << std::setw(9) << "untraced" << std::setw(14) << "wrong/checked" << std::setw(11)
                           << "kernel ms" << std::setw(9) << "traced" << std::setw(10) << "events"
                           << std::setw(11) << "kernel ms" << std::setw(34) << "findings"
@@ -725,7 +752,7 @@ int cmd_table_gpu(const Args& a, const std::vector<const scenario::Scenario*>& l
             char ums[32], tms[32];
             std::snprintf(ums, sizeof ums, "%.4f", u.kernel_ms);
             std::snprintf(tms, sizeof tms, "%.4f", t.kernel_ms);
-            std::cout << std::left << std::setw(24) << s.id << std::setw(27) << v.id << std::setw(9)
+            std::cout << std::left << std::setw(scenario_w) << s.id << std::setw(variant_w) << v.id << std::setw(9)
                       << trace::to_string(u.status) << std::setw(14)
                       << (std::to_string(u.wrong_outputs) + "/" + std::to_string(u.checked_outputs))
                       << std::setw(11) << (u.kernel_ms > 0 ? ums : "-") << std::setw(9)
@@ -798,8 +825,9 @@ int cmd_table(const std::vector<std::string>& argv) {
     if (a.value("timeout")) throw UsageError("--timeout needs --backend gpu");
     const uint32_t seeds = static_cast<uint32_t>(a.uint_or("seeds", 3, 1, 1000));
     nlohmann::json rows = nlohmann::json::array();
+    const int scenario_w = scenario_column(with_choices), variant_w = variant_column(with_choices);
     if (!a.flag("json"))
-        std::cout << std::left << std::setw(24) << "scenario" << std::setw(27) << "variant" << std::setw(10)
+        std::cout << std::left << std::setw(scenario_w) << "scenario" << std::setw(variant_w) << "variant" << std::setw(10)
                   << "status" << std::setw(16) << "wrong/checked" << std::setw(34) << "findings"
                   << "verdict\n";
     int failures = 0;
@@ -829,7 +857,7 @@ int cmd_table(const std::vector<std::string>& argv) {
                                 {"problems", verdict.problems}});
                 continue;
             }
-            std::cout << std::left << std::setw(24) << s.id << std::setw(27) << v.id << std::setw(10)
+            std::cout << std::left << std::setw(scenario_w) << s.id << std::setw(variant_w) << v.id << std::setw(10)
                       << trace::to_string(r.status) << std::setw(16)
                       << (std::to_string(r.wrong_outputs) + "/" + std::to_string(r.checked_outputs))
                       << std::setw(34) << (kinds.empty() ? "-" : kinds)

@@ -220,6 +220,10 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"memory_model",
          gpu ? (m.memory_model.empty() ? "sc" : m.memory_model) : std::string(launch::to_string(s.memory))},
         {"warp_model", gpu ? std::string("hardware") : std::string(sim::to_string(options.limits.warp_model))},
+        // Whether the schedule may run some lanes of a warp ahead of others (its under random or
+        // adversarial only; rr and exhaustive keep a warp's lanes together).
+        {"warp_splits", !gpu && options.limits.warp_model == sim::WarpModel::Its &&
+                            (options.schedule == sim::Schedule::Random || options.schedule == sim::Schedule::Adversarial)},
         {"reps", s.reps_run},
         {"status", trace::to_string(s.status)},
         {"message", s.message},

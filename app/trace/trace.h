@@ -98,7 +98,7 @@ struct ThreadInfo {
     uint32_t thread_in_block = 0; // linear thread index inside its block
     uint32_t end_site = 0;        // site where it stopped (barrier it waits at, faulting instruction)
     uint16_t warp = 0;            // warp index inside its block
-    uint16_t sm = 0;              // SM the warp ran on (simulator: block % sm_count)
+    uint16_t sm = 0;              // SM the warp ran on (simulator: the SM its block took a slot on)
     uint8_t lane = 0;
     ThreadEnd end = ThreadEnd::Exited;
     uint16_t reserved = 0;

@@ -4,6 +4,8 @@
 
 #include "common/run_command.h"
 #include <gtest/gtest.h>
+
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -60,6 +62,25 @@ TEST(Cli, ListNamesEveryScenarioAndVariant) {
     EXPECT_TRUE(contains(text.out, "missing_barrier")) << text.out;
 }
 
+TEST(Cli, ListKeepsEveryVariantIdApartFromItsTitle) {
+    // The longest ids (grid_sync's handmade_grid_barrier_oversubscribed) used to run into their
+    // titles; and a title does not repeat its id.
+    const Output o = run("list");
+    ASSERT_EQ(o.code, 0);
+    std::istringstream lines(o.out);
+    std::string line;
+    size_t rows = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("    ", 0) != 0 || line.rfind("    --param", 0) == 0) continue;
+        const std::string id = line.substr(4, line.find(' ', 4) - 4);
+        ++rows;
+        EXPECT_EQ(line.compare(4 + id.size(), 2, "  "), 0) << line;
+        EXPECT_EQ(line.find(id + ":"), std::string::npos) << line;
+    }
+    EXPECT_GT(rows, 40u);
+    EXPECT_TRUE(contains(o.out, "    handmade_grid_barrier_oversubscribed  a counter and a spin")) << o.out;
+}
+
 TEST(Cli, RunJsonHasTheContractFields) {
     const Output o =
         run("run stencil --variant missing_barrier --schedule adversarial --seed 3 --reps 2 --json");
@@ -75,6 +96,8 @@ TEST(Cli, RunJsonHasTheContractFields) {
     EXPECT_EQ(j["schedule"], "adversarial");
     EXPECT_EQ(j["seed"], 3);
     EXPECT_EQ(j["memory_model"], "sc");
+    EXPECT_EQ(j["warp_model"], "its");
+    EXPECT_EQ(j["warp_splits"], true); // its under the adversarial schedule
     EXPECT_EQ(j["reps"], 2);
     EXPECT_EQ(j["status"], "ok");
     EXPECT_GT(j["wrong_outputs"].get<uint64_t>(), 0u);
@@ -109,6 +132,22 @@ TEST(Cli, RunJsonHasTheContractFields) {
 }
 
 // The text output lists the harmful findings first and says how many pairs did harm.
+TEST(Cli, RunJsonSaysWhetherTheScheduleSplitsWarps) {
+    // Only its under random or adversarial runs some lanes of a warp ahead; rr, exhaustive and
+    // lockstep keep a warp's lanes together.
+    const std::pair<const char*, bool> cases[] = {
+        {"--schedule random", true},
+        {"--schedule rr", false},
+        {"--schedule random --warp-model lockstep", false},
+        {"--schedule exhaustive --max-executions 2", false},
+    };
+    for (const auto& [options, splits] : cases) {
+        const Output o = run(std::string("run warp_neighbour --variant syncwarp --json ") + options);
+        ASSERT_EQ(o.code, 0) << options << "\n" << o.out;
+        EXPECT_EQ(nlohmann::json::parse(o.out)["warp_splits"], splits) << options;
+    }
+}
+
 TEST(Cli, RunTextListsTheHarmfulFindingFirst) {
     const Output o = run("run stencil --variant missing_barrier");
     ASSERT_EQ(o.code, 0) << o.out;
