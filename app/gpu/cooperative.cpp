@@ -32,7 +32,7 @@ std::string cooperative_launch_problem(uint64_t blocks, uint32_t threads, uint32
            std::to_string(fit) + " fit at once (" + sms_times(per_sm, sm_count) +
            ", by cuOccupancyMaxActiveBlocksPerMultiprocessor); nothing ran "
            "(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE). Had it started, the resident blocks would wait at "
-           "grid.sync() forever for blocks that could not start.";
+           "grid.sync() forever for blocks that could not start";
 }
 
 std::string cooperative_driver_refused(uint64_t blocks, uint32_t threads, uint32_t per_sm,

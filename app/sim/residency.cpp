@@ -63,7 +63,7 @@ std::string Residency::cooperative_problem(uint64_t blocks, uint32_t threads) co
            (blocks == 1 ? " block of " : " blocks of ") + std::to_string(threads) +
            (threads == 1 ? " thread" : " threads") + ", at most " + std::to_string(total()) + " fit at once (" +
            explain() + "); nothing ran (the driver's cudaErrorCooperativeLaunchTooLarge). Had it started, the " +
-           "resident blocks would wait at grid.sync() forever for blocks that could not start.";
+           "resident blocks would wait at grid.sync() forever for blocks that could not start";
 }
 
 SmSlots::SmSlots(uint32_t sm_count, uint32_t per_sm) : per_sm_(per_sm), used_(std::max<uint32_t>(sm_count, 1), 0) {}

@@ -19,9 +19,11 @@ TEST(CooperativeGpu, TooLargeGridInPlainWords) {
     EXPECT_NE(p.find("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), std::string::npos);
     // What grid.sync() would have done, in one sentence a student reads in one go.
     EXPECT_NE(p.find("nothing ran (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE). Had it started, the resident "
-                     "blocks would wait at grid.sync() forever for blocks that could not start."),
+                     "blocks would wait at grid.sync() forever for blocks that could not start"),
               std::string::npos)
         << p;
+    // No closing full stop: the runner joins the untraced and traced messages with "; traced run: ".
+    EXPECT_NE(p.back(), '.') << p;
 }
 
 TEST(CooperativeGpu, NoBlockFitsAnSmIsNotTooManyBlocks) {
