@@ -1,6 +1,7 @@
 // analysis_bench: how long analyze() takes over big traces, and what the global race analysis's
 // shadow state costs. Built with the tests, not run by ctest (it takes tens of seconds):
-//   build/tests/analysis/analysis_bench [--reps N] [--only stencil|own_words|last_block|one_counter|synced_broadcast]
+//   build/tests/analysis/analysis_bench [--reps N] [--only
+//   stencil|own_words|last_block|one_counter|synced_broadcast]
 // Prints one line per measurement with the median of N runs (default 3):
 // - the stencil (both variants, and the correct one under the relaxed model) at 8,448 blocks x 256
 //   threads, traced by the simulator;
@@ -12,6 +13,7 @@
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 #include "sim/simulator.h"
+#include "trace_builder.h"
 
 #include <sys/resource.h>
 
@@ -46,31 +48,16 @@ double rss_mib() {
     return 0;
 }
 
-// A synthetic trace of `blocks` x `threads` threads with the given sites, built event by event
-// (the benches below stand for shapes the simulator would take long to produce at this size).
-struct SyntheticTrace {
-    trace::Trace trace;
-    SyntheticTrace(uint32_t blocks, uint32_t threads, std::vector<trace::Site> sites, size_t events) {
-        trace.meta.backend = "sim";
-        trace.meta.grid = {blocks, 1, 1};
-        trace.meta.block = {threads, 1, 1};
-        trace.threads = trace::thread_layout(trace.meta.grid, trace.meta.block);
-        trace.sites = std::move(sites);
-        trace.events.reserve(events);
-    }
-    void push(trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags,
-              uint32_t value = 0) {
-        trace::Event e;
-        e.time = trace.events.size() + 1;
-        e.kind = kind;
-        e.thread = thread;
-        e.site = site;
-        e.address = address;
-        e.value = value;
-        e.flags = flags;
-        trace.events.push_back(e);
-    }
-};
+// The synthetic traces below (shapes the simulator would take long to produce at this size) are
+// built with the analysis tests' TraceBuilder: `synthetic(blocks, threads, sites, events)`.
+analysis::testing::TraceBuilder synthetic(uint32_t blocks, uint32_t threads, std::vector<trace::Site> sites,
+                                          size_t events) {
+    analysis::testing::TraceBuilder b(blocks, threads);
+    b.mutable_trace().meta.backend = "sim";
+    b.mutable_trace().sites = std::move(sites);
+    b.mutable_trace().events.reserve(events);
+    return b;
+}
 
 const uint8_t kPlainGlobal = trace::make_flags(trace::Space::Global, 4);
 const uint8_t kExitFlags = trace::make_flags(trace::Space::Other, 4);
@@ -121,23 +108,24 @@ void bench_stencil(const char* variant_id, uint32_t reps,
     }
     std::printf("stencil/%s %u x %u, %s: %zu events (simulated in %.0f ms); analyze() median %.0f ms "
                 "(%.1f M events/s), %zu findings\n",
-                variant_id, kBlocks, kThreads, launch::to_string(memory), trace.events.size(), sim_ms, median(times),
-                double(trace.events.size()) / median(times) / 1e3, findings);
+                variant_id, kBlocks, kThreads, launch::to_string(memory), trace.events.size(), sim_ms,
+                median(times), double(trace.events.size()) / median(times) / 1e3, findings);
 }
 
 void bench_own_words(uint32_t reps) {
     constexpr uint32_t kBlocks = 16384, kThreads = 256;
     const uint32_t threads = kBlocks * kThreads;
-    SyntheticTrace synthetic(
-        kBlocks, kThreads, {{10, 1, "st.global.u32 [%rd1], %r1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}},
+    analysis::testing::TraceBuilder b = synthetic(
+        kBlocks, kThreads,
+        {{10, 1, "st.global.u32 [%rd1], %r1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}},
         size_t(threads) * 3);
     for (uint32_t t = 0; t < threads; ++t)
-        synthetic.push(trace::EventKind::Store, t, 0, 0x100000000ull + 4ull * t, kPlainGlobal);
+        b.push(trace::EventKind::Store, t, 0, 0x100000000ull + 4ull * t, 0, kPlainGlobal);
     for (uint32_t t = 0; t < threads; ++t)
-        synthetic.push(trace::EventKind::Load, t, 1, 0x100000000ull + 4ull * t, kPlainGlobal);
+        b.push(trace::EventKind::Load, t, 1, 0x100000000ull + 4ull * t, 0, kPlainGlobal);
     for (uint32_t t = 0; t < threads; ++t)
-        synthetic.push(trace::EventKind::Exit, t, 2, 0, kExitFlags);
-    const trace::Trace& trace = synthetic.trace;
+        b.push(trace::EventKind::Exit, t, 2, 0, 0, kExitFlags);
+    const trace::Trace& trace = b.trace();
 
     std::vector<double> times, global_times;
     size_t findings = 0;
@@ -172,16 +160,16 @@ void bench_own_words(uint32_t reps) {
 // blocks' first words.
 void bench_last_block(uint32_t reps, bool all_acquire) {
     constexpr uint32_t kBlocks = 4096, kThreads = 256;
-    SyntheticTrace synthetic(kBlocks, kThreads,
-                             {{10, 1, "st.global.u32 [%rd1], %r1"},
-                              {11, 2, "membar.gl"},
-                              {12, 3, "atom.global.inc.u32 %r2, [%rd2], 4095"},
-                              {13, 4, "membar.gl"},
-                              {14, 5, "ld.global.u32 %r3, [%rd3]"},
-                              {15, 6, "ret"}},
-                             size_t(kBlocks) * kThreads * 2 + 3 * kBlocks);
+    analysis::testing::TraceBuilder b = synthetic(kBlocks, kThreads,
+                                                  {{10, 1, "st.global.u32 [%rd1], %r1"},
+                                                   {11, 2, "membar.gl"},
+                                                   {12, 3, "atom.global.inc.u32 %r2, [%rd2], 4095"},
+                                                   {13, 4, "membar.gl"},
+                                                   {14, 5, "ld.global.u32 %r3, [%rd3]"},
+                                                   {15, 6, "ret"}},
+                                                  size_t(kBlocks) * kThreads * 2 + 3 * kBlocks);
     auto push = [&](trace::EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint8_t flags) {
-        synthetic.push(kind, thread, site, address, flags);
+        b.push(kind, thread, site, address, 0, flags);
     };
     const uint8_t plain = kPlainGlobal;
     const uint8_t fence = trace::make_flags(trace::Space::Other, 1, false, trace::Scope::Device, true);
@@ -199,7 +187,7 @@ void bench_last_block(uint32_t reps, bool all_acquire) {
         push(trace::EventKind::Load, (kBlocks - 1) * kThreads, 4, data + 4ull * b * kThreads, plain);
     for (uint32_t t = 0; t < kBlocks * kThreads; ++t)
         push(trace::EventKind::Exit, t, 5, 0, kExitFlags);
-    const trace::Trace& trace = synthetic.trace;
+    const trace::Trace& trace = b.trace();
     std::vector<double> times;
     size_t findings = 0;
     for (uint32_t i = 0; i < reps; ++i) {
@@ -220,18 +208,18 @@ void bench_last_block(uint32_t reps, bool all_acquire) {
 void bench_one_counter(uint32_t reps) {
     constexpr uint32_t kBlocks = 4096, kThreads = 256;
     const uint32_t n = kBlocks * kThreads;
-    SyntheticTrace synthetic(
+    analysis::testing::TraceBuilder b = synthetic(
         kBlocks, kThreads,
         {{10, 1, "atom.global.add.u32 %r2, [%rd2], 1"}, {11, 2, "st.global.u32 [%rd1], %r2"}, {12, 3, "ret"}},
         size_t(n) * 3);
     for (uint32_t t = 0; t < n; ++t)
-        synthetic.push(trace::EventKind::Atomic, t, 0, 0x200000000ull,
-                       trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device), 1);
+        b.push(trace::EventKind::Atomic, t, 0, 0x200000000ull, 1,
+               trace::make_flags(trace::Space::Global, 4, true, trace::Scope::Device));
     for (uint32_t t = 0; t < n; ++t)
-        synthetic.push(trace::EventKind::Store, t, 1, 0x100000000ull + 4ull * t, kPlainGlobal, 1);
+        b.push(trace::EventKind::Store, t, 1, 0x100000000ull + 4ull * t, 1, kPlainGlobal);
     for (uint32_t t = 0; t < n; ++t)
-        synthetic.push(trace::EventKind::Exit, t, 2, 0, kExitFlags, 1);
-    const trace::Trace& trace = synthetic.trace;
+        b.push(trace::EventKind::Exit, t, 2, 0, 1, kExitFlags);
+    const trace::Trace& trace = b.trace();
     std::vector<double> times;
     size_t findings = 0;
     for (uint32_t i = 0; i < reps; ++i) {
@@ -239,9 +227,10 @@ void bench_one_counter(uint32_t reps) {
         findings = analysis::analyze(trace).size();
         times.push_back(now_ms() - a);
     }
-    std::printf("1 M threads atomicAdd one counter, then write their word: %zu events; analyze() median %.0f ms, "
-                "%zu findings\n",
-                trace.events.size(), median(times), findings);
+    std::printf(
+        "1 M threads atomicAdd one counter, then write their word: %zu events; analyze() median %.0f ms, "
+        "%zu findings\n",
+        trace.events.size(), median(times), findings);
 }
 
 // Warp edges at scale (happens_before.h, "Warp edges"): 4,096 blocks x 1,024 threads each
@@ -250,17 +239,17 @@ void bench_one_counter(uint32_t reps) {
 void bench_synced_broadcast(uint32_t reps) {
     constexpr uint32_t kBlocks = 4096, kThreads = 1024;
     const uint32_t n = kBlocks * kThreads;
-    SyntheticTrace synthetic(
-        kBlocks, kThreads, {{10, 1, "bar.warp.sync -1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}},
-        size_t(n) * 3);
+    analysis::testing::TraceBuilder b = synthetic(
+        kBlocks, kThreads,
+        {{10, 1, "bar.warp.sync -1"}, {11, 2, "ld.global.u32 %r2, [%rd1]"}, {12, 3, "ret"}}, size_t(n) * 3);
     for (uint32_t t = 0; t < n; ++t)
-        synthetic.push(trace::EventKind::WarpCollective, t, 0, (uint64_t(trace::kNoLane) << 32) | 0xffffffffu,
-                       static_cast<uint8_t>(trace::Collective::WarpSync));
+        b.push(trace::EventKind::WarpCollective, t, 0, (uint64_t(trace::kNoLane) << 32) | 0xffffffffu, 0,
+               static_cast<uint8_t>(trace::Collective::WarpSync));
     for (uint32_t t = n; t-- > 0;)
-        synthetic.push(trace::EventKind::Load, t, 1, 0x100000000ull, kPlainGlobal);
+        b.push(trace::EventKind::Load, t, 1, 0x100000000ull, 0, kPlainGlobal);
     for (uint32_t t = 0; t < n; ++t)
-        synthetic.push(trace::EventKind::Exit, t, 2, 0, kExitFlags);
-    const trace::Trace& trace = synthetic.trace;
+        b.push(trace::EventKind::Exit, t, 2, 0, 0, kExitFlags);
+    const trace::Trace& trace = b.trace();
     std::vector<double> times;
     size_t findings = 0;
     analysis::ShadowStats stats;
@@ -288,14 +277,16 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
     }
     const std::vector<std::pair<const char*, void (*)(uint32_t)>> benches = {
-        {"stencil", [](uint32_t n) {
+        {"stencil",
+         [](uint32_t n) {
              bench_stencil("missing_barrier", n);
              bench_stencil("correct", n);
              // A relaxed trace is checked for reads that break the model (sync_order.h): its cost.
              bench_stencil("correct", n, launch::MemoryModel::Relaxed);
          }},
         {"own_words", bench_own_words},
-        {"last_block", [](uint32_t n) {
+        {"last_block",
+         [](uint32_t n) {
              bench_last_block(n, false);
              bench_last_block(n, true);
          }},
@@ -309,8 +300,10 @@ int main(int argc, char** argv) {
         ran = true;
     }
     if (!ran) {
-        std::fprintf(stderr, "analysis_bench: no bench named '%s' (stencil, own_words, last_block, one_counter, "
-                             "synced_broadcast)\n", only.c_str());
+        std::fprintf(stderr,
+                     "analysis_bench: no bench named '%s' (stencil, own_words, last_block, one_counter, "
+                     "synced_broadcast)\n",
+                     only.c_str());
         return 2;
     }
     return 0;

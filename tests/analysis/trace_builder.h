@@ -176,15 +176,7 @@ class TraceBuilder {
         return *this;
     }
 
-    const trace::Trace& trace() const { return trace_; }
-    uint32_t threads_per_block() const { return per_block_; }
-    trace::Trace& mutable_trace() { return trace_; }
-
-  private:
-    TraceBuilder& memory(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t size,
-                         Space space, bool is_volatile) {
-        return push(kind, thread, site, address, 0, flags_of(space, size, is_volatile));
-    }
+    // Any event, as it is (the helpers above build theirs with it).
     TraceBuilder& push(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t value,
                        uint8_t flags) {
         Event e;
@@ -197,6 +189,16 @@ class TraceBuilder {
         e.flags = flags;
         trace_.events.push_back(e);
         return *this;
+    }
+
+    const trace::Trace& trace() const { return trace_; }
+    uint32_t threads_per_block() const { return per_block_; }
+    trace::Trace& mutable_trace() { return trace_; }
+
+  private:
+    TraceBuilder& memory(EventKind kind, uint32_t thread, uint16_t site, uint64_t address, uint32_t size,
+                         Space space, bool is_volatile) {
+        return push(kind, thread, site, address, 0, flags_of(space, size, is_volatile));
     }
 
     trace::Trace trace_;
