@@ -118,7 +118,14 @@ std::vector<Finding> find_deadlock(const trace::Trace& trace) {
         std::string picture;
         for (const auto& [key, ids] : groups) {
             if (!picture.empty()) picture += ", ";
-            picture += detail::describe_end(trace, key.first, key.second, ids);
+            // Another group stopped at a different instruction of the same line: name the PTX line.
+            const bool shared_line = std::any_of(groups.begin(), groups.end(), [&](const auto& other) {
+                return other.first.second != key.second && other.first.first != ThreadEnd::Exited &&
+                       other.first.first != ThreadEnd::NotStarted && key.first != ThreadEnd::Exited &&
+                       key.first != ThreadEnd::NotStarted &&
+                       detail::line_label(trace, other.first.second) == detail::line_label(trace, key.second);
+            });
+            picture += detail::describe_end(trace, key.first, key.second, ids, shared_line);
         }
         auto it =
             std::find_if(patterns.begin(), patterns.end(), [&](const auto& p) { return p.first == picture; });

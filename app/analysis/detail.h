@@ -246,8 +246,10 @@ std::string noun_list(const char* noun, const std::vector<uint32_t>& ids);
 
 // How a group of threads of one block ended, e.g. "threads 0-127 wait at line 12",
 // "thread 7 exited", "threads 32-63 were still running at line 20". `ids` are thread_in_block.
+// with_ptx_line: "line 139 (PTX line 466)", for groups at one CUDA line but different instructions
+// (an unrolled loop's barriers), which the line alone would not tell apart.
 std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32_t end_site,
-                         const std::vector<uint32_t>& ids);
+                         const std::vector<uint32_t>& ids, bool with_ptx_line = false);
 
 // Orders findings of one kind most harmful first (order_findings(): harmful descending, count
 // descending, then lines, sites, hazard; ties keep discovery order) and keeps the first `max`: a cap

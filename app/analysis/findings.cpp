@@ -160,22 +160,25 @@ std::string noun_list(const char* noun, const std::vector<uint32_t>& ids) {
 }
 
 std::string describe_end(const trace::Trace& trace, trace::ThreadEnd end, uint32_t end_site,
-                         const std::vector<uint32_t>& ids) {
+                         const std::vector<uint32_t>& ids, bool with_ptx_line) {
     const bool one = ids.size() == 1;
     const std::string who = noun_list("thread", ids);
+    std::string where = line_label(trace, end_site);
+    if (with_ptx_line && end_site < trace.sites.size() && trace.sites[end_site].source_line != 0)
+        where += " (PTX line " + std::to_string(trace.sites[end_site].ptx_line) + ")";
     switch (end) {
     case trace::ThreadEnd::Exited:
         return who + " exited";
     case trace::ThreadEnd::AtBarrier:
-        return who + (one ? " waits at " : " wait at ") + line_label(trace, end_site);
+        return who + (one ? " waits at " : " wait at ") + where;
     case trace::ThreadEnd::Running:
-        return who + (one ? " was" : " were") + " still running at " + line_label(trace, end_site);
+        return who + (one ? " was" : " were") + " still running at " + where;
     case trace::ThreadEnd::Faulted:
-        return who + " faulted at " + line_label(trace, end_site);
+        return who + " faulted at " + where;
     case trace::ThreadEnd::NotStarted:
         return who + " never started";
     }
-    return who + " ended at " + line_label(trace, end_site);
+    return who + " ended at " + where;
 }
 
 void sort_and_cap(std::vector<Finding>& findings, uint32_t max) {

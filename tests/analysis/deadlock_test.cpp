@@ -35,6 +35,21 @@ TEST(analysis_deadlock, FindingFromStatusAndThreadTable) {
               "(128 waiting threads)");
 }
 
+// Threads waiting at two barrier instructions of one CUDA line (an unrolled loop) are told apart by
+// their PTX lines; a group alone at its line keeps the short form.
+TEST(analysis_deadlock, GroupsAtOneLineButDifferentInstructionsNameThePtxLine) {
+    TraceBuilder b(1, 64);
+    const uint16_t first = b.site(139, 456), second = b.site(139, 466), other = b.site(150, 500);
+    for (uint32_t t = 0; t < 64; ++t)
+        b.end(t, ThreadEnd::AtBarrier, t < 30 ? first : t < 60 ? second : other);
+    b.status(trace::RunStatus::Deadlock);
+    const auto found = find_deadlock(b.trace());
+    ASSERT_EQ(found.size(), 1u) << dump(found);
+    EXPECT_EQ(found[0].message,
+              "run ended in deadlock: block 0: threads 0-29 wait at line 139 (PTX line 456), threads 30-59 wait "
+              "at line 139 (PTX line 466), threads 60-63 wait at line 150 (64 waiting threads)");
+}
+
 // Verdict: blocks with the same picture are merged; lines sorted; every waiting thread counted.
 TEST(analysis_deadlock, BlocksWithTheSamePictureMerged) {
     TraceBuilder b(4, 64);
