@@ -32,6 +32,16 @@ std::string at(const Files& f, const std::string& needle) {
     return "lesson.toml:" + std::to_string(line_of(f.toml, needle)) + ": ";
 }
 
+// atomic_counter's lesson.toml with its one `from` replaced by `to` fails with `message`, at the line
+// of `anchor` in the broken file.
+void expect_broken(const std::string& from, const std::string& to, const std::string& anchor,
+                   const std::string& message) {
+    SCOPED_TRACE("'" + from + "' -> '" + to + "'"); // which case of the test failed
+    Files f;
+    f.toml = with(f.toml, from, to);
+    expect_error(f, at(f, anchor) + message);
+}
+
 // [SECTION] The built-in lessons say what their files say
 
 TEST(LessonParams, AtomicCounterHasKAndLatencyBuffers) {
@@ -126,7 +136,8 @@ TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
         return std::string();
     };
     EXPECT_EQ(message({{"j", "1"}}), "lesson atomic_counter has no parameter 'j' (parameters: k, threads)");
-    EXPECT_EQ(message({{"k", "2"}}), "lesson atomic_counter: parameter 'k' has no choice '2' (choices: 1, 32, 1024)");
+    EXPECT_EQ(message({{"k", "2"}}),
+              "lesson atomic_counter: parameter 'k' has no choice '2' (choices: 1, 32, 1024)");
     EXPECT_EQ(message({{"k", "1"}, {"k", "32"}}), "parameter 'k' is given twice");
     EXPECT_EQ(parse_param_text("k=32"), (std::pair<std::string, std::string>{"k", "32"}));
     EXPECT_THROW(parse_param_text("k"), ParamError);
@@ -153,7 +164,8 @@ TEST(LessonParams, AtomicCounterAtomicsHaveTheirResultsUsed) {
             const std::string dest = body.substr(reg, body.find(',', reg) - reg);
             const std::string after = body.substr(body.find('\n', at));
             EXPECT_TRUE(std::regex_search(after, std::regex(dest + "(?![0-9])")))
-                << dest << ", the result of '" << body.substr(at, body.find('\n', at) - at) << "', is never read";
+                << dest << ", the result of '" << body.substr(at, body.find('\n', at) - at)
+                << "', is never read";
         }
     }
 }
@@ -165,122 +177,94 @@ TEST(LessonParamErrors, TheLessonItselfIsFine) {
 }
 
 TEST(LessonParamErrors, DefaultNotAChoice) {
-    Files f;
-    f.toml = with(f.toml, "default = \"32\"", "default = \"33\"");
-    expect_error(f, at(f, "default = \"33\"") + "[param.k]: default '33' is not one of the choices (1, 32, 1024)");
+    expect_broken("default = \"32\"", "default = \"33\"", "default = \"33\"",
+                  "[param.k]: default '33' is not one of the choices (1, 32, 1024)");
 }
 
 TEST(LessonParamErrors, ArgMustBeAScalarAndTheDefault) {
-    Files f;
-    f.toml = with(f.toml, "arg = 4", "arg = 0");
-    expect_error(f, at(f, "arg = 0") + "[param.k]: arg = 0 must be the index of a scalar in args (0 .. 4)");
-    Files g;
-    g.toml = with(g.toml, "\"g_smid\", 32]", "\"g_smid\", 16]");
-    expect_error(g, at(g, "\"g_smid\", 16]") + "[param.k]: args[4] must be the default choice '32'");
-    Files h;
-    h.toml = with(h.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"many\"]");
-    expect_error(h, at(h, "\"many\"") + "[param.k]: choice 'many' sets a scalar argument, so it must be a number");
-    Files i;
-    i.toml = with(i.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"4294967296\"]");
-    expect_error(i, at(i, "\"4294967296\"") + "[param.k]: args[4] (parameter");
+    expect_broken("arg = 4", "arg = 0", "arg = 0",
+                  "[param.k]: arg = 0 must be the index of a scalar in args (0 .. 4)");
+    expect_broken("\"g_smid\", 32]", "\"g_smid\", 16]", "\"g_smid\", 16]",
+                  "[param.k]: args[4] must be the default choice '32'");
+    expect_broken("choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"many\"]", "\"many\"",
+                  "[param.k]: choice 'many' sets a scalar argument, so it must be a number");
+    expect_broken("choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"4294967296\"]",
+                  "\"4294967296\"", "[param.k]: args[4] (parameter");
 }
 
 TEST(LessonParamErrors, ChoicesAreFewAndWellFormed) {
-    Files f;
-    f.toml = with(f.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"32\"]");
-    expect_error(f, at(f, "choices = [\"32\"]") + "[param.k]: 'choices' needs at least two choices, got 1");
-    Files g;
-    g.toml = with(g.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"32\"]");
-    expect_error(g, at(g, "choices = [") + "[param.k]: choice '32' is listed twice");
-    Files h;
-    h.toml = with(h.toml, "choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"A B\"]");
-    expect_error(h, at(h, "choices = [") + "[param.k]: choice 'A B' must be lower-case letters, digits, _, - or .");
+    expect_broken("choices = [\"1\", \"32\", \"1024\"]", "choices = [\"32\"]", "choices = [\"32\"]",
+                  "[param.k]: 'choices' needs at least two choices, got 1");
+    expect_broken("choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"32\"]", "choices = [",
+                  "[param.k]: choice '32' is listed twice");
+    expect_broken("choices = [\"1\", \"32\", \"1024\"]", "choices = [\"1\", \"32\", \"A B\"]", "choices = [",
+                  "[param.k]: choice 'A B' must be lower-case letters, digits, _, - or .");
 }
 
 TEST(LessonParamErrors, UnknownKeyOrNothingSet) {
-    Files f;
-    f.toml = with(f.toml, "arg = 4", "arg = 4\nargs = 4");
-    expect_error(f, at(f, "args = 4") + "[param.k]: unknown key 'args' (keys: en, zh, choices, default, arg, grid, "
-                                        "size; or a buffer's name)");
-    Files g;
-    g.toml = with(g.toml, "arg = 4\n", "");
-    expect_error(g, at(g, "[param.k]") + "[param.k]: it sets nothing");
-    Files h;
-    h.toml = with(h.toml, "[param.k]", "[param.K]");
-    expect_error(h, at(h, "[param.K]") + "parameter name 'K' must be lower-case letters, digits and _");
+    expect_broken("arg = 4", "arg = 4\nargs = 4", "args = 4",
+                  "[param.k]: unknown key 'args' (keys: en, zh, choices, default, arg, grid, "
+                  "size; or a buffer's name)");
+    expect_broken("arg = 4\n", "", "[param.k]", "[param.k]: it sets nothing");
+    expect_broken("[param.k]", "[param.K]", "[param.K]",
+                  "parameter name 'K' must be lower-case letters, digits and _");
 }
 
 TEST(LessonParamErrors, BufferSpecsPerChoice) {
-    Files f;
-    f.toml = with(f.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\"]");
-    expect_error(f, at(f, "g_counters = [") + "[param.k]: g_counters: 2 specs for 3 choices");
-    Files g;
-    g.toml = with(g.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\", \"buf:f32:1024\"]");
-    expect_error(g, at(g, "g_counters = [") + "[param.k]: g_counters: choice '1024': the kernel takes u32 elements, "
-                                              "the spec says f32");
-    Files h;
-    h.toml = with(h.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:8\", \"buf:u32:1024\"]");
-    expect_error(h, at(h, "g_counters = [") + "[param.k]: g_counters: the default choice '32' must have the spec of "
-                                              "[buffers] ('buf:u32:1024')");
-    Files i;
-    i.toml = with(i.toml, "arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\", \"buf:u33:1\"]");
-    expect_error(i, at(i, "g_counters = [") + "[param.k]: g_counters: choice '1024': ");
-    Files j;
-    j.toml = with(j.toml, "arg = 4", "arg = 4\ng_cycles = [\"buf:u64:2048\", \"buf:u64:2048\", \"buf:u64:2048\"]");
-    expect_error(j, at(j, "g_cycles = [\"buf:u64:2048\", \"buf:u64:2048\"") +
-                        "[param.k]: g_cycles: holds [latency] timings (one element per thread): only a parameter "
-                        "that sets 'grid' can change it");
+    expect_broken("arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\"]", "g_counters = [",
+                  "[param.k]: g_counters: 2 specs for 3 choices");
+    expect_broken("arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\", \"buf:f32:1024\"]",
+                  "g_counters = [",
+                  "[param.k]: g_counters: choice '1024': the kernel takes u32 elements, "
+                  "the spec says f32");
+    expect_broken("arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:8\", \"buf:u32:1024\"]",
+                  "g_counters = [",
+                  "[param.k]: g_counters: the default choice '32' must have the spec of "
+                  "[buffers] ('buf:u32:1024')");
+    expect_broken("arg = 4", "arg = 4\ng_counters = [\"buf:u32:1024\", \"buf:u32:1024\", \"buf:u33:1\"]",
+                  "g_counters = [", "[param.k]: g_counters: choice '1024': ");
+    expect_broken("arg = 4", "arg = 4\ng_cycles = [\"buf:u64:2048\", \"buf:u64:2048\", \"buf:u64:2048\"]",
+                  "g_cycles = [\"buf:u64:2048\", \"buf:u64:2048\"",
+                  "[param.k]: g_cycles: holds [latency] timings (one element per thread): only a parameter "
+                  "that sets 'grid' can change it");
 }
 
 TEST(LessonParamErrors, GridPerChoiceFollowedByTheLatencyBuffers) {
-    Files f;
-    f.toml = with(f.toml, "grid = [8, 64, 4096]", "grid = [8, 64]");
-    expect_error(f, at(f, "grid = [8, 64]") + "[param.threads]: 'grid' has 2 block counts for 3 choices");
-    Files g;
-    g.toml = with(g.toml, "grid = [8, 64, 4096]", "grid = [16, 64, 4096]");
-    expect_error(g, at(g, "grid = [16") + "[param.threads]: 'grid' for the default choice '2048' is 16, but the "
-                                          "lesson's grid is 8");
-    Files h;
-    h.toml = with(h.toml, "grid = [8, 64, 4096]", "grid = [8, 0, 4096]");
-    expect_error(h, at(h, "grid = [8, 0") + "[param.threads]: 'grid' for choice '16384' must be a block count");
-    Files i;
-    i.toml = with(i.toml, "\"buf:u64:16384\"", "\"buf:u64:16000\"");
-    expect_error(i, at(i, "g_cycles = [") + "[param.threads]: g_cycles: holds [latency] timings for every thread: "
-                                            "choice '16384' launches 16384 threads, its spec has 16000");
-    Files j;
-    j.toml = with(j.toml, "arg = 4", "arg = 4\ngrid = [8, 8, 8]");
-    expect_error(j, at(j, "[param.threads]") + "[param.threads]: it sets what [param.k] sets already");
-    Files k;
-    k.toml = with(k.toml, "grid = [8, 64, 4096]", "grid = \"8\"");
-    expect_error(k, at(k, "grid = \"8\"") + "[param.threads]: 'grid' must be an array of block counts");
+    expect_broken("grid = [8, 64, 4096]", "grid = [8, 64]", "grid = [8, 64]",
+                  "[param.threads]: 'grid' has 2 block counts for 3 choices");
+    expect_broken("grid = [8, 64, 4096]", "grid = [16, 64, 4096]", "grid = [16",
+                  "[param.threads]: 'grid' for the default choice '2048' is 16, but the "
+                  "lesson's grid is 8");
+    expect_broken("grid = [8, 64, 4096]", "grid = [8, 0, 4096]", "grid = [8, 0",
+                  "[param.threads]: 'grid' for choice '16384' must be a block count");
+    expect_broken("\"buf:u64:16384\"", "\"buf:u64:16000\"", "g_cycles = [",
+                  "[param.threads]: g_cycles: holds [latency] timings for every thread: "
+                  "choice '16384' launches 16384 threads, its spec has 16000");
+    expect_broken("arg = 4", "arg = 4\ngrid = [8, 8, 8]", "[param.threads]",
+                  "[param.threads]: it sets what [param.k] sets already");
+    expect_broken("grid = [8, 64, 4096]", "grid = \"8\"", "grid = \"8\"",
+                  "[param.threads]: 'grid' must be an array of block counts");
 }
 
 // [SECTION] Mistakes in [latency] and max_steps
 
 TEST(LessonLatencyErrors, BuffersMustExistHoldOnePerThreadAndStayUnchecked) {
-    Files f;
-    f.toml = with(f.toml, "cycles = \"g_cycles\"", "cycles = \"g_cycle\"");
-    expect_error(f, at(f, "cycles = \"g_cycle\"") + "[latency]: cycles = 'g_cycle' names no buffer");
-    Files g;
-    g.toml = with(g.toml, "g_cycles = \"buf:u64:2048\"", "g_cycles = \"buf:u64:2047\"");
-    expect_error(g, at(g, "g_cycles = \"buf") + "[latency]: buffer 'g_cycles' holds cycles for every thread: it "
-                                                "needs one element per thread of the launch (2048), it has 2047");
-    Files h;
-    h.toml = with(h.toml, "g_cycles = \"buf:u64:2048\"", "g_cycles = \"buf:f64:2048\"");
-    expect_error(h, at(h, "g_cycles = \"buf") + "[latency]: buffer 'g_cycles' holds cycles: it must be of an "
-                                                "integer type");
-    Files i;
-    i.toml = with(i.toml, "sm = \"g_smid\"", "sm = \"g_smid\"\nclock = \"g_cycles\"");
-    expect_error(i, at(i, "clock = ") + "[latency]: unknown key 'clock' (keys: cycles, sm)");
-    Files j;
-    j.toml = with(j.toml, "cycles = \"g_cycles\"\n", "");
-    expect_error(j, at(j, "[latency]") + "[latency]: missing key 'cycles'");
+    expect_broken("cycles = \"g_cycles\"", "cycles = \"g_cycle\"", "cycles = \"g_cycle\"",
+                  "[latency]: cycles = 'g_cycle' names no buffer");
+    expect_broken("g_cycles = \"buf:u64:2048\"", "g_cycles = \"buf:u64:2047\"", "g_cycles = \"buf",
+                  "[latency]: buffer 'g_cycles' holds cycles for every thread: it "
+                  "needs one element per thread of the launch (2048), it has 2047");
+    expect_broken("g_cycles = \"buf:u64:2048\"", "g_cycles = \"buf:f64:2048\"", "g_cycles = \"buf",
+                  "[latency]: buffer 'g_cycles' holds cycles: it must be of an "
+                  "integer type");
+    expect_broken("sm = \"g_smid\"", "sm = \"g_smid\"\nclock = \"g_cycles\"",
+                  "clock = ", "[latency]: unknown key 'clock' (keys: cycles, sm)");
+    expect_broken("cycles = \"g_cycles\"\n", "", "[latency]", "[latency]: missing key 'cycles'");
 }
 
 TEST(LessonLatencyErrors, MaxStepsIsAtLeastAThousand) {
-    Files f;
-    f.toml = with(f.toml, "outputs = [", "max_steps = 10\noutputs = [");
-    expect_error(f, at(f, "max_steps = 10") + "max_steps must be at least 1000 thread-instructions, got 10");
+    expect_broken("outputs = [", "max_steps = 10\noutputs = [", "max_steps = 10",
+                  "max_steps must be at least 1000 thread-instructions, got 10");
 }
 
 } // namespace
