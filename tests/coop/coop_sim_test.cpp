@@ -1,5 +1,6 @@
 // Cooperative launch, %envreg, residency and the spin detector in the simulator, on the kernels of
 // tests/coop/data/coop_kernels.cu.
+#include "../sim/sim_test_util.h"
 #include "ptx/parser.h"
 #include "sim/simulator.h"
 #include "trace/slt_file.h"
@@ -24,19 +25,8 @@ const ptx::Module& module() {
     return m;
 }
 
-template <class T> Buffer buffer(const std::string& name, const std::vector<T>& v) {
-    Buffer b;
-    b.name = name;
-    b.bytes.resize(v.size() * sizeof(T));
-    std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
-    return b;
-}
-
-template <class T> std::vector<T> values(const Buffer& b) {
-    std::vector<T> v(b.bytes.size() / sizeof(T));
-    std::memcpy(v.data(), b.bytes.data(), b.bytes.size());
-    return v;
-}
+using testing::make_buffer;
+using testing::values_of;
 
 LaunchConfig launch(uint32_t blocks, uint32_t threads, bool cooperative) {
     LaunchConfig l;
@@ -46,7 +36,9 @@ LaunchConfig launch(uint32_t blocks, uint32_t threads, bool cooperative) {
     return l;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
 
 struct TwoPhase {
     std::vector<Buffer> buffers;
@@ -56,14 +48,15 @@ struct TwoPhase {
         std::vector<int32_t> in(n);
         for (int i = 0; i < n; ++i)
             in[i] = 3 * i + 1;
-        buffers = {buffer("in", in), buffer("tmp", std::vector<int32_t>(n)), buffer("out", std::vector<int32_t>(n))};
+        buffers = {make_buffer("in", in), make_buffer("tmp", std::vector<int32_t>(n)),
+                   make_buffer("out", std::vector<int32_t>(n))};
         args = {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::pointer(2),
                 KernelArg::scalar(static_cast<uint64_t>(n))};
     }
     // out[i] = 2 in[i] + 2 in[(i + 256) % n]
     int wrong() const {
-        const auto in = values<int32_t>(buffers[0]);
-        const auto out = values<int32_t>(buffers[2]);
+        const auto in = values_of<int32_t>(buffers[0]);
+        const auto out = values_of<int32_t>(buffers[2]);
         int bad = 0;
         for (int i = 0; i < n; ++i)
             bad += out[i] != 2 * in[i] + 2 * in[(i + 256) % n];
@@ -79,7 +72,8 @@ TEST(CooperativeLaunch, GridSyncOrdersThePhasesOfSixtyFourBlocksUnderEverySchedu
             o.schedule = s;
             o.seed = seed;
             trace::Trace trace;
-            const Result r = simulate(module(), "two_phase_grid_sync", launch(64, 256, true), t.buffers, t.args, o, &trace);
+            const Result r = simulate(module(), "two_phase_grid_sync", launch(64, 256, true), t.buffers,
+                                      t.args, o, &trace);
             ASSERT_EQ(r.status, trace::RunStatus::Ok) << to_string(s) << " " << seed << ": " << r.message;
             EXPECT_EQ(t.wrong(), 0) << to_string(s) << " seed " << seed;
         }
@@ -87,21 +81,25 @@ TEST(CooperativeLaunch, GridSyncOrdersThePhasesOfSixtyFourBlocksUnderEverySchedu
 
 TEST(CooperativeLaunch, GridSyncInANormalLaunchTrapsWithAClearError) {
     TwoPhase t(4 * 256);
-    const Result r = simulate(module(), "two_phase_grid_sync", launch(4, 256, false), t.buffers, t.args, Options{}, nullptr);
+    const Result r = simulate(module(), "two_phase_grid_sync", launch(4, 256, false), t.buffers, t.args,
+                              Options{}, nullptr);
     ASSERT_EQ(r.status, trace::RunStatus::Error);
     EXPECT_TRUE(contains(r.message, "grid.sync() in a kernel that was not launched cooperatively (PTX line"))
         << r.message;
-    EXPECT_TRUE(contains(r.message, "coop_kernels.cu:13")) << r.message; // the grid.sync() line, not cg's header
+    EXPECT_TRUE(contains(r.message, "coop_kernels.cu:13"))
+        << r.message; // the grid.sync() line, not cg's header
 }
 
 TEST(CooperativeLaunch, TooManyBlocksFailBeforeAnythingRuns) {
     TwoPhase t(256);
     const std::vector<Buffer> before = t.buffers;
     trace::Trace trace;
-    const Result r = simulate(module(), "two_phase_grid_sync", launch(10000, 256, true), t.buffers, t.args, Options{}, &trace);
+    const Result r = simulate(module(), "two_phase_grid_sync", launch(10000, 256, true), t.buffers, t.args,
+                              Options{}, &trace);
     ASSERT_EQ(r.status, trace::RunStatus::Error);
-    EXPECT_EQ(r.message.find("too many blocks in cooperative launch: 10000 blocks of 256 threads, at most 64 fit at "
-                             "once (8 SMs x 8 blocks per SM, limited by threads per SM)"),
+    EXPECT_EQ(r.message.find(
+                  "too many blocks in cooperative launch: 10000 blocks of 256 threads, at most 64 fit at "
+                  "once (8 SMs x 8 blocks per SM, limited by threads per SM)"),
               0u)
         << r.message;
     EXPECT_EQ(r.thread_instructions, 0u);
@@ -110,8 +108,10 @@ TEST(CooperativeLaunch, TooManyBlocksFailBeforeAnythingRuns) {
     Options o;
     o.sm_count = 2;
     TwoPhase u(256);
-    const Result r2 = simulate(module(), "two_phase_grid_sync", launch(5, 1024, true), u.buffers, u.args, o, nullptr);
-    EXPECT_TRUE(contains(r2.message, "5 blocks of 1024 threads, at most 4 fit at once (2 SMs x 2 blocks per SM"))
+    const Result r2 =
+        simulate(module(), "two_phase_grid_sync", launch(5, 1024, true), u.buffers, u.args, o, nullptr);
+    EXPECT_TRUE(
+        contains(r2.message, "5 blocks of 1024 threads, at most 4 fit at once (2 SMs x 2 blocks per SM"))
         << r2.message;
 }
 
@@ -120,7 +120,8 @@ TEST(CooperativeLaunch, AllBlocksResidentEvenPastTheSimulatorsCap) {
     TwoPhase t(64 * 256);
     Options o;
     o.max_resident_blocks = 16;
-    const Result r = simulate(module(), "two_phase_grid_sync", launch(64, 256, true), t.buffers, t.args, o, nullptr);
+    const Result r =
+        simulate(module(), "two_phase_grid_sync", launch(64, 256, true), t.buffers, t.args, o, nullptr);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
     EXPECT_EQ(t.wrong(), 0);
 }
@@ -129,7 +130,8 @@ struct Barrier {
     std::vector<Buffer> buffers;
     std::vector<KernelArg> args;
     explicit Barrier(uint32_t threads) {
-        buffers = {buffer("arrived", std::vector<uint32_t>(1)), buffer("done", std::vector<int32_t>(threads))};
+        buffers = {make_buffer("arrived", std::vector<uint32_t>(1)),
+                   make_buffer("done", std::vector<int32_t>(threads))};
         args = {KernelArg::pointer(0), KernelArg::pointer(1)};
     }
 };
@@ -141,9 +143,10 @@ TEST(SpinDetector, HandmadeBarrierWhoseBlocksFitFinishesDespiteTheCap) {
         Barrier b(64 * 256);
         Options o;
         o.schedule = s;
-        const Result r = simulate(module(), "handmade_barrier", launch(64, 256, false), b.buffers, b.args, o, nullptr);
+        const Result r =
+            simulate(module(), "handmade_barrier", launch(64, 256, false), b.buffers, b.args, o, nullptr);
         ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
-        for (int32_t d : values<int32_t>(b.buffers[1]))
+        for (int32_t d : values_of<int32_t>(b.buffers[1]))
             ASSERT_EQ(d, 1);
     }
 }
@@ -155,16 +158,19 @@ TEST(SpinDetector, OversubscribedHandmadeBarrierEndsFastAsADeadlockNamingWhoSpin
         o.schedule = s;
         trace::Trace trace;
         const auto t0 = std::chrono::steady_clock::now();
-        const Result r = simulate(module(), "handmade_barrier", launch(256, 256, false), b.buffers, b.args, o, &trace);
+        const Result r =
+            simulate(module(), "handmade_barrier", launch(256, 256, false), b.buffers, b.args, o, &trace);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ASSERT_EQ(r.status, trace::RunStatus::Deadlock) << to_string(s) << ": " << r.message;
         EXPECT_LT(seconds, 10.0);
         EXPECT_LT(r.thread_instructions, o.max_steps / 10) << "ended by the detector, not the step budget";
-        EXPECT_TRUE(contains(r.message, "Blocks 0-63: thread 0 spins at 'ld.volatile.global.u32")) << r.message;
+        EXPECT_TRUE(contains(r.message, "Blocks 0-63: thread 0 spins at 'ld.volatile.global.u32"))
+            << r.message;
         EXPECT_TRUE(contains(r.message, "coop_kernels.cu:23")) << r.message; // the while line
         EXPECT_TRUE(contains(r.message, "threads 1-255 wait at")) << r.message;
-        EXPECT_TRUE(contains(r.message, "Blocks 64-255 never started: no slot freed (at most 64 blocks of 256 threads "
-                                        "fit at once: 8 SMs x 8 blocks per SM, limited by threads per SM)"))
+        EXPECT_TRUE(contains(r.message,
+                             "Blocks 64-255 never started: no slot freed (at most 64 blocks of 256 threads "
+                             "fit at once: 8 SMs x 8 blocks per SM, limited by threads per SM)"))
             << r.message;
         // The thread table says the same: blocks 64-255 never started, thread 0 spins, and the
         // rest of its warp is parked at the barrier (it waits there, it does not run), like the
@@ -176,7 +182,8 @@ TEST(SpinDetector, OversubscribedHandmadeBarrierEndsFastAsADeadlockNamingWhoSpin
         ASSERT_LT(barrier, trace.sites.size());
         EXPECT_TRUE(contains(trace.sites[barrier].text, "bar.sync")) << trace.sites[barrier].text;
         for (uint32_t t : {1u, 17u, 31u}) {
-            EXPECT_EQ(trace.threads[t].end, trace::ThreadEnd::AtBarrier) << "thread " << t << ", " << to_string(s);
+            EXPECT_EQ(trace.threads[t].end, trace::ThreadEnd::AtBarrier)
+                << "thread " << t << ", " << to_string(s);
             EXPECT_EQ(trace.threads[t].end_site, barrier) << "thread " << t << ", " << to_string(s);
         }
     }
@@ -185,7 +192,8 @@ TEST(SpinDetector, OversubscribedHandmadeBarrierEndsFastAsADeadlockNamingWhoSpin
 TEST(ResidencyTable, SaysWhichBlocksRanWhereAndWhichNeverStartedAndSurvivesTheSltFile) {
     Barrier b(256 * 256);
     trace::Trace trace;
-    const Result r = simulate(module(), "handmade_barrier", launch(256, 256, false), b.buffers, b.args, Options{}, &trace);
+    const Result r =
+        simulate(module(), "handmade_barrier", launch(256, 256, false), b.buffers, b.args, Options{}, &trace);
     ASSERT_EQ(r.status, trace::RunStatus::Deadlock) << r.message;
     ASSERT_EQ(trace.residency.size(), 256u);
     for (uint32_t blk = 0; blk < 256; ++blk) {
@@ -207,13 +215,16 @@ TEST(ResidencyTable, SaysWhichBlocksRanWhereAndWhichNeverStartedAndSurvivesTheSl
     EXPECT_EQ(std::memcmp(back.residency.data(), trace.residency.data(), trace.residency.size() * 24), 0);
     trace::Trace without = trace;
     without.residency.clear();
-    EXPECT_EQ(trace::serialize(without).size() + trace::kSltSectionHeaderSize + 256 * 24, trace::serialize(trace).size());
+    EXPECT_EQ(trace::serialize(without).size() + trace::kSltSectionHeaderSize + 256 * 24,
+              trace::serialize(trace).size());
     EXPECT_TRUE(trace::load_trace(path).residency.size() == 256u);
 }
 
 TEST(ResidencyTable, BlocksAdmittedAfterARetirementWaitedForASlot) {
-    std::vector<Buffer> buffers = {buffer("flag", std::vector<uint32_t>(1)), buffer("out", std::vector<uint32_t>(80))};
-    const std::vector<KernelArg> args = {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::scalar(1000)};
+    std::vector<Buffer> buffers = {make_buffer("flag", std::vector<uint32_t>(1)),
+                                   make_buffer("out", std::vector<uint32_t>(80))};
+    const std::vector<KernelArg> args = {KernelArg::pointer(0), KernelArg::pointer(1),
+                                         KernelArg::scalar(1000)};
     trace::Trace trace;
     const Result r = simulate(module(), "slow_flag", launch(80, 64, false), buffers, args, Options{}, &trace);
     ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
@@ -232,7 +243,7 @@ TEST(ResidencyTable, BlocksAdmittedAfterARetirementWaitedForASlot) {
 // SM 3 % 2 = 1).
 TEST(ResidencyTable, ABlockTakesTheSlotThatFreedNotSmBlockModSmCount) {
     for (Schedule s : {Schedule::RoundRobin, Schedule::Random}) {
-        std::vector<Buffer> buffers = {buffer("out", std::vector<uint32_t>(4, 99))};
+        std::vector<Buffer> buffers = {make_buffer("out", std::vector<uint32_t>(4, 99))};
         LaunchConfig l = launch(4, 32, false);
         l.dynamic_shared_bytes = 150 * 1024;
         Options o;
@@ -247,7 +258,7 @@ TEST(ResidencyTable, ABlockTakesTheSlotThatFreedNotSmBlockModSmCount) {
             EXPECT_EQ(first_done, 0u);
         }
         const std::vector<uint32_t> want = {0, 1, 1, first_done == 0 ? 0u : 1u};
-        EXPECT_EQ(values<uint32_t>(buffers[0]), want) << "%smid per block, " << to_string(s);
+        EXPECT_EQ(values_of<uint32_t>(buffers[0]), want) << "%smid per block, " << to_string(s);
         for (uint32_t b = 0; b < 4; ++b) {
             EXPECT_EQ(trace.residency[b].sm, want[b]) << "block " << b << ", " << to_string(s);
             EXPECT_EQ(trace.threads[b * 32].sm, want[b]) << "block " << b << ", " << to_string(s);
@@ -269,8 +280,10 @@ TEST(SpinDetector, ASlowButFinishingSpinIsNotFlagged) {
     // stretch, but block 1's registers never repeat, so the run goes on and finishes.
     for (Schedule s : {Schedule::RoundRobin, Schedule::Random}) {
         const uint32_t rounds = 200000;
-        std::vector<Buffer> buffers = {buffer("flag", std::vector<uint32_t>(1)), buffer("out", std::vector<uint32_t>(80))};
-        const std::vector<KernelArg> args = {KernelArg::pointer(0), KernelArg::pointer(1), KernelArg::scalar(rounds)};
+        std::vector<Buffer> buffers = {make_buffer("flag", std::vector<uint32_t>(1)),
+                                       make_buffer("out", std::vector<uint32_t>(80))};
+        const std::vector<KernelArg> args = {KernelArg::pointer(0), KernelArg::pointer(1),
+                                             KernelArg::scalar(rounds)};
         Options o;
         o.schedule = s;
         const Result r = simulate(module(), "slow_flag", launch(80, 64, false), buffers, args, o, nullptr);
@@ -278,7 +291,7 @@ TEST(SpinDetector, ASlowButFinishingSpinIsNotFlagged) {
         uint32_t x = rounds;
         for (uint32_t i = 0; i < rounds; ++i)
             x = x * 1664525u + 1013904223u;
-        const auto out = values<uint32_t>(buffers[1]);
+        const auto out = values_of<uint32_t>(buffers[1]);
         EXPECT_EQ(out[1], x);
         for (uint32_t b = 0; b < 80; ++b) {
             if (b != 1) {
@@ -297,7 +310,8 @@ TEST(SpinDetector, WideningPastTheCapRespectsTheMemoryBudget) {
     o.record_trace = false;
     // Enough for 2 resident blocks and the buffers, not for 64.
     o.max_memory_bytes = 600'000;
-    const Result r = simulate(module(), "handmade_barrier", launch(64, 256, false), b.buffers, b.args, o, nullptr);
+    const Result r =
+        simulate(module(), "handmade_barrier", launch(64, 256, false), b.buffers, b.args, o, nullptr);
     ASSERT_EQ(r.status, trace::RunStatus::Budget) << r.message;
     EXPECT_EQ(r.budget, Budget::Memory);
     EXPECT_TRUE(contains(r.message, "admitting up to the modelled 64 resident blocks")) << r.message;
@@ -305,18 +319,20 @@ TEST(SpinDetector, WideningPastTheCapRespectsTheMemoryBudget) {
 
 TEST(Envreg, NormalLaunchReadsZeroCooperativeReadsTheWorkspace) {
     // %envreg1:%envreg2 is the workspace pointer; parsing every %envreg works (no "unsupported").
-    std::string ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
-                      ".visible .entry k(.param .u64 out) {\n .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
-                      " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
-                      " mov.u32 %r1, %envreg1;\n mov.u32 %r2, %envreg2;\n mov.u32 %r3, %envreg31;\n"
-                      " st.global.u32 [%rd1], %r1;\n st.global.u32 [%rd1+4], %r2;\n st.global.u32 [%rd1+8], %r3;\n"
-                      " ret;\n}\n";
+    std::string ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out) {\n .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+        " mov.u32 %r1, %envreg1;\n mov.u32 %r2, %envreg2;\n mov.u32 %r3, %envreg31;\n"
+        " st.global.u32 [%rd1], %r1;\n st.global.u32 [%rd1+4], %r2;\n st.global.u32 [%rd1+8], %r3;\n"
+        " ret;\n}\n";
     const ptx::Module m = ptx::parse_module(ptx, "envreg.ptx");
     for (bool coop : {false, true}) {
-        std::vector<Buffer> buffers = {buffer("out", std::vector<uint32_t>{7, 7, 7})};
-        const Result r = simulate(m, "k", launch(1, 1, coop), buffers, {KernelArg::pointer(0)}, Options{}, nullptr);
+        std::vector<Buffer> buffers = {make_buffer("out", std::vector<uint32_t>{7, 7, 7})};
+        const Result r =
+            simulate(m, "k", launch(1, 1, coop), buffers, {KernelArg::pointer(0)}, Options{}, nullptr);
         ASSERT_EQ(r.status, trace::RunStatus::Ok) << r.message;
-        const auto v = values<uint32_t>(buffers[0]);
+        const auto v = values_of<uint32_t>(buffers[0]);
         const uint64_t ws = (uint64_t(v[0]) << 32) | v[1];
         EXPECT_EQ(ws != 0, coop);
         EXPECT_EQ(v[2], 0u);
