@@ -13,6 +13,7 @@
 
 #include "trace/chrome_export.h"
 #include "trace/slt_file.h"
+#include "ui/layout_plan.h"
 #include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/screenshot.h"
@@ -121,9 +122,9 @@ void draw_record_summary(const RunRecord& r, Language language, bool presenter, 
 // Notes the rows area of the TimelineView just drawn (the last item) as `name`: its child region
 // without the legend strip at the bottom, whose race swatch is always there. The strip's height
 // mirrors TimelineView's Geometry (legend_h = round(font * 1.7)); a GUI test fails if they drift.
-void note_timeline_rows(RegionMap& regions, const char* name) {
+void note_timeline_rows(RegionMap& regions, const char* name, bool legend_shown = true) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    const float legend = std::round(ImGui::GetFontSize() * 1.7f) + 1.0f;
+    const float legend = legend_shown ? std::round(ImGui::GetFontSize() * 1.7f) + 1.0f : 0.0f;
     regions[name] = Region{a.x, a.y, b.x - a.x, std::max(0.0f, b.y - a.y - legend)};
 }
 
@@ -448,6 +449,7 @@ void App::frame() {
                         ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.3f));
     ImGui::Begin("SyncLab##main", nullptr, flags);
     ImGui::PopStyleVar();
+    note_region("window"); // the whole window: every other region must lie inside it
     if (!state_.presenter) draw_menu_bar();
 
     const float status_height = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
@@ -694,21 +696,22 @@ void App::draw_presenter_layout(ImVec2 size) {
 
     // Body: [lesson or source | timeline] over the findings, which get the full width because their
     // messages are sentences.
-    const float body_h = std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y));
-    // Before the first run the findings have nothing to say: the lesson gets the room.
-    const bool have_findings = state_.current && !state_.current->summary.findings.empty();
-    const float top_h =
-        std::floor(have_findings ? body_h * 0.64f : body_h - ImGui::GetFrameHeightWithSpacing() * 2.2f);
-    const bool timeline_only = state_.focus_view == View::Timeline;
-    // The source gets a little more than the lesson: its lines must not be cut (see SourceView's
-    // fit-to-width in presenter mode).
-    // The heatmap and the ladder are pictures that want the room more than the timeline beside them.
     const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder ||
                          state_.focus_view == View::Residency;
-    const float left_share = picture ? 0.62f : state_.focus_view == View::Source ? 0.52f : 0.46f;
-    const float left_w = timeline_only ? 0.0f : std::floor((size.x - gap) * left_share);
-    if (!timeline_only) {
-        ImGui::BeginChild("##presenter_left", ImVec2(left_w, top_h), true);
+    PresenterInput in;
+    in.width = size.x;
+    in.height = std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y));
+    in.gap = gap;
+    in.line = ImGui::GetFrameHeightWithSpacing();
+    in.left = state_.focus_view == View::Timeline ? PresenterLeft::None
+              : picture                           ? PresenterLeft::Picture
+              : state_.focus_view == View::Source ? PresenterLeft::Source
+                                                  : PresenterLeft::Lesson;
+    in.compare = state_.compare;
+    in.have_findings = state_.current && !state_.current->summary.findings.empty();
+    const PresenterBody body = plan_presenter_body(in);
+    if (body.left_w > 0) {
+        ImGui::BeginChild("##presenter_left", ImVec2(body.left_w, body.top_h), true);
         // PageUp/PageDown scroll the text: presenter mode is keyboard only.
         if (presenter_scroll_ != 0) {
             ImGui::SetScrollY(ImGui::GetScrollY() + presenter_scroll_ * ImGui::GetWindowHeight() * 0.8f);
@@ -742,12 +745,9 @@ void App::draw_presenter_layout(ImVec2 size) {
         ImGui::EndChild();
         ImGui::SameLine(0, gap);
     }
-    // Compare: stacked beside the lesson (each keeps the column's width), side by side when the
-    // timelines have the whole width.
-    draw_timelines(ImVec2(std::max(0.0f, size.x - (timeline_only ? 0.0f : left_w + gap)), top_h),
-                   !timeline_only);
-    const float findings_h = std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y));
-    draw_findings_row(ImVec2(size.x, findings_h));
+    draw_timelines(ImVec2(body.timelines_w, body.top_h), body.stacked);
+    if (body.findings_h > 0)
+        draw_findings_row(ImVec2(size.x, std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y))));
 }
 
 void App::draw_findings_row(ImVec2 size) {
@@ -833,8 +833,12 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             return;
         }
         const float gap = ImGui::GetStyle().ItemSpacing.x;
-        const ImVec2 each =
-            stacked ? ImVec2(size.x, (size.y - gap) * 0.5f) : ImVec2((size.x - gap) * 0.5f, size.y);
+        // Stacked in presenter mode, the upper one leaves its legend to the lower one (they have the
+        // same marks), and the lower one gets the legend's height on top of its half.
+        const bool one_legend = stacked && state_.presenter;
+        const float legend = one_legend ? std::round(em * 1.7f) : 0.0f;
+        const float half = stacked ? std::floor((size.y - gap - legend) * 0.5f) : size.y;
+        const float width = stacked ? size.x : (size.x - gap) * 0.5f;
         const struct {
             const char* id;
             const char* region;
@@ -842,19 +846,25 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             TimelineView* view;
         } sides[2] = {{"##timeline_left", "timeline_left", left.get(), &compare_left_view_},
                       {"##timeline_right", "timeline_right", right.get(), &compare_right_view_}};
+        // (a group: stacked beside another column, the second starts under the first, not at the left edge)
+        ImGui::BeginGroup();
         for (int i = 0; i < 2; ++i) {
             if (i == 1 && !stacked) ImGui::SameLine(0, gap);
-            ImGui::BeginChild(sides[i].id, each, true,
+            const float height = stacked ? (i == 0 ? half : size.y - gap - half) : size.y;
+            ImGui::BeginChild(sides[i].id, ImVec2(width, height), true,
                               ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
             note_region(sides[i].region);
             draw_timeline_header(*sides[i].record, true,
                                  i == 0 ? "timeline_left_header" : "timeline_right_header");
             // Both views share state.camera: zooming or panning one moves the other.
+            sides[i].view->show_legend(!(one_legend && i == 0));
             sides[i].view->draw(state_, *sides[i].record, state_.camera, sides[i].id + 2,
                                 ImGui::GetContentRegionAvail());
-            note_timeline_rows(regions_, i == 0 ? "timeline_left_rows" : "timeline_right_rows");
+            note_timeline_rows(regions_, i == 0 ? "timeline_left_rows" : "timeline_right_rows",
+                               sides[i].view->legend());
             ImGui::EndChild();
         }
+        ImGui::EndGroup();
         compare_left_view_.share_rows(compare_right_view_);
         return;
     }

@@ -590,8 +590,9 @@ void Script::after_frame(App& app, Shell& shell) {
         break;
     case Step::WaitTap:
         // The queue is empty once ImGui has had the last release; the frame after that has acted on it.
-        if (!shell.keys().empty()) {
-            waited_too_long(app, "the tapped keys");
+        // A key that started runs (Space, C) is waited for until they are in, as --run is.
+        if (!shell.keys().empty() || app.busy()) {
+            waited_too_long(app, shell.keys().empty() ? "the runs the tapped keys started" : "the tapped keys");
             break;
         }
         step_ = Step::WaitFinding;

@@ -495,7 +495,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
     g.label_w = std::max({ImGui::CalcTextSize("> block 00000 ").x + g.font * 1.6f,
                           ImGui::CalcTextSize("thread 1023 \u00b7 lane 31 ").x + g.font * 2.6f, g.font * 6});
     g.ruler_h = std::round(g.font * 1.7f);
-    g.legend_h = std::round(g.font * 1.7f);
+    g.legend_h = legend_ ? std::round(g.font * 1.7f) : 0.0f;
     g.rows_min = {g.min.x, g.min.y + g.ruler_h};
     g.rows_max = {g.max.x, std::max(g.rows_min.y + 1, g.max.y - g.legend_h)};
     g.time_x0 = g.min.x + g.label_w;
@@ -548,7 +548,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
     draw_playhead(state, g);
     draw_labels(g);
     draw_ruler(g);
-    draw_legend(g);
+    if (legend_) draw_legend(g);
     draw_tooltip(state, g);
     ImGui::EndChild();
 }

@@ -69,6 +69,10 @@ class TimelineView {
     // Call once a frame after drawing both.
     void share_rows(TimelineView& other);
     bool hovered() const { return hovered_; }
+    // The legend strip under the rows (on by default). Two views stacked in presenter mode's compare
+    // share the lower one's: the upper one's rows get the room.
+    void show_legend(bool on) { legend_ = on; }
+    bool legend() const { return legend_; }
 
   private:
     struct Geometry; // screen rectangles of one frame (timeline_view.cpp)
@@ -130,6 +134,7 @@ class TimelineView {
     int hovered_arrow_ = -1; // index into marks_.arrows
     bool hovered_ = false;
     bool set_hover_ = false; // this view set selection.hovered_* last frame
+    bool legend_ = true;
 };
 
 } // namespace synclab::ui

@@ -9,6 +9,8 @@
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
 //             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside INNER OUTER]...
 //             [--no-english] [--no-english-in OTHER.json]...
+//             [--all-inside OUTER] [--no-region NAME]... [--min-height REGION PX]...
+//             [--text-in REGION FIELD]...
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
 // collective, warp_sync, shuffle_arrow, wrong_output, provenance, heat_hot and heat_cold (the heatmap colour map's ends); the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
@@ -20,7 +22,11 @@
 // as JSON text), or checks that it contains a text with KEY~=TEXT. --inside: region INNER lies wholly inside
 // region OUTER (e.g. a lesson section in sight without scrolling). --no-english: every text the frame drew
 // (the layout's drawn_text) is free of English words and missing glyphs, but for code, ids and names (see
-// english_words); --no-english-in checks another shot's layout the same way.
+// english_words); --no-english-in checks another shot's layout the same way. --all-inside: every region of
+// the layout lies inside region OUTER (e.g. "window": nothing drawn past the window's edge). --no-region:
+// the frame has no region NAME (a panel the screen leaves out). --min-height: region REGION is at least
+// PX pixels tall. --text-in: the text of the layout's string field FIELD is drawn whole inside REGION
+// (the drawn texts there, joined in drawing order, hold its words in order; spacing may differ).
 //
 // Index:
 //   [SECTION] Images and regions
@@ -383,6 +389,39 @@ void check_no_english(const Layout& layout, const std::string& name, Failures& f
     std::cout << name << ": " << texts << " drawn texts, " << bad << " with English or a missing glyph\n";
 }
 
+// The words of `text` (runs between white space), in order.
+std::vector<std::string> words_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::string word;
+    for (const char c : text + " ") {
+        if (c == ' ' || c == '\n' || c == '\t') {
+            if (!word.empty()) out.push_back(word);
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    return out;
+}
+
+// Whether the drawn texts of `layout` that start inside `r`, joined in drawing order, hold every word
+// of `want` in order, with nothing between them; `got` is what was drawn there. (A line broken
+// between two words draws two texts; Chinese breaks between characters, so the comparison ignores
+// where the spaces are.)
+bool drawn_inside(const Layout& layout, const Rect& r, const std::string& want, std::string& got) {
+    got.clear();
+    for (const auto& t : layout.doc.value("drawn_text", nlohmann::json::array())) {
+        const double x = t.value("x", 0.0), y = t.value("y", 0.0);
+        if (x >= r.x0 - 1 && x < r.x1 && y >= r.y0 - 1 && y < r.y1) got += t.value("text", "") + " ";
+    }
+    std::string a, b;
+    for (const std::string& w : words_of(got))
+        a += w;
+    for (const std::string& w : words_of(want))
+        b += w;
+    return !b.empty() && a.find(b) != std::string::npos;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -531,6 +570,60 @@ int main(int argc, char** argv) {
             if (in.x0 < out.x0 || in.y0 < out.y0 || in.x1 > out.x1 || in.y1 > out.y1)
                 fail.add("expected " + inner + " " + text(in) + " inside " + outer + " " + text(out) +
                          " (in sight without scrolling)");
+        } else if (a == "--all-inside") {
+            need(i, 1);
+            const std::string outer = args[++i];
+            const auto o = layout ? layout->regions.find(outer) : std::map<std::string, Rect>::iterator{};
+            if (!layout || o == layout->regions.end()) {
+                fail.add("--all-inside: the layout has no region '" + outer + "'");
+                continue;
+            }
+            size_t checked = 0;
+            for (const auto& [name, in] : layout->regions) {
+                if (name == outer) continue;
+                ++checked;
+                const Rect& out = o->second;
+                if (in.x0 < out.x0 || in.y0 < out.y0 || in.x1 > out.x1 || in.y1 > out.y1)
+                    fail.add("expected region " + name + " [" + std::to_string(in.x0) + "," + std::to_string(in.y0) +
+                             " - " + std::to_string(in.x1) + "," + std::to_string(in.y1) + ") inside " + outer +
+                             " [" + std::to_string(out.x0) + "," + std::to_string(out.y0) + " - " +
+                             std::to_string(out.x1) + "," + std::to_string(out.y1) + ")");
+            }
+            std::cout << checked << " regions checked inside " << outer << "\n";
+        } else if (a == "--no-region") {
+            need(i, 1);
+            const std::string name = args[++i];
+            if (layout && layout->regions.count(name))
+                fail.add("expected no region '" + name + "' in this frame, found one");
+        } else if (a == "--min-height") {
+            need(i, 2);
+            const std::string name = args[i + 1];
+            const int want = std::atoi(args[i + 2].c_str());
+            i += 2;
+            const std::optional<Rect> r = region(name, layout ? &*layout : nullptr);
+            if (!r) continue;
+            std::cout << name << ": " << r->y1 - r->y0 << " px tall\n";
+            if (r->y1 - r->y0 < want)
+                fail.add("expected " + name + " at least " + std::to_string(want) + " px tall, found " +
+                         std::to_string(r->y1 - r->y0));
+        } else if (a == "--text-in") {
+            need(i, 2);
+            const std::string name = args[i + 1], field = args[i + 2];
+            i += 2;
+            const std::optional<Rect> r = region(name, layout ? &*layout : nullptr);
+            if (!r) continue;
+            if (!layout->doc.contains(field) || !layout->doc[field].is_string() ||
+                layout->doc[field].get<std::string>().empty()) {
+                fail.add("--text-in: the layout has no text in field '" + field + "'");
+                continue;
+            }
+            const std::string want = layout->doc[field].get<std::string>();
+            std::string got;
+            if (!drawn_inside(*layout, *r, want, got))
+                fail.add("expected the whole of " + field + " (\"" + want + "\") drawn inside " + name + ", found \"" +
+                         got + "\"");
+            else
+                std::cout << field << " drawn whole inside " << name << "\n";
         } else if (a == "--skip-unless-cjk") {
             if (!layout) {
                 fail.add("--skip-unless-cjk needs --layout");
