@@ -45,37 +45,6 @@ ImVec4 colour(uint32_t rgba) {
     return ImGui::ColorConvertU32ToFloat4(rgba);
 }
 
-// A draggable bar between two regions that moves `fraction` of `total` (the first region's share).
-// vertical: a bar between side-by-side regions (dragged horizontally).
-void splitter(const char* id, bool vertical, float thickness, float length, float total, float& fraction,
-              float min_first, float min_second) {
-    ImGui::InvisibleButton(id, vertical ? ImVec2(thickness, length) : ImVec2(length, thickness));
-    const bool active = ImGui::IsItemActive();
-    if (ImGui::IsItemHovered() || active)
-        ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
-    if (active && total > 0) {
-        const float delta = vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
-        const float first =
-            std::clamp(fraction * total + delta, min_first, std::max(min_first, total - min_second));
-        fraction = first / total;
-    }
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    const ImU32 c = ImGui::GetColorU32(active                   ? ImGuiCol_SeparatorActive
-                                       : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered
-                                                                : ImGuiCol_Separator);
-    if (vertical)
-        ImGui::GetWindowDrawList()->AddLine(ImVec2((a.x + b.x) * 0.5f, a.y), ImVec2((a.x + b.x) * 0.5f, b.y),
-                                            c);
-    else
-        ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, (a.y + b.y) * 0.5f), ImVec2(b.x, (a.y + b.y) * 0.5f),
-                                            c);
-}
-
-// The first region's size for a fraction, kept inside [min_first, total - min_second].
-float split_size(float total, float fraction, float min_first, float min_second) {
-    return std::max(0.0f, std::clamp(total * fraction, min_first, std::max(min_first, total - min_second)));
-}
-
 // "completed · 331 of 49,152 outputs wrong · 4 findings": the run's outcome (outcome_words.h), for
 // the status line. English: the status line is.
 std::string record_summary(const RunRecord& r) {
@@ -471,53 +440,55 @@ void App::frame() {
 }
 
 void App::draw_normal_layout(ImVec2 size) {
-    const float em = ImGui::GetFontSize();
-    const float bar = std::max(4.0f, em * 0.35f);
-    const float left_w = split_size(size.x, splits_.left, em * 12, em * 30);
+    const float left_w = layout_.left_width(size);
 
     // Left column: browser over run controls.
     ImGui::BeginChild("##left", ImVec2(left_w, size.y), false);
     {
-        const float browser_h = split_size(size.y, splits_.browser, em * 6, em * 8);
-        ImGui::BeginChild("##browser", ImVec2(0, browser_h), true);
+        const LeftColumn column = layout_.left_column(size.y);
+        ImGui::BeginChild("##browser", ImVec2(0, column.browser_h), true);
         note_region("browser");
         browser_.draw(state_);
         if (const ImVec4 r = browser_.selected_rect(); r.z > r.x)
             regions_["browser_selected"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
         ImGui::EndChild();
-        splitter("##split_browser", false, bar, left_w, size.y, splits_.browser, em * 6, em * 8);
-        ImGui::BeginChild("##run_panel", ImVec2(0, 0), true);
+        layout_.left_gap();
+        ImGui::BeginChild("##run_panel", ImVec2(0, column.run_panel_h), true);
         note_region("run_panel");
         run_panel_.draw(state_);
         if (const ImVec4 r = run_panel_.unavailable_note_rect(); r.z > r.x)
             regions_["gpu_reason"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
+        // Its content as laid out (past the bottom edge when it would need scrolling: its Run button
+        // is the last line), for a GUI test to check it is in sight.
+        const ImVec2 top = ImGui::GetWindowPos();
+        regions_["run_panel_content"] =
+            Region{top.x, top.y, ImGui::GetWindowWidth(),
+                   ImGui::GetCursorPosY() - ImGui::GetScrollY() + ImGui::GetStyle().WindowPadding.y};
+        layout_.measure_run_panel();
         ImGui::EndChild();
     }
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
-    splitter("##split_left", true, bar, size.y, size.x, splits_.left, em * 12, em * 30);
+    layout_.left_splitter(size);
     ImGui::SameLine(0, 0);
 
     // Right area, three rows of full width: lesson/source tabs, the timeline, the findings (a table
     // whose message column needs the width more than it needs height).
-    const float right_w = std::max(0.0f, size.x - left_w - bar);
+    const float right_w = std::max(0.0f, size.x - left_w - layout_.bar());
     ImGui::BeginChild("##right", ImVec2(right_w, size.y), false);
     {
-        // The outcomes tab is a table of counts that wants rows in sight: it has a split of its own,
-        // taller by default.
-        float& top = shown_tab_ == View::Outcomes || shown_tab_ == View::Heatmap || shown_tab_ == View::Ladder ||
-                                 shown_tab_ == View::Residency
-                         ? splits_.top_outcomes
-                         : splits_.top;
-        const float top_h = split_size(size.y, top, em * 8, em * 14);
-        draw_centre_tabs(ImVec2(right_w, top_h));
-        splitter("##split_top", false, bar, right_w, size.y, top, em * 8, em * 14);
-        const float rest = std::max(0.0f, ImGui::GetContentRegionAvail().y);
-        float timeline_share = 1.0f - splits_.findings;
-        const float timeline_h = split_size(rest - bar, timeline_share, em * 6, em * 5);
-        draw_timelines(ImVec2(right_w, timeline_h), false);
-        splitter("##split_findings", false, bar, right_w, rest - bar, timeline_share, em * 6, em * 5);
-        splits_.findings = 1.0f - timeline_share;
+        // The outcomes tab is a table of counts that wants rows in sight (and the heatmap, the ladder
+        // and the residency view are pictures): they have a split of their own, taller by default.
+        const bool tall_tabs = shown_tab_ == View::Outcomes || shown_tab_ == View::Heatmap ||
+                               shown_tab_ == View::Ladder || shown_tab_ == View::Residency;
+        // Nothing of the selected variant has run: the timeline and the findings say so in a line
+        // each, and the lesson (its question and choices) gets the room.
+        const bool before_run = state_.current == nullptr;
+        const RightColumn plan = layout_.right_column(size.y, tall_tabs, before_run, findings_.wanted_height());
+        draw_centre_tabs(ImVec2(right_w, plan.tabs_h));
+        layout_.top_splitter(right_w, size.y, tall_tabs, plan);
+        draw_timelines(ImVec2(right_w, plan.timeline_h), false);
+        layout_.findings_splitter(right_w, size.y, plan);
         draw_findings_row(ImVec2(right_w, std::max(0.0f, ImGui::GetContentRegionAvail().y)));
     }
     ImGui::EndChild();
@@ -762,8 +733,14 @@ void App::draw_findings_row(ImVec2 size) {
     ImGui::BeginChild("##findings", ImVec2(grid ? size.x - grid_w - gap : size.x, size.y), true);
     note_region("findings");
     findings_.draw(state_);
-    if (const ImVec4 row = findings_.selected_row(); row.z > row.x)
-        regions_["findings_selected_row"] = Region{row.x, row.y, row.z - row.x, row.w - row.y};
+    const auto add = [&](const std::string& name, const ImVec4& r) {
+        if (r.z > r.x) regions_[name] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
+    };
+    add("findings_selected_row", findings_.selected_row());
+    add("findings_list", findings_.list_rect());
+    add("findings_detail", findings_.detail_rect());
+    for (size_t i = 0; i < findings_.row_rects().size(); ++i)
+        add("findings_row_" + std::to_string(i), findings_.row_rects()[i]);
     ImGui::EndChild();
     if (!grid) return;
     ImGui::SameLine(0, gap);

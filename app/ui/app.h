@@ -18,6 +18,7 @@
 #include "ui/ladder_view.h"
 #include "ui/residency_view.h"
 #include "ui/lesson_panel.h"
+#include "ui/normal_layout.h"
 #include "ui/outcomes_view.h"
 #include "ui/output_grid.h"
 #include "ui/playback_bar.h"
@@ -48,14 +49,17 @@ struct AppOptions {
 };
 
 // Screen rectangles of the app's regions in the last frame (pixels, top-left origin), by name:
-// "browser" (and "browser_selected": the selected variant's row), "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
+// "window" (the whole window), "browser" (and "browser_selected": the selected variant's row), "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
 // "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
 // the rows without the legend), "header" and "callout" (presenter mode), "status", "error_modal",
 // "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA
 // column's visible part), "source_code" (its widest code line), "lesson_look_at" and "lesson_fix" (the
 // lesson's sections after a run), "output_grid" (the output grid beside the findings, where the run
-// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the first line of
-// the selected finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
+// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the selected
+// finding's row, where it is laid out), "findings_row_N" (finding N's row, where it is laid out),
+// "findings_list" (the list's visible rows) and "findings_detail" (the selected finding's whole
+// sentence under the list), "run_panel_content" (the run panel's content as laid out, its Run
+// button last) and "timeline_header" ("timeline_left_header",
 // "timeline_right_header": the text over a timeline, all its lines), "outcomes" (the outcomes tab's
 // content) and "outcomes_table" (its histogram table, where it is drawn), "heatmap" (the heatmap tab),
 // "heatmap_cells" and "heatmap_legend" (its shader-drawn cells and its colour legend), "ladder" and
@@ -84,6 +88,7 @@ class App {
     AppState& state() { return state_; }
     HeatmapView& heatmap_view() { return heatmap_; }
     const RegionMap& regions() const { return regions_; }
+    const FindingsPanel& findings_panel() const { return findings_; }
 
     // Selects a scenario and variant ("" = its first). Returns false with a message listing what
     // exists when there is no such scenario or variant.
@@ -171,15 +176,7 @@ class App {
     HelpOverlay help_;
     CalloutView callout_;
 
-    // Layout: fractions of the space each splitter divides, kept across frames.
-    struct Splits {
-        float left = 0.27f;     // left column / window width
-        float browser = 0.60f;  // browser / left column height
-        float top = 0.36f;      // lesson/source tabs / right area height
-        float top_outcomes = 0.6f; // the same with the outcomes tab shown
-        float findings = 0.28f; // findings / what the tabs leave (timeline above it): at 1600x900 the
-                                // timeline shows a block of 8 warps and two pinned lanes unscrolled
-    } splits_;
+    NormalLayout layout_; // the normal layout's sizes and splitters
 
     // The fonts/style currently built, to notice when presenter mode changes.
     bool built_presenter_ = false;

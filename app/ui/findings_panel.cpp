@@ -21,12 +21,6 @@ namespace {
 
 enum Column : int { kKind, kHazard, kSpace, kLines, kCount, kExample, kMessage, kColumnCount };
 
-// Height of wrapped text in the current table cell.
-float wrapped_height(const std::string& text) {
-    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
-    return ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
-}
-
 // A small square in the finding's mark colour (exact: the GUI tests may look for it) before its kind.
 void swatch(uint32_t colour) {
     const float size = ImGui::GetFontSize() * 0.7f;
@@ -63,11 +57,19 @@ void bring_row_into_view() {
     ImGui::SetScrollY(ImGui::GetScrollY() + delta);
 }
 
+// Where the selected finding's sentence starts, right of its colour bar.
+float detail_indent() {
+    return std::max(3.0f, std::round(ImGui::GetFontSize() * 0.3f)) * 3;
+}
+
 } // namespace
 
 void FindingsPanel::draw(AppState& state) {
     ImGui::PushID("findings_panel");
-    selected_row_ = ImVec4(0, 0, 0, 0);
+    selected_row_ = list_rect_ = detail_rect_ = ImVec4(0, 0, 0, 0);
+    row_rects_.clear();
+    detail_text_.clear();
+    wanted_h_ = 0;
     const Language language = shown_language(state);
     const FindingsText& words = ui_text(language).findings;
     const RunRecord* record = state.current.get();
@@ -128,10 +130,43 @@ void FindingsPanel::draw(AppState& state) {
         return;
     }
 
+    // Rows of one line each, then the selected finding's whole sentence under them: the list stays
+    // where it is when another row is picked, and its height is what the sentence leaves (the
+    // sentence's height as drawn last frame: a frame late when the selection changes, never cut).
+    // The messages first: the list shows them cut, the sentence under it whole.
+    const char* arrow = widgets::glyph_or(0x2194, "\u2194", "<->");
+    const trace::Trace& trace = summary.trace;
+    // The text the source view shows: the findings' line numbers are lines of it.
+    const SourceChoice source = choose_source(record, state.scenario);
+    std::vector<std::string> messages;
+    for (const analysis::Finding& f : findings)
+        messages.push_back(finding_message(f, trace, source.run_applies ? source.cuda : "", language));
+
+    // The sentence's room: the tallest of the findings' sentences at this width, so that the layout
+    // (which sizes this panel from wanted_height()) does not change when another finding is selected
+    // (a timeline that has just centred a finding's rows would lose them), and never less than the
+    // selected one took when last drawn.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float indent = detail_indent();
+    const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x - indent);
+    float tallest = 0;
+    for (const std::string& m : messages)
+        tallest = std::max(tallest, ImGui::CalcTextSize(m.c_str(), nullptr, false, wrap).y);
+    const int selected = state.selection.selected_finding;
+    const bool has_detail = selected >= 0 && size_t(selected) < findings.size();
+    const float detail_room = std::max(tallest, detail_h_) + style.ItemSpacing.y * 2;
+    const float header_bottom = ImGui::GetCursorPosY(); // (counts the window's top padding)
+    const float row_h = ImGui::GetTextLineHeight() + style.CellPadding.y * 2;
+    const float list_h = std::max(row_h * 2.2f, ImGui::GetContentRegionAvail().y - (has_detail ? detail_room : 0.0f));
+    // What the layout should leave this panel: a sentence whole, and three rows of the list (or as
+    // many as there are) under the table's header row.
+    wanted_h_ = std::ceil(header_bottom + row_h * float(1 + std::min<size_t>(3, findings.size())) + detail_room +
+                          style.WindowPadding.y + 2);
+
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_Resizable |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("##findings", kColumnCount, flags)) {
+    if (!ImGui::BeginTable("##findings", kColumnCount, flags, {0.0f, list_h})) {
         ImGui::PopID();
         return;
     }
@@ -142,51 +177,39 @@ void FindingsPanel::draw(AppState& state) {
     ImGui::TableSetupColumn(words.lines, ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn(words.count, ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn(words.example, ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(words.message, ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn(words.message, ImGuiTableColumnFlags_WidthStretch, 1.8f);
     ImGui::TableHeadersRow();
+    list_rect_ = ImGui::GetCurrentWindow()->InnerRect.ToVec4();
+    list_rect_.y += ImGui::TableGetHeaderRowHeight();
 
-    const char* arrow = widgets::glyph_or(0x2194, "\u2194", "<->");
     const theme::Palette& palette = theme::palette(state.presenter);
-    const trace::Trace& trace = summary.trace;
-    // The text the source view shows: the findings' line numbers are lines of it.
-    const SourceChoice source = choose_source(record, state.scenario);
+    row_rects_.clear();
     for (size_t i = 0; i < findings.size(); ++i) {
         const analysis::Finding& f = findings[i];
         const int index = int(i);
-        const bool selected = state.selection.selected_finding == index;
+        const bool is_selected = selected == index;
         const std::string example = thread_example(trace, f, arrow, language);
-        const std::string message =
-            finding_message(f, trace, source.run_applies ? source.cuda : "", language);
+        const std::string& message = messages[i];
         ImGui::PushID(index);
         ImGui::TableNextRow();
-
-        // The wrapped cells first, so that the row's selectable can be as tall as the row: a click
-        // anywhere on a multi-line row then selects it.
-        ImGui::TableSetColumnIndex(kMessage);
-        const float message_height = wrapped_height(message);
-        widgets::wrapped(message.c_str());
-        ImGui::TableSetColumnIndex(kExample);
-        const float example_height = wrapped_height(example);
-        widgets::wrapped(example.c_str());
-        const float row_height = std::max({ImGui::GetTextLineHeight(), message_height, example_height});
 
         // The row's selectable first, then its kind over it: a swatch in the mark colour and the
         // name in the kind's text colour, or in the text colour on a selected or hovered row, where
         // the kind colours are too close to the highlight to read (theme::text_pairs).
         ImGui::TableSetColumnIndex(kKind);
         const ImVec2 cell = ImGui::GetCursorPos();
-        if (ImGui::Selectable("##row", selected,
-                              ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
-                              {0.0f, row_height}))
+        if (ImGui::Selectable("##row", is_selected,
+                              ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
             state.requests.focus_finding = index;
-        const bool lit = selected || ImGui::IsItemHovered();
+        const bool lit = is_selected || ImGui::IsItemHovered();
         widgets::tooltip(kind_explanation(f.kind, language));
-        if (selected) ImGui::SetItemDefaultFocus();
-        if (selected && (index != scrolled_to_ || record->serial != scrolled_serial_)) bring_row_into_view();
-        if (selected) {
-            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-            selected_row_ = ImVec4(a.x, a.y, b.x, std::min(b.y, a.y + ImGui::GetTextLineHeight()));
-        }
+        if (is_selected) ImGui::SetItemDefaultFocus();
+        if (is_selected && (index != scrolled_to_ || record->serial != scrolled_serial_)) bring_row_into_view();
+        // (the row's line of text: a selectable's rectangle reaches into the spacing around it)
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        const ImVec4 row(a.x, a.y, b.x, std::min(b.y, a.y + ImGui::GetTextLineHeight()));
+        row_rects_.push_back(row);
+        if (is_selected) selected_row_ = row;
         ImGui::SetCursorPos(cell);
         swatch(finding_colour(f.kind));
         ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
@@ -202,12 +225,33 @@ void FindingsPanel::draw(AppState& state) {
         ImGui::TextUnformatted(lines_text(f).c_str());
         ImGui::TableSetColumnIndex(kCount);
         ImGui::Text("%llu", static_cast<unsigned long long>(f.count));
+        ImGui::TableSetColumnIndex(kExample);
+        widgets::one_line(example.c_str(), ImGui::GetContentRegionAvail().x);
+        ImGui::TableSetColumnIndex(kMessage);
+        widgets::one_line(message.c_str(), ImGui::GetContentRegionAvail().x);
+        widgets::tooltip(message.c_str());
         ImGui::PopID();
     }
     ImGui::EndTable();
-    scrolled_to_ = state.selection.selected_finding;
+    scrolled_to_ = selected;
     scrolled_serial_ = record->serial;
+    if (has_detail) draw_detail(findings[size_t(selected)], messages[size_t(selected)]);
     ImGui::PopID();
+}
+
+void FindingsPanel::draw_detail(const analysis::Finding& finding, const std::string& message) {
+    // The selected finding's sentence, whole, beside a bar in its mark colour (as the callout).
+    ImGui::Spacing();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float bar = std::max(3.0f, std::round(ImGui::GetFontSize() * 0.3f));
+    ImGui::Indent(detail_indent());
+    widgets::wrapped(message.c_str());
+    ImGui::Unindent(detail_indent());
+    const ImVec2 end = ImGui::GetItemRectMax();
+    ImGui::GetWindowDrawList()->AddRectFilled(start, {start.x + bar, end.y}, finding_colour(finding.kind));
+    detail_h_ = end.y - start.y;
+    detail_rect_ = ImVec4(start.x, start.y, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, end.y);
+    detail_text_ = message;
 }
 
 } // namespace synclab::ui

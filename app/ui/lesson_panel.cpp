@@ -46,30 +46,6 @@ void section(const AppState& state, const char* title, const std::string& body) 
     widgets::wrapped(body.c_str());
 }
 
-// Where the first line of `text` ends when it may be `width` wide: at the last space that fits, or
-// (Chinese) between any two characters, before a character that may not start a line; at least one
-// character.
-const char* first_line_end(const char* text, const char* end, float width) {
-    ImFont* font = ImGui::GetFont();
-    const float scale = ImGui::GetFontSize() / font->FontSize;
-    float x = 0;
-    const char* last_break = nullptr;
-    unsigned prev = 0;
-    for (const char* p = text; p < end;) {
-        unsigned c = 0;
-        const int n = std::max(1, ImTextCharFromUtf8(&c, p, end));
-        if (c == '\n') return p;
-        if (p > text &&
-            (prev == ' ' || ((widgets::is_cjk(c) || widgets::is_cjk(prev)) && !widgets::no_break_before(c))))
-            last_break = p;
-        x += font->GetCharAdvance(static_cast<ImWchar>(c)) * scale;
-        if (x > width) return last_break ? last_break : p > text ? p : p + n;
-        prev = c;
-        p += n;
-    }
-    return end;
-}
-
 // A paragraph that starts with its title in the accent colour on the same line ("What to look at: A
 // race finding ..."), a line shorter than a heading above the text. Returns its screen rectangle.
 ImVec4 lead_paragraph(const AppState& state, const char* title, const std::string& body) {
@@ -82,7 +58,7 @@ ImVec4 lead_paragraph(const AppState& state, const char* title, const std::strin
     ImGui::SameLine();
     const char* text = body.c_str();
     const char* end = text + body.size();
-    const char* cut = first_line_end(text, end, std::max(0.0f, right - ImGui::GetCursorScreenPos().x));
+    const char* cut = widgets::first_line_end(text, end, std::max(0.0f, right - ImGui::GetCursorScreenPos().x));
     ImGui::TextUnformatted(text, cut);
     while (cut < end && (*cut == ' ' || *cut == '\n'))
         ++cut;

@@ -57,6 +57,45 @@ inline bool no_break_before(unsigned c) {
     }
 }
 
+// Where the first line of `text` ends when it may be `width` wide: at the last space that fits, or
+// (Chinese) between any two characters, before a character that may not start a line; at least one
+// character.
+inline const char* first_line_end(const char* text, const char* end, float width) {
+    ImFont* font = ImGui::GetFont();
+    const float scale = ImGui::GetFontSize() / font->FontSize;
+    float x = 0;
+    const char* last_break = nullptr;
+    unsigned prev = 0;
+    for (const char* p = text; p < end;) {
+        unsigned c = 0;
+        const int n = std::max(1, ImTextCharFromUtf8(&c, p, end));
+        if (c == '\n') return p;
+        if (p > text && (prev == ' ' || ((is_cjk(c) || is_cjk(prev)) && !no_break_before(c)))) last_break = p;
+        x += font->GetCharAdvance(static_cast<ImWchar>(c)) * scale;
+        if (x > width) return last_break ? last_break : p > text ? p : p + n;
+        prev = c;
+        p += n;
+    }
+    return end;
+}
+
+// `text` on one line `width` wide: whole where it fits, else its first line (first_line_end: never
+// cut inside a word or an identifier) and an ellipsis.
+inline void one_line(const char* text, float width) {
+    const char* end = text + std::strlen(text);
+    if (ImGui::CalcTextSize(text, end).x <= width) {
+        ImGui::TextUnformatted(text, end);
+        return;
+    }
+    const char* ellipsis = ImGui::GetFont()->FindGlyphNoFallback(0x2026) != nullptr ? "\u2026" : "...";
+    const char* cut = first_line_end(text, end, std::max(0.0f, width - ImGui::CalcTextSize(ellipsis).x));
+    while (cut > text && cut[-1] == ' ')
+        --cut;
+    ImGui::TextUnformatted(text, cut);
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(ellipsis);
+}
+
 inline void wrapped(const char* text) {
     const char* end = text + std::strlen(text);
     bool any_cjk = false;

@@ -715,6 +715,8 @@ void Script::after_render(App& app, Shell& shell) {
             // The selected finding's hazard and harm (a run starts at the most harmful one).
             {"selected_hazard", selected ? analysis::to_string(selected->hazard) : ""},
             {"selected_harmful", selected ? selected->harmful : 0},
+            // The selected finding's whole sentence as the findings panel shows it under its list.
+            {"findings_detail_text", app.findings_panel().detail_text()},
             {"wrong_outputs", s.current ? s.current->summary.wrong_outputs : 0},
             {"focus_view", s.focus_view == View::Lesson     ? "lesson"
                            : s.focus_view == View::Source   ? "source"

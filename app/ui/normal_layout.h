@@ -1,0 +1,46 @@
+// The normal (desk) layout's sizes and splitters: the left column (browser over run panel) beside the
+// right column (centre tabs, timeline, findings). Keeps the fractions the student dragged and what the
+// panels measured last frame; the rules themselves are layout_plan.h's (pure, unit-tested). The App
+// draws the panels into the sizes this returns.
+#pragma once
+
+#include "ui/layout_plan.h"
+
+#include <imgui.h>
+
+namespace synclab::ui {
+
+class NormalLayout {
+  public:
+    // The left column's width for a window of `size` (the splitter's fraction, never narrower than
+    // the widest variant id in the browser needs, so that no variant's name is cut).
+    float left_width(ImVec2 size) const;
+    // The browser's and the run panel's heights (plan_left_column) for a column `height` tall.
+    LeftColumn left_column(float height) const;
+    // Call inside the run panel's child after drawing it: the height its content needs.
+    void measure_run_panel();
+    // The draggable bar between the browser and the run panel's gap, and the bar between the columns.
+    void left_gap() const;
+    void left_splitter(ImVec2 size);
+
+    // The right column's heights. `tall_tabs`: a tab that wants more room than the lesson (outcomes,
+    // heatmap, ladder, residency) has its own split; `before_run` and `findings_wanted`: as
+    // RightColumnInput says.
+    RightColumn right_column(float height, bool tall_tabs, bool before_run, float findings_wanted) const;
+    // The bars under the tabs and under the timeline (not drawn when the plan says so).
+    void top_splitter(float width, float height, bool tall_tabs, const RightColumn& plan);
+    void findings_splitter(float width, float height, const RightColumn& plan);
+
+    float bar() const; // a splitter's thickness
+
+  private:
+    // Fractions of the space each splitter divides, kept across frames.
+    float left_ = 0.27f;        // left column / window width
+    float top_ = 0.36f;         // centre tabs / right column height
+    float top_tall_ = 0.6f;     // the same with a tall tab shown
+    float findings_ = 0.28f;    // findings / what the tabs leave: at 1600x900 the timeline shows a
+                                // block of 8 warps and two pinned lanes unscrolled
+    float run_panel_wanted_ = 0; // measured last frame (0 before the first)
+};
+
+} // namespace synclab::ui
