@@ -105,6 +105,11 @@ void note_lesson_sections(RegionMap& regions, const LessonPanel& lesson) {
     };
     add("lesson_look_at", lesson.sections().look_at);
     add("lesson_fix", lesson.sections().fix);
+    // ... and before a run, the question, the choices, the Run button and the variant's own text.
+    add("predict_question", lesson.predict_rects().question);
+    add("predict_choices", lesson.predict_rects().choices);
+    add("predict_variant", lesson.predict_rects().variant);
+    add("predict_run", lesson.run_button());
 }
 
 // A solid warning disc with "!" (solid pixels, so the GUI tests can find the error colour).
@@ -141,6 +146,7 @@ void App::init() {
         const SettingsLoad loaded = load_settings(settings_file_);
         if (!loaded.note.empty()) state_.status = loaded.note;
         state_.language = loaded.settings.language;
+        state_.predict = loaded.settings.predict;
         std::string ignored;
         if (!loaded.settings.scenario.empty() &&
             !select(loaded.settings.scenario, loaded.settings.variant, ignored))
@@ -680,6 +686,7 @@ void App::draw_presenter_layout(ImVec2 size) {
                                                   : PresenterLeft::Lesson;
     in.compare = state_.compare;
     in.have_findings = state_.current && !state_.current->summary.findings.empty();
+    in.before_run = state_.current == nullptr;
     const PresenterBody body = plan_presenter_body(in);
     if (body.left_w > 0) {
         ImGui::BeginChild("##presenter_left", ImVec2(body.left_w, body.top_h), true);
@@ -903,6 +910,7 @@ void App::draw_menu_bar() {
         bool compare = state_.compare;
         if (ImGui::MenuItem(t.menu.compare, "C", &compare)) toggle_compare();
         ImGui::MenuItem(t.menu.ptx_beside, nullptr, &state_.show_ptx);
+        ImGui::MenuItem(t.classroom.predict_menu, nullptr, &state_.predict);
         if (ImGui::MenuItem(t.menu.fullscreen, "F", shell_.fullscreen())) shell_.toggle_fullscreen();
         ImGui::Separator();
         if (ImGui::MenuItem(t.menu.english, nullptr, state_.language == Language::En))
@@ -1436,6 +1444,7 @@ void App::remember_settings() {
     if (!options_.remember_settings) return;
     Settings now;
     now.language = state_.language;
+    now.predict = state_.predict;
     if (state_.scenario) now.scenario = state_.scenario->id;
     if (state_.variant) now.variant = state_.variant->id;
     if (now == saved_settings_) return;

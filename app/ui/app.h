@@ -54,8 +54,9 @@ struct AppOptions {
 // the rows without the legend), "header" and "callout" (presenter mode), "status", "error_modal",
 // "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA
 // column's visible part), "source_code" (its widest code line), "lesson_look_at" and "lesson_fix" (the
-// lesson's sections after a run), "output_grid" (the output grid beside the findings, where the run
-// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the selected
+// lesson's sections after a run), "predict_question", "predict_choices", "predict_run" and
+// "predict_variant" (before a run: the question, the choices, the Run button, the variant's own text),
+// "output_grid" (the output grid beside the findings, where the run checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the selected
 // finding's row, where it is laid out), "findings_row_N" (finding N's row, where it is laid out),
 // "findings_list" (the list's visible rows) and "findings_detail" (the selected finding's whole
 // sentence under the list), "run_panel_content" (the run panel's content as laid out, its Run

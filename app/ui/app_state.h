@@ -176,6 +176,9 @@ struct AppState {
     bool show_help = false;           // the keyboard help overlay
     bool compare = false;             // two variants side by side
     bool show_ptx = false;            // PTX beside the CUDA source
+    // Ask for a prediction before each run (the lesson hides what a variant does until the student
+    // answered or ran it); a teacher may turn it off, e.g. for a talk (settings.ini, --no-predict).
+    bool predict = true;
     View focus_view = View::Timeline; // the view a script or key put in front
 
     Controls controls;

@@ -77,9 +77,11 @@ PresenterBody plan_presenter_body(const PresenterInput& in) {
         // The source gets a little more than the lesson: its lines must not be cut (SourceView fits
         // them to the column); a picture more than the timeline beside it. Before the first run the
         // findings have nothing to say: the top row gets the room.
+        // Before a run the timeline has only its hint to show: the lesson gets most of the width.
         share = in.left == PresenterLeft::None      ? 0.0f
                 : in.left == PresenterLeft::Picture ? 0.62f
                 : in.left == PresenterLeft::Source  ? 0.52f
+                : in.before_run                     ? 0.62f
                                                     : 0.46f;
         out.top_h = std::floor(in.have_findings ? in.height * 0.64f : in.height - in.line * 2.2f);
         out.stacked = in.left != PresenterLeft::None;

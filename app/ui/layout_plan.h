@@ -64,6 +64,7 @@ struct PresenterInput {
     PresenterLeft left = PresenterLeft::Lesson;
     bool compare = false;       // two runs, the correct one and the broken one
     bool have_findings = false; // the shown run has findings
+    bool before_run = false;    // nothing of the selected variant has run: the timeline is empty
 };
 struct PresenterBody {
     float left_w = 0;       // the lesson, source or picture column (0: none)

@@ -7,6 +7,7 @@
 #include "ui/lesson_panel.h"
 
 #include "ui/panel_widgets.h"
+#include "ui/predict_card.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
 #include "ui/ui_text.h"
@@ -66,42 +67,6 @@ ImVec4 lead_paragraph(const AppState& state, const char* title, const std::strin
     return {start.x, start.y, right, ImGui::GetItemRectMax().y};
 }
 
-// A framed box around wrapped text, sized to its content (ImGui 1.86 has no auto-sizing child): the
-// content is drawn on a foreground channel, then the frame behind it once its height is known.
-void boxed(const AppState& state, const char* title, const std::string& body) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float pad = ImGui::GetFontSize() * 0.5f;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float left = ImGui::GetCursorScreenPos().x;
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const theme::Palette& p = colours(state);
-
-    ImGui::Dummy({0.0f, pad * 0.5f});
-    // A splitter of our own rather than the draw list's: safe even if the App draws this panel
-    // inside a table or columns, which split the draw list themselves.
-    ImDrawListSplitter layers;
-    layers.Split(dl, 2);
-    layers.SetCurrentChannel(dl, 1);
-    ImGui::Indent(pad);
-    ImGui::BeginGroup();
-    widgets::coloured_text(p.accent, title);
-    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - pad);
-    ImGui::PushStyleColor(ImGuiCol_Text, p.text);
-    ImGui::TextUnformatted(body.c_str());
-    ImGui::PopStyleColor();
-    ImGui::PopTextWrapPos();
-    ImGui::EndGroup();
-    ImGui::Unindent(pad);
-    const ImVec2 min{left, ImGui::GetItemRectMin().y - pad};
-    const ImVec2 max{right, ImGui::GetItemRectMax().y + pad};
-    layers.SetCurrentChannel(dl, 0);
-    // The theme's frame colour, opaque: the contrast test measures text on exactly this.
-    dl->AddRectFilled(min, max, p.frame_bg, style.FrameRounding);
-    dl->AddRect(min, max, p.accent, style.FrameRounding, 0, ImGui::GetFontSize() * 0.12f);
-    layers.Merge(dl);
-    ImGui::Dummy({0.0f, pad});
-}
-
 void draw_language_switch(AppState& state) {
     const Language shown = shown_language(state);
     if (ImGui::RadioButton("English", shown == Language::En)) state.language = Language::En;
@@ -139,73 +104,7 @@ void draw_run_button(AppState& state, const Labels& words, bool big) {
                            state.progress.what.c_str());
 }
 
-// A radio button that keeps to the line while it fits.
-bool radio(const char* label, bool active, bool first) {
-    if (!first)
-        widgets::same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(label, nullptr, true).x +
-                                   ImGui::GetStyle().ItemInnerSpacing.x);
-    return ImGui::RadioButton(label, active);
-}
-
 // [SECTION] Predict ---------------------------------------------------------------------------------
-
-void draw_prediction_pickers(Prediction& p, Language language, const Labels& words) {
-    ImGui::PushID("prediction");
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(words.results_q);
-    ImGui::SameLine();
-    if (radio(words.right, p.wrong_outputs == Guess::No, true)) p.wrong_outputs = Guess::No;
-    if (radio(words.wrong, p.wrong_outputs == Guess::Yes, false)) p.wrong_outputs = Guess::Yes;
-
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(words.finding_q);
-    ImGui::SameLine();
-    if (radio(words.none, p.finding_set && !p.finding, true)) {
-        p.finding_set = true;
-        p.finding.reset();
-    }
-    for (analysis::FindingKind kind : scenario::all_finding_kinds()) {
-        const std::string label = kind_words(kind, language, false) + "##kind" + std::to_string(int(kind));
-        if (radio(label.c_str(), p.finding_set && p.finding == kind, false)) {
-            p.finding_set = true;
-            p.finding = kind;
-        }
-    }
-
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(words.hang_q);
-    ImGui::SameLine();
-    if (radio(words.completes, p.hang == Guess::No, true)) p.hang = Guess::No;
-    if (radio(words.hangs, p.hang == Guess::Yes, false)) p.hang = Guess::Yes;
-    ImGui::PopID();
-}
-
-void draw_predict(AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
-                  const Labels& words, Prediction& prediction) {
-    const scenario::LessonText& lesson = lesson_text(state, s.en, s.zh);
-    const scenario::LessonText& note = lesson_text(state, v.en, v.zh);
-
-    widgets::wrapped(lesson.title.c_str());
-    section(state, words.what_it_shows, lesson.shows);
-    if (!note.title.empty() || !note.shows.empty()) {
-        widgets::heading(words.this_variant, colours(state).accent);
-        if (!note.title.empty()) widgets::wrapped(note.title.c_str());
-        if (!note.shows.empty()) widgets::wrapped(note.shows.c_str());
-    }
-
-    ImGui::Spacing();
-    boxed(state, words.predict, first_of(note.predict, lesson.predict));
-    widgets::heading(words.your_prediction, colours(state).accent);
-    draw_prediction_pickers(prediction, shown_language(state), words);
-    widgets::disabled_wrapped(words.predict_hint);
-    draw_run_button(state, words, true);
-
-    if (state.current != nullptr) {
-        ImGui::Spacing();
-        widgets::disabled_wrapped(record_is_of(state.current.get(), &s, &v) ? words.earlier_run
-                                                                            : words.other_run);
-    }
-}
 
 // [SECTION] Results ---------------------------------------------------------------------------------
 
@@ -215,7 +114,8 @@ void draw_prediction_check(const AppState& state, const Prediction& prediction,
     const theme::Palette& p = colours(state);
     const std::vector<PredictionPart> parts = check_prediction(prediction, summary, shown_language(state));
     if (parts.empty()) {
-        widgets::disabled_wrapped(words.no_prediction);
+        // (a teacher who turned predictions off asked for none)
+        if (state.predict) widgets::disabled_wrapped(words.no_prediction);
         return;
     }
     const char* yes = widgets::glyph_or(0x2713, "\u2713", "[yes]");
@@ -318,6 +218,9 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
 
     ImGui::Spacing();
     draw_run_button(state, words, false);
+    // Run, so revealed: what the variant does, under what the student does next (with prediction
+    // off it was on screen before the run already, and stays in "The lesson" below).
+    if (state.predict) lead_paragraph(state, ui_text(language).classroom.variant_does, note.shows);
 
     ImGui::Spacing();
     if (ImGui::CollapsingHeader(words.details))
@@ -338,6 +241,23 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
 
 // [SECTION] LessonPanel -------------------------------------------------------------------------------
 
+void LessonPanel::draw_predict(AppState& state, const Labels& words) {
+    const scenario::Scenario& s = *state.scenario;
+    const scenario::Variant& v = *state.variant;
+    const RunRecord* record = state.current.get();
+    const bool ran = record_is_of(record, &s, &v) && !record->provisional;
+    predict_.draw(state, s, v, ran, prediction_);
+    predict_drawn_ = true;
+    draw_run_button(state, words, true);
+    run_button_ = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
+                         ImGui::GetItemRectMax().y);
+    predict_.draw_revealed(state, v, ran, prediction_);
+    if (record != nullptr) {
+        ImGui::Spacing();
+        widgets::disabled_wrapped(ran ? words.earlier_run : words.other_run);
+    }
+}
+
 void LessonPanel::on_variant(const AppState& state) {
     if (state.variant == predicted_for_) return;
     // A new selection (or coming back to a variant): a new prediction, and the results of runs seen
@@ -350,6 +270,8 @@ void LessonPanel::on_variant(const AppState& state) {
 void LessonPanel::draw(AppState& state) {
     ImGui::PushID("lesson_panel");
     sections_ = {};
+    run_button_ = ImVec4(0, 0, 0, 0);
+    predict_drawn_ = false;
     on_variant(state);
     const Labels& words = words_for(shown_language(state));
     ImGui::PushStyleColor(ImGuiCol_Text, colours(state).text);
@@ -370,7 +292,7 @@ void LessonPanel::draw(AppState& state) {
         if (state.scenario == nullptr || state.variant == nullptr)
             widgets::wrapped(words.pick);
         else
-            draw_predict(state, *state.scenario, *state.variant, words, prediction_);
+            draw_predict(state, words);
     }
     if (state.current) newest_seen_ = std::max(newest_seen_, state.current->serial);
     ImGui::PopStyleColor();

@@ -1,6 +1,6 @@
 // The lesson panel: "predict, then run". Before the selected variant has been run it shows the lesson,
 // the question, and the student's prediction to pick (results right or wrong, which finding, hang or
-// not), with a big Run button; once a new run of this variant is in, it shows the outcome, which parts
+// not; PredictCard, which keeps what the variant does hidden until then), with a big Run button; once a new run of this variant is in, it shows the outcome, which parts
 // of the prediction came true, the verdict against the expectation, then what to look at and the fix
 // (both in sight without scrolling at 1280x720), with the details folded below. Also holds the
 // language switch (English / 简体中文).
@@ -8,6 +8,8 @@
 
 #include "ui/app_state.h"
 #include "ui/outcome_words.h"
+#include "ui/predict_card.h"
+#include "ui/ui_text.h"
 
 #include <imgui.h>
 
@@ -32,14 +34,23 @@ class LessonPanel {
     };
     const Sections& sections() const { return sections_; }
 
+    // The predict step's parts as last drawn (zero when not drawn): the question, the choices and the
+    // variant's own text (PredictCard::Rects), and the Run button under the choices.
+    PredictCard::Rects predict_rects() const { return predict_drawn_ ? predict_.rects() : PredictCard::Rects{}; }
+    ImVec4 run_button() const { return run_button_; }
+
   private:
     void on_variant(const AppState& state);
+    void draw_predict(AppState& state, const LessonFrameText& words);
 
     Prediction prediction_;
     const scenario::Variant* predicted_for_ = nullptr;
     uint64_t newest_seen_ = 0;   // the newest record serial drawn so far
     uint64_t results_after_ = 0; // results are shown for records newer than this only
     Sections sections_;
+    PredictCard predict_;
+    bool predict_drawn_ = false; // this frame (else its rectangles are an earlier frame's)
+    ImVec4 run_button_{0, 0, 0, 0};
 };
 
 } // namespace synclab::ui

@@ -71,6 +71,8 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --wait-finding N                    then wait until finding N is selected (keys from outside)
   --presenter                         presenter mode (large text, high contrast)
   --lang en|zh                        lesson language
+  --no-predict                        ask for no prediction before a run: the lesson shows what the
+                                      variant does at once (a talk; View > Ask for a prediction)
   --ptx                               PTX beside the CUDA source
   --keys                              show the key help overlay
   --size WxH                          window size (default: fits the screen)
@@ -146,7 +148,7 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ScriptOptions& o = out.options;
     const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
                                             "keys", "quit",    "untraced",  "live", "run-outcomes",
-                                            "heatmap-log", "run-ladder"};
+                                            "heatmap-log", "run-ladder", "no-predict"};
     const std::vector<std::string> valued = {
         "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
         "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
@@ -204,6 +206,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.heatmap_log = true;
             else if (name == "run-ladder")
                 o.run_ladder = true;
+            else if (name == "no-predict")
+                o.no_predict = true;
             else if (name == "heatmap") {
                 if (value == "contention")
                     o.heatmap_mode = uint8_t(HeatmapMode::Contention);
@@ -405,6 +409,7 @@ void Script::start(App& app) {
     if (options_.heatmap_mode) app.heatmap_view().set_mode(HeatmapMode(*options_.heatmap_mode));
     if (options_.heatmap_log) app.heatmap_view().set_log_scale(true);
     state.presenter = options_.presenter;
+    if (options_.no_predict) state.predict = false;
     state.compare = options_.compare;
     state.show_ptx = options_.ptx;
     state.show_help = options_.keys;
@@ -695,6 +700,7 @@ void Script::after_render(App& app, Shell& shell) {
             {"regions", regions},
             {"presenter", s.presenter},
             {"compare", s.compare},
+            {"predict", s.predict},
             {"cjk_font", s.cjk_font},
             {"cjk_hint", s.cjk_hint},
             {"findings", s.current ? s.current->summary.findings.size() : 0},

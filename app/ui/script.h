@@ -6,7 +6,7 @@
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings|outcomes|heatmap|ladder]
 //               [--focus-finding N] [--open-warp B.W] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
-//               [--presenter] [--lang en|zh]
+//               [--presenter] [--lang en|zh] [--no-predict]
 //               [--ptx] [--keys]
 //               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
 //               [--screenshot OUT.png] [--layout OUT.json] [--quit]
@@ -78,6 +78,7 @@ struct ScriptOptions {
     int wait_finding = -1; // --wait-finding N
     bool presenter = false;
     std::optional<Language> language;
+    bool no_predict = false; // --no-predict: no prediction asked before a run (the variant's text shows)
     bool ptx = false;
     bool keys = false; // show the key help overlay
     int width = 0, height = 0;

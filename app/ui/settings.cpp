@@ -47,6 +47,13 @@ SettingsLoad load_settings(const std::string& path) {
                 out.settings.language = Language::Zh;
             else
                 problems.push_back("language '" + value + "'");
+        } else if (key == "predict") {
+            if (value == "on")
+                out.settings.predict = true;
+            else if (value == "off")
+                out.settings.predict = false;
+            else
+                problems.push_back("predict '" + value + "' (on or off)");
         } else if (key == "scenario") {
             out.settings.scenario = value;
         } else if (key == "variant") {
@@ -74,7 +81,8 @@ std::string save_settings(const Settings& settings, const std::string& path) {
         out << "# SyncLab settings (written by the app)\n"
             << "language=" << (settings.language == Language::Zh ? "zh" : "en") << "\n"
             << "scenario=" << settings.scenario << "\n"
-            << "variant=" << settings.variant << "\n";
+            << "variant=" << settings.variant << "\n"
+            << "predict=" << (settings.predict ? "on" : "off") << "\n";
         out.flush();
         if (!out) {
             std::filesystem::remove(tmp, ec);

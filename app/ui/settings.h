@@ -1,4 +1,5 @@
-// What the app remembers between sessions: the lesson language and the last scenario/variant, as
+// What the app remembers between sessions: the lesson language, the last scenario/variant and whether
+// to ask for a prediction before each run, as
 // key=value lines in $XDG_CONFIG_HOME/synclab/settings.ini (else ~/.config/synclab/settings.ini).
 // A missing, unreadable or damaged file never stops the app: it starts with defaults and says why.
 #pragma once
@@ -13,6 +14,7 @@ struct Settings {
     Language language = Language::En;
     std::string scenario; // catalog id ("" = the first)
     std::string variant;
+    bool predict = true; // "predict=off": a teacher turned predictions off (e.g. for a talk)
 
     bool operator==(const Settings&) const = default;
 };

@@ -428,7 +428,7 @@ constexpr UiText kEnglish = {
             .what_it_shows = "What it shows",
             .this_variant = "This variant",
             .predict = "Predict",
-            .predict_hint = "Answer before you run: the results stay hidden until then.",
+            .predict_hint = "Answer all three before you run: then you see what this variant does.",
             .your_prediction = "Your prediction",
             .results_q = "Results:",
             .right = "all right",
@@ -709,6 +709,13 @@ constexpr UiText kEnglish = {
                      "resident to the tick it retired. A grid barrier needs every block resident at once: when "
                      "the resident blocks wait at it for blocks that cannot start, no slot ever frees and the "
                      "rest never start. Many blocks: a row shows how many of its slots are taken over time.",
+        },
+    .classroom =
+        {
+            .first_steps = "Start here: pick a variant on the left, predict below what it will do, then press "
+                           "Run (or Space).",
+            .predict_menu = "Ask for a prediction before each run",
+            .variant_does = "What this variant does",
         },
 };
 
@@ -1113,7 +1120,7 @@ constexpr UiText kChinese = {
             .what_it_shows = "演示内容",
             .this_variant = "这个版本",
             .predict = "先预测",
-            .predict_hint = "运行之前先回答：结果在运行之后才会显示。",
+            .predict_hint = "运行之前先回答这三个问题，然后就能看到这个版本做了什么。",
             .your_prediction = "你的预测",
             .results_q = "结果：",
             .right = "全部正确",
@@ -1346,6 +1353,12 @@ constexpr UiText kChinese = {
                      "从它开始驻留的时刻到它退出的时刻。网格屏障要求所有线程块同时驻留：驻留的线程块在屏障处等待"
                      "无法开始的线程块时，永远不会有槽位空出来，其余线程块也就永远不会开始。线程块很多时，一行显示"
                      "它的槽位随时间被占用了多少。",
+        },
+    .classroom =
+        {
+            .first_steps = "从这里开始：在左边选一个版本，在下面预测它会怎样，然后按“运行”（或空格键）。",
+            .predict_menu = "每次运行前先做预测",
+            .variant_does = "这个版本做了什么",
         },
 };
 

@@ -217,6 +217,7 @@ struct SourceText {
 
 // The lesson panel's frame around the lesson text (the text itself comes from the catalog).
 struct LessonFrameText {
+    // predict_hint: under the choices until all three are answered (what the variant does shows then)
     Text what_it_shows, this_variant, predict, predict_hint, your_prediction;
     Text results_q, right, wrong, finding_q, none, hang_q, completes, hangs;
     Text run, run_again, running, no_prediction, verdict, as_expected, not_as_expected;
@@ -336,6 +337,14 @@ struct ResidencyText {
     Text about;
 };
 
+// The first minute and "predict, then run": what the app says before anything has run, and the
+// prediction a teacher may turn off.
+struct ClassroomText {
+    Text first_steps;    // before anything ran: "Pick a variant on the left, predict ..., then press Run"
+    Text predict_menu;   // the View menu's setting: ask for a prediction before each run
+    Text variant_does;   // heading of the variant's own text, once revealed
+};
+
 struct UiText {
     MenuText menu;
     ShellText shell;
@@ -357,6 +366,7 @@ struct UiText {
     HeatmapText heatmap;
     LadderText ladder;
     ResidencyText residency;
+    ClassroomText classroom;
 };
 
 const UiText& ui_text(Language language);

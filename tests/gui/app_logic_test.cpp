@@ -59,6 +59,21 @@ TEST(Settings, RoundTrip) {
     EXPECT_EQ(loaded.settings, s);
 }
 
+TEST(Settings, PredictionOffIsRemembered) {
+    const std::string path = (scratch_dir("predict") / "settings.ini").string();
+    Settings s;
+    EXPECT_TRUE(s.predict) << "a student is asked for a prediction unless a teacher turned it off";
+    s.predict = false;
+    ASSERT_EQ(save_settings(s, path), "");
+    const SettingsLoad loaded = load_settings(path);
+    EXPECT_EQ(loaded.note, "");
+    EXPECT_FALSE(loaded.settings.predict);
+    std::ofstream(path) << "predict=maybe\n";
+    const SettingsLoad bad = load_settings(path);
+    EXPECT_NE(bad.note.find("predict 'maybe' (on or off)"), std::string::npos) << bad.note;
+    EXPECT_TRUE(bad.settings.predict);
+}
+
 TEST(Settings, MissingFileIsSilentDefaults) {
     const SettingsLoad loaded = load_settings((scratch_dir("missing") / "none.ini").string());
     EXPECT_EQ(loaded.note, "");
@@ -275,6 +290,16 @@ TEST(ScriptArgs, TheOutcomesViewsOptions) {
     EXPECT_EQ(p.options.open_outcome, 2);
     EXPECT_EQ(p.options.memory, launch::MemoryModel::Relaxed);
     EXPECT_EQ(p.options.schedule, sim::Schedule::Exhaustive);
+}
+
+TEST(ScriptArgs, NoPredictTurnsThePredictionOff) {
+    const ParsedArgs p = parse_app_args({"--scenario", "stencil", "--no-predict"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_TRUE(p.options.no_predict);
+    EXPECT_FALSE(parse_app_args({"--scenario", "stencil"}).options.no_predict);
+    const ParsedArgs bad = parse_app_args({"--no-predict=yes"});
+    EXPECT_EQ(bad.what, ParsedArgs::What::Error);
+    EXPECT_EQ(bad.error, "--no-predict takes no value");
 }
 
 TEST(ScriptArgs, TapsAreKeyCodesInOrder) {

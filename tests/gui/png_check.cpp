@@ -10,7 +10,8 @@
 //             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside INNER OUTER]...
 //             [--no-english] [--no-english-in OTHER.json]...
 //             [--all-inside OUTER] [--no-region NAME]... [--min-height REGION PX]...
-//             [--text-in REGION FIELD]...
+//             [--text-in REGION FIELD]... [--drawn TEXT]... [--not-drawn TEXT]...
+//             [--variant-text drawn|hidden]
 //
 // COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
 // collective, warp_sync, shuffle_arrow, wrong_output, provenance, heat_hot and heat_cold (the heatmap colour map's ends); the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
@@ -27,6 +28,9 @@
 // the frame has no region NAME (a panel the screen leaves out). --min-height: region REGION is at least
 // PX pixels tall. --text-in: the text of the layout's string field FIELD is drawn whole inside REGION
 // (the drawn texts there, joined in drawing order, hold its words in order; spacing may differ).
+// --drawn / --not-drawn: TEXT is (is not) among the texts the frame drew, joined the same way.
+// --variant-text drawn|hidden: the first sentence of what the selected variant does (its lesson text's
+// "What it shows", in the layout's language) is (is not) drawn.
 //
 // Index:
 //   [SECTION] Images and regions
@@ -624,6 +628,43 @@ int main(int argc, char** argv) {
                          got + "\"");
             else
                 std::cout << field << " drawn whole inside " << name << "\n";
+        } else if (a == "--drawn" || a == "--not-drawn") {
+            need(i, 1);
+            const std::string want = args[++i];
+            if (!layout) {
+                fail.add(a + " needs --layout");
+                continue;
+            }
+            std::string got;
+            const bool found = drawn_inside(*layout, Rect{-1, -1, 1 << 20, 1 << 20}, want, got);
+            if (a == "--drawn" && !found) fail.add("expected \"" + want + "\" among the drawn texts, found none");
+            if (a == "--not-drawn" && found) fail.add("expected \"" + want + "\" not to be drawn, found it");
+            std::cout << "\"" << want << "\" " << (found ? "drawn" : "not drawn") << "\n";
+        } else if (a == "--variant-text") {
+            need(i, 1);
+            const std::string want = args[++i];
+            if (want != "drawn" && want != "hidden") {
+                std::cerr << "png_check: --variant-text takes drawn or hidden, got '" << want << "'\n";
+                return 2;
+            }
+            const synclab::scenario::Scenario* sc =
+                layout ? synclab::scenario::find_scenario(layout->doc.value("scenario", "")) : nullptr;
+            const synclab::scenario::Variant* v = sc ? sc->find_variant(layout->doc.value("variant", "")) : nullptr;
+            if (!v) {
+                fail.add("--variant-text: the layout names no catalog variant");
+                continue;
+            }
+            const std::string& shows = layout->doc.value("language", "en") == "zh" ? v->zh.shows : v->en.shows;
+            // Its first sentence (to the first full stop, Western or Chinese).
+            const size_t stop = std::min(shows.find(". "), shows.find("\u3002"));
+            const std::string sentence = shows.substr(0, stop);
+            std::string got;
+            const bool found = !sentence.empty() &&
+                               drawn_inside(*layout, Rect{-1, -1, 1 << 20, 1 << 20}, sentence, got);
+            std::cout << "the variant's text (\"" << sentence << "\") " << (found ? "drawn" : "not drawn") << "\n";
+            if (sentence.empty()) fail.add("--variant-text: the variant has no text of its own");
+            if (want == "drawn" && !found) fail.add("expected the variant's own text drawn: \"" + sentence + "\"");
+            if (want == "hidden" && found) fail.add("expected the variant's own text hidden: \"" + sentence + "\"");
         } else if (a == "--skip-unless-cjk") {
             if (!layout) {
                 fail.add("--skip-unless-cjk needs --layout");

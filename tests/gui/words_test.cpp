@@ -10,11 +10,13 @@
 //   [SECTION] Predictions
 //   [SECTION] Panels, headless
 #include "ui/callout_view.h"
+#include "ui/drawn_text.h"
 #include "ui/findings_panel.h"
 #include "ui/fonts.h"
 #include "ui/headless_panel.h" // tests/ui
 #include "ui/lesson_panel.h"
 #include "ui/outcome_words.h"
+#include "ui/predict_card.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
 #include "ui/ui_text.h"
@@ -488,6 +490,85 @@ TEST(LessonPanelPredict, ResetWhenTheVariantIsSelectedAgain) {
     state.current = again;
     h.frame(body);
     EXPECT_GT(panel.sections().look_at.w, 0.0f) << "a new run shows its results";
+}
+
+// Everything the last frame drew, as one string (drawn_text's runs joined by spaces).
+std::string drawn() {
+    std::string out;
+    for (const DrawnText& t : drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts))
+        out += t.text + " ";
+    return out;
+}
+
+TEST(PredictCard, RevealedOnlyOnceAnsweredOrRun) {
+    Prediction p;
+    EXPECT_FALSE(prediction_complete(p));
+    EXPECT_FALSE(variant_revealed(true, p, false));
+    EXPECT_TRUE(variant_revealed(false, p, false)) << "prediction off: the variant's text shows at once";
+    EXPECT_TRUE(variant_revealed(true, p, true)) << "it ran: nothing left to give away";
+    p.wrong_outputs = Guess::Yes;
+    p.finding_set = true; // "no finding" is an answer too
+    EXPECT_FALSE(variant_revealed(true, p, false)) << "two of three answered";
+    p.hang = Guess::No;
+    EXPECT_TRUE(prediction_complete(p));
+    EXPECT_TRUE(variant_revealed(true, p, false));
+}
+
+TEST(LessonPanelPredict, WhatTheVariantDoesShowsOnceAllThreeAreAnswered) {
+    Headless h;
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    const std::string first_words = "Nothing orders"; // the variant's own text (en.md), which says what breaks
+    ASSERT_EQ(stencil().find_variant("missing_barrier")->en.shows.rfind(first_words, 0), 0u);
+    auto body = [&] { panel.draw(state); };
+    h.frame(body);
+    EXPECT_EQ(drawn().find(first_words), std::string::npos) << "before predicting: hidden";
+    EXPECT_GT(panel.predict_rects().choices.w, 0.0f) << "the choices are drawn";
+    EXPECT_EQ(panel.predict_rects().variant.w, 0.0f);
+    EXPECT_GT(panel.run_button().w, panel.predict_rects().choices.w) << "the Run button under the choices";
+
+    panel.prediction().wrong_outputs = Guess::Yes;
+    panel.prediction().finding_set = true;
+    panel.prediction().finding = analysis::FindingKind::Race;
+    h.frame(body);
+    EXPECT_EQ(drawn().find(first_words), std::string::npos) << "two answers of three: still hidden";
+    panel.prediction().hang = Guess::No;
+    h.frame(body);
+    EXPECT_NE(drawn().find(first_words), std::string::npos) << "all three answered: revealed";
+    EXPECT_GT(panel.predict_rects().variant.y, panel.run_button().w) << "under the Run button";
+}
+
+TEST(LessonPanelPredict, PredictionOffShowsTheVariantAndNoChoices) {
+    Headless h;
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    state.predict = false;
+    auto body = [&] { panel.draw(state); };
+    h.frame(body);
+    EXPECT_NE(drawn().find("Nothing orders"), std::string::npos) << "the variant's text, as before predictions";
+    EXPECT_EQ(panel.predict_rects().choices.w, 0.0f) << "no choices to pick";
+    EXPECT_GT(panel.predict_rects().question.w, 0.0f) << "the question stays: the teacher asks the room";
+    // After a run, no "No prediction this time" line: none was asked for.
+    state.current = stencil_run();
+    h.frame(body);
+    EXPECT_EQ(drawn().find(ui_text(Language::En).lesson.no_prediction.s), std::string::npos);
+}
+
+TEST(LessonPanelPredict, TheFirstMinuteSaysWhatToDo) {
+    Headless h;
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    auto body = [&] { panel.draw(state); };
+    h.frame(body);
+    const std::string start = "Start here";
+    EXPECT_NE(drawn().find(start), std::string::npos) << "nothing has run yet";
+    state.badges["stencil/correct"] = Badge::AsExpected; // something ran this session
+    h.frame(body);
+    EXPECT_EQ(drawn().find(start), std::string::npos);
+    state.badges.clear();
+    state.presenter = true; // a speaker's room has no browser to pick from
+    h.frame(body);
+    EXPECT_EQ(drawn().find(start), std::string::npos);
 }
 
 TEST(LessonPanelPredict, WrongOutputsAreNeverGreen) {

@@ -131,7 +131,11 @@ TEST(PlanPresenterBody, CompareGivesBothTimelinesTheWholeHeightAndDropsTheFindin
 }
 
 TEST(PlanPresenterBody, BeforeTheFirstRunTheTopRowGetsTheRoom) {
-    const PresenterBody b = plan_presenter_body(presenter(1280, 580, PresenterLeft::Lesson, false, false));
+    PresenterInput in = presenter(1280, 580, PresenterLeft::Lesson, false, false);
+    const float after = plan_presenter_body(in).left_w;
+    in.before_run = true;
+    const PresenterBody b = plan_presenter_body(in);
+    EXPECT_GT(b.left_w, after) << "the lesson is wider than the empty timeline";
     EXPECT_NEAR(b.top_h, 580 - 34 * 2.2f, 1.0f);
     EXPECT_GT(b.findings_h, 0); // the findings panel's one line ("no run yet")
 }
