@@ -138,8 +138,13 @@ void App::init() {
     seen_view_ = View::Lesson;
     const auto& catalog = scenario::catalog();
     if (!catalog.empty()) {
+        // The first lesson on its first broken variant: a newcomer's first run shows what the lesson
+        // is about (a race), not a quiet correct run; the correct variant is the row above it.
+        const auto& variants = catalog.front().variants;
+        const auto broken = std::find_if(variants.begin(), variants.end(),
+                                         [](const scenario::Variant& v) { return !v.expect.always_correct(); });
         state_.scenario = &catalog.front();
-        state_.variant = catalog.front().variants.empty() ? nullptr : &catalog.front().variants.front();
+        state_.variant = broken != variants.end() ? &*broken : variants.empty() ? nullptr : &variants.front();
     }
     if (options_.remember_settings) {
         settings_file_ = options_.settings_file.empty() ? settings_path() : options_.settings_file;

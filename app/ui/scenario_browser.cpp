@@ -68,16 +68,23 @@ void ScenarioBrowser::draw(AppState& state) {
     ImGui::PushID("scenario_browser");
     const auto& catalog = scenario::catalog();
 
-    size_t total = 0, as_expected = 0;
+    size_t total = 0, ran = 0, as_expected = 0;
     for (const scenario::Scenario& s : catalog)
         for (const scenario::Variant& v : s.variants) {
             ++total;
-            if (badge_of(state, s, v) == Badge::AsExpected) ++as_expected;
+            const Badge badge = badge_of(state, s, v);
+            if (badge != Badge::NotRun) ++ran;
+            if (badge == Badge::AsExpected) ++as_expected;
         }
     const Language language = shown_language(state);
-    ImGui::TextDisabled("%s", fill(ui_text(language).browser.ran_as_expected,
-                                   {std::to_string(as_expected), std::to_string(total)})
-                                  .c_str());
+    // Before anything ran, "0 of 50 ran as expected" would read as fifty failures: the header says
+    // what there is to pick from, and counts only once something ran.
+    const std::string header =
+        ran == 0 ? fill(ui_text(language).classroom.browser_start,
+                        {std::to_string(catalog.size()), std::to_string(total)})
+                 : fill(ui_text(language).browser.ran_as_expected,
+                        {std::to_string(ran), std::to_string(total), std::to_string(as_expected)});
+    ImGui::TextDisabled("%s", header.c_str());
     widgets::about_button(ui_text(shown_language(state)).about.browser);
     ImGui::Separator();
 

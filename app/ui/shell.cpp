@@ -6,6 +6,8 @@
 //   [SECTION] Fullscreen
 #include "ui/shell.h"
 
+#include "ui/layout_plan.h"
+
 // glad first: it provides the GL declarations, and GLFW must not pull in a system GL header.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -71,12 +73,16 @@ bool Shell::open(const ShellOptions& options, std::string& error) {
     content_scale_ = std::clamp(std::max(scale_x, scale_y), 1.0f, 4.0f);
 
     int width = options.width, height = options.height;
-    if (width <= 0 || height <= 0) {
-        // A window that fits comfortably on the work area, never smaller than the layout needs.
-        int wx = 0, wy = 0, ww = 1280, wh = 800;
+    // No size asked for: one that fits the work area (plan_window: a margin on a large screen, all
+    // of it on a laptop's, where the layout needs every pixel of 1280x720).
+    const bool fit = width <= 0 || height <= 0;
+    int wx = 0, wy = 0, ww = 1280, wh = 800;
+    const int min_w = int(1280 * content_scale_), min_h = int(720 * content_scale_);
+    if (fit) {
         glfwGetMonitorWorkarea(monitor, &wx, &wy, &ww, &wh);
-        width = std::max(int(ww * 0.85f), std::min(ww, int(1100 * content_scale_)));
-        height = std::max(int(wh * 0.85f), std::min(wh, int(720 * content_scale_)));
+        const WindowSize size = plan_window(ww, wh, 0, 0, min_w, min_h);
+        width = size.width;
+        height = size.height;
     }
 
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -91,6 +97,16 @@ bool Shell::open(const ShellOptions& options, std::string& error) {
                 "command line";
         close();
         return false;
+    }
+    if (fit) {
+        // The window manager's decorations are known once the window exists: with them the window
+        // must still fit the work area (a title bar pushed the bottom row off a 768-pixel screen).
+        int left = 0, top = 0, right = 0, bottom = 0;
+        glfwGetWindowFrameSize(window_, &left, &top, &right, &bottom);
+        const WindowSize size = plan_window(ww, wh, left + right, top + bottom, min_w, min_h);
+        if (size.width != width || size.height != height) glfwSetWindowSize(window_, size.width, size.height);
+        if (size.width + left + right >= ww || size.height + top + bottom >= wh)
+            glfwSetWindowPos(window_, wx + left, wy + top);
     }
     glfwMakeContextCurrent(window_);
     if (gladLoadGL(glfwGetProcAddress) == 0) {

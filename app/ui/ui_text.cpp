@@ -151,7 +151,7 @@ constexpr UiText kEnglish = {
         },
     .browser =
         {
-            .ran_as_expected = "{0} of {1} variants ran as expected",
+            .ran_as_expected = "{0} of {1} variants run \u00b7 {2} as expected",
             .scenario_tip = "scenario \"{0}\" ({1})",
         },
     .findings =
@@ -714,6 +714,7 @@ constexpr UiText kEnglish = {
         {
             .first_steps = "Start here: pick a variant on the left, predict below what it will do, then press "
                            "Run (or Space).",
+            .browser_start = "{0} lessons, {1} variants: pick one to begin",
             .predict_menu = "Ask for a prediction before each run",
             .variant_does = "What this variant does",
         },
@@ -853,7 +854,7 @@ constexpr UiText kChinese = {
         },
     .browser =
         {
-            .ran_as_expected = "{1} 个版本中有 {0} 个运行结果符合预期",
+            .ran_as_expected = "已运行 {1} 个版本中的 {0} 个 \u00b7 {2} 个符合预期",
             .scenario_tip = "场景 \"{0}\"（{1}）",
         },
     .findings =
@@ -1357,6 +1358,7 @@ constexpr UiText kChinese = {
     .classroom =
         {
             .first_steps = "从这里开始：在左边选一个版本，在下面预测它会怎样，然后按“运行”（或空格键）。",
+            .browser_start = "{0} 个课程，{1} 个版本：选一个开始",
             .predict_menu = "每次运行前先做预测",
             .variant_does = "这个版本做了什么",
         },

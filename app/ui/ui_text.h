@@ -103,7 +103,7 @@ struct RunPanelText {
 };
 
 struct BrowserText {
-    Text ran_as_expected; // "{0} of {1} variants ran as expected"
+    Text ran_as_expected; // "{0} of {1} variants run · {2} as expected" (once something ran)
     Text scenario_tip;    // "scenario \"{0}\" ({1})"
 };
 
@@ -341,6 +341,7 @@ struct ResidencyText {
 // prediction a teacher may turn off.
 struct ClassroomText {
     Text first_steps;    // before anything ran: "Pick a variant on the left, predict ..., then press Run"
+    Text browser_start;  // the browser's header before anything ran: "{0} lessons, {1} variants: ..."
     Text predict_menu;   // the View menu's setting: ask for a prediction before each run
     Text variant_does;   // heading of the variant's own text, once revealed
 };

@@ -6,7 +6,8 @@
 #       ::shot NAME [::exit N] [::env VAR=VALUE] [::size WxH] APP_ARGS... [::shot NAME2 APP_ARGS...] ::check CHECK_ARGS...
 #
 # Each shot runs  APP APP_ARGS --size 1280x800 --screenshot OUTDIR/NAME.png --layout OUTDIR/NAME.json --quit
-# (another size with "::shot NAME ::size WxH ...", which comes before ::exit and ::env)
+# (another size with "::shot NAME ::size WxH ...", which comes before ::exit and ::env; "::screen WxH"
+# instead: a screen of that size and no --size, so that the app picks its window's size itself)
 # and must exit 0 (or N with ::exit N). In CHECK_ARGS, @OUT@ stands for OUTDIR; the checker gets
 # OUTDIR/LAST.png --layout OUTDIR/LAST.json first. "::sh COMMAND" runs a preparation step (with
 # @OUT@ replaced), e.g. making a damaged file to open.
@@ -45,13 +46,15 @@ mkdir -p "$out"
 last=""
 run_shot() { # NAME SIZE EXIT ENV ARGS...
   local name=$1 size=$2 want=$3 environment=$4; shift 4
+  local size_arg=(--size "$size")
+  [[ -n "$own_size" ]] && size_arg=()
   echo "+ $environment xvfb-run $(basename "$app") $* --screenshot $out/$name.png"
   rm -f "$out/$name.png" "$out/$name.json"
   # Our own auth file (-f): xvfb-run then makes no temporary directory of its own, whose clean-up
   # can fail after the app has exited and turn its exit code into 5 (seen once on CI).
   local auth="$out/$name.xauth" xerr="$out/$name.xvfb.log"
   rm -f "$auth" "$xerr"
-  env $environment xvfb-run -a -f "$auth" -e "$xerr" -s "-screen 0 ${size}x24" "$app" "$@" --size "$size" \
+  env $environment xvfb-run -a -f "$auth" -e "$xerr" -s "-screen 0 ${size}x24" "$app" "$@" "${size_arg[@]}" \
     --screenshot "$out/$name.png" --layout "$out/$name.json" --quit
   local rc=$?
   if [[ $rc -ne $want && -s "$xerr" ]]; then
@@ -68,8 +71,9 @@ run_shot() { # NAME SIZE EXIT ENV ARGS...
 while [[ $# -gt 0 ]]; do
   case "$1" in
     ::shot)
-      name=$2; size=1280x800; want=0; environment=""; shift 2
+      name=$2; size=1280x800; want=0; environment=""; own_size=""; shift 2
       [[ "${1:-}" == "::size" ]] && { size=$2; shift 2; }
+      [[ "${1:-}" == "::screen" ]] && { size=$2; own_size=1; shift 2; }
       [[ "${1:-}" == "::exit" ]] && { want=$2; shift 2; }
       [[ "${1:-}" == "::env" ]] && { environment=$2; shift 2; }
       [[ "${1:-}" == "::size" ]] && { size=$2; shift 2; }

@@ -361,8 +361,8 @@ TEST(UiText, FillPutsTheArgumentsWhereThePatternSays) {
     EXPECT_EQ(fill("{0} of {1}", {"3", "12"}), "3 of 12");
     EXPECT_EQ(fill("{1} 个中有 {0} 个", {"3", "12"}), "12 个中有 3 个");
     EXPECT_EQ(fill("{0} and {2}", {"a"}), "a and {2}") << "a missing argument leaves the braces";
-    EXPECT_EQ(fill(ui_text(Language::Zh).browser.ran_as_expected, {"1", "12"}),
-              "12 个版本中有 1 个运行结果符合预期");
+    EXPECT_EQ(fill(ui_text(Language::Zh).browser.ran_as_expected, {"3", "12", "2"}),
+              "已运行 12 个版本中的 3 个 \u00b7 2 个符合预期");
 }
 
 // A finding's message in Chinese is built from its fields (the analysis writes English only); in
