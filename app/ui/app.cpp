@@ -726,9 +726,9 @@ void App::draw_presenter_layout(ImVec2 size) {
             note_lesson_sections(regions_, lesson_);
         }
         ImGui::EndChild();
-        ImGui::SameLine(0, gap);
+        if (body.timelines_w > 0) ImGui::SameLine(0, gap);
     }
-    draw_timelines(ImVec2(body.timelines_w, body.top_h), body.stacked);
+    if (body.timelines_w > 0) draw_timelines(ImVec2(body.timelines_w, body.top_h), body.stacked);
     if (body.findings_h > 0)
         draw_findings_row(ImVec2(size.x, std::max(0.0f, size.y - (ImGui::GetCursorPosY() - origin.y))));
 }

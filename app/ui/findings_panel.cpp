@@ -153,7 +153,8 @@ void FindingsPanel::draw(AppState& state) {
     for (const std::string& m : messages)
         tallest = std::max(tallest, ImGui::CalcTextSize(m.c_str(), nullptr, false, wrap).y);
     const int selected = state.selection.selected_finding;
-    const bool has_detail = selected >= 0 && size_t(selected) < findings.size();
+    // (presenter mode says the selected finding in its callout, over everything: the list gets the room)
+    const bool has_detail = selected >= 0 && size_t(selected) < findings.size() && !state.presenter;
     const float detail_room = std::max(tallest, detail_h_) + style.ItemSpacing.y * 2;
     const float header_bottom = ImGui::GetCursorPosY(); // (counts the window's top padding)
     const float row_h = ImGui::GetTextLineHeight() + style.CellPadding.y * 2;

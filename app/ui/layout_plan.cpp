@@ -77,15 +77,21 @@ PresenterBody plan_presenter_body(const PresenterInput& in) {
         // The source gets a little more than the lesson: its lines must not be cut (SourceView fits
         // them to the column); a picture more than the timeline beside it. Before the first run the
         // findings have nothing to say: the top row gets the room.
-        // Before a run the timeline has only its hint to show: the lesson gets most of the width.
         share = in.left == PresenterLeft::None      ? 0.0f
                 : in.left == PresenterLeft::Picture ? 0.62f
                 : in.left == PresenterLeft::Source  ? 0.52f
-                : in.before_run                     ? 0.62f
                                                     : 0.46f;
         out.top_h = std::floor(in.have_findings ? in.height * 0.64f : in.height - in.line * 2.2f);
         out.stacked = in.left != PresenterLeft::None;
         out.findings_h = std::max(0.0f, in.height - out.top_h);
+        if (in.before_run && in.left == PresenterLeft::Lesson) {
+            // Nothing ran: the timeline and the findings would only say so. The lesson (the question,
+            // the choices, the Run button) gets the whole body, at the room's font size.
+            out.left_w = std::floor(in.width);
+            out.top_h = std::floor(in.height);
+            out.timelines_w = out.findings_h = 0;
+            return out;
+        }
     }
     out.top_h = std::max(0.0f, out.top_h);
     out.left_w = share > 0 ? std::floor((in.width - in.gap) * share) : 0.0f;

@@ -69,12 +69,12 @@ struct PresenterInput {
 struct PresenterBody {
     float left_w = 0;       // the lesson, source or picture column (0: none)
     float top_h = 0;        // the row of that column and the timeline(s)
-    float timelines_w = 0;  // beside the column
+    float timelines_w = 0;  // beside the column (0: none drawn)
     bool stacked = false;   // compare: the two timelines one over the other
     float findings_h = 0;   // the findings row under it (0: not drawn)
 };
 // One run: [column | timeline] over the findings, which get the full width (their messages are
-// sentences) once there are findings. Compared: the room needs the callout, the source lines and
+// sentences) once there are findings; before a run the lesson alone. Compared: the room needs the callout, the source lines and
 // both timelines (the race arrow in one, the barrier wait in the other) with their verdicts in the
 // timelines' headers; the findings table and the output grid are desk-sized and go, so both
 // timelines get the body's full height, stacked to keep the whole width for time.

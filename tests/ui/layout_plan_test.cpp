@@ -135,7 +135,16 @@ TEST(PlanPresenterBody, BeforeTheFirstRunTheTopRowGetsTheRoom) {
     const float after = plan_presenter_body(in).left_w;
     in.before_run = true;
     const PresenterBody b = plan_presenter_body(in);
-    EXPECT_GT(b.left_w, after) << "the lesson is wider than the empty timeline";
+    EXPECT_GT(b.left_w, after);
+    EXPECT_FLOAT_EQ(b.left_w, 1280) << "nothing ran: the lesson alone, the whole body";
+    EXPECT_FLOAT_EQ(b.top_h, 580);
+    EXPECT_EQ(b.timelines_w, 0);
+    EXPECT_EQ(b.findings_h, 0);
+}
+
+TEST(PlanPresenterBody, WithoutFindingsTheFindingsKeepALine) {
+    // (without before_run: a loaded trace with no findings keeps the findings' line)
+    const PresenterBody b = plan_presenter_body(presenter(1280, 580, PresenterLeft::Lesson, false, false));
     EXPECT_NEAR(b.top_h, 580 - 34 * 2.2f, 1.0f);
     EXPECT_GT(b.findings_h, 0); // the findings panel's one line ("no run yet")
 }
