@@ -469,13 +469,8 @@ void App::draw_normal_layout(ImVec2 size) {
         run_panel_.draw(state_);
         if (const ImVec4 r = run_panel_.unavailable_note_rect(); r.z > r.x)
             regions_["gpu_reason"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
-        // Its content as laid out (past the bottom edge when it would need scrolling: its Run button
-        // is the last line), for a GUI test to check it is in sight.
-        const ImVec2 top = ImGui::GetWindowPos();
-        regions_["run_panel_content"] =
-            Region{top.x, top.y, ImGui::GetWindowWidth(),
-                   ImGui::GetCursorPosY() - ImGui::GetScrollY() + ImGui::GetStyle().WindowPadding.y};
-        layout_.measure_run_panel();
+        const ImVec4 content = layout_.measure_run_panel(); // (a GUI test checks its Run button is in sight)
+        regions_["run_panel_content"] = Region{content.x, content.y, content.z - content.x, content.w - content.y};
         ImGui::EndChild();
     }
     ImGui::EndChild();

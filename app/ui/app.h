@@ -49,24 +49,26 @@ struct AppOptions {
 };
 
 // Screen rectangles of the app's regions in the last frame (pixels, top-left origin), by name:
-// "window" (the whole window), "browser" (and "browser_selected": the selected variant's row), "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
+// "browser" (and "browser_selected": the selected variant's row), "run_panel", "lesson", "source", "findings", "timeline" (or "timeline_left" and
 // "timeline_right" in compare mode), "timeline_rows" ("timeline_left_rows", "timeline_right_rows":
 // the rows without the legend), "header" and "callout" (presenter mode), "status", "error_modal",
 // "gpu_reason" (the run panel's "GPU unavailable: why" note, where it is drawn), "source_column" (the CUDA
 // column's visible part), "source_code" (its widest code line), "lesson_look_at" and "lesson_fix" (the
-// lesson's sections after a run), "predict_question", "predict_choices", "predict_run" and
-// "predict_variant" (before a run: the question, the choices, the Run button, the variant's own text),
-// "output_grid" (the output grid beside the findings, where the run checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the selected
-// finding's row, where it is laid out), "findings_row_N" (finding N's row, where it is laid out),
-// "findings_list" (the list's visible rows) and "findings_detail" (the selected finding's whole
-// sentence under the list), "run_panel_content" (the run panel's content as laid out, its Run
-// button last) and "timeline_header" ("timeline_left_header",
+// lesson's sections after a run), "output_grid" (the output grid beside the findings, where the run
+// checked outputs), "output_cells" (its cells' visible part), "findings_selected_row" (the first line of
+// the selected finding's row, where it is laid out) and "timeline_header" ("timeline_left_header",
 // "timeline_right_header": the text over a timeline, all its lines), "outcomes" (the outcomes tab's
 // content) and "outcomes_table" (its histogram table, where it is drawn), "heatmap" (the heatmap tab),
 // "heatmap_cells" and "heatmap_legend" (its shader-drawn cells and its colour legend), "ladder" and
 // "ladder_bars" (the ladder tab and its bars), "residency", "residency_rows" and "residency_never" (the
 // residency tab, its SM rows and its block strip with the never-started words). Written by the scripted mode's
 // --layout for the GUI tests.
+// Also "window" (the whole window: nothing may lie outside it), "run_panel_content" (the
+// run panel's content as laid out, its Run button last), before a run "predict_question",
+// "predict_choices", "predict_run" and "predict_variant" (the question, the choices, the Run button, the
+// variant's own text once revealed), and "findings_list" (the findings list's visible rows),
+// "findings_row_N" (finding N's row, where it is laid out) and "findings_detail" (the selected finding's
+// whole sentence under the list).
 struct Region {
     float x = 0, y = 0, w = 0, h = 0;
 };

@@ -1,7 +1,8 @@
-// The findings panel: what the analysis found in the current run, one line per finding (kind, hazard,
-// memory space, lines, count, an example pair of threads, the message cut to the line), and under the
-// list the selected finding's whole sentence (not in presenter mode, whose callout says it). Clicking a row asks the App to focus that finding
-// (timeline zoom, highlighted source lines). A newly selected finding's row is scrolled into view.
+// The findings panel: what the analysis found in the current run, one line per finding (kind, hazard, memory
+// space, lines, count, an example pair of threads, the message cut to the line), and under the list the
+// selected finding's whole sentence (not in presenter mode, whose callout says it). Clicking a row asks the
+// App to focus that finding (timeline zoom, highlighted source lines). A newly selected finding's row is
+// scrolled into view.
 #pragma once
 
 #include "ui/app_state.h"

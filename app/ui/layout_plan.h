@@ -39,10 +39,10 @@ LeftColumn plan_left_column(float height, float bar, float run_panel_wanted, flo
 // `findings_wanted` (the selected finding's whole sentence and a few rows; FindingsPanel says how
 // much) where the timeline can spare it, the timeline keeping 13 em (a focused race's rows).
 struct RightColumnInput {
-    float height = 0;          // the column
-    float bar = 0;             // a splitter's thickness
-    float em = 13;             // the font size
-    float top_split = 0.36f;   // the tabs' share of the column
+    float height = 0;             // the column
+    float bar = 0;                // a splitter's thickness
+    float em = 13;                // the font size
+    float top_split = 0.36f;      // the tabs' share of the column
     float findings_split = 0.28f; // the findings' share of what the tabs leave
     bool before_run = false;
     float findings_wanted = 0;
@@ -60,23 +60,23 @@ enum class PresenterLeft : unsigned char { None, Lesson, Source, Picture };
 struct PresenterInput {
     float width = 0, height = 0; // the body: under the header and the callout, over the status line
     float gap = 0;
-    float line = 0;             // a frame's height with spacing (one row of text)
+    float line = 0; // a frame's height with spacing (one row of text)
     PresenterLeft left = PresenterLeft::Lesson;
     bool compare = false;       // two runs, the correct one and the broken one
     bool have_findings = false; // the shown run has findings
     bool before_run = false;    // nothing of the selected variant has run: the timeline is empty
 };
 struct PresenterBody {
-    float left_w = 0;       // the lesson, source or picture column (0: none)
-    float top_h = 0;        // the row of that column and the timeline(s)
-    float timelines_w = 0;  // beside the column (0: none drawn)
-    bool stacked = false;   // compare: the two timelines one over the other
-    float findings_h = 0;   // the findings row under it (0: not drawn)
+    float left_w = 0;      // the lesson, source or picture column (0: none)
+    float top_h = 0;       // the row of that column and the timeline(s)
+    float timelines_w = 0; // beside the column (0: none drawn)
+    bool stacked = false;  // compare: the two timelines one over the other
+    float findings_h = 0;  // the findings row under it (0: not drawn)
 };
 // One run: [column | timeline] over the findings, which get the full width (their messages are
-// sentences) once there are findings; before a run the lesson alone. Compared: the room needs the callout, the source lines and
-// both timelines (the race arrow in one, the barrier wait in the other) with their verdicts in the
-// timelines' headers; the findings table and the output grid are desk-sized and go, so both
+// sentences) once there are findings; before a run the lesson alone. Compared: the room needs the callout,
+// the source lines and both timelines (the race arrow in one, the barrier wait in the other) with their
+// verdicts in the timelines' headers; the findings table and the output grid are desk-sized and go, so both
 // timelines get the body's full height, stacked to keep the whole width for time.
 PresenterBody plan_presenter_body(const PresenterInput& in);
 

@@ -1,9 +1,9 @@
-// The lesson panel: "predict, then run". Before the selected variant has been run it shows the lesson,
-// the question, and the student's prediction to pick (results right or wrong, which finding, hang or
-// not; PredictCard, which keeps what the variant does hidden until then), with a big Run button; once a new run of this variant is in, it shows the outcome, which parts
-// of the prediction came true, the verdict against the expectation, then what to look at and the fix
-// (both in sight without scrolling at 1280x720), with the details folded below. Also holds the
-// language switch (English / 简体中文).
+// The lesson panel: "predict, then run". Before the selected variant has been run it shows the lesson, the
+// question, and the student's prediction to pick (results right or wrong, which finding, hang or not;
+// PredictCard, which keeps what the variant does hidden until then), with a big Run button; once a new run of
+// this variant is in, it shows the outcome, which parts of the prediction came true, the verdict against the
+// expectation, then what to look at and the fix (both in sight without scrolling at 1280x720), with the
+// details folded below. Also holds the language switch (English / 简体中文).
 #pragma once
 
 #include "ui/app_state.h"

@@ -29,9 +29,11 @@ void splitter(const char* id, bool vertical, float thickness, float length, floa
                                        : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered
                                                                 : ImGuiCol_Separator);
     if (vertical)
-        ImGui::GetWindowDrawList()->AddLine(ImVec2((a.x + b.x) * 0.5f, a.y), ImVec2((a.x + b.x) * 0.5f, b.y), c);
+        ImGui::GetWindowDrawList()->AddLine(ImVec2((a.x + b.x) * 0.5f, a.y), ImVec2((a.x + b.x) * 0.5f, b.y),
+                                            c);
     else
-        ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, (a.y + b.y) * 0.5f), ImVec2(b.x, (a.y + b.y) * 0.5f), c);
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, (a.y + b.y) * 0.5f), ImVec2(b.x, (a.y + b.y) * 0.5f),
+                                            c);
 }
 
 // The first region's size for a fraction, kept inside [min_first, total - min_second].
@@ -49,8 +51,8 @@ float browser_width_for_ids() {
         for (const scenario::Variant& v : s.variants)
             widest = std::max(widest, ImGui::CalcTextSize((v.id + ":").c_str()).x);
     const float ellipsis = ImGui::CalcTextSize(widgets::glyph_or(0x2026, "\u2026", "...")).x;
-    return style.WindowPadding.x * 2 + style.IndentSpacing * 2 + ImGui::GetTextLineHeight() + style.ItemSpacing.x +
-           widest + ellipsis + style.ScrollbarSize + 2;
+    return style.WindowPadding.x * 2 + style.IndentSpacing * 2 + ImGui::GetTextLineHeight() +
+           style.ItemSpacing.x + widest + ellipsis + style.ScrollbarSize + 2;
 }
 
 } // namespace
@@ -73,9 +75,11 @@ LeftColumn NormalLayout::left_column(float height) const {
     return plan_left_column(height, bar() + ImGui::GetStyle().ItemSpacing.y * 2, wanted, em * 8);
 }
 
-void NormalLayout::measure_run_panel() {
+ImVec4 NormalLayout::measure_run_panel() {
     // Content height in the child's own coordinates (scrolling left out) and its bottom padding.
     run_panel_wanted_ = std::ceil(ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y);
+    const ImVec2 top = ImGui::GetWindowPos();
+    return {top.x, top.y, top.x + ImGui::GetWindowWidth(), top.y - ImGui::GetScrollY() + run_panel_wanted_};
 }
 
 void NormalLayout::left_gap() const {
@@ -88,7 +92,8 @@ void NormalLayout::left_splitter(ImVec2 size) {
     splitter("##split_left", true, bar(), size.y, size.x, left_, min_left, em * 30);
 }
 
-RightColumn NormalLayout::right_column(float height, bool tall_tabs, bool before_run, float findings_wanted) const {
+RightColumn NormalLayout::right_column(float height, bool tall_tabs, bool before_run,
+                                       float findings_wanted) const {
     RightColumnInput in;
     in.height = height;
     in.bar = bar() + ImGui::GetStyle().ItemSpacing.y * 2; // (the item spacing above and below it)
@@ -110,7 +115,8 @@ void NormalLayout::findings_splitter(float width, float height, const RightColum
     if (!plan.splitters) return ImGui::Dummy(ImVec2(width, bar()));
     const float em = ImGui::GetFontSize();
     // The bar moves the timeline's share of what the tabs leave; the findings keep the rest.
-    const float rest = std::max(0.0f, height - plan.tabs_h - 2 * (bar() + ImGui::GetStyle().ItemSpacing.y * 2));
+    const float rest =
+        std::max(0.0f, height - plan.tabs_h - 2 * (bar() + ImGui::GetStyle().ItemSpacing.y * 2));
     float timeline_share = 1.0f - findings_;
     splitter("##split_findings", false, bar(), width, rest, timeline_share, em * 6, em * 5);
     findings_ = 1.0f - timeline_share;

@@ -17,8 +17,10 @@ class NormalLayout {
     float left_width(ImVec2 size) const;
     // The browser's and the run panel's heights (plan_left_column) for a column `height` tall.
     LeftColumn left_column(float height) const;
-    // Call inside the run panel's child after drawing it: the height its content needs.
-    void measure_run_panel();
+    // Call inside the run panel's child after drawing it: measures the height its content needs, and
+    // returns the content's screen rectangle as laid out (x0, y0, x1, y1: past the child's bottom edge
+    // where it needs scrolling).
+    ImVec4 measure_run_panel();
     // The draggable bar between the browser and the run panel's gap, and the bar between the columns.
     void left_gap() const;
     void left_splitter(ImVec2 size);
@@ -35,11 +37,11 @@ class NormalLayout {
 
   private:
     // Fractions of the space each splitter divides, kept across frames.
-    float left_ = 0.27f;        // left column / window width
-    float top_ = 0.36f;         // centre tabs / right column height
-    float top_tall_ = 0.6f;     // the same with a tall tab shown
-    float findings_ = 0.28f;    // findings / what the tabs leave: at 1600x900 the timeline shows a
-                                // block of 8 warps and two pinned lanes unscrolled
+    float left_ = 0.27f;         // left column / window width
+    float top_ = 0.36f;          // centre tabs / right column height
+    float top_tall_ = 0.6f;      // the same with a tall tab shown
+    float findings_ = 0.28f;     // findings / what the tabs leave: at 1600x900 the timeline shows a
+                                 // block of 8 warps and two pinned lanes unscrolled
     float run_panel_wanted_ = 0; // measured last frame (0 before the first)
 };
 

@@ -75,7 +75,8 @@ bool radio(const char* label, bool active, bool first) {
 
 // The screen rectangle of the items drawn since `start` (a cursor position), to the window's right edge.
 ImVec4 since(ImVec2 start) {
-    return {start.x, start.y, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetItemRectMax().y};
+    return {start.x, start.y, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x,
+            ImGui::GetItemRectMax().y};
 }
 
 // [SECTION] Choices ---------------------------------------------------------------------------------
@@ -115,8 +116,8 @@ void draw_prediction_pickers(Prediction& p, Language language, const LessonFrame
 
 // [SECTION] PredictCard -------------------------------------------------------------------------------
 
-void PredictCard::draw(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v, bool ran,
-                       Prediction& prediction) {
+void PredictCard::draw(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
+                       bool ran, Prediction& prediction) {
     rects_ = {};
     const Language language = shown_language(state);
     const LessonFrameText& words = ui_text(language).lesson;
@@ -158,7 +159,8 @@ void PredictCard::draw_revealed(const AppState& state, const scenario::Variant& 
     const scenario::LessonText& note = lesson_text(state, v.en, v.zh);
     if (!state.predict || note.shows.empty() || !variant_revealed(state.predict, prediction, ran)) return;
     const ImVec2 start = ImGui::GetCursorScreenPos();
-    widgets::heading(ui_text(shown_language(state)).classroom.variant_does, theme::palette(state.presenter).accent);
+    widgets::heading(ui_text(shown_language(state)).classroom.variant_does,
+                     theme::palette(state.presenter).accent);
     widgets::wrapped(note.shows.c_str());
     rects_.variant = since(start);
 }

@@ -27,7 +27,8 @@ class PredictCard {
     void draw(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v, bool ran,
               Prediction& prediction);
     // Under the Run button, once revealed (and with prediction on): what the variant does.
-    void draw_revealed(const AppState& state, const scenario::Variant& v, bool ran, const Prediction& prediction);
+    void draw_revealed(const AppState& state, const scenario::Variant& v, bool ran,
+                       const Prediction& prediction);
 
     // Screen rectangles (x0, y0, x1, y1) drawn in the last draw(), zero when not drawn: the question,
     // the choices (with prediction on), and the variant's own text (once revealed).

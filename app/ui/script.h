@@ -19,9 +19,10 @@
 // Steps, in this order: open the file and wait for it; run (--compare: both variants, --run implied) and wait
 // (at most --timeout seconds); focus finding N; explain output element N; tap the --tap keys (all at once,
 // each a press and its release with no time between, through the shell's key queue as a clicker's would go)
-// and wait until the app has seen them (and until the runs they started, e.g. by C or Space, are in); with --wait-finding N, wait (at most --timeout seconds) until finding
-// N is selected, by keys from outside (xdotool, a clicker: the GUI test of real key taps), after printing
-// "waiting for finding N" on stdout; render --frames frames so the layout settles; save
+// and wait until the app has seen them (and until the runs they started, e.g. by C or Space, are in);
+// with --wait-finding N, wait (at most --timeout seconds) until finding N is selected, by keys from
+// outside (xdotool, a clicker: the GUI test of real key taps), after printing "waiting for finding N" on
+// stdout; render --frames frames so the layout settles; save
 // the screenshot and the layout; quit if asked (else the app stays open for interactive use). A
 // failed step still takes the screenshot and the layout (they show what went wrong), then quits
 // with exit code 1 when --quit was given.

@@ -30,7 +30,8 @@ TEST(PlanWindow, ALaptopScreenIsUsedWholeSoThatNothingIsCut) {
 }
 
 TEST(PlanWindow, NeverLargerThanTheWorkAreaLessTheDecorations) {
-    for (const auto& [w, h] : std::initializer_list<std::pair<int, int>>{{1024, 600}, {1280, 720}, {1366, 768}, {1600, 900}, {3840, 2160}}) {
+    for (const auto& [w, h] : std::initializer_list<std::pair<int, int>>{
+             {1024, 600}, {1280, 720}, {1366, 768}, {1600, 900}, {3840, 2160}}) {
         const WindowSize s = plan_window(w, h, 10, 40, 2560, 1440); // a 2x content scale's minimum
         EXPECT_LE(s.width, w - 10) << w << "x" << h;
         EXPECT_LE(s.height, h - 40) << w << "x" << h;
@@ -117,7 +118,8 @@ TEST(PlanPresenterBody, OneRunKeepsTheFindingsUnderTheTimeline) {
 }
 
 TEST(PlanPresenterBody, CompareGivesBothTimelinesTheWholeHeightAndDropsTheFindings) {
-    for (const auto& [w, h] : std::initializer_list<std::pair<float, float>>{{1280.0f, 585.0f}, {1920.0f, 880.0f}}) {
+    for (const auto& [w, h] :
+         std::initializer_list<std::pair<float, float>>{{1280.0f, 585.0f}, {1920.0f, 880.0f}}) {
         for (const PresenterLeft left : {PresenterLeft::Source, PresenterLeft::Lesson, PresenterLeft::None}) {
             const PresenterBody b = plan_presenter_body(presenter(w, h, left, true, true));
             EXPECT_EQ(b.findings_h, 0) << w;
