@@ -208,10 +208,14 @@ void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
             if (std::none_of(findings.begin(), findings.end(),
                              [&](const analysis::Finding& f) { return f.kind == kind; }))
                 continue;
-            ImGui::SameLine();
+            // Swatch and word stay together, on the next line where the column is too narrow for them
+            // (presenter mode's compare gives the source a third of the width).
+            const std::string word = kind_words(kind, language, false);
+            widgets::same_line_if_fits(ImGui::GetTextLineHeight() * 0.6f + ImGui::GetStyle().ItemInnerSpacing.x +
+                                       ImGui::CalcTextSize(word.c_str()).x);
             swatch(finding_colour(kind));
             ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-            ImGui::TextUnformatted(kind_words(kind, language, false).c_str());
+            ImGui::TextUnformatted(word.c_str());
         }
     }
     widgets::about_button(ui_text(shown_language(state)).about.source);
