@@ -250,6 +250,9 @@ constexpr UiText kEnglish = {
             .tip_ended = "ended: {0}",
             .tip_click_warps = "click to show or hide its warps",
             .tip_click_lanes = "click to show or hide its lanes",
+            .tip_waiting_unrecorded = "waiting at a barrier its warp never reached whole\n(lanes of the warp "
+                                      "wait at other instructions), so no arrival\nwas recorded: from its last "
+                                      "event on",
             .story_thread = "thread {0}",
             .story_lost = "1 {0} loads \u00b7 2 {1} loads \u00b7 3 {2} stores \u00b7 4 {3} stores over it: "
                           "one update is lost",
@@ -939,6 +942,8 @@ constexpr UiText kChinese = {
             .tip_ended = "结束方式：{0}",
             .tip_click_warps = "点击显示或隐藏它的线程束",
             .tip_click_lanes = "点击显示或隐藏它的通道",
+            .tip_waiting_unrecorded = "在一个它的线程束从未整体到达的屏障处等待\n（同一线程束的其他通道停在别的指令），"
+                                      "\n所以没有记录到达事件：从它的最后一个事件开始",
             .story_thread = "线程 {0}",
             .story_lost =
                 "1 {0} 读取 \u00b7 2 {1} 读取 \u00b7 3 {2} 写入 \u00b7 4 {3} 覆盖写入：一次更新丢失了",

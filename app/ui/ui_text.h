@@ -134,6 +134,8 @@ struct TimelineText {
         tip_address, tip_barrier, tip_at, tip_from, tip_to, tip_first_access, tip_second_access,
         tip_click_select, tip_events, tip_folded, tip_first_of_them, tip_waiting, tip_several,
         tip_threads_waited, tip_site, tip_never_released, tip_ended, tip_click_warps, tip_click_lanes;
+    // A wait no arrival records: lanes of one warp at different barrier instructions.
+    Text tip_waiting_unrecorded;
     // The captions of the numbered story marks: a lost update's interleaving, an explained output.
     Text story_thread;     // "thread {0}"
     Text story_lost;       // "1 {0} loads · 2 {1} loads · 3 {2} stores · 4 {3} stores over it: ..."
