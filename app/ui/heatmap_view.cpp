@@ -7,6 +7,7 @@
 #include "ui/colour_map.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
+#include "ui/lesson_library.h"
 #include "ui/theme.h"
 #include "ui/ui_text.h"
 
@@ -54,7 +55,7 @@ HeatmapView::Built HeatmapView::build(std::shared_ptr<const RunRecord> record) {
     const trace::Trace& trace = record->summary.trace;
     b.contention.build(trace);
     const scenario::Scenario* scenario =
-        record->scenario_id.empty() ? nullptr : scenario::find_scenario(record->scenario_id);
+        record->scenario_id.empty() ? nullptr : lessons().find(record->scenario_id);
     b.latencies = thread_latencies(trace, scenario, record->summary.final_buffers);
     b.block_thread = block_thread_grid(trace, b.latencies);
     b.sm_warp = sm_warp_grid(trace, b.latencies, &b.sm_warp_ids);
