@@ -1,5 +1,7 @@
 #include "runner/outcome.h"
 
+#include <algorithm>
+
 namespace synclab::runner {
 
 // [SECTION] The run's own outcome
@@ -32,6 +34,12 @@ RunOutcome run_outcome(const RunSummary& s) {
 
 RunOutcome run_outcome(const GpuSide& side) {
     return run_outcome(side.status, side.wrong_outputs, side.checked_outputs);
+}
+
+bool found_a_bug(const RunSummary& s) {
+    return s.traced && std::any_of(s.findings.begin(), s.findings.end(), [](const analysis::Finding& f) {
+               return f.kind != analysis::FindingKind::Contention;
+           });
 }
 
 const char* to_string(RunOutcome outcome) {

@@ -48,6 +48,10 @@ RunOutcome run_outcome(const RunSummary& summary);
 // One side of a GPU run (no trace of its own to tell a refusal: "error").
 RunOutcome run_outcome(const GpuSide& side);
 
+// Whether the run's analysis found a bug: a finding about correctness (a race, a lost update, ...);
+// contention is about speed, and a right run with only that is right, not right by luck.
+bool found_a_bug(const RunSummary& summary);
+
 // "right", "wrong outputs", "completed", "hung", "stopped", "refused", "error", "cancelled".
 const char* to_string(RunOutcome outcome);
 

@@ -46,7 +46,7 @@ struct Badge {
     bool ran = false;
     runner::LessonMatch match = runner::LessonMatch::AsExpected;
     runner::RunOutcome outcome = runner::RunOutcome::Completed;
-    bool findings = false; // its analysis found something (a right run with findings: right by luck)
+    bool findings = false; // its analysis found a bug (runner::found_a_bug: a right run with one is luck)
     bool as_expected() const { return ran && match == runner::LessonMatch::AsExpected; }
 };
 

@@ -199,7 +199,7 @@ Outcome outcome_of(const runner::RunSummary& s, Language language) {
     const runner::RunOutcome outcome = runner::run_outcome(s);
     Outcome out;
     out.outcome = outcome;
-    out.tone = outcome_tone(outcome, s.traced && findings > 0);
+    out.tone = outcome_tone(outcome, runner::found_a_bug(s));
     const std::string word = outcome_word(outcome, language);
     const std::string colon = z ? "：" : ": ";
     const std::string found = s.traced ? std::string(kSep) + count_findings(findings, language) : "";
@@ -222,6 +222,10 @@ Outcome outcome_of(const runner::RunSummary& s, Language language) {
         out.words = with_why(budget_words(s, language)) + found;
         break;
     case runner::RunOutcome::Refused:
+        // The reason is the simulator's or the driver's English; Chinese says what it means.
+        out.words = z ? with_why("这次 " + thousands(s.trace.meta.grid.count()) + " 个线程块的启动在任何线程运行之前就被拒绝了")
+                      : with_why(s.message);
+        break;
     case runner::RunOutcome::Error:
         out.words = with_why(s.message);
         break;

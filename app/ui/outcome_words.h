@@ -7,7 +7,7 @@
 //
 //   the run's own outcome        right · wrong outputs · completed · hung · stopped · refused · error ·
 //                                cancelled     (正确 · 输出错误 · 已完成 · 挂起 · 被停止 · 被拒绝 · 出错 · 已取消)
-//       right is Good only with no findings (Warning: right by luck); completed (nothing checked) and
+//       right is Good unless a bug was found (Warning: right by luck); completed (nothing checked) and
 //       cancelled are Neutral; everything else is Bad.
 //   whether it matched the lesson  as expected · a surprise   (符合预期 · 出乎预期)
 //       as expected is Accent (the lesson showed what it should: never green, it sits beside hangs
@@ -42,7 +42,8 @@ std::string kind_words(analysis::FindingKind kind, Language language, bool with_
 
 // "right" / "正确", "wrong outputs" / "输出错误", ... (the vocabulary above).
 const char* outcome_word(runner::RunOutcome outcome, Language language);
-// Its tone; `findings`: whether the run's analysis found something (right with findings: Warning).
+// Its tone; `findings`: whether the run's analysis found a bug (runner::found_a_bug; right with one:
+// Warning, right by luck; contention alone is about speed and leaves right Good).
 theme::Tone outcome_tone(runner::RunOutcome outcome, bool findings);
 
 struct Outcome {

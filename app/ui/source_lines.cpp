@@ -475,7 +475,7 @@ Badge badge_for(const scenario::Variant& variant, const RunRecord& record) {
     b.ran = true;
     b.match = runner::lesson_match(verdict_for(variant, record));
     b.outcome = runner::run_outcome(record.summary);
-    b.findings = record.summary.traced && !record.summary.findings.empty();
+    b.findings = runner::found_a_bug(record.summary);
     return b;
 }
 

@@ -118,6 +118,11 @@ TEST(OutcomeWords, FindingsWithRightOutputsAreAWarning) {
                    Language::En);
     EXPECT_EQ(o.words, "right \u00b7 128 outputs checked \u00b7 2 findings");
     EXPECT_EQ(o.tone, Tone::Warning);
+    // Contention is about speed: right outputs with only that finding are right, and green.
+    const Outcome slow = outcome_of(summary(trace::RunStatus::Ok, 0, 128, {finding(analysis::FindingKind::Contention)}),
+                                    Language::En);
+    EXPECT_EQ(slow.words, "right \u00b7 128 outputs checked \u00b7 1 finding");
+    EXPECT_EQ(slow.tone, Tone::Good);
 }
 
 TEST(OutcomeWords, CorrectOnlyWhenNothingIsWrongAndNothingFired) {
@@ -194,6 +199,9 @@ TEST(OutcomeWords, ARefusedLaunchSaysRefused) {
     EXPECT_EQ(o.outcome, runner::RunOutcome::Refused);
     EXPECT_EQ(o.words, "refused: too many blocks in cooperative launch: 4224 blocks of 256 threads");
     EXPECT_EQ(o.tone, Tone::Bad);
+    s.trace.meta.grid = {4224, 1, 1};
+    EXPECT_EQ(outcome_of(s, Language::Zh).words, "被拒绝：这次 4,224 个线程块的启动在任何线程运行之前就被拒绝了")
+        << "the English reason stays out of a Chinese frame";
     s.trace.threads.resize(1);
     EXPECT_EQ(outcome_of(s, Language::En).outcome, runner::RunOutcome::Error);
     const scenario::Scenario& grid = *scenario::find_scenario("grid_sync");

@@ -40,6 +40,19 @@ TEST(RunOutcome, ARefusalIsAnErrorBeforeAnyThread) {
     EXPECT_FALSE(runner::launch_refused(s));
 }
 
+TEST(RunOutcome, ContentionIsNoBug) {
+    runner::RunSummary s;
+    analysis::Finding f;
+    f.kind = analysis::FindingKind::Contention;
+    s.findings.push_back(f);
+    EXPECT_FALSE(runner::found_a_bug(s));
+    f.kind = analysis::FindingKind::Race;
+    s.findings.push_back(f);
+    EXPECT_TRUE(runner::found_a_bug(s));
+    s.traced = false;
+    EXPECT_FALSE(runner::found_a_bug(s)) << "untraced: nothing was analysed";
+}
+
 TEST(RunOutcome, TheWordsTheCliPrints) {
     EXPECT_STREQ(runner::to_string(RunOutcome::WrongOutputs), "wrong outputs");
     EXPECT_STREQ(runner::to_string(RunOutcome::Refused), "refused");
