@@ -54,6 +54,7 @@ Options (any of them makes a script; settings.ini is then neither read nor writt
   --warp-model its|lockstep           how the simulator schedules a warp's lanes (default its)
   --param NAME=CHOICE                 a lesson parameter (repeatable; see 'synclab show SCENARIO')
   --max-steps N                       the simulator's step budget (default: the lesson's)
+  --max-executions N                  --schedule exhaustive: the most executions it runs (default 100000)
   --backend sim|gpu                   run on the simulator (default) or the GPU; where the GPU cannot be
                                       used the run falls back to the simulator and says why (exit 0)
   --untraced  --live  --gpu-timeout S GPU: untraced launches only; stream the traced launch's events to
@@ -142,6 +143,7 @@ void take_run_options(const std::vector<std::string>& args, ScriptOptions& o) {
         if (a.value("memory")) o.memory = r.memory;
         if (a.value("warp-model")) o.warp_model = r.limits.warp_model;
         if (a.value("max-steps")) o.max_steps = r.limits.max_steps;
+        if (a.value("max-executions")) o.max_executions = r.max_executions;
         o.untraced = a.flag("untraced");
         o.live = a.flag("live");
         o.params = cli::param_values(a);
@@ -193,8 +195,8 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
         "open-warp",     "lessons"};
     // The options of a run go to the command line's grammar (cli/run_options.h): the same options as
     // `synclab run`, checked with its messages.
-    const std::vector<std::string> run_valued = {"schedule", "seed",   "reps",      "memory",
-                                                 "backend",  "param",  "warp-model", "max-steps"};
+    const std::vector<std::string> run_valued = {"schedule", "seed",       "reps",      "memory",        "backend",
+                                                 "param",    "warp-model", "max-steps", "max-executions"};
     const std::vector<std::string> run_flags = {"untraced", "live"};
     std::vector<std::string> run_args;
     try {
@@ -443,6 +445,7 @@ void Script::start(App& app) {
     if (options_.memory) state.controls.memory = *options_.memory;
     if (options_.warp_model) state.controls.warp_model = *options_.warp_model;
     if (options_.max_steps) state.controls.max_steps = *options_.max_steps;
+    if (options_.max_executions) state.controls.max_executions = *options_.max_executions;
     if (!options_.params.empty() && state.scenario) state.controls.params[state.scenario->id] = options_.params;
     if (options_.outcomes_runs) state.outcomes.runs = *options_.outcomes_runs;
     if (options_.language) {

@@ -4,7 +4,7 @@
 //
 //   synclab-app [--lessons DIR] [--scenario ID [--variant ID]]
 //               [--schedule rr|random|adversarial|exhaustive] [--seed N] [--reps N] [--memory sc|relaxed]
-//               [--warp-model its|lockstep] [--param NAME=CHOICE ...] [--max-steps N]
+//               [--warp-model its|lockstep] [--param NAME=CHOICE ...] [--max-steps N] [--max-executions N]
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings|outcomes|heatmap|ladder]
 //               [--focus-finding N] [--open-warp B.W] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
@@ -71,6 +71,7 @@ struct ScriptOptions {
     std::optional<launch::MemoryModel> memory; // --memory sc|relaxed (default: the lesson's)
     std::optional<sim::WarpModel> warp_model;  // --warp-model its|lockstep
     std::optional<uint64_t> max_steps;         // --max-steps N (default: the lesson's budget)
+    std::optional<uint64_t> max_executions;    // --max-executions N (schedule exhaustive's bound)
     scenario::ParamValues params;              // --param NAME=CHOICE, for the selected lesson
     std::string lessons_dir;                   // --lessons DIR
     std::string lessons_error;                 // DIR did not load: "FILE:LINE: message" (a dialog says it)

@@ -280,6 +280,9 @@ TEST(ScriptArgs, TheRunsOptionsAreTheCommandLines) {
     EXPECT_EQ(p.options.schedule, sim::Schedule::Adversarial);
     EXPECT_EQ(p.options.seed, 7u);
     EXPECT_EQ(p.options.max_steps, 5'000'000u);
+    const ParsedArgs ex = parse_app_args({"--scenario", "stencil", "--schedule", "exhaustive", "--max-executions", "50"});
+    ASSERT_EQ(ex.what, ParsedArgs::What::Run) << ex.error;
+    EXPECT_EQ(ex.options.max_executions, 50u);
     EXPECT_FALSE(parse_app_args({"--scenario", "stencil"}).options.warp_model) << "unset: the run panel's";
 
     // Each bad run option gives the message `synclab run` gives for it.
@@ -306,7 +309,8 @@ TEST(ScriptArgs, TheRunsOptionsAreTheCommandLines) {
              {"--schedule", "exhaustive", "--reps", "3"},
              {"--backend", "gpu", "--warp-model", "its"},
              {"--backend", "gpu", "--memory", "sc"},
-             {"--untraced"}}) {
+             {"--untraced"},
+             {"--max-executions", "9"}}) {
         std::vector<std::string> args = {"--scenario", "atomic_counter"};
         args.insert(args.end(), bad.begin(), bad.end());
         const ParsedArgs parsed = parse_app_args(args);
