@@ -157,8 +157,15 @@ uint64_t step_budget(const AppState& state) {
     return state.controls.max_steps.value_or(lesson_step_budget(state));
 }
 
-// The simulator's step budget: a run that spins is stopped there (and says where it spun).
+// The simulator's step budget: a run that spins is stopped there (and says where it spun). Shown where
+// it matters (a lesson with a budget of its own, one the student or a script set, a run it stopped):
+// elsewhere it would push the Run button down for a number no run reaches.
 void draw_step_budget(AppState& state) {
+    const RunRecord* r = state.current.get();
+    const bool stopped = r != nullptr && r->summary.status == trace::RunStatus::Budget &&
+                         r->summary.budget == sim::Budget::Steps;
+    if (!state.controls.max_steps && !stopped && (state.scenario == nullptr || state.scenario->max_steps == 0))
+        return;
     const bool gpu = state.controls.backend == "gpu";
     const RunPanelText& t = ui_text(shown_language(state)).run;
     uint64_t budget = step_budget(state);
