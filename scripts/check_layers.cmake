@@ -17,7 +17,9 @@ set(allowed_scenario analysis launch ptx trace compile)
 set(allowed_gpu launch ptx trace)
 set(allowed_runner gpu scenario analysis sim launch ptx trace compile)
 set(allowed_cli runner gpu scenario analysis sim launch ptx trace compile)
-set(allowed_ui runner gpu scenario analysis sim launch ptx trace compile)
+# ui may use cli's option grammar (cli/run_options.h): the app's scripts take a run's options as
+# `synclab run` does, with its messages.
+set(allowed_ui cli runner gpu scenario analysis sim launch ptx trace compile)
 set(gui_modules ui)
 
 if(NOT APP)

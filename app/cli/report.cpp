@@ -1,6 +1,7 @@
 #include "cli/report.h"
 
 #include "ptx/kernel_names.h"
+#include "runner/outcome.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -226,6 +227,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
                             (options.schedule == sim::Schedule::Random || options.schedule == sim::Schedule::Adversarial)},
         {"reps", s.reps_run},
         {"status", trace::to_string(s.status)},
+        {"outcome", runner::to_string(runner::run_outcome(s))},
         {"message", s.message},
         {"wrong_outputs", s.wrong_outputs},
         {"checked_outputs", s.checked_outputs},
@@ -302,6 +304,8 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
     out << "status:   " << trace::to_string(s.status);
     if (!s.message.empty()) out << " - " << s.message;
     out << "\n";
+    // The run's own outcome in the words the app and `synclab table` use (runner/outcome.h).
+    out << "outcome:  " << runner::to_string(runner::run_outcome(s)) << "\n";
     if (s.checked_outputs) {
         out << "outputs:  " << s.wrong_outputs << " wrong of " << s.checked_outputs << " checked";
         if (s.reps_run > 1)

@@ -12,7 +12,7 @@ namespace synclab::runner {
 struct Outcome {
     enum class End : uint8_t { Completes, Hangs, Fails } end = End::Completes;
     bool wrong_outputs = false;
-    std::string text; // "completes, right", "completes, 512 of 3072 wrong", "hangs (deadlock)"
+    std::string text; // "right", "wrong outputs (512 of 3072)", "hung (deadlock)" (runner/outcome.h's words)
 };
 
 // The simulator's outcome over a summary's repetitions: deadlock, a step budget (a spin that never

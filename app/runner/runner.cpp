@@ -90,7 +90,7 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         if (r == 0 || (check.wrong && u.reps_with_wrong_outputs == 1)) u.check_summary = check.summary;
         // The untraced launch's outputs are the hardware's own outcome (the traced one's timing is
         // perturbed), so only these are counted.
-        if (summary.histogram) count_outcomes(*summary.histogram, o.buffers, options.seed + r, {});
+        if (summary.histogram) count_outcomes(*summary.histogram, o.buffers, options.seed + r, {}, check.expected);
         if (options.progress) options.progress(double(r + 1) / steps);
     }
     if (!times.empty()) {
@@ -208,7 +208,7 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options);
 } // namespace
 
 void count_outcomes(Histogram& h, const std::vector<launch::Buffer>& buffers, uint64_t seed,
-                    const std::vector<uint32_t>& choices) {
+                    const std::vector<uint32_t>& choices, const std::vector<scenario::ExpectedOutput>& expected) {
     const HistogramRequest& q = h.request;
     const launch::Buffer* buffer = nullptr;
     std::string names;
@@ -231,6 +231,11 @@ void count_outcomes(Histogram& h, const std::vector<launch::Buffer>& buffers, ui
     const size_t per = q.per > 0 ? q.per : elements;
     size_t records = elements / per;
     if (q.limit > 0) records = std::min<size_t>(records, q.limit);
+    // The right values of the whole buffer, where the check computed them (a check of part of it
+    // cannot say which record is which).
+    const std::vector<uint8_t>* right = nullptr;
+    for (const scenario::ExpectedOutput& e : expected)
+        if (e.name == q.buffer && e.bytes.size() == buffer->bytes.size()) right = &e.bytes;
     size_t last = SIZE_MAX; // the previous record's outcome: runs of equal records are common
     for (size_t r = 0; r < records; ++r) {
         std::string text = launch::format_values(buffer->bytes, q.type, r * per, per);
@@ -246,6 +251,11 @@ void count_outcomes(Histogram& h, const std::vector<launch::Buffer>& buffers, ui
             i = h.outcomes.size() - 1;
         }
         ++h.outcomes[i].count;
+        if (right != nullptr &&
+            !std::equal(buffer->bytes.begin() + std::ptrdiff_t(r * per * size),
+                        buffer->bytes.begin() + std::ptrdiff_t((r + 1) * per * size),
+                        right->begin() + std::ptrdiff_t(r * per * size)))
+            ++h.outcomes[i].wrong;
         last = i;
     }
     h.records += records;
@@ -360,7 +370,7 @@ class SimRuns {
             std::vector<uint32_t> choices;
             for (const auto& [offered, taken] : result.choices)
                 choices.push_back(taken);
-            count_outcomes(*s_.histogram, buffers, seed, choices);
+            count_outcomes(*s_.histogram, buffers, seed, choices, check.expected);
         }
 
         const bool interesting = check.wrong > 0 || !findings.empty() || result.status != trace::RunStatus::Ok;

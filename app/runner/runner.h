@@ -66,6 +66,9 @@ struct OutcomeCount {
     // that execution (exhaustive: sim::Options::choices replays it). GPU: the launch's seed.
     uint64_t seed = 0;
     std::vector<uint32_t> choices;
+    // Records of this outcome that differ from the reference's right values at their place (a weak
+    // outcome: "flag seen, data stale"); 0 where they matched or nothing was checked.
+    uint64_t wrong = 0;
 };
 
 struct Histogram {
@@ -83,10 +86,13 @@ struct RequestError : std::invalid_argument {
 };
 
 // Counts one run's outcomes in `histogram` (histogram.request: the buffer, records of `per`
-// elements, at most `limit` of them); `seed` / `choices` name the run where an outcome is new. Throws RequestError when the
-// buffer is not among `buffers` or `per` does not divide it.
+// elements, at most `limit` of them); `seed` / `choices` name the run where an outcome is new. Where
+// `expected` holds the buffer's right values whole (the run's check), a record that differs from
+// them counts as its outcome's `wrong`. Throws RequestError when the buffer is not among `buffers`
+// or `per` does not divide it.
 void count_outcomes(Histogram& histogram, const std::vector<launch::Buffer>& buffers, uint64_t seed,
-                    const std::vector<uint32_t>& choices);
+                    const std::vector<uint32_t>& choices,
+                    const std::vector<scenario::ExpectedOutput>& expected = {});
 // Sorts the outcomes most frequent first (ties by outcome text).
 void order_outcomes(Histogram& histogram);
 

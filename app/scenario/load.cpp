@@ -108,4 +108,11 @@ std::vector<Scenario> load_lessons(const fs::path& dir) {
     return out;
 }
 
+std::vector<Scenario> load_extra_lessons(const fs::path& dir) {
+    std::vector<Scenario> out = load_lessons(dir);
+    for (const Scenario& s : out)
+        if (find_scenario(s.id)) throw LessonError(s.lesson_file, 0, "lesson '" + s.id + "' has the id of a built-in lesson");
+    return out;
+}
+
 } // namespace synclab::scenario

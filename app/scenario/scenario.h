@@ -237,6 +237,9 @@ Scenario load_lesson(const std::filesystem::path& folder);
 // Every lesson folder in `dir`: in the order of `dir`/LESSONS where there is one, else every
 // sub-folder holding a lesson.toml, by name. Throws LessonError (also for an empty folder).
 std::vector<Scenario> load_lessons(const std::filesystem::path& dir);
+// load_lessons for lessons offered beside the built-in ones (`--lessons DIR` of the CLI and the app):
+// a lesson with the id of a built-in lesson is a LessonError naming its lesson file too.
+std::vector<Scenario> load_extra_lessons(const std::filesystem::path& dir);
 
 // The buffers the lesson marks as outputs, compared element by element with `expected` (the
 // reference run's buffers, in the same order): exact equality. `what` names the reference in the

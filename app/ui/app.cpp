@@ -15,7 +15,9 @@
 #include "trace/slt_file.h"
 #include "ui/layout_plan.h"
 #include "ui/outcome_words.h"
+#include "ui/lesson_library.h"
 #include "ui/panel_widgets.h"
+#include "ui/run_summary_line.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
 #include "ui/source_lines.h"
@@ -45,47 +47,9 @@ ImVec4 colour(uint32_t rgba) {
     return ImGui::ColorConvertU32ToFloat4(rgba);
 }
 
-// "completed · 331 of 49,152 outputs wrong · 4 findings": the run's outcome (outcome_words.h), for
-// the status line. English: the status line is.
+// The run's result for the status line (run_summary_line.h). English: the status line is.
 std::string record_summary(const RunRecord& r) {
-    return outcome_of(r.summary, Language::En).words;
-}
-
-// Text after the last item, in pieces: each piece stays on the line while it fits and moves to the
-// next line whole where it does not; a piece wider than a whole line wraps at its spaces. Nothing is
-// cut mid-word at the window's edge (a timeline header at presenter size, a narrow compare side).
-void flow_text(const std::string& text, uint32_t rgba, std::string_view separator = " \u00b7 ") {
-    const float line = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
-    size_t begin = 0;
-    while (begin < text.size()) {
-        size_t end = text.find(separator, begin);
-        end = end == std::string::npos ? text.size() : end + separator.size();
-        const std::string piece = text.substr(begin, end - begin);
-        const std::string shown = piece.substr(0, piece.find_last_not_of(' ') + 1);
-        const float width = ImGui::CalcTextSize(shown.c_str()).x;
-        // After a piece of this text, one space (the separator's own); after the item before it,
-        // the usual spacing.
-        const float space = begin == 0 ? ImGui::GetStyle().ItemSpacing.x : ImGui::CalcTextSize(" ").x;
-        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        if (ImGui::GetItemRectMax().x + space + width <= right) ImGui::SameLine(0, space);
-        if (width <= line)
-            widgets::coloured_text(rgba, shown.c_str());
-        else
-            widgets::coloured_text_wrapped(rgba, shown.c_str());
-        begin = end;
-    }
-}
-
-// The same outcome in the colour it deserves: red for wrong outputs or a hang, the warning colour for
-// right outputs with findings, green only for "correct" (status ok alone is no reason for green).
-// On the line (the status line clips it before the key hint), or flowed after the last item
-// (flow_text: the timeline header breaks it between its parts, never inside a word).
-void draw_record_summary(const RunRecord& r, Language language, bool presenter, bool flow = false) {
-    const Outcome outcome = outcome_of(r.summary, language);
-    if (flow)
-        flow_text(outcome.words, theme::tone_ink(outcome.tone, presenter));
-    else
-        widgets::coloured_text(theme::tone_ink(outcome.tone, presenter), outcome.words.c_str());
+    return record_summary_words(r, Language::En);
 }
 
 // Notes the rows area of the TimelineView just drawn (the last item) as `name`: its child region
@@ -136,14 +100,14 @@ void App::init() {
     // "Predict, then run": the app opens on the lesson, not on an empty timeline.
     state_.focus_view = View::Lesson;
     seen_view_ = View::Lesson;
-    const auto& catalog = scenario::catalog();
-    if (!catalog.empty()) {
+    const auto& all = lessons().all();
+    if (!all.empty()) {
         // The first lesson on its first broken variant: a newcomer's first run shows what the lesson
         // is about (a race), not a quiet correct run; the correct variant is the row above it.
-        const auto& variants = catalog.front().variants;
+        const auto& variants = all.front()->variants;
         const auto broken = std::find_if(variants.begin(), variants.end(),
                                          [](const scenario::Variant& v) { return !v.expect.always_correct(); });
-        state_.scenario = &catalog.front();
+        state_.scenario = all.front();
         state_.variant = broken != variants.end() ? &*broken : variants.empty() ? nullptr : &variants.front();
     }
     if (options_.remember_settings) {
@@ -302,13 +266,13 @@ void App::handle_keys() {
 }
 
 void App::step_scenario(int delta) {
-    const auto& catalog = scenario::catalog();
-    if (catalog.empty()) return;
+    const auto& all = lessons().all();
+    if (all.empty()) return;
     int index = 0;
-    for (size_t i = 0; i < catalog.size(); ++i)
-        if (&catalog[i] == state_.scenario) index = int(i);
-    index = std::clamp(index + delta, 0, int(catalog.size()) - 1);
-    state_.scenario = &catalog[size_t(index)];
+    for (size_t i = 0; i < all.size(); ++i)
+        if (all[i] == state_.scenario) index = int(i);
+    index = std::clamp(index + delta, 0, int(all.size()) - 1);
+    state_.scenario = all[size_t(index)];
     state_.variant = state_.scenario->variants.empty() ? nullptr : &state_.scenario->variants.front();
 }
 
@@ -351,12 +315,9 @@ void App::toggle_compare() {
 // [SECTION] Selection
 
 bool App::select(const std::string& scenario_id, const std::string& variant_id, std::string& error) {
-    const scenario::Scenario* s = scenario::find_scenario(scenario_id);
+    const scenario::Scenario* s = lessons().find(scenario_id);
     if (!s) {
-        std::string ids;
-        for (const scenario::Scenario& c : scenario::catalog())
-            ids += (ids.empty() ? "" : ", ") + c.id;
-        error = "unknown scenario '" + scenario_id + "' (scenarios: " + ids + ")";
+        error = "unknown scenario '" + scenario_id + "' (scenarios: " + lessons().ids() + ")";
         return false;
     }
     const scenario::Variant* v = variant_id.empty() ? (s->variants.empty() ? nullptr : &s->variants.front())
@@ -370,13 +331,20 @@ bool App::select(const std::string& scenario_id, const std::string& variant_id, 
     }
     state_.scenario = s;
     state_.variant = v;
+    // Now, not at the next frame: what the caller sets next for this lesson (a script's --memory)
+    // must not be reset as if the selection had moved after it.
+    on_selection_changed();
     return true;
 }
 
 // Views change state.scenario/variant directly; this runs once per change, whoever made it.
 void App::on_selection_changed() {
-    // The memory model picked in the run panel was for that lesson: another lesson starts at its own.
-    if (state_.scenario != seen_scenario_) state_.controls.memory.reset();
+    // The memory model and step budget picked in the run panel were for that lesson: another lesson
+    // starts at its own.
+    if (state_.scenario != seen_scenario_) {
+        state_.controls.memory.reset();
+        state_.controls.max_steps.reset();
+    }
     seen_scenario_ = state_.scenario;
     seen_variant_ = state_.variant;
     state_.selection = Selection{};
@@ -462,6 +430,8 @@ void App::draw_normal_layout(ImVec2 size) {
         browser_.draw(state_);
         if (const ImVec4 r = browser_.selected_rect(); r.z > r.x)
             regions_["browser_selected"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
+        if (const ImVec4 r = browser_.selected_badge_rect(); r.z > r.x)
+            regions_["browser_badge"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
         ImGui::EndChild();
         layout_.left_gap();
         ImGui::BeginChild("##run_panel", ImVec2(0, column.run_panel_h), true);
@@ -628,10 +598,10 @@ void App::draw_presenter_layout(ImVec2 size) {
                       ImGuiWindowFlags_NoScrollbar);
     note_region("header");
     ImGui::PushFont(fonts_.heading());
-    const auto& catalog = scenario::catalog();
+    const auto& catalog = lessons().all();
     int si = 0, vi = 0;
     for (size_t i = 0; i < catalog.size(); ++i)
-        if (&catalog[i] == state_.scenario) si = int(i);
+        if (catalog[i] == state_.scenario) si = int(i);
     if (state_.scenario)
         for (size_t i = 0; i < state_.scenario->variants.size(); ++i)
             if (&state_.scenario->variants[i] == state_.variant) vi = int(i);
@@ -1294,7 +1264,7 @@ void App::poll_runs() {
 
 void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
     const RunRecord& r = *record;
-    const scenario::Scenario* s = r.scenario_id.empty() ? nullptr : scenario::find_scenario(r.scenario_id);
+    const scenario::Scenario* s = r.scenario_id.empty() ? nullptr : lessons().find(r.scenario_id);
     const scenario::Variant* v = s ? s->find_variant(r.variant_id) : nullptr;
     const std::string key = variant_key(r.scenario_id, r.variant_id);
     state_.status = r.label + ": " + record_summary(r);
@@ -1337,16 +1307,11 @@ void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
         return;
     }
     // The badges are the lessons' verdicts, which are about the simulator (the GPU's outcome is shown
-    // as it is, both sides): a GPU run does not change them.
-    const bool gpu = r.options.backend == "gpu";
+    // as it is, both sides): a GPU run does not change them (badge_for).
     if (s && v && r.summary.status != trace::RunStatus::Cancelled && r.gpu_unavailable.empty())
         last_runs_[key] = record;
-    if (s && v && r.summary.status != trace::RunStatus::Cancelled && !gpu) {
-        if (r.summary.status == trace::RunStatus::Error) {
-            state_.badges[key] = Badge::Failed;
-        } else {
-            state_.badges[key] = verdict_for(*v, r).pass ? Badge::AsExpected : Badge::Unexpected;
-        }
+    if (s && v) {
+        if (const Badge badge = badge_for(*v, r); badge.ran) state_.badges[key] = badge;
     }
     if (slot == RunSlot::CompareLeft) state_.compare_left = record;
     if (slot == RunSlot::CompareRight) state_.compare_right = record;

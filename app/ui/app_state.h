@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runner/ladder.h"
+#include "runner/outcome.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
@@ -38,8 +39,16 @@ struct RunRecord {
     std::string gpu_unavailable;
 };
 
-// What a variant's last run showed, for the badges in the scenario browser.
-enum class Badge : uint8_t { NotRun, AsExpected, Unexpected, Failed };
+// What a variant's last run showed, for its badge in the scenario browser (ui/outcome_words.h): whether
+// it matched the lesson (the badge's shape) and the run's own outcome (its colour). Two separate things:
+// a hang of a variant that should hang is as expected, and a hang.
+struct Badge {
+    bool ran = false;
+    runner::LessonMatch match = runner::LessonMatch::AsExpected;
+    runner::RunOutcome outcome = runner::RunOutcome::Completed;
+    bool findings = false; // its analysis found a bug (runner::found_a_bug: a right run with one is luck)
+    bool as_expected() const { return ran && match == runner::LessonMatch::AsExpected; }
+};
 
 // The visible time range and vertical scroll of a timeline. Compare mode gives both timelines the
 // same camera, which is what synchronises zoom and pan.
@@ -119,6 +128,9 @@ struct Controls {
     std::optional<launch::MemoryModel> memory;
     // How the simulator schedules a warp's lanes (sim::WarpModel): its splits them, lockstep never.
     sim::WarpModel warp_model = sim::WarpModel::Its;
+    // The simulator's step budget (thread-instructions; a run past it stops with status budget); unset:
+    // the lesson's own (`max_steps` in lesson.toml), else the simulator's default.
+    std::optional<uint64_t> max_steps;
     uint64_t max_executions = 100'000; // schedule exhaustive: the bound
     // Schedule exhaustive: run only the execution these choices name (runner::RunOptions::replay).
     std::optional<std::vector<uint32_t>> replay;

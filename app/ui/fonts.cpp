@@ -4,6 +4,8 @@
 //   [SECTION] Building the atlas
 #include "ui/fonts.h"
 
+#include "ui/lesson_library.h"
+
 #include "scenario/scenario.h"
 #include "ui/outcome_words.h"
 #include "ui/source_lines.h"
@@ -103,11 +105,11 @@ void add_lesson_text(ImFontGlyphRangesBuilder& b, const scenario::LessonText& t,
 // Every character of the Chinese lesson texts, so that no lesson ever shows a missing glyph, even
 // outside ImGui's list of common characters.
 void add_catalog_chinese(ImFontGlyphRangesBuilder& b, bool titles_only) {
-    for (const scenario::Scenario& s : scenario::catalog()) {
-        add_lesson_text(b, s.zh, titles_only);
-        for (const scenario::OutcomeClass& c : s.outcomes.classes)
+    for (const scenario::Scenario* s : lessons().all()) {
+        add_lesson_text(b, s->zh, titles_only);
+        for (const scenario::OutcomeClass& c : s->outcomes.classes)
             b.AddText(c.label_zh.c_str()); // the outcomes view's "meaning" column
-        for (const scenario::Variant& v : s.variants)
+        for (const scenario::Variant& v : s->variants)
             add_lesson_text(b, v.zh, titles_only);
     }
 }
@@ -138,8 +140,9 @@ std::vector<std::string> chinese_ui_words() {
     for (trace::Space space :
          {trace::Space::Shared, trace::Space::Global, trace::Space::Local, trace::Space::Other})
         out.emplace_back(space_words(space, zh));
-    for (Badge b : {Badge::NotRun, Badge::AsExpected, Badge::Unexpected, Badge::Failed})
-        out.emplace_back(badge_text(b, zh));
+    for (std::string& word : vocabulary_words(zh))
+        out.push_back(std::move(word));
+    out.push_back(badge_text(Badge{}, zh));
     for (const char* topic : {"barriers", "warps", "fences", "atomics"})
         out.push_back(topic_label(topic, zh));
     for (const char* reason : {"no NVIDIA driver found", "no CUDA device", "checking for a GPU",

@@ -148,6 +148,9 @@ void ContentionIndex::build(const trace::Trace& trace, uint32_t max_rows) {
     }
     t_begin_ = times_.front();
     t_end_ = times_.back() + 1;
+    t_origin_ = t_begin_;
+    for (size_t i = 0; i < trace.events.size(); ++i)
+        t_origin_ = std::min<uint64_t>(t_origin_, timed_ ? trace.timing[i].issue : trace.events[i].time);
 
     // The fine histogram over the whole extent.
     const double span = double(t_end_ - t_begin_);

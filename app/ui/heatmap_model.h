@@ -72,6 +72,9 @@ class ContentionIndex {
     uint64_t events() const { return events_; }
     bool timed() const { return timed_; }        // times are modelled completion cycles (else event time)
     uint64_t t_begin() const { return t_begin_; } // first atomic's time
+    // The time axis's 0: the run's first event (where timed, the cycle it was issued), as the
+    // timeline's 0 is; at most t_begin().
+    uint64_t t_origin() const { return t_origin_; }
     uint64_t t_end() const { return t_end_; }     // one past the last
     bool empty() const { return events_ == 0; }
 
@@ -82,7 +85,7 @@ class ContentionIndex {
     std::vector<ContentionRow> rows_;
     uint64_t events_ = 0;
     bool timed_ = false;
-    uint64_t t_begin_ = 0, t_end_ = 0;
+    uint64_t t_begin_ = 0, t_end_ = 0, t_origin_ = 0;
     uint32_t fine_bins_ = 0;           // <= kFineBins (fewer when the extent is shorter)
     double fine_width_ = 1;            // time per fine bin
     std::vector<uint32_t> fine_ops_;   // rows x fine_bins_

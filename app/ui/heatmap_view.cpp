@@ -7,6 +7,7 @@
 #include "ui/colour_map.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
+#include "ui/lesson_library.h"
 #include "ui/theme.h"
 #include "ui/ui_text.h"
 
@@ -54,7 +55,7 @@ HeatmapView::Built HeatmapView::build(std::shared_ptr<const RunRecord> record) {
     const trace::Trace& trace = record->summary.trace;
     b.contention.build(trace);
     const scenario::Scenario* scenario =
-        record->scenario_id.empty() ? nullptr : scenario::find_scenario(record->scenario_id);
+        record->scenario_id.empty() ? nullptr : lessons().find(record->scenario_id);
     b.latencies = thread_latencies(trace, scenario, record->summary.final_buffers);
     b.block_thread = block_thread_grid(trace, b.latencies);
     b.sm_warp = sm_warp_grid(trace, b.latencies, &b.sm_warp_ids);
@@ -86,7 +87,8 @@ void HeatmapView::rebuild(const std::shared_ptr<const RunRecord>& record) {
 }
 
 void HeatmapView::reset_zoom() {
-    t0_ = double(contention_.t_begin());
+    // From the run's first event, the time axis's 0 (the atomics may start later: that is time too).
+    t0_ = double(contention_.t_origin());
     t1_ = double(contention_.t_end());
     u0_ = v0_ = 0;
     u1_ = v1_ = 1;
@@ -278,8 +280,8 @@ void HeatmapView::draw_map(const AppState& state, const RunRecord& record) {
     // Column axis: its ends and what it is.
     std::string left, right;
     if (c) {
-        left = number(t0_);
-        right = number(t1_);
+        left = number(t0_ - double(contention_.t_origin()));
+        right = number(t1_ - double(contention_.t_origin()));
     } else {
         left = number(std::floor(u0_ * grid->cols));
         right = number(std::ceil(u1_ * grid->cols) - 1);
@@ -382,7 +384,8 @@ void HeatmapView::tooltip(const AppState& state, const RunRecord& record, uint32
         ImGui::TextUnformatted(fill(t.heatmap.tip_address, {row_label(state, row)}).c_str());
         double from = 0, to = 0;
         column_time(contention_grid_, col, from, to);
-        ImGui::TextUnformatted(fill(t.heatmap.tip_time, {number(from), number(to)}).c_str());
+        const double origin = double(contention_.t_origin());
+        ImGui::TextUnformatted(fill(t.heatmap.tip_time, {number(from - origin), number(to - origin)}).c_str());
         if (v < 0)
             ImGui::TextDisabled("%s", t.heatmap.tip_no_data.s);
         else if (value_ == ContentionValue::Operations)

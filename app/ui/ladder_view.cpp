@@ -46,6 +46,17 @@ std::string ladder_time_words(const runner::Ladder& ladder, const runner::Ladder
     return fixed(rung.time, rung.time < 0.1 ? 4 : 3) + " " + t.unit_ms.s;
 }
 
+Outcome ladder_rung_outcome(const runner::LadderRung& rung, Language language) {
+    Outcome out;
+    out.outcome = runner::run_outcome(rung.status, rung.wrong_outputs, rung.checked_outputs);
+    out.tone = outcome_tone(out.outcome, false);
+    out.words = outcome_word(out.outcome, language);
+    if (out.outcome == runner::RunOutcome::WrongOutputs)
+        out.words += " \u00b7 " + fill(ui_text(language).ladder.wrong,
+                                        {thousands(rung.wrong_outputs), thousands(rung.checked_outputs)});
+    return out;
+}
+
 void LadderView::draw(AppState& state) {
     const UiText& text = ui_text(shown_language(state));
     const LadderText& t = text.ladder;
@@ -81,11 +92,9 @@ void LadderView::draw(AppState& state) {
         for (const runner::LadderRung& r : ladder->rungs) {
             ImGui::Bullet();
             ImGui::TextUnformatted(r.variant.c_str());
-            if (r.checked_outputs && r.wrong_outputs) {
-                ImGui::SameLine();
-                widgets::coloured_text(theme::kWrongOutput,
-                                       fill(t.wrong, {std::to_string(r.wrong_outputs), std::to_string(r.checked_outputs)}).c_str());
-            }
+            ImGui::SameLine();
+            const Outcome o = ladder_rung_outcome(r, shown_language(state));
+            widgets::coloured_text(theme::tone_ink(o.tone, state.presenter), o.words.c_str());
         }
         return;
     }
@@ -94,7 +103,6 @@ void LadderView::draw(AppState& state) {
 
 void LadderView::draw_bars(const AppState& state, const runner::Ladder& ladder) {
     const Language lang = shown_language(state);
-    const LadderText& t = ui_text(lang).ladder;
     const float em = ImGui::GetFontSize();
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -141,9 +149,9 @@ void LadderView::draw_bars(const AppState& state, const runner::Ladder& ladder) 
         dl->PushClipRect(ImVec2(x0, base_y), ImVec2(x0 + col_w, base_y + labels_h), true);
         dl->AddText(ImVec2(x0, base_y + 2), ink, r.variant.c_str());
         dl->AddText(ImVec2(x0, base_y + 2 + line), dim, ladder_time_words(ladder, r, lang).c_str());
-        if (r.checked_outputs && r.wrong_outputs)
-            dl->AddText(ImVec2(x0, base_y + 2 + line * 2), theme::kWrongOutput,
-                        fill(t.wrong, {std::to_string(r.wrong_outputs), std::to_string(r.checked_outputs)}).c_str());
+        const Outcome outcome = ladder_rung_outcome(r, lang);
+        dl->AddText(ImVec2(x0, base_y + 2 + line * 2), theme::tone_ink(outcome.tone, state.presenter),
+                    outcome.words.c_str());
         dl->PopClipRect();
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         if (mouse.x >= x0 && mouse.x < x0 + col_w && mouse.y >= origin.y && mouse.y < base_y + labels_h &&

@@ -6,6 +6,7 @@
 
 #include "runner/ladder.h"
 #include "ui/app_state.h"
+#include "ui/outcome_words.h"
 
 #include <imgui.h>
 
@@ -17,6 +18,9 @@ namespace synclab::ui {
 std::string ladder_ratio_words(const runner::Ladder& ladder, const runner::LadderRung& rung, Language language);
 // A rung's time with its unit: "123,456 cycles", "0.0123 ms".
 std::string ladder_time_words(const runner::Ladder& ladder, const runner::LadderRung& rung, Language language);
+// A rung's run in the vocabulary of outcome_words.h: "right", "wrong outputs · 12 of 16,384 wrong",
+// "hung", ... with its tone (a rung carries no findings: right is Good).
+Outcome ladder_rung_outcome(const runner::LadderRung& rung, Language language);
 
 class LadderView {
   public:

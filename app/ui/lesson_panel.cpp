@@ -8,12 +8,14 @@
 
 #include "ui/panel_widgets.h"
 #include "ui/predict_card.h"
+#include "ui/run_panel.h"
 #include "ui/source_lines.h"
 #include "ui/theme.h"
 #include "ui/ui_text.h"
 
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdio>
 #include <string>
 
@@ -191,6 +193,7 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
     // What happened, in one line with the colour it deserves ("completed" is not "correct").
     const Outcome outcome = outcome_of(summary, language);
     widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), outcome.words.c_str());
+    draw_raise_step_budget(state); // (a run its step budget stopped: the control, where the student looks)
     draw_prediction_check(state, prediction, summary, words);
 
     // What to look at and the fix come first: at 1280x720 the lesson shows about ten lines, and
@@ -206,9 +209,13 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
     } else {
         const runner::VerdictCheck verdict = verdict_for(v, record);
         // Not green when it passes: "as expected" of a broken variant sits beside wrong outputs, and
-        // green there would read as "right". The accent says "the lesson showed what it should".
-        widgets::coloured_text(verdict.pass ? p.accent : p.bad,
-                               verdict.pass ? words.as_expected : words.not_as_expected);
+        // green there would read as "right" (outcome_words.h: the match has a tone of its own).
+        const runner::LessonMatch match = runner::lesson_match(verdict);
+        std::string word = match_word(match, language);
+        if (language == Language::En && !word.empty()) word[0] = char(std::toupper(static_cast<unsigned char>(word[0])));
+        widgets::coloured_text_wrapped(
+            theme::tone_ink(match_tone(match), state.presenter),
+            fill(match == runner::LessonMatch::AsExpected ? words.as_expected : words.surprise, {word}).c_str());
         for (const std::string& problem : verdict.problems) {
             ImGui::Bullet();
             widgets::coloured_text_wrapped(p.bad, problem.c_str());

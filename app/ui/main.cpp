@@ -3,6 +3,7 @@
 // line's table instead (the `synclab` binary next to this one), so that `synclab-app` on a server
 // still shows something useful.
 #include "ui/app.h"
+#include "ui/lesson_library.h"
 #include "ui/script.h"
 #include "ui/shell.h"
 
@@ -48,6 +49,11 @@ int main(int argc, char** argv) {
         break;
     }
     const ScriptOptions& options = parsed.options;
+    // Before anything reads the lessons (the App, its fonts' glyphs, the settings' last lesson).
+    if (parsed.lessons) install_lessons(std::move(*parsed.lessons));
+    if (!options.lessons_error.empty())
+        std::cerr << "synclab-app: the lessons in " << options.lessons_dir
+                  << " could not be loaded: " << options.lessons_error << "\n";
 
     try {
         Shell shell;

@@ -1,11 +1,16 @@
 // Index
 //   [SECTION] Numbers and kinds
-//   [SECTION] The outcome of a run
+//   [SECTION] The run's own outcome
+//   [SECTION] Whether it matched the lesson
+//   [SECTION] A memory model's verdict on an outcome
 //   [SECTION] The expected verdict as a sentence
 //   [SECTION] Predict, then run
 #include "ui/outcome_words.h"
 
+#include "ui/value_format.h"
+
 #include <algorithm>
+#include <map>
 
 namespace synclab::ui {
 
@@ -66,53 +71,229 @@ std::string kind_words(analysis::FindingKind kind, Language language, bool with_
     return zh(language) ? "未知发现" : "an unknown finding";
 }
 
-// [SECTION] The outcome of a run -------------------------------------------------------------------
+// [SECTION] The run's own outcome ---------------------------------------------------------------------
+
+const char* outcome_word(runner::RunOutcome outcome, Language language) {
+    const bool z = zh(language);
+    switch (outcome) {
+    case runner::RunOutcome::Right:
+        return z ? "正确" : "right";
+    case runner::RunOutcome::WrongOutputs:
+        return z ? "输出错误" : "wrong outputs";
+    case runner::RunOutcome::Completed:
+        return z ? "已完成" : "completed";
+    case runner::RunOutcome::Hung:
+        return z ? "挂起" : "hung";
+    case runner::RunOutcome::Stopped:
+        return z ? "被停止" : "stopped";
+    case runner::RunOutcome::Refused:
+        return z ? "被拒绝" : "refused";
+    case runner::RunOutcome::Error:
+        return z ? "出错" : "error";
+    case runner::RunOutcome::Cancelled:
+        return z ? "已取消" : "cancelled";
+    }
+    return "";
+}
+
+theme::Tone outcome_tone(runner::RunOutcome outcome, bool findings) {
+    using theme::Tone;
+    switch (outcome) {
+    case runner::RunOutcome::Right:
+        return findings ? Tone::Warning : Tone::Good;
+    case runner::RunOutcome::Completed:
+        return findings ? Tone::Warning : Tone::Neutral;
+    case runner::RunOutcome::Cancelled:
+        return Tone::Neutral;
+    case runner::RunOutcome::WrongOutputs:
+    case runner::RunOutcome::Hung:
+    case runner::RunOutcome::Stopped:
+    case runner::RunOutcome::Refused:
+    case runner::RunOutcome::Error:
+        return Tone::Bad;
+    }
+    return Tone::Neutral;
+}
+
+std::vector<std::string> key_values(const runner::RunSummary& s, Language language) {
+    std::vector<std::string> out;
+    for (const scenario::ExpectedOutput& e : s.expected_outputs) {
+        if (e.bytes.size() != launch::elem_size(e.type)) continue; // not a single element
+        const auto got = std::find_if(s.final_buffers.begin(), s.final_buffers.end(),
+                                      [&](const launch::Buffer& b) { return b.name == e.name; });
+        if (got == s.final_buffers.end() || got->bytes.size() != e.bytes.size()) continue;
+        auto text = [&](const std::vector<uint8_t>& bytes) {
+            std::string v = element_text(bytes, e.type, 0);
+            // Whole numbers with the thousands separator the other counts use ("4,096").
+            const bool digits = !v.empty() && std::all_of(v.begin() + (v[0] == '-'), v.end(),
+                                                          [](char c) { return c >= '0' && c <= '9'; });
+            if (digits && v[0] != '-') return thousands(std::stoull(v));
+            return v;
+        };
+        const bool right = got->bytes == e.bytes;
+        std::string line = e.name + " = " + text(got->bytes);
+        if (!right) line += (zh(language) ? "，应为 " : ", expected ") + text(e.bytes);
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
+StillRunning still_running(const trace::Trace& trace) {
+    std::map<uint32_t, uint32_t> at; // site -> running threads
+    StillRunning out;
+    for (const trace::ThreadInfo& t : trace.threads)
+        if (t.end == trace::ThreadEnd::Running) {
+            ++at[t.end_site];
+            ++out.threads;
+        }
+    uint32_t most = 0;
+    for (const auto& [site, threads] : at)
+        if (threads > most && site < trace.sites.size() && trace.sites[site].source_line != 0) {
+            most = threads;
+            out.line = trace.sites[site].source_line;
+        }
+    if (out.line == 0) out.threads = 0;
+    return out;
+}
+
+namespace {
+
+// Why a budget stopped the run, in the app's words (the simulator's own message names the command
+// line's options, which the app has as run panel controls).
+std::string budget_words(const runner::RunSummary& s, Language language) {
+    const bool z = zh(language);
+    const StillRunning where = still_running(s.trace);
+    std::string out;
+    switch (s.budget) {
+    case sim::Budget::Steps:
+        out = z ? "步数预算在执行了 " + thousands(s.thread_instructions) + " 条线程指令后用完"
+                : "the step budget ran out after " + thousands(s.thread_instructions) + " thread-instructions";
+        break;
+    case sim::Budget::Events:
+        out = z ? "跟踪记录达到了事件预算" : "the trace reached its budget of events";
+        break;
+    case sim::Budget::Memory:
+        out = z ? "模拟需要的内存超出了内存预算" : "the simulation needed more memory than its budget";
+        break;
+    case sim::Budget::Threads:
+        out = z ? "这次启动的线程数超出了模拟器的线程预算" : "the launch has more threads than the simulator's budget";
+        break;
+    case sim::Budget::None:
+        return s.message;
+    }
+    if (where.threads > 0)
+        out += z ? "，还有 " + thousands(where.threads) + " 个线程在第 " + std::to_string(where.line) + " 行运行"
+                 : ", " + thousands(where.threads) + (where.threads == 1 ? " thread" : " threads") +
+                       " still running at line " + std::to_string(where.line);
+    if (s.budget == sim::Budget::Steps)
+        out += z ? "（可能是一个永不结束的循环？）" + std::string(kSep) + "可以在运行面板里提高步数预算"
+                 : " (a loop that may never end?)" + std::string(kSep) + "raise the step budget in the run panel";
+    return out;
+}
+
+} // namespace
 
 Outcome outcome_of(const runner::RunSummary& s, Language language) {
-    using theme::Tone;
     const bool z = zh(language);
     const size_t findings = s.findings.size();
+    const runner::RunOutcome outcome = runner::run_outcome(s);
+    Outcome out;
+    out.outcome = outcome;
+    out.tone = outcome_tone(outcome, runner::found_a_bug(s));
+    const std::string word = outcome_word(outcome, language);
+    const std::string colon = z ? "：" : ": ";
     const std::string found = s.traced ? std::string(kSep) + count_findings(findings, language) : "";
-    std::string why = s.message;
-    auto with_why = [&](std::string head) { return why.empty() ? head : head + (z ? "：" : ": ") + why; };
-    switch (s.status) {
-    case trace::RunStatus::Ok:
+    auto with_why = [&](const std::string& why) { return why.empty() ? word : word + colon + why; };
+    const std::vector<std::string> keys = key_values(s, language);
+    auto detail = [&](std::string fallback) {
+        if (keys.empty()) return fallback;
+        std::string joined;
+        for (const std::string& k : keys)
+            joined += (joined.empty() ? "" : std::string(kSep)) + k;
+        return joined;
+    };
+    switch (outcome) {
+    case runner::RunOutcome::Hung:
+        out.words = with_why(s.status == trace::RunStatus::Deadlock ? (z ? "死锁" : "deadlock")
+                                                                     : (z ? "超时后被停止" : "stopped at the timeout")) +
+                    found;
         break;
-    case trace::RunStatus::Deadlock:
-        return {(z ? "挂起：死锁" : "hung: deadlock") + found, Tone::Bad};
-    case trace::RunStatus::Timeout:
-        return {(z ? "挂起：超时后被停止" : "hung: stopped at the timeout") + found, Tone::Bad};
-    case trace::RunStatus::Budget:
-        return {with_why(z ? "被停止：超出步数预算" : "stopped: over the step budget") + found, Tone::Bad};
-    case trace::RunStatus::Error:
-        return {with_why(z ? "出错" : "error"), Tone::Bad};
-    case trace::RunStatus::Cancelled:
-        return {z ? "已取消" : "cancelled", Tone::Neutral};
+    case runner::RunOutcome::Stopped:
+        out.words = with_why(budget_words(s, language)) + found;
+        break;
+    case runner::RunOutcome::Refused:
+        // The reason is the simulator's or the driver's English; Chinese says what it means.
+        out.words = z ? with_why("这次 " + thousands(s.trace.meta.grid.count()) + " 个线程块的启动在任何线程运行之前就被拒绝了")
+                      : with_why(s.message);
+        break;
+    case runner::RunOutcome::Error:
+        out.words = with_why(s.message);
+        break;
+    case runner::RunOutcome::Cancelled:
+        out.words = word;
+        break;
+    case runner::RunOutcome::WrongOutputs:
+        out.words = word + kSep +
+                    detail(z ? thousands(s.checked_outputs) + " 个中有 " + thousands(s.wrong_outputs) + " 个错误"
+                             : thousands(s.wrong_outputs) + " of " + thousands(s.checked_outputs) + " wrong") +
+                    found;
+        break;
+    case runner::RunOutcome::Completed:
+        out.words = word + kSep + (z ? "未检查输出" : "outputs not checked") + found;
+        break;
+    case runner::RunOutcome::Right:
+        out.words = word + kSep +
+                    detail(z ? "检查了 " + thousands(s.checked_outputs) + " 个输出"
+                             : thousands(s.checked_outputs) +
+                                   (s.checked_outputs == 1 ? " output checked" : " outputs checked"));
+        // Untraced GPU launches: nothing was analysed, so "no findings" would claim too much.
+        out.words += s.traced ? found
+                              : std::string(kSep) + (z ? "未记录跟踪，无法给出发现" : "not traced: no findings either way");
+        if (!s.traced) out.tone = theme::Tone::Neutral;
+        break;
     }
-    const std::string completed = z ? "完成" : "completed";
-    if (s.wrong_outputs > 0) {
-        const std::string wrong =
-            z ? thousands(s.checked_outputs) + " 个输出中有 " + thousands(s.wrong_outputs) + " 个错误"
-              : thousands(s.wrong_outputs) + " of " + thousands(s.checked_outputs) +
-                    (s.checked_outputs == 1 ? " output wrong" : " outputs wrong");
-        return {completed + kSep + wrong + found, Tone::Bad};
-    }
-    if (s.checked_outputs == 0) {
-        const std::string unchecked = z ? "未检查输出" : "outputs not checked";
-        return {completed + kSep + unchecked + found, findings > 0 ? Tone::Warning : Tone::Neutral};
-    }
-    const std::string right = z ? "输出正确" : "outputs right";
-    if (!s.traced) {
-        // Untraced GPU launches: nothing was analysed, so "correct" would claim too much.
-        return {completed + kSep + right + kSep +
-                    (z ? "未记录跟踪，无法给出发现" : "not traced: no findings either way"),
-                Tone::Neutral};
-    }
-    if (findings > 0) return {completed + kSep + right + found, Tone::Warning};
-    const std::string all_right =
-        z ? thousands(s.checked_outputs) + " 个输出全部正确"
-          : thousands(s.checked_outputs) + (s.checked_outputs == 1 ? " output right" : " outputs right");
-    return {(z ? "正确" : "correct") + std::string(kSep) + all_right + found, Tone::Good};
+    return out;
+}
+
+// [SECTION] Whether it matched the lesson -----------------------------------------------------------
+
+const char* match_word(runner::LessonMatch match, Language language) {
+    if (zh(language)) return match == runner::LessonMatch::AsExpected ? "符合预期" : "出乎预期";
+    return runner::to_string(match);
+}
+
+theme::Tone match_tone(runner::LessonMatch match) {
+    return match == runner::LessonMatch::AsExpected ? theme::Tone::Accent : theme::Tone::Warning;
+}
+
+// [SECTION] A memory model's verdict on an outcome ----------------------------------------------------
+
+std::string verdict_words(const runner::OutcomeVerdict& v, Language language) {
+    if (!zh(language)) return runner::verdict_words(v);
+    if (v.verdict == runner::ModelVerdict::Forbidden) return v.seen ? "禁止，却出现了" : "禁止，未出现";
+    return v.seen ? "允许，出现了" : "允许，未出现";
+}
+
+theme::Tone verdict_tone(const runner::OutcomeVerdict& v) {
+    using theme::Tone;
+    if (v.broken()) return Tone::Bad;
+    if (v.verdict == runner::ModelVerdict::Forbidden) return Tone::Good; // the model's promise held
+    if (v.seen && v.weak) return Tone::Warning;                          // allowed, and it happens
+    return Tone::Neutral;
+}
+
+std::vector<std::string> vocabulary_words(Language language) {
+    using runner::RunOutcome;
+    std::vector<std::string> out;
+    for (RunOutcome o : {RunOutcome::Right, RunOutcome::WrongOutputs, RunOutcome::Completed, RunOutcome::Hung,
+                         RunOutcome::Stopped, RunOutcome::Refused, RunOutcome::Error, RunOutcome::Cancelled})
+        out.emplace_back(outcome_word(o, language));
+    for (runner::LessonMatch m : {runner::LessonMatch::AsExpected, runner::LessonMatch::Surprise})
+        out.emplace_back(match_word(m, language));
+    for (runner::ModelVerdict v : {runner::ModelVerdict::Allowed, runner::ModelVerdict::Forbidden})
+        for (bool seen : {false, true})
+            out.push_back(verdict_words({v, seen, false}, language));
+    return out;
 }
 
 // [SECTION] The expected verdict as a sentence ------------------------------------------------------

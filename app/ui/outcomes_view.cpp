@@ -80,15 +80,18 @@ std::vector<OutcomeRow> outcome_rows(const scenario::Scenario* scenario, const s
             r.sim_count = c->count;
             r.sim_share = sim->records ? double(c->count) / double(sim->records) : 0.0;
             r.sim_run = c;
+            r.verdict.weak = r.verdict.weak || c->wrong > 0;
         }
         if (const runner::OutcomeCount* c = find(gpu, r.outcome)) {
             r.gpu_count = c->count;
             r.gpu_share = gpu->records ? double(c->count) / double(gpu->records) : 0.0;
+            r.verdict.weak = r.verdict.weak || c->wrong > 0;
         }
-        r.forbidden = variant != nullptr && std::find(variant->forbidden_outcomes.begin(),
-                                                      variant->forbidden_outcomes.end(),
-                                                      r.outcome) != variant->forbidden_outcomes.end();
-        r.forbidden_seen = r.forbidden && (r.sim_count > 0 || r.gpu_count > 0);
+        const bool forbidden = variant != nullptr && std::find(variant->forbidden_outcomes.begin(),
+                                                               variant->forbidden_outcomes.end(),
+                                                               r.outcome) != variant->forbidden_outcomes.end();
+        r.verdict.verdict = forbidden ? runner::ModelVerdict::Forbidden : runner::ModelVerdict::Allowed;
+        r.verdict.seen = r.sim_count > 0 || r.gpu_count > 0;
     }
     return rows;
 }
@@ -226,7 +229,8 @@ void OutcomesView::draw_table(AppState& state, const std::vector<OutcomeRow>& ro
         ImGui::PushID(int(i));
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        const uint32_t ink = r.forbidden_seen ? pal.bad : pal.text;
+        const bool broken = r.verdict.broken();
+        const uint32_t ink = broken ? pal.bad : pal.text;
         ImGui::PushStyleColor(ImGuiCol_Text, ink);
         // The whole row is the click target: a simulator run that gave this outcome opens.
         if (ImGui::Selectable(r.outcome.c_str(), false,
@@ -240,13 +244,11 @@ void OutcomesView::draw_table(AppState& state, const std::vector<OutcomeRow>& ro
         ImGui::TableNextColumn();
         widgets::wrapped(r.meaning.c_str());
         ImGui::TableNextColumn();
-        if (r.forbidden_seen)
-            widgets::coloured_text_wrapped(pal.bad, t.forbidden_seen);
-        else if (r.forbidden)
-            widgets::coloured_text(pal.warning, t.forbidden);
-        else
-            widgets::coloured_text(pal.good, t.allowed);
-        if (r.forbidden) {
+        // The model's verdict in the vocabulary's words and colours (outcome_words.h): an allowed weak
+        // outcome that came out is a warning, never green.
+        widgets::coloured_text_wrapped(theme::tone_ink(verdict_tone(r.verdict), presenter),
+                                       verdict_words(r.verdict, language).c_str());
+        if (r.verdict.verdict == runner::ModelVerdict::Forbidden) {
             // Why, from the lesson (its own words, in English only: a Chinese view leaves them out).
             const std::string why = language == Language::En && state.variant && !state.variant->forbidden_because.empty()
                                         ? std::string(t.tip_forbidden) + ": " + state.variant->forbidden_because
@@ -254,11 +256,11 @@ void OutcomesView::draw_table(AppState& state, const std::vector<OutcomeRow>& ro
             widgets::tooltip(why.c_str());
         }
         ImGui::TableNextColumn();
-        count_cell(r.sim_count, r.sim_share, r.forbidden_seen && r.sim_count ? pal.bad : theme::kOutcomeSim, presenter);
+        count_cell(r.sim_count, r.sim_share, broken && r.sim_count ? pal.bad : theme::kOutcomeSim, presenter);
         if (gpu_column) {
             ImGui::TableNextColumn();
             if (state.outcomes.gpu)
-                count_cell(r.gpu_count, r.gpu_share, r.forbidden_seen && r.gpu_count ? pal.bad : theme::kOutcomeGpu,
+                count_cell(r.gpu_count, r.gpu_share, broken && r.gpu_count ? pal.bad : theme::kOutcomeGpu,
                            presenter);
             else
                 ImGui::TextDisabled("-");

@@ -8,6 +8,7 @@
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"
+#include "runner/outcome.h"
 #include "ui/app_state.h"
 
 #include <imgui.h>
@@ -30,8 +31,9 @@ OutcomeSubject outcome_subject(const scenario::Scenario& scenario);
 struct OutcomeRow {
     std::string outcome; // "1,0" (launch::format_values)
     std::string meaning; // the lesson's label in the shown language, "" where it names none
-    bool forbidden = false;      // the model forbids it for this variant
-    bool forbidden_seen = false; // ... and it was counted on a side
+    // The memory model's verdict on it for this variant (forbidden or allowed), whether a side
+    // counted it, and whether it differs from the reference's values (a weak outcome).
+    runner::OutcomeVerdict verdict;
     uint64_t sim_count = 0, gpu_count = 0;
     double sim_share = 0, gpu_share = 0; // of that side's counted records, 0..1
     // A simulator run that produced it (its seed, or its exhaustive choices); null where the

@@ -16,6 +16,7 @@
 
 #include "analysis/provenance.h"
 #include "ui/app_state.h"
+#include "ui/value_format.h"
 
 #include <imgui.h>
 
@@ -81,10 +82,6 @@ GridLayout grid_layout(uint64_t count, float width, float min_pitch, float max_p
 
 // The cell under a point (x, y in pixels from the grid's top-left corner), nullopt outside the cells.
 std::optional<uint64_t> cell_at(const GridLayout& layout, float x, float y);
-
-// One element as its type writes it ("6.0", "-3", "4294967295"): value_format.h's format_value for
-// types of 32 bits or less, the whole value for 64-bit ones. "" for bytes too short.
-std::string element_text(const std::vector<uint8_t>& bytes, launch::ElemType type, uint64_t index);
 
 // "g_out: 16,384 elements, 331 wrong · 64 per row" ("... · 64 cells per row, 8 elements per cell"
 // when aggregated; no row width for an output of one row).

@@ -152,6 +152,7 @@ runner::RunOptions run_options(const Controls& controls) {
     // the GPU, whose scheduling and memory are its own).
     if (controls.backend != "gpu") options.memory = controls.memory;
     if (controls.backend != "gpu") options.limits.warp_model = controls.warp_model;
+    if (controls.backend != "gpu" && controls.max_steps) options.limits.max_steps = *controls.max_steps;
     if (controls.backend == "gpu" && options.schedule == sim::Schedule::Exhaustive)
         options.schedule = sim::Schedule::Random;
     if (controls.backend == "gpu") {

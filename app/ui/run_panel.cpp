@@ -146,6 +146,39 @@ void draw_numbers(AppState& state) {
     widgets::tooltip(exhaustive ? t.tip_reps_exhaustive.s : t.tip_reps.s, ImGuiHoveredFlags_AllowWhenDisabled);
 }
 
+// The lesson's own step budget, else the simulator's.
+uint64_t lesson_step_budget(const AppState& state) {
+    return state.scenario != nullptr && state.scenario->max_steps != 0 ? state.scenario->max_steps
+                                                                       : sim::Options{}.max_steps;
+}
+
+// The step budget the next run gets: the student's, else the lesson's.
+uint64_t step_budget(const AppState& state) {
+    return state.controls.max_steps.value_or(lesson_step_budget(state));
+}
+
+// The simulator's step budget: a run that spins is stopped there (and says where it spun). Shown where
+// it matters (a lesson with a budget of its own, one the student or a script set, a run it stopped):
+// elsewhere it would push the Run button down for a number no run reaches.
+void draw_step_budget(AppState& state) {
+    const RunRecord* r = state.current.get();
+    const bool stopped = r != nullptr && r->summary.status == trace::RunStatus::Budget &&
+                         r->summary.budget == sim::Budget::Steps;
+    if (!state.controls.max_steps && !stopped && (state.scenario == nullptr || state.scenario->max_steps == 0))
+        return;
+    const bool gpu = state.controls.backend == "gpu";
+    const RunPanelText& t = ui_text(shown_language(state)).run;
+    uint64_t budget = step_budget(state);
+    const uint64_t step = 1'000'000, fast = 100'000'000;
+    ImGui::BeginDisabled(gpu);
+    ImGui::SetNextItemWidth(field_width());
+    if (ImGui::InputScalar(t.step_budget, ImGuiDataType_U64, &budget, &step, &fast, "%llu"))
+        state.controls.max_steps = std::clamp<uint64_t>(budget, 1000, UINT64_MAX / 2);
+    ImGui::EndDisabled();
+    widgets::tooltip(gpu ? t.tip_step_budget_gpu.s : fill(t.tip_step_budget, {thousands(lesson_step_budget(state))}).c_str(),
+                     ImGuiHoveredFlags_AllowWhenDisabled);
+}
+
 void draw_buttons(AppState& state) {
     const bool running = state.progress.running;
     const bool have_variant = state.scenario != nullptr && state.variant != nullptr;
@@ -181,7 +214,7 @@ void draw_buttons(AppState& state) {
     }
 }
 
-void draw_progress(const AppState& state) {
+void draw_progress(AppState& state) {
     const Language language = shown_language(state);
     const RunPanelText& t = ui_text(language).run;
     if (state.progress.running) {
@@ -202,9 +235,27 @@ void draw_progress(const AppState& state) {
     if (state.current->provisional) return;
     const Outcome outcome = outcome_of(state.current->summary, shown_language(state));
     widgets::coloured_text_wrapped(theme::tone_ink(outcome.tone, state.presenter), outcome.words.c_str());
+    draw_raise_step_budget(state);
 }
 
 } // namespace
+
+void draw_raise_step_budget(AppState& state) {
+    const RunRecord* r = state.current.get();
+    if (r == nullptr || r->provisional || r->summary.status != trace::RunStatus::Budget ||
+        r->summary.budget != sim::Budget::Steps || !record_is_of(r, state.scenario, state.variant) ||
+        state.controls.backend == "gpu")
+        return;
+    const RunPanelText& t = ui_text(shown_language(state)).run;
+    const uint64_t raised = std::min<uint64_t>(step_budget(state) * 10, UINT64_MAX / 2);
+    ImGui::BeginDisabled(state.progress.running);
+    if (ImGui::Button(fill(t.raise_budget, {thousands(raised)}).c_str())) {
+        state.controls.max_steps = raised;
+        state.requests.run = true;
+    }
+    ImGui::EndDisabled();
+    widgets::tooltip(fill(t.tip_step_budget, {thousands(lesson_step_budget(state))}).c_str());
+}
 
 void RunPanel::set_gpu_backend(bool available, std::string why_not) {
     gpu_.available = available;
@@ -292,6 +343,7 @@ void RunPanel::draw(AppState& state) {
     draw_warp_model(state);
     draw_params(state);
     draw_numbers(state);
+    draw_step_budget(state);
     draw_buttons(state);
     draw_progress(state);
     ImGui::PopID();

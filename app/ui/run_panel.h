@@ -34,4 +34,9 @@ class RunPanel {
     ImVec4 note_rect_{0, 0, 0, 0};
 };
 
+// After a run the step budget stopped (a loop that may never end), for the selected variant: a button
+// that raises the budget tenfold and runs again (the run panel's Step budget field holds the value).
+// The lesson panel shows it under the run's outcome too. Nothing otherwise.
+void draw_raise_step_budget(AppState& state);
+
 } // namespace synclab::ui

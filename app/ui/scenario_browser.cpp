@@ -2,6 +2,7 @@
 
 #include "ui/ui_text.h"
 
+#include "ui/lesson_library.h"
 #include "ui/outcome_words.h"
 #include "ui/panel_widgets.h"
 #include "ui/source_lines.h"
@@ -39,27 +40,23 @@ std::string fit_title(const std::string& title, float width) {
     return title.substr(0, best) + ellipsis;
 }
 
-// The badge, drawn in a square of one text line: hollow circle, green disc, red square. Shapes differ
-// as well as colours so that red/green colour blindness still tells them apart.
-void draw_badge(Badge badge) {
+// The badge, drawn in a square of one text line: a hollow circle before the first run; then its shape
+// says whether the last run matched the lesson (disc: as expected, square: a surprise) and its colour
+// is that run's own outcome (outcome_words.h): a red disc is a hang the lesson expected, never green.
+// Shapes differ as well as colours so that red/green colour blindness still tells them apart.
+void draw_badge(const Badge& badge, bool presenter) {
     const float size = ImGui::GetTextLineHeight();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::Dummy({size, size});
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 c{p.x + size * 0.5f, p.y + size * 0.5f};
     const float r = size * 0.32f;
-    switch (badge) {
-    case Badge::NotRun:
+    if (!badge.ran)
         dl->AddCircle(c, r, ImGui::GetColorU32(ImGuiCol_TextDisabled), 0, size * 0.1f);
-        break;
-    case Badge::AsExpected:
-        dl->AddCircleFilled(c, r, badge_colour(badge));
-        break;
-    case Badge::Unexpected:
-    case Badge::Failed:
-        dl->AddRectFilled({c.x - r, c.y - r}, {c.x + r, c.y + r}, badge_colour(badge));
-        break;
-    }
+    else if (badge.match == runner::LessonMatch::AsExpected)
+        dl->AddCircleFilled(c, r, badge_colour(badge, presenter));
+    else
+        dl->AddRectFilled({c.x - r, c.y - r}, {c.x + r, c.y + r}, badge_colour(badge, presenter));
 }
 
 } // namespace
@@ -68,20 +65,21 @@ void ScenarioBrowser::draw(AppState& state) {
     ImGui::PushID("scenario_browser");
     const auto& catalog = scenario::catalog();
 
+    // Every lesson offered, a teacher's folder's too.
     size_t total = 0, ran = 0, as_expected = 0;
-    for (const scenario::Scenario& s : catalog)
-        for (const scenario::Variant& v : s.variants) {
+    for (const scenario::Scenario* s : lessons().all())
+        for (const scenario::Variant& v : s->variants) {
             ++total;
-            const Badge badge = badge_of(state, s, v);
-            if (badge != Badge::NotRun) ++ran;
-            if (badge == Badge::AsExpected) ++as_expected;
+            const Badge badge = badge_of(state, *s, v);
+            if (badge.ran) ++ran;
+            if (badge.as_expected()) ++as_expected;
         }
     const Language language = shown_language(state);
     // Before anything ran, "0 of 50 ran as expected" would read as fifty failures: the header says
     // what there is to pick from, and counts only once something ran.
     const std::string header =
         ran == 0 ? fill(ui_text(language).classroom.browser_start,
-                        {std::to_string(catalog.size()), std::to_string(total)})
+                        {std::to_string(lessons().all().size()), std::to_string(total)})
                  : fill(ui_text(language).browser.ran_as_expected,
                         {std::to_string(ran), std::to_string(total), std::to_string(as_expected)});
     ImGui::TextDisabled("%s", header.c_str());
@@ -90,37 +88,58 @@ void ScenarioBrowser::draw(AppState& state) {
 
     const bool selection_moved = state.variant != seen_variant_;
     seen_variant_ = state.variant;
-    if (selection_moved) scroll_to_selection_ = true;
+    // A selection made from outside (a script, the keys) is scrolled into view, and kept there while
+    // the panel's height settles in the first frames (the run panel below takes what its content needs).
+    const float height = ImGui::GetWindowHeight();
+    if (selection_moved || height != seen_height_) scroll_to_selection_ = true;
+    seen_height_ = height;
     selected_rect_ = ImVec4(0, 0, 0, 0);
+    selected_badge_rect_ = ImVec4(0, 0, 0, 0);
 
-    for (const TopicGroup& group : group_by_topic(catalog)) {
-        const std::string label = topic_label(group.topic, shown_language(state));
+    // The built-in lessons by topic, then a teacher's folder (--lessons DIR) under its own heading.
+    std::vector<TopicGroup> groups = group_by_topic(catalog);
+    std::vector<std::string> labels;
+    for (const TopicGroup& group : groups)
+        labels.push_back(topic_label(group.topic, shown_language(state)));
+    if (!lessons().folder().empty()) {
+        TopicGroup folder{"##lesson_folder", {}};
+        for (const scenario::Scenario& s : lessons().folder())
+            folder.scenarios.push_back(&s);
+        groups.push_back(std::move(folder));
+        labels.push_back(fill(ui_text(language).browser.folder_heading, {lessons().folder_name()}));
+    }
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const TopicGroup& group = groups[g];
         const bool holds_selection = std::find(group.scenarios.begin(), group.scenarios.end(),
                                                state.scenario) != group.scenarios.end();
         if (holds_selection && selection_moved)
             ImGui::SetNextItemOpen(true);
         else
             ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-        if (!ImGui::TreeNodeEx(group.topic.c_str(), ImGuiTreeNodeFlags_Framed, "%s", label.c_str())) continue;
-        for (const scenario::Scenario* s : group.scenarios) {
-            const scenario::LessonText& text = lesson_text(state, s->en, s->zh);
-            const bool selected_here = state.scenario == s;
-            if (selected_here && selection_moved) ImGui::SetNextItemOpen(true);
-            ImGui::PushID(s->id.c_str());
-            // Open by default: the catalog is small, and seeing every variant invites comparing them.
-            const std::string shown =
-                fit_title(text.title, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
-            const bool open = ImGui::TreeNodeEx("##scenario", ImGuiTreeNodeFlags_DefaultOpen, "%s", shown.c_str());
-            const std::string tip = (shown != text.title ? text.title + "\n" : std::string()) +
-                                    fill(ui_text(language).browser.scenario_tip, {s->id, s->source_file});
-            widgets::tooltip(tip.c_str());
-            if (open) {
-                for (const scenario::Variant& v : s->variants)
-                    draw_variant(state, *s, v);
-                ImGui::TreePop();
-            }
-            ImGui::PopID();
-        }
+        if (!ImGui::TreeNodeEx(group.topic.c_str(), ImGuiTreeNodeFlags_Framed, "%s", labels[g].c_str())) continue;
+        for (const scenario::Scenario* s : group.scenarios)
+            draw_scenario(state, *s, selection_moved);
+        ImGui::TreePop();
+    }
+    ImGui::PopID();
+}
+
+void ScenarioBrowser::draw_scenario(AppState& state, const scenario::Scenario& s, bool selection_moved) {
+    const Language language = shown_language(state);
+    const scenario::LessonText& text = lesson_text(state, s.en, s.zh);
+    const bool selected_here = state.scenario == &s;
+    if (selected_here && selection_moved) ImGui::SetNextItemOpen(true);
+    ImGui::PushID(s.id.c_str());
+    // Open by default: the catalog is small, and seeing every variant invites comparing them.
+    const std::string shown =
+        fit_title(text.title, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
+    const bool open = ImGui::TreeNodeEx("##scenario", ImGuiTreeNodeFlags_DefaultOpen, "%s", shown.c_str());
+    const std::string tip = (shown != text.title ? text.title + "\n" : std::string()) +
+                            fill(ui_text(language).browser.scenario_tip, {s.id, s.source_file});
+    widgets::tooltip(tip.c_str());
+    if (open) {
+        for (const scenario::Variant& v : s.variants)
+            draw_variant(state, s, v);
         ImGui::TreePop();
     }
     ImGui::PopID();
@@ -129,8 +148,12 @@ void ScenarioBrowser::draw(AppState& state) {
 void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s, const scenario::Variant& v) {
     ImGui::PushID(v.id.c_str());
     const Badge badge = badge_of(state, s, v);
-    draw_badge(badge);
-    widgets::tooltip(badge_text(badge, shown_language(state)));
+    draw_badge(badge, state.presenter);
+    if (state.variant == &v) {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        selected_badge_rect_ = ImVec4(a.x, a.y, b.x, b.y);
+    }
+    widgets::tooltip(badge_text(badge, shown_language(state)).c_str());
     ImGui::SameLine();
     const scenario::LessonText& text = lesson_text(state, v.en, v.zh);
     const std::string& title = text.title.empty() ? v.id : text.title;
@@ -157,7 +180,7 @@ void ScenarioBrowser::draw_variant(AppState& state, const scenario::Scenario& s,
         if (shown != title) ImGui::TextUnformatted(title.c_str()); // the row cut it short
         ImGui::TextUnformatted(text.shows.c_str());
         ImGui::Spacing();
-        ImGui::TextDisabled("%s", badge_text(badge, shown_language(state)));
+        ImGui::TextDisabled("%s", badge_text(badge, shown_language(state)).c_str());
         ImGui::TextDisabled("%s", expectation_sentence(v.expect, shown_language(state)).c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();

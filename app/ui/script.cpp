@@ -7,9 +7,13 @@
 #include "ui/heatmap_view.h"
 #include "ui/outcomes_view.h"
 
+#include "cli/run_options.h"
 #include "ui/app.h"
 #include "ui/drawn_text.h"
+#include "ui/lesson_library.h"
+#include "ui/outcome_words.h"
 #include "ui/output_grid.h"
+#include "ui/run_summary_line.h"
 #include "ui/screenshot.h"
 #include "ui/shell.h"
 #include "ui/source_lines.h"
@@ -22,6 +26,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -38,10 +43,18 @@ Usage:
   synclab-app [options]               scripted: does the steps below, then stays open (or --quit)
 
 Options (any of them makes a script; settings.ini is then neither read nor written):
+  --lessons DIR                       also offer the lesson folders in DIR (as 'synclab run --lessons
+                                      DIR' does), listed under their own heading; a broken lesson is a
+                                      dialog naming its file and line, and the app carries on
   --scenario ID [--variant ID]        select a lesson (default: the first variant)
-  --schedule rr|random|adversarial|exhaustive   run controls (default random)
+  The run's options, as 'synclab run' takes them (the run panel has the same choices):
+  --schedule rr|random|adversarial|exhaustive   (default random)
   --seed N  --reps N
   --memory sc|relaxed                 the simulator's memory model (default: the lesson's)
+  --warp-model its|lockstep           how the simulator schedules a warp's lanes (default its)
+  --param NAME=CHOICE                 a lesson parameter (repeatable; see 'synclab show SCENARIO')
+  --max-steps N                       the simulator's step budget (default: the lesson's)
+  --max-executions N                  --schedule exhaustive: the most executions it runs (default 100000)
   --backend sim|gpu                   run on the simulator (default) or the GPU; where the GPU cannot be
                                       used the run falls back to the simulator and says why (exit 0)
   --untraced  --live  --gpu-timeout S GPU: untraced launches only; stream the traced launch's events to
@@ -116,11 +129,40 @@ double parse_seconds(const std::string& text, const std::string& option) {
     return v;
 }
 
-std::string ids_of_catalog() {
-    std::string ids;
-    for (const scenario::Scenario& s : scenario::catalog())
-        ids += (ids.empty() ? "" : ", ") + s.id;
-    return ids;
+// The run options among the arguments (`args`: "--schedule", "rr", "--live", ...), checked by the
+// command line's grammar, into `o`: only those given (the others keep the app's own defaults and
+// whatever the run panel holds).
+void take_run_options(const std::vector<std::string>& args, ScriptOptions& o) {
+    try {
+        const cli::Args a(args, "synclab-app", cli::kRunValued, cli::kRunFlags, {"param"});
+        if (!a.positional().empty())
+            throw ArgError{"unexpected argument '" + a.positional().front() + "' (options start with --; see --help)"};
+        const runner::RunOptions r = cli::run_options(a);
+        if (a.value("schedule")) o.schedule = r.schedule;
+        if (a.value("seed")) o.seed = r.seed;
+        if (a.value("reps")) o.reps = r.reps;
+        if (a.value("backend")) o.backend = r.backend;
+        if (a.value("memory")) o.memory = r.memory;
+        if (a.value("warp-model")) o.warp_model = r.limits.warp_model;
+        if (a.value("max-steps")) o.max_steps = r.limits.max_steps;
+        if (a.value("max-executions")) o.max_executions = r.max_executions;
+        o.untraced = a.flag("untraced");
+        o.live = a.flag("live");
+        o.params = cli::param_values(a);
+    } catch (const cli::UsageError& e) {
+        // (the grammar's messages name its command; the app's own say only what is wrong)
+        std::string message = e.what();
+        if (const std::string prefix = "'synclab-app': "; message.starts_with(prefix)) message.erase(0, prefix.size());
+        throw ArgError{message};
+    }
+}
+
+// "lessons" for "/home/t/lessons/" (the browser's heading for the folder's lessons).
+std::string folder_name(const std::string& dir) {
+    std::filesystem::path p(dir);
+    if (!p.has_filename()) p = p.parent_path();
+    const std::string name = p.filename().string();
+    return name.empty() ? dir : name;
 }
 
 } // namespace
@@ -146,14 +188,19 @@ int tap_key_code(const std::string& name) {
 ParsedArgs parse_app_args(const std::vector<std::string>& args) {
     ParsedArgs out;
     ScriptOptions& o = out.options;
-    const std::vector<std::string> flags = {"run",  "compare", "presenter", "ptx",
-                                            "keys", "quit",    "untraced",  "live", "run-outcomes",
-                                            "heatmap-log", "run-ladder", "no-predict"};
+    const std::vector<std::string> flags = {"run",          "compare",     "presenter",  "ptx",       "keys",
+                                            "quit",         "run-outcomes", "heatmap-log", "run-ladder", "no-predict"};
     const std::vector<std::string> valued = {
-        "scenario",      "variant", "schedule",    "seed",   "reps",         "open",       "view",
-        "focus-finding", "lang",    "size",        "frames", "timeout",      "screenshot", "layout",
-        "settings",      "backend", "gpu-timeout", "tap",    "wait-finding", "step",       "explain-output",
-        "memory",        "outcomes-runs", "open-outcome", "heatmap", "open-warp"};
+        "scenario",      "variant", "open",   "view",         "focus-finding", "lang",   "size",
+        "frames",        "timeout", "screenshot", "layout",   "settings",      "gpu-timeout", "tap",
+        "wait-finding",  "step",    "explain-output", "outcomes-runs", "open-outcome", "heatmap",
+        "open-warp",     "lessons"};
+    // The options of a run go to the command line's grammar (cli/run_options.h): the same options as
+    // `synclab run`, checked with its messages.
+    const std::vector<std::string> run_valued = {"schedule", "seed",       "reps",      "memory",        "backend",
+                                                 "param",    "warp-model", "max-steps", "max-executions"};
+    const std::vector<std::string> run_flags = {"untraced", "live"};
+    std::vector<std::string> run_args;
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string arg = args[i];
@@ -173,6 +220,14 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 value = name.substr(eq + 1);
                 name = name.substr(0, eq);
                 has_value = true;
+            }
+            if (std::find(run_flags.begin(), run_flags.end(), name) != run_flags.end() ||
+                std::find(run_valued.begin(), run_valued.end(), name) != run_valued.end()) {
+                o.any = true;
+                run_args.push_back(arg);
+                const bool wants_value = std::find(run_valued.begin(), run_valued.end(), name) != run_valued.end();
+                if (wants_value && !has_value && i + 1 < args.size()) run_args.push_back(args[++i]);
+                continue;
             }
             const bool is_flag = std::find(flags.begin(), flags.end(), name) != flags.end();
             const bool is_valued = std::find(valued.begin(), valued.end(), name) != valued.end();
@@ -196,10 +251,6 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.keys = true;
             else if (name == "quit")
                 o.quit = true;
-            else if (name == "untraced")
-                o.untraced = true;
-            else if (name == "live")
-                o.live = true;
             else if (name == "run-outcomes")
                 o.run_outcomes = true;
             else if (name == "heatmap-log")
@@ -222,31 +273,14 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.outcomes_runs = parse_number<uint32_t>(value, opt, 1, 100000);
             else if (name == "open-outcome")
                 o.open_outcome = parse_number<int>(value, opt, 0, 1 << 20);
-            else if (name == "memory") {
-                launch::MemoryModel m;
-                if (!launch::parse_memory_model(value, m))
-                    throw ArgError{"--memory must be sc or relaxed, got '" + value + "'"};
-                o.memory = m;
-            }
-            else if (name == "backend") {
-                if (value != "sim" && value != "gpu")
-                    throw ArgError{"--backend must be sim or gpu, got '" + value + "'"};
-                o.backend = value;
-            } else if (name == "gpu-timeout")
+            else if (name == "lessons")
+                o.lessons_dir = value;
+            else if (name == "gpu-timeout")
                 o.gpu_timeout_s = parse_seconds(value, opt);
             else if (name == "scenario")
                 o.scenario = value;
             else if (name == "variant")
                 o.variant = value;
-            else if (name == "schedule") {
-                sim::Schedule s;
-                if (!sim::parse_schedule(value, s))
-                    throw ArgError{"--schedule must be rr, random, adversarial or exhaustive, got '" + value + "'"};
-                o.schedule = s;
-            } else if (name == "seed")
-                o.seed = parse_number<uint64_t>(value, opt, 0, UINT64_MAX / 2);
-            else if (name == "reps")
-                o.reps = parse_number<uint32_t>(value, opt, 1, 100000);
             else if (name == "open")
                 o.open = value;
             else if (name == "view") {
@@ -326,24 +360,41 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
                 o.settings = value;
         }
         if (!o.variant.empty() && o.scenario.empty()) throw ArgError{"--variant needs --scenario"};
+        take_run_options(run_args, o);
+        // A teacher's lesson folder: loaded here, so that --scenario may name its lessons. A broken
+        // lesson is no usage error: the app starts with the built-in lessons and shows what is wrong
+        // in a dialog (ScriptOptions::lessons_error), as a damaged trace file does.
+        if (!o.lessons_dir.empty()) {
+            try {
+                out.lessons = std::make_shared<LessonLibrary>(scenario::load_extra_lessons(o.lessons_dir),
+                                                              folder_name(o.lessons_dir));
+            } catch (const scenario::LessonError& e) {
+                o.lessons_error = e.what(); // "FILE:LINE: message": where to look
+            }
+        }
+        const LessonLibrary& library = out.lessons ? *out.lessons : lessons();
+        const scenario::Scenario* lesson = nullptr;
         if (!o.scenario.empty()) {
-            const scenario::Scenario* s = scenario::find_scenario(o.scenario);
-            if (!s)
-                throw ArgError{"unknown scenario '" + o.scenario + "' (scenarios: " + ids_of_catalog() + ")"};
-            if (!o.variant.empty() && !s->find_variant(o.variant)) {
+            lesson = library.find(o.scenario);
+            if (!lesson)
+                throw ArgError{"unknown scenario '" + o.scenario + "' (scenarios: " + library.ids() + ")"};
+            if (!o.variant.empty() && !lesson->find_variant(o.variant)) {
                 std::string ids;
-                for (const scenario::Variant& v : s->variants)
+                for (const scenario::Variant& v : lesson->variants)
                     ids += (ids.empty() ? "" : ", ") + v.id;
-                throw ArgError{"scenario " + s->id + " has no variant '" + o.variant + "' (variants: " + ids +
+                throw ArgError{"scenario " + lesson->id + " has no variant '" + o.variant + "' (variants: " + ids +
                                ")"};
             }
         }
-        if (o.backend != "gpu")
-            for (const auto& [set, what] : {std::pair{o.untraced, "--untraced"}, std::pair{o.live, "--live"},
-                                            std::pair{o.gpu_timeout_s.has_value(), "--gpu-timeout"}})
-                if (set) throw ArgError{std::string(what) + " needs --backend gpu"};
-        if (o.untraced && o.live)
-            throw ArgError{"--live shows the traced launch as it runs: it cannot go with --untraced"};
+        if (!o.params.empty()) {
+            if (!lesson) throw ArgError{"--param NAME=CHOICE picks a lesson's parameter: it needs --scenario"};
+            try {
+                cli::with_user_params(*lesson, o.params); // checked as `synclab run` checks it
+            } catch (const cli::UsageError& e) {
+                throw ArgError{e.what()};
+            }
+        }
+        if (o.gpu_timeout_s && o.backend != "gpu") throw ArgError{"--gpu-timeout needs --backend gpu"};
         if (o.focus_finding >= 0 && !o.run && !o.compare && o.open.empty())
             throw ArgError{
                 "--focus-finding needs something with findings: add --run, --compare or --open FILE.slt"};
@@ -355,8 +406,6 @@ ParsedArgs parse_app_args(const std::vector<std::string>& args) {
             throw ArgError{"--open-outcome needs the outcome runs: add --run-outcomes"};
         if ((o.run_outcomes || o.outcomes_runs) && o.scenario.empty() && !o.open.empty())
             throw ArgError{"--run-outcomes counts a lesson's outcomes: it cannot go with --open"};
-        if (o.memory && o.backend == "gpu")
-            throw ArgError{"--memory picks the simulator's memory model: it cannot go with --backend gpu"};
         if (o.open_warp && !o.run && !o.compare && o.open.empty())
             throw ArgError{"--open-warp needs a trace: add --run, --compare or --open FILE.slt"};
         if (o.step > 0 && !o.run && !o.compare && o.open.empty())
@@ -398,6 +447,10 @@ void Script::start(App& app) {
     if (options_.live) state.controls.gpu_live = true;
     if (options_.gpu_timeout_s) state.controls.gpu_timeout_s = *options_.gpu_timeout_s;
     if (options_.memory) state.controls.memory = *options_.memory;
+    if (options_.warp_model) state.controls.warp_model = *options_.warp_model;
+    if (options_.max_steps) state.controls.max_steps = *options_.max_steps;
+    if (options_.max_executions) state.controls.max_executions = *options_.max_executions;
+    if (!options_.params.empty() && state.scenario) state.controls.params[state.scenario->id] = options_.params;
     if (options_.outcomes_runs) state.outcomes.runs = *options_.outcomes_runs;
     if (options_.language) {
         state.language = *options_.language;
@@ -405,6 +458,9 @@ void Script::start(App& app) {
             std::cerr << "synclab-app: no Chinese font installed, the lessons stay in English ("
                       << state.cjk_hint << ")\n";
     }
+    if (!options_.lessons_error.empty())
+        state.error = fill(ui_text(shown_language(state)).dialog.lessons_broken,
+                           {options_.lessons_dir, options_.lessons_error});
     if (options_.view) state.focus_view = *options_.view;
     if (options_.heatmap_mode) app.heatmap_view().set_mode(HeatmapMode(*options_.heatmap_mode));
     if (options_.heatmap_log) app.heatmap_view().set_log_scale(true);
@@ -665,10 +721,41 @@ nlohmann::json outcomes_rows_json(const AppState& s) {
         out.push_back({{"outcome", r.outcome},
                        {"sim", r.sim_count},
                        {"gpu", r.gpu_count},
-                       {"forbidden", r.forbidden},
-                       {"forbidden_seen", r.forbidden_seen},
+                       {"forbidden", r.verdict.verdict == runner::ModelVerdict::Forbidden},
+                       {"forbidden_seen", r.verdict.broken()},
+                       {"weak", r.verdict.weak},
+                       {"verdict", verdict_words(r.verdict, Language::En)},
                        {"seed", r.sim_run ? r.sim_run->seed : 0}});
     return out;
+}
+
+// The vocabulary's words for the run shown and the selected variant's badge (for the GUI tests:
+// the badge, the panel and `synclab table` must say the same).
+void vocabulary_json(const AppState& s, nlohmann::json& doc) {
+    const RunRecord* r = s.current.get();
+    doc["record_outcome"] = r ? runner::to_string(runner::run_outcome(r->summary)) : "";
+    const auto match = r ? record_match(*r) : std::nullopt;
+    doc["record_match"] = match ? runner::to_string(*match) : "";
+    const Badge badge = s.scenario && s.variant ? badge_of(s, *s.scenario, *s.variant) : Badge{};
+    doc["badge_outcome"] = badge.ran ? runner::to_string(badge.outcome) : "";
+    doc["badge_match"] = badge.ran ? runner::to_string(badge.match) : "";
+}
+
+// What the run panel holds for the next run (a script's run options land here).
+void run_controls_json(const AppState& s, nlohmann::json& doc) {
+    const Controls& c = s.controls;
+    doc["controls_schedule"] = sim::to_string(c.schedule);
+    doc["controls_seed"] = c.seed;
+    doc["controls_memory"] = c.memory ? launch::to_string(*c.memory) : "lesson";
+    doc["controls_warp_model"] = sim::to_string(c.warp_model);
+    doc["controls_max_steps"] = c.max_steps ? *c.max_steps : 0;
+    nlohmann::json params = nlohmann::json::object();
+    if (s.scenario)
+        if (const auto it = c.params.find(s.scenario->id); it != c.params.end())
+            for (const auto& [name, choice] : it->second)
+                params[name] = choice;
+    doc["controls_params"] = params;
+    doc["lesson_folder"] = lessons().folder_name();
 }
 
 } // namespace
@@ -754,6 +841,8 @@ void Script::after_render(App& app, Shell& shell) {
             {"provenance_lines", s.provenance.lines},
             {"provenance_stale_loads", s.provenance.stale_loads.size()},
         };
+        vocabulary_json(s, doc);
+        run_controls_json(s, doc);
         nlohmann::json drawn = nlohmann::json::array();
         if (const ImDrawData* data = ImGui::GetDrawData())
             for (const DrawnText& t : drawn_text(*data, *ImGui::GetIO().Fonts))

@@ -2,7 +2,9 @@
 // frame loop) through a few steps — select, open, run, focus, settle, screenshot, quit — for the GUI
 // tests and for preparing talks. Nothing renders differently because a script is driving.
 //
-//   synclab-app [--scenario ID [--variant ID]] [--schedule rr|random|adversarial] [--seed N] [--reps N]
+//   synclab-app [--lessons DIR] [--scenario ID [--variant ID]]
+//               [--schedule rr|random|adversarial|exhaustive] [--seed N] [--reps N] [--memory sc|relaxed]
+//               [--warp-model its|lockstep] [--param NAME=CHOICE ...] [--max-steps N] [--max-executions N]
 //               [--backend sim|gpu [--untraced] [--live] [--gpu-timeout S]]
 //               [--open FILE.slt] [--run] [--compare] [--view lesson|source|timeline|findings|outcomes|heatmap|ladder]
 //               [--focus-finding N] [--open-warp B.W] [--explain-output N|first] [--tap KEY[,KEY...]] [--wait-finding N]
@@ -10,6 +12,11 @@
 //               [--ptx] [--keys]
 //               [--size WxH] [--frames N] [--timeout SECONDS] [--settings FILE.ini]
 //               [--screenshot OUT.png] [--layout OUT.json] [--quit]
+//
+// The run's options (--schedule ... --max-steps, --backend, --untraced, --live) are those of `synclab run`,
+// parsed and checked by its grammar (cli/run_options.h) with its messages. --lessons DIR loads the lesson
+// folders in DIR as `synclab run --lessons DIR` does, so that --scenario may name them; a broken lesson is
+// not a usage error: the app starts with the built-in lessons and a dialog names the file and line.
 //
 // --backend gpu waits for the app's GPU probe before it runs. Where the GPU cannot be used the app
 // falls back to the simulator (as it does for a user): the run happens there, the status line and
@@ -32,8 +39,10 @@
 #pragma once
 
 #include "ui/app_state.h"
+#include "ui/lesson_library.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +70,12 @@ struct ScriptOptions {
     bool run = false;
     bool compare = false;
     std::optional<launch::MemoryModel> memory; // --memory sc|relaxed (default: the lesson's)
+    std::optional<sim::WarpModel> warp_model;  // --warp-model its|lockstep
+    std::optional<uint64_t> max_steps;         // --max-steps N (default: the lesson's budget)
+    std::optional<uint64_t> max_executions;    // --max-executions N (schedule exhaustive's bound)
+    scenario::ParamValues params;              // --param NAME=CHOICE, for the selected lesson
+    std::string lessons_dir;                   // --lessons DIR
+    std::string lessons_error;                 // DIR did not load: "FILE:LINE: message" (a dialog says it)
     bool run_outcomes = false;           // --run-outcomes: the outcomes view's N runs, and wait
     std::optional<uint32_t> outcomes_runs; // --outcomes-runs N
     int open_outcome = -1;               // --open-outcome K: then open row K's simulator run, and wait
@@ -95,13 +110,17 @@ struct ParsedArgs {
     enum class What : uint8_t { Run, Help, Version, Error } what = What::Run;
     ScriptOptions options;
     std::string error; // What::Error: one line, e.g. "unknown scenario 'x' (scenarios: ...)"
+    // --lessons DIR that loaded: the built-in lessons and DIR's, for install_lessons() before the App
+    // starts (null without --lessons, or when DIR did not load).
+    std::shared_ptr<LessonLibrary> lessons;
 };
 
 // The GLFW key code of a --tap key name ("]" or "rbracket", "[" or "lbracket", "pagedown", "pageup", "space",
 // "tab", "esc", "left", "right", "up", "down", "f1", a letter or a digit); -1 if there is none.
 int tap_key_code(const std::string& name);
 
-// Parses argv[1..]; checks scenario and variant ids against the catalog (no window needed).
+// Parses argv[1..]; checks scenario and variant ids against the catalog and the --lessons folder, and
+// --param against the lesson (no window needed).
 ParsedArgs parse_app_args(const std::vector<std::string>& args);
 const char* app_usage();
 

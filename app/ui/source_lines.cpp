@@ -1,5 +1,7 @@
 #include "ui/source_lines.h"
 
+#include "ui/outcome_words.h"
+#include "ui/lesson_library.h"
 #include "ui/theme.h"
 
 #include <algorithm>
@@ -101,7 +103,7 @@ SourceChoice choose_source(const RunRecord* record, const scenario::Scenario* se
         // kernel (no scenario id) has no such files, and must not borrow the selected scenario's.
         const scenario::Scenario* own = nullptr;
         if (!record->scenario_id.empty())
-            own = selected != nullptr ? selected : scenario::find_scenario(record->scenario_id);
+            own = selected != nullptr ? selected : lessons().find(record->scenario_id);
         if (own != nullptr) {
             if (c.cuda.empty()) c.cuda = own->cuda_source();
             if (c.ptx.empty()) c.ptx = own->ptx_source();
@@ -379,23 +381,6 @@ std::string wrong_outputs_text(const runner::RunSummary& s, Language language) {
            (s.reps_run == 1 ? " rep" : " reps") + " had wrong outputs)";
 }
 
-std::string status_text(const runner::RunSummary& summary) {
-    std::string out = trace::to_string(summary.status);
-    if (!summary.message.empty()) out += ": " + summary.message;
-    return out;
-}
-
-uint32_t status_colour(trace::RunStatus status) {
-    switch (status) {
-    case trace::RunStatus::Ok:
-        return theme::kOk;
-    case trace::RunStatus::Cancelled:
-        return theme::kFolded;
-    default:
-        return theme::kDeadlock;
-    }
-}
-
 std::string ms_text(double ms) {
     char text[32];
     std::snprintf(text, sizeof text, ms < 0.1 ? "%.3f ms" : ms < 10 ? "%.2f ms" : "%.1f ms", ms);
@@ -479,46 +464,30 @@ std::string badge_key(const scenario::Scenario& scenario, const scenario::Varian
 
 Badge badge_of(const AppState& state, const scenario::Scenario& scenario, const scenario::Variant& variant) {
     auto it = state.badges.find(badge_key(scenario, variant));
-    return it == state.badges.end() ? Badge::NotRun : it->second;
+    return it == state.badges.end() ? Badge{} : it->second;
 }
 
-uint32_t badge_colour(Badge badge) {
-    switch (badge) {
-    case Badge::NotRun:
-        return 0;
-    case Badge::AsExpected:
-        return theme::kOk;
-    case Badge::Unexpected:
-    case Badge::Failed:
-        return theme::kDeadlock;
-    }
-    return 0;
+Badge badge_for(const scenario::Variant& variant, const RunRecord& record) {
+    Badge b;
+    if (record.options.backend == "gpu" || record.provisional || !record.gpu_unavailable.empty() ||
+        record.summary.status == trace::RunStatus::Cancelled)
+        return b;
+    b.ran = true;
+    b.match = runner::lesson_match(verdict_for(variant, record));
+    b.outcome = runner::run_outcome(record.summary);
+    b.findings = runner::found_a_bug(record.summary);
+    return b;
 }
 
-const char* badge_text(Badge badge, Language language) {
-    if (zh(language)) {
-        switch (badge) {
-        case Badge::NotRun:
-            return "还没有运行";
-        case Badge::AsExpected:
-            return "上次运行符合预期";
-        case Badge::Unexpected:
-            return "上次运行不符合预期";
-        case Badge::Failed:
-            return "上次运行失败";
-        }
-    }
-    switch (badge) {
-    case Badge::NotRun:
-        return "not run yet";
-    case Badge::AsExpected:
-        return "last run as expected";
-    case Badge::Unexpected:
-        return "last run NOT as expected";
-    case Badge::Failed:
-        return "last run failed";
-    }
-    return "";
+uint32_t badge_colour(const Badge& badge, bool presenter) {
+    if (!badge.ran) return 0;
+    return theme::tone_ink(outcome_tone(badge.outcome, badge.findings), presenter);
+}
+
+std::string badge_text(const Badge& badge, Language language) {
+    if (!badge.ran) return zh(language) ? "还没有运行" : "not run yet";
+    return (zh(language) ? "上次运行：" : "last run: ") + std::string(outcome_word(badge.outcome, language)) +
+           " \u00b7 " + match_word(badge.match, language);
 }
 
 // [SECTION] Catalog grouping (scenario browser) ----------------------------------------------------

@@ -155,12 +155,6 @@ bool record_is_of(const RunRecord* record, const scenario::Scenario* scenario,
 // checked" when nothing was checked (a run that stopped before the check).
 std::string wrong_outputs_text(const runner::RunSummary& summary, Language language);
 
-// "ok", or "deadlock: <message>" etc.
-std::string status_text(const runner::RunSummary& summary);
-
-// kOk for ok, grey for a cancelled run, red (kDeadlock) for every other status.
-uint32_t status_colour(trace::RunStatus status);
-
 // [SECTION] GPU runs: both sides ------------------------------------------------------------------
 
 // One side of a GPU run in words. Untraced: "untraced: 15 of 16384 wrong in 5 launches, 0.013 ms";
@@ -185,8 +179,14 @@ std::string expectation_text(const scenario::Expectation& expect);
 // "stencil/missing_barrier": the key of AppState::badges.
 std::string badge_key(const scenario::Scenario& scenario, const scenario::Variant& variant);
 Badge badge_of(const AppState& state, const scenario::Scenario& scenario, const scenario::Variant& variant);
-uint32_t badge_colour(Badge badge); // NotRun: 0 (drawn hollow in the text colour)
-const char* badge_text(Badge badge, Language language = Language::En);
+// The badge of a record of `variant` (its verdict and outcome); a GPU run's or a cancelled one's is
+// not a lesson's verdict (the verdicts are about the simulator): not ran.
+Badge badge_for(const scenario::Variant& variant, const RunRecord& record);
+// The colour of its run's outcome (outcome_words.h's tone, as the text of that outcome is drawn);
+// 0 when it did not run (drawn hollow in the text colour).
+uint32_t badge_colour(const Badge& badge, bool presenter = false);
+// "last run: wrong outputs · as expected" / "上次运行：输出错误 · 符合预期"; "not run yet".
+std::string badge_text(const Badge& badge, Language language = Language::En);
 
 // [SECTION] Catalog grouping (scenario browser) ----------------------------------------------------
 

@@ -120,6 +120,8 @@ uint32_t tone_ink(Tone tone, bool presenter) {
         return p.warning;
     case Tone::Bad:
         return p.bad;
+    case Tone::Accent:
+        return p.accent;
     }
     return p.text;
 }

@@ -42,7 +42,6 @@ constexpr uint32_t kPlayhead = rgba(160, 255, 60); // the playback cursor: lime,
 constexpr uint32_t kWrittenSlot = rgba(70, 90, 120);
 constexpr uint32_t kStaleSlot = rgba(255, 190, 60);
 constexpr uint32_t kUnavailable = rgba(250, 160, 60); // "GPU unavailable" marker in the run panel
-constexpr uint32_t kOk = rgba(60, 200, 90);           // "as expected" badge
 constexpr uint32_t kWrongOutput = rgba(235, 60, 60);  // the output grid: an element that came out wrong
 constexpr uint32_t kRightOutput = rgba(74, 78, 90);   // ... and one that came out right (neutral)
 constexpr uint32_t kProvenance = rgba(40, 230, 255);  // a wrong output explained: its store and loads
@@ -65,12 +64,13 @@ uint32_t finding_mark(analysis::FindingKind kind);
 
 // [SECTION] Text and its backgrounds
 
-// How good or bad an outcome is, for its words' colour.
+// How good or bad an outcome is, for its words' colour (ui/outcome_words.h says which word gets which).
 enum class Tone : uint8_t {
     Neutral, // the text colour: nothing to judge (cancelled, not checked)
     Good,    // correct: right outputs, nothing found
     Warning, // completed with right outputs, but something fired (or could not be checked)
     Bad,     // wrong outputs, a hang, an error
+    Accent,  // a fact that is neither good nor bad: the run went as the lesson expected
 };
 
 // The colours of one theme (normal or presenter). Every ground is opaque (translucent ImGui colours

@@ -266,15 +266,17 @@ void merge_phases(std::vector<WaitSpan>& spans, const std::vector<Event>& events
         if (out > 0 && spans[out - 1].barrier == spans[i].barrier && spans[out - 1].phase == spans[i].phase) {
             WaitSpan& m = spans[out - 1];
             const uint32_t before = m.arrive;
-            if (spans[i].t0 < m.t0 ||
-                (spans[i].t0 == m.t0 && events[spans[i].arrive].time < events[m.arrive].time))
+            if (spans[i].t0 < m.t0 || (spans[i].t0 == m.t0 && spans[i].arrive != kNoEvent &&
+                                       (m.arrive == kNoEvent || events[spans[i].arrive].time < events[m.arrive].time))) {
                 m.arrive = spans[i].arrive;
-            // other_arrive: any arrival of the merged spans at another instruction than m.arrive's.
+                m.site = spans[i].site;
+            }
+            // other_arrive: any arrival of the merged spans at another instruction than m's.
             const auto site = [&](uint32_t e) { return events[e].site; };
-            if (!m.mixed() || site(m.other_arrive) == site(m.arrive)) {
+            if (!m.mixed() || site(m.other_arrive) == m.site) {
                 m.other_arrive = kNoEvent;
                 for (uint32_t e : {before, spans[i].arrive, spans[i].other_arrive})
-                    if (e != kNoEvent && site(e) != site(m.arrive)) {
+                    if (e != kNoEvent && site(e) != m.site) {
                         m.other_arrive = e;
                         break;
                     }
@@ -327,25 +329,28 @@ void TimelineIndex::build_waits() {
                         if (it == pending.end()) continue; // a leave without its arrival (dropped events)
                         const Event& a = events[it->second];
                         row.push_back(WaitSpan{a.time, e.time, it->second, e.value, uint32_t(e.address), 1,
-                                               false, kNoEvent});
+                                               false, kNoEvent, a.site});
                         pending.erase(it);
                     }
                 }
                 const trace::ThreadInfo& info = trace_->threads[thread_rows_[slot].thread];
-                if (thread_rows_[slot].waiting && !pending.empty()) {
-                    // The arrival it is stuck at: the one at its end site, else the latest.
-                    auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& p) {
+                if (thread_rows_[slot].waiting) {
+                    // Where it is stuck is its end site (the deadlock finding says the same): the
+                    // arrival recorded there, or, where its warp never executed that barrier (no
+                    // arrival), from its last event on. Never an earlier barrier it passed.
+                    const auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& p) {
                         return events[p.second].site == info.end_site;
                     });
-                    if (it == pending.end()) {
-                        it = std::max_element(pending.begin(), pending.end(),
-                                              [&](const auto& x, const auto& y) {
-                                                  return event_before(events, x.second, y.second);
-                                              });
+                    if (it != pending.end()) {
+                        const Event& a = events[it->second];
+                        row.push_back(WaitSpan{a.time, time_end_, it->second, a.value, uint32_t(a.address), 1,
+                                               true, kNoEvent, a.site});
+                    } else {
+                        const auto own = thread_events_.row(slot);
+                        const uint64_t from = own.empty() ? time_begin_ : events[own.back()].time;
+                        row.push_back(WaitSpan{from, time_end_, kNoEvent, info.end_site, kUnrecordedBarrier, 1,
+                                               true, kNoEvent, info.end_site});
                     }
-                    const Event& a = events[it->second];
-                    row.push_back(WaitSpan{a.time, time_end_, it->second, a.value, uint32_t(a.address), 1,
-                                           true, kNoEvent});
                 }
                 warp_row.insert(warp_row.end(), row.begin(), row.end());
                 finish_row(thread_waits_, row);
@@ -600,18 +605,28 @@ void preprocess_waits(const TimelineIndex& index, const Viewport& view, uint32_t
         if (index.to_camera(s.t0) > view.range.t1) break;
         const float x0 = clip_x(view.x_of(index.to_camera(s.t0)), view);
         const float x1 = clip_x(view.x_of(index.to_camera(s.t1)), view);
-        if (out.waits.size() > first_item && x0 <= out.waits.back().x1 + 1) {
+        // Two waits at different barriers that meet end to end (a thread released at one barrier
+        // and stuck at the next) stay two when both are wide enough to show: each is labelled with its
+        // own line. At most one item per few pixels either way.
+        const auto apart = [&](const SpanItem& prev) {
+            constexpr float kWide = 3.0f;
+            return prev.x1 - prev.x0 >= kWide && x1 - x0 >= kWide && level.spans[prev.span].site != s.site;
+        };
+        if (out.waits.size() > first_item && x0 <= out.waits.back().x1 + 1 && !apart(out.waits.back())) {
             SpanItem& prev = out.waits.back();
             prev.x1 = std::max(prev.x1, x1);
             prev.count += 1;
             prev.open = prev.open || s.open;
+            prev.one_site = prev.one_site && level.spans[prev.span].site == s.site;
         } else {
             out.waits.push_back(SpanItem{x0, x1, row_index, uint32_t(i), 1, s.open});
         }
-        // Spans ending before the merged item's right pixel lie inside it: count them, skip them.
+        // Spans ending before the merged item's right pixel lie inside it: count them, skip them
+        // (unread: the item no longer says which barrier it is).
         const size_t next = lower_bound_end(level.max_end, i + 1, hi,
                                             index.ceil_trace_time(view.time_at(out.waits.back().x1 + 1)));
         out.waits.back().count += uint32_t(next - (i + 1));
+        if (next > i + 1) out.waits.back().one_site = false;
         i = next;
     }
 }
@@ -791,22 +806,28 @@ std::vector<uint32_t> lost_update_steps(const TimelineIndex& index, const analys
     return {};
 }
 
-// The arrivals of `thread` at the finding's lines (or, for a thread left waiting, its last arrival).
+// Barrier divergence: the arrival of `thread` at the finding's lines. Deadlock: where the thread is
+// when the run ends, which is where the finding says it is (its end site): its arrival there, else
+// its last event (a thread spinning in a loop; a lane stuck at a barrier its warp never executed,
+// which records no arrival). Never an earlier barrier the thread passed on its way.
 uint32_t arrival(const TimelineIndex& index, const analysis::Finding& f, uint32_t thread) {
     const uint32_t slot = index.thread_slot(thread);
     if (slot == kNoRow) return kNoEvent;
     const auto& trace = index.trace();
-    uint32_t last = kNoEvent;
+    const uint32_t end_site = thread < trace.threads.size() ? trace.threads[thread].end_site : UINT32_MAX;
+    uint32_t at_end = kNoEvent, last = kNoEvent;
     for (uint32_t i : index.thread_events().row(slot)) {
         const Event& e = trace.events[i];
+        last = i;
         if (e.kind != EventKind::BarrierArrive) continue;
         if (f.kind == analysis::FindingKind::Deadlock) {
-            last = i;
+            if (e.site == end_site) at_end = i;
         } else if (analysis::at_finding_line(trace, f, e.site)) {
             return i;
         }
     }
-    return last;
+    if (f.kind != analysis::FindingKind::Deadlock) return kNoEvent;
+    return at_end != kNoEvent ? at_end : last;
 }
 
 } // namespace

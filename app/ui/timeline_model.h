@@ -60,17 +60,27 @@ struct RowEvents {
     size_t rows() const { return offsets.empty() ? 0 : offsets.size() - 1; }
 };
 
+// The `barrier` of a wait no arrival records: a lane stuck at a barrier instruction that its warp
+// never executed (an aligned barrier waits for every running lane of the warp to be at it; lanes at
+// different instructions wait for each other forever, and no arrive event is written).
+constexpr uint32_t kUnrecordedBarrier = UINT32_MAX;
+
 // A thread (or warp, or block) waiting at a barrier: from arrival to release, in trace time.
 struct WaitSpan {
     uint64_t t0 = 0, t1 = 0;    // first arrive .. last leave (open: the end of the trace)
-    uint32_t arrive = kNoEvent; // an arrive event (thread rows: its own; warp/block rows: the first)
-    uint32_t phase = 0;         // the barrier's phase number (Event::value)
-    uint32_t barrier = 0;       // barrier id (Event::address)
+    uint32_t arrive = kNoEvent; // an arrive event (thread rows: its own; warp/block rows: the first);
+                                // kNoEvent for an unrecorded wait
+    uint32_t phase = 0;         // the barrier's phase number (Event::value); unrecorded: `site`
+    uint32_t barrier = 0;       // barrier id (Event::address), or kUnrecordedBarrier
     uint32_t threads = 1;       // threads that waited in this phase (warp/block rows: lanes involved)
     bool open = false;          // never released: the run ended with the thread(s) still waiting
     // Warp/block rows: an arrival of this phase at another barrier instruction than `arrive`'s (the
     // phase was completed at different lines: barrier divergence), else kNoEvent.
     uint32_t other_arrive = kNoEvent;
+    // The barrier instruction waited at (the label's line): the arrival's site, or for a wait left
+    // open at the end of the run, the thread's end site (ThreadInfo::end_site), which is where the
+    // deadlock finding says it waits too. An unrecorded wait starts at the thread's last event.
+    uint32_t site = 0;
     bool mixed() const { return other_arrive != kNoEvent; }
 };
 
@@ -266,6 +276,7 @@ struct SpanItem {
     uint32_t span = 0;  // index into the row level's RowSpans::spans (first span of a merged run)
     uint32_t count = 1; // spans merged because they were closer than a pixel
     bool open = false;  // any of them never released
+    bool one_site = true; // every span merged into it waits at the same barrier instruction (one label)
 };
 
 struct BandItem {
@@ -321,7 +332,9 @@ const RowSpans& row_spans_level(const TimelineIndex& index, RowKind kind);
 // The events a finding is about. Race / LostUpdate: `first` and `second` are the two accesses
 // (threads[0] at sites[0], threads[1] at sites[1], both touching `address`; shared memory: in the
 // finding's block), the closest such pair with first before second. BarrierDivergence: the example
-// threads' arrivals at the finding's lines. Deadlock: the example threads' last arrivals.
+// threads' arrivals at the finding's lines. Deadlock: where each example thread is at the end (its
+// arrival at its end site, else its last event: it spins, or waits at a barrier that recorded no
+// arrival).
 struct FindingEvents {
     uint32_t first = kNoEvent;
     uint32_t second = kNoEvent;

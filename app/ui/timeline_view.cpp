@@ -557,7 +557,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
 
 void TimelineView::draw_wait_label(ImDrawList* dl, const WaitSpan& w, ImVec2 a, ImVec2 b, float font) const {
     const trace::Trace& trace = index_->trace();
-    const uint32_t line = trace.source_line(trace.events[w.arrive]);
+    const uint32_t line = w.site < trace.sites.size() ? trace.sites[w.site].source_line : 0;
     if (line == 0) return;
     const TimelineText& words = ui_text(language_).timeline;
     const uint32_t other = w.mixed() ? trace.source_line(trace.events[w.other_arrive]) : 0;
@@ -617,7 +617,7 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
     // phase completed at different lines (the mismatch readable without hovering). After all spans:
     // the spans of one row may overlap (phases at different barriers), and a label must stay on top.
     for (const SpanItem& s : frame_.waits) {
-        if (s.count != 1) continue;
+        if (!s.one_site) continue;
         const TimelineRow& row = layout_.rows[s.row];
         const float pad = row.height * 0.22f;
         const ImVec2 a{g.screen_x(s.x0), g.screen_y(row.y + pad)};
@@ -1352,15 +1352,17 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         const SpanItem& s = frame_.waits[hit_.item];
         const TimelineRow& row = layout_.rows[s.row];
         const WaitSpan& w = row_spans_level(*index_, row.kind).spans[s.span];
-        const Event& a = trace.events[w.arrive];
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted(fill(words.tip_waiting, {std::to_string(w.barrier), std::to_string(w.phase),
-                                                        s.count > 1 ? words.tip_several.s : ""})
-                                   .c_str());
+        if (w.barrier == kUnrecordedBarrier)
+            ImGui::TextUnformatted(words.tip_waiting_unrecorded);
+        else
+            ImGui::TextUnformatted(fill(words.tip_waiting, {std::to_string(w.barrier), std::to_string(w.phase),
+                                                            s.count > 1 ? words.tip_several.s : ""})
+                                       .c_str());
         if (row.kind != RowKind::Thread)
             ImGui::TextUnformatted(fill(words.tip_threads_waited, {std::to_string(w.threads)}).c_str());
-        if (a.site < trace.sites.size()) {
-            const trace::Site& site_info = trace.sites[a.site];
+        if (w.site < trace.sites.size()) {
+            const trace::Site& site_info = trace.sites[w.site];
             ImGui::TextUnformatted(
                 fill(words.tip_site, {site_info.text, std::to_string(site_info.source_line),
                                       std::to_string(site_info.ptx_line)})
@@ -1373,8 +1375,8 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
             time_line(words.tip_to, w.t1);
         }
         ImGui::EndTooltip();
-        site = a.site;
-        line = trace.source_line(a);
+        site = w.site;
+        line = w.site < trace.sites.size() ? trace.sites[w.site].source_line : 0;
     } else if (g.mouse_in_labels) {
         const uint32_t r = layout_.row_at(g.mouse.y - g.rows_min.y + scroll_);
         if (r != kNoRow && layout_.rows[r].kind == RowKind::Thread) {

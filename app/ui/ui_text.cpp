@@ -78,6 +78,8 @@ constexpr UiText kEnglish = {
             .error_title = "Something went wrong",
             .keeps_running = "The app keeps running; nothing else was changed.",
             .ok = "OK",
+            .lessons_broken = "The lessons in {0} could not be loaded (the built-in lessons are all here). "
+                              "In file and line:\n{1}",
         },
     .run =
         {
@@ -148,11 +150,18 @@ constexpr UiText kEnglish = {
             .tip_warp_model_gpu = "The GPU schedules its warps' lanes itself: the warp model is the simulator's.",
             .tip_reps_exhaustive = "The exhaustive schedule runs every execution the memory model allows once: "
                                    "repetitions mean nothing there.",
+            .step_budget = "Step budget",
+            .tip_step_budget = "The simulator stops a run after this many thread-instructions, so that a loop "
+                               "that never ends comes back as \"stopped\" with the line it spins at. This "
+                               "lesson's own budget: {0}.",
+            .tip_step_budget_gpu = "The GPU has no step budget: its Timeout stops a kernel that runs too long.",
+            .raise_budget = "Run again with a step budget of {0}",
         },
     .browser =
         {
             .ran_as_expected = "{0} of {1} variants run \u00b7 {2} as expected",
             .scenario_tip = "scenario \"{0}\" ({1})",
+            .folder_heading = "Lessons from {0}",
         },
     .findings =
         {
@@ -250,6 +259,9 @@ constexpr UiText kEnglish = {
             .tip_ended = "ended: {0}",
             .tip_click_warps = "click to show or hide its warps",
             .tip_click_lanes = "click to show or hide its lanes",
+            .tip_waiting_unrecorded = "waiting at a barrier its warp never reached whole\n(lanes of the warp "
+                                      "wait at other instructions), so no arrival\nwas recorded: from its last "
+                                      "event on",
             .story_thread = "thread {0}",
             .story_lost = "1 {0} loads \u00b7 2 {1} loads \u00b7 3 {2} stores \u00b7 4 {3} stores over it: "
                           "one update is lost",
@@ -443,8 +455,8 @@ constexpr UiText kEnglish = {
             .running = "Running...",
             .no_prediction = "No prediction this time: pick one before the next run.",
             .verdict = "Verdict",
-            .as_expected = "As expected.",
-            .not_as_expected = "NOT as expected.",
+            .as_expected = "{0}: the run did what the lesson says.",
+            .surprise = "{0}: the run did not do what the lesson says.",
             .findings = "{0} finding(s):",
             .no_findings = "no findings",
             .not_traced = "not traced: no findings either way",
@@ -561,9 +573,6 @@ constexpr UiText kEnglish = {
             .col_sim = "simulator",
             .col_gpu = "GPU",
             .sim_side = "simulator ({0})",
-            .allowed = "allowed",
-            .forbidden = "forbidden",
-            .forbidden_seen = "forbidden by the model, yet seen",
             .counted = "{0} runs, {1} outcomes counted",
             .every_execution = "allowed by the model (every execution: {0})",
             .bound = "the first {0} executions only: the bound stopped the exploration",
@@ -664,7 +673,7 @@ constexpr UiText kEnglish = {
             .slower = "{0}\u00d7 slower",
             .same = "about the same",
             .not_timed = "not timed: {0}",
-            .wrong = "{0} of {1} outputs wrong",
+            .wrong = "{0} of {1} wrong",
             .unit_cycles = "cycles",
             .unit_ms = "ms",
             .failed = "the ladder failed: {0}",
@@ -789,6 +798,7 @@ constexpr UiText kChinese = {
             .error_title = "出错了",
             .keeps_running = "程序会继续运行；其他内容都没有改变。",
             .ok = "确定",
+            .lessons_broken = "无法载入 {0} 中的课程（内置课程都还在）。出错的文件和行：\n{1}",
         },
     .run =
         {
@@ -851,11 +861,17 @@ constexpr UiText kChinese = {
                               "这就是没有 __syncwarp() 的旧式线程束同步代码看起来能工作的原因。",
             .tip_warp_model_gpu = "GPU 自己调度线程束的通道：线程束模型只用于模拟器。",
             .tip_reps_exhaustive = "穷举调度把内存模型允许的每一种执行各运行一次：运行次数在这里没有意义。",
+            .step_budget = "步数预算",
+            .tip_step_budget = "模拟器在执行了这么多条线程指令后停止运行，这样永不结束的循环会以“被停止”返回，"
+                               "并指出它在哪一行打转。这个课程自己的预算：{0}。",
+            .tip_step_budget_gpu = "GPU 没有步数预算：运行太久的内核由它的超时设置停止。",
+            .raise_budget = "用 {0} 的步数预算再运行一次",
         },
     .browser =
         {
             .ran_as_expected = "已运行 {1} 个版本中的 {0} 个 \u00b7 {2} 个符合预期",
             .scenario_tip = "场景 \"{0}\"（{1}）",
+            .folder_heading = "来自 {0} 的课程",
         },
     .findings =
         {
@@ -947,6 +963,8 @@ constexpr UiText kChinese = {
             .tip_ended = "结束方式：{0}",
             .tip_click_warps = "点击显示或隐藏它的线程束",
             .tip_click_lanes = "点击显示或隐藏它的通道",
+            .tip_waiting_unrecorded = "在一个它的线程束从未整体到达的屏障处等待\n（同一线程束的其他通道停在别的指令），"
+                                      "\n所以没有记录到达事件：从它的最后一个事件开始",
             .story_thread = "线程 {0}",
             .story_lost =
                 "1 {0} 读取 \u00b7 2 {1} 读取 \u00b7 3 {2} 写入 \u00b7 4 {3} 覆盖写入：一次更新丢失了",
@@ -1136,8 +1154,8 @@ constexpr UiText kChinese = {
             .running = "正在运行……",
             .no_prediction = "这次没有预测：下次运行前先选一个。",
             .verdict = "结论",
-            .as_expected = "符合预期。",
-            .not_as_expected = "不符合预期。",
+            .as_expected = "{0}：这次运行和课程说的一样。",
+            .surprise = "{0}：这次运行和课程说的不一样。",
             .findings = "{0} 项发现：",
             .no_findings = "没有发现",
             .not_traced = "未记录跟踪：无法给出发现",
@@ -1216,9 +1234,6 @@ constexpr UiText kChinese = {
             .col_sim = "模拟器",
             .col_gpu = "GPU",
             .sim_side = "模拟器（{0}）",
-            .allowed = "允许",
-            .forbidden = "禁止",
-            .forbidden_seen = "内存模型禁止，却出现了",
             .counted = "{0} 次运行，统计了 {1} 个结果",
             .every_execution = "内存模型允许的结果（每一种执行：{0}）",
             .bound = "只有前 {0} 种执行：探索在上限处停止了",
@@ -1312,7 +1327,7 @@ constexpr UiText kChinese = {
             .slower = "慢 {0} 倍",
             .same = "差不多",
             .not_timed = "没有计时：{0}",
-            .wrong = "{1} 个输出中有 {0} 个错误",
+            .wrong = "{1} 个中有 {0} 个错误",
             .unit_cycles = "周期",
             .unit_ms = "毫秒",
             .failed = "优化阶梯运行失败：{0}",

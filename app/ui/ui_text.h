@@ -76,6 +76,8 @@ struct DialogText {
     Text relative_paths; // "Relative paths start in {0}"
     Text open, save, cancel;
     Text error_title, keeps_running, ok;
+    // "The lessons in {0} could not be loaded (the built-in lessons are all here):\n{1}" ({1}: "FILE:LINE: what")
+    Text lessons_broken;
 };
 
 struct RunPanelText {
@@ -100,11 +102,16 @@ struct RunPanelText {
     Text tip_warp_model_its, tip_warp_model_lockstep; // what each one is
     Text tip_warp_model, tip_warp_model_gpu;
     Text tip_reps_exhaustive; // why the repetitions are greyed out under schedule exhaustive
+    Text step_budget;         // "Step budget": the simulator's thread-instructions before it stops a run
+    Text tip_step_budget;     // what it is; {0}: the lesson's own budget
+    Text tip_step_budget_gpu; // the GPU has a timeout instead
+    Text raise_budget;        // "Run again with a step budget of {0}" (after a run the budget stopped)
 };
 
 struct BrowserText {
     Text ran_as_expected; // "{0} of {1} variants run · {2} as expected" (once something ran)
     Text scenario_tip;    // "scenario \"{0}\" ({1})"
+    Text folder_heading;  // "Lessons from {0}": a teacher's folder (--lessons DIR), by its name
 };
 
 struct FindingsText {
@@ -134,6 +141,8 @@ struct TimelineText {
         tip_address, tip_barrier, tip_at, tip_from, tip_to, tip_first_access, tip_second_access,
         tip_click_select, tip_events, tip_folded, tip_first_of_them, tip_waiting, tip_several,
         tip_threads_waited, tip_site, tip_never_released, tip_ended, tip_click_warps, tip_click_lanes;
+    // A wait no arrival records: lanes of one warp at different barrier instructions.
+    Text tip_waiting_unrecorded;
     // The captions of the numbered story marks: a lost update's interleaving, an explained output.
     Text story_thread;     // "thread {0}"
     Text story_lost;       // "1 {0} loads · 2 {1} loads · 3 {2} stores · 4 {3} stores over it: ..."
@@ -220,7 +229,9 @@ struct LessonFrameText {
     // predict_hint: under the choices until all three are answered (what the variant does shows then)
     Text what_it_shows, this_variant, predict, predict_hint, your_prediction;
     Text results_q, right, wrong, finding_q, none, hang_q, completes, hangs;
-    Text run, run_again, running, no_prediction, verdict, as_expected, not_as_expected;
+    Text run, run_again, running, no_prediction, verdict;
+    Text as_expected; // "{0}: the run did what the lesson says." ({0}: outcome_words.h's match word)
+    Text surprise;    // "{0}: the run did not do what the lesson says."
     Text findings; // "{0} findings:"
     Text no_findings, not_traced, look_at, fix, details, the_question, the_lesson, pick;
     Text other_run, earlier_run, on_gpu, gpu_note;
@@ -255,8 +266,6 @@ struct OutcomesText {
     Text subject_first; // "{0}[0]: this lesson names no outcomes, so its first output's first element"
     Text col_outcome, col_meaning, col_model, col_sim, col_gpu;
     Text sim_side; // "simulator ({0})": the memory model the counts ran under
-    Text allowed, forbidden;
-    Text forbidden_seen; // "forbidden by the model, yet seen"
     Text counted;        // "{0} runs, {1} outcomes counted"
     Text every_execution; // "allowed by the model (every execution: {0})"
     Text bound;           // "the first {0} executions only: the bound stopped the exploration"

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace synclab::ui {
 
@@ -91,6 +92,61 @@ std::string format_value(std::string_view instruction, uint32_t value, uint32_t 
 std::string event_value(const trace::Trace& trace, const trace::Event& event) {
     if (event.site >= trace.sites.size()) return format_value("", event.value, event.size());
     return format_value(trace.sites[event.site].text, event.value, event.size());
+}
+
+namespace {
+
+// The PTX spelling of an element type, for format_value ("ld.f32").
+const char* ptx_type(launch::ElemType type) {
+    switch (type) {
+    case launch::ElemType::I8:
+        return "s8";
+    case launch::ElemType::U8:
+        return "u8";
+    case launch::ElemType::I16:
+        return "s16";
+    case launch::ElemType::U16:
+        return "u16";
+    case launch::ElemType::I32:
+        return "s32";
+    case launch::ElemType::U32:
+        return "u32";
+    case launch::ElemType::I64:
+        return "s64";
+    case launch::ElemType::U64:
+        return "u64";
+    case launch::ElemType::F32:
+        return "f32";
+    case launch::ElemType::F64:
+        return "f64";
+    }
+    return "";
+}
+
+} // namespace
+
+std::string element_text(const std::vector<uint8_t>& bytes, launch::ElemType type, uint64_t index) {
+    const uint32_t size = launch::elem_size(type);
+    if ((index + 1) * size > bytes.size()) return "";
+    const uint8_t* p = bytes.data() + index * size;
+    if (size <= 4) {
+        uint32_t value = 0;
+        std::memcpy(&value, p, size);
+        return format_value(std::string("ld.") + ptx_type(type), value, size);
+    }
+    char text[40];
+    if (type == launch::ElemType::F64) {
+        double d = 0;
+        std::memcpy(&d, p, 8);
+        const auto [end, ec] = std::to_chars(text, text + sizeof text, d);
+        std::string out(text, ec == std::errc() ? end : text);
+        if (out.find_first_of(".ein") == std::string::npos) out += ".0";
+        return out;
+    }
+    uint64_t u = 0;
+    std::memcpy(&u, p, 8);
+    if (type == launch::ElemType::I64) return std::to_string(int64_t(u));
+    return std::to_string(u);
 }
 
 } // namespace synclab::ui

@@ -2,11 +2,13 @@
 // not "1086324736". Pure (no ImGui): the timeline's tooltips use it and it is unit-tested.
 #pragma once
 
+#include "launch/launch.h"
 #include "trace/trace.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace synclab::ui {
 
@@ -28,5 +30,9 @@ std::string format_value(std::string_view instruction, uint32_t value, uint32_t 
 // format_value() of a memory event, typed by its site's instruction (untyped when the site is not in
 // the trace's site table).
 std::string event_value(const trace::Trace& trace, const trace::Event& event);
+
+// One element of a buffer as its type writes it ("6.0", "-3", "4294967295"): format_value for types
+// of 32 bits or less, the whole value for 64-bit ones. "" for bytes too short.
+std::string element_text(const std::vector<uint8_t>& bytes, launch::ElemType type, uint64_t index);
 
 } // namespace synclab::ui

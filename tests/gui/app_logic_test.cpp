@@ -2,6 +2,8 @@
 // probe and GPU runs where there is no GPU, live-event publishing (through a fake producer: the
 // same LiveTrace::add the runner's on_events calls), and the scripted mode's argument parsing. No
 // display needed.
+#include "cli/run_options.h"
+#include "scenario/scenario.h"
 #include "ui/callout_view.h"
 #include "ui/gpu_probe.h"
 #include "ui/key_queue.h"
@@ -271,12 +273,106 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
               "--open-outcome needs the outcome runs: add --run-outcomes");
     EXPECT_NE(error_of({"--memory", "sc", "--backend", "gpu"}).find("cannot go with --backend gpu"), std::string::npos);
     EXPECT_NE(error_of({"--outcomes-runs", "0"}).find("--outcomes-runs must be a number from 1"), std::string::npos);
-    EXPECT_EQ(error_of({"--seed"}), "--seed needs a value");
+    EXPECT_EQ(error_of({"--seed"}), "option --seed needs a value"); // as `synclab run` says it
     EXPECT_EQ(error_of({"--run=yes"}), "--run takes no value");
     EXPECT_NE(error_of({"--focus-finding", "0"}).find("add --run, --compare or --open"), std::string::npos);
     EXPECT_NE(error_of({"--tap", "],zz"}).find("--tap: unknown key 'zz'"), std::string::npos);
     EXPECT_NE(error_of({"--compare", "--open", "x.slt"}).find("cannot go with --open"), std::string::npos);
     EXPECT_NE(error_of({"stencil"}).find("unexpected argument 'stencil'"), std::string::npos);
+}
+
+// The run's options are `synclab run`'s: the same grammar, and for a bad one the same message (the
+// command line's parser gives it: cli/run_options.h).
+TEST(ScriptArgs, TheRunsOptionsAreTheCommandLines) {
+    const ParsedArgs p = parse_app_args({"--scenario", "atomic_counter", "--variant", "k_addresses", "--param",
+                                         "k=1024", "--param", "threads=16384", "--memory", "relaxed",
+                                         "--warp-model", "lockstep", "--schedule", "adversarial", "--seed", "7",
+                                         "--max-steps", "5000000", "--run"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    EXPECT_EQ(p.options.params, (scenario::ParamValues{{"k", "1024"}, {"threads", "16384"}}));
+    EXPECT_EQ(p.options.memory, launch::MemoryModel::Relaxed);
+    EXPECT_EQ(p.options.warp_model, sim::WarpModel::Lockstep);
+    EXPECT_EQ(p.options.schedule, sim::Schedule::Adversarial);
+    EXPECT_EQ(p.options.seed, 7u);
+    EXPECT_EQ(p.options.max_steps, 5'000'000u);
+    const ParsedArgs ex = parse_app_args({"--scenario", "stencil", "--schedule", "exhaustive", "--max-executions", "50"});
+    ASSERT_EQ(ex.what, ParsedArgs::What::Run) << ex.error;
+    EXPECT_EQ(ex.options.max_executions, 50u);
+    EXPECT_FALSE(parse_app_args({"--scenario", "stencil"}).options.warp_model) << "unset: the run panel's";
+
+    // Each bad run option gives the message `synclab run` gives for it.
+    const auto cli_error = [](std::vector<std::string> args) -> std::string {
+        try {
+            const cli::Args a(args, "run", cli::kRunValued, cli::kRunFlags, {"param"});
+            cli::run_options(a);
+            cli::with_user_params(*scenario::find_scenario("atomic_counter"), cli::param_values(a));
+        } catch (const cli::UsageError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+             {"--warp-model", "simt"},
+             {"--schedule", "fifo"},
+             {"--memory", "tso"},
+             {"--seed", "-3"},
+             {"--reps", "0"},
+             {"--max-steps", "10"},
+             {"--param", "k=7"},
+             {"--param", "j=1"},
+             {"--param", "k"},
+             {"--schedule", "exhaustive", "--reps", "3"},
+             {"--backend", "gpu", "--warp-model", "its"},
+             {"--backend", "gpu", "--memory", "sc"},
+             {"--untraced"},
+             {"--max-executions", "9"}}) {
+        std::vector<std::string> args = {"--scenario", "atomic_counter"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        const ParsedArgs parsed = parse_app_args(args);
+        const std::string expected = cli_error(bad);
+        ASSERT_FALSE(expected.empty()) << bad.front() << ": the command line takes it";
+        EXPECT_EQ(parsed.what, ParsedArgs::What::Error) << bad.front();
+        EXPECT_EQ(parsed.error, expected) << bad.front();
+    }
+    EXPECT_EQ(parse_app_args({"--param", "k=32"}).error,
+              "--param NAME=CHOICE picks a lesson's parameter: it needs --scenario");
+}
+
+// --lessons DIR: its lessons join the built-in ones (--scenario may name them); a broken one is no
+// usage error: the script carries on with the built-in lessons and says which file and line.
+TEST(ScriptArgs, ALessonFolderAndABrokenOne) {
+    const std::string dir = std::string(SYNCLAB_SOURCE_DIR) + "/tests/scenario/data/lessons";
+    const ParsedArgs p = parse_app_args({"--lessons", dir, "--scenario", "smem_reverse", "--variant", "missing_barrier"});
+    ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
+    ASSERT_NE(p.lessons, nullptr);
+    EXPECT_EQ(p.lessons->folder_name(), "lessons");
+    ASSERT_EQ(p.lessons->folder().size(), 1u);
+    EXPECT_TRUE(p.lessons->from_folder(p.lessons->find("smem_reverse")));
+    EXPECT_FALSE(p.lessons->from_folder(p.lessons->find("stencil")));
+    EXPECT_EQ(p.lessons->all().size(), scenario::catalog().size() + 1);
+    EXPECT_TRUE(p.options.lessons_error.empty());
+    EXPECT_NE(parse_app_args({"--scenario", "smem_reverse"}).error.find("unknown scenario 'smem_reverse'"),
+              std::string::npos)
+        << "without the folder it is no lesson";
+
+    const std::filesystem::path broken = std::filesystem::temp_directory_path() / "synclab_app_broken_lessons";
+    std::filesystem::remove_all(broken);
+    std::filesystem::create_directories(broken);
+    std::filesystem::copy(dir + "/smem_reverse", broken / "smem_reverse");
+    const std::filesystem::path toml = broken / "smem_reverse" / "lesson.toml";
+    std::string text;
+    {
+        std::ifstream in(toml);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    text.replace(text.find("block = 96"), 10, "block = \"many\"");
+    std::ofstream(toml) << text;
+    const ParsedArgs b = parse_app_args({"--lessons", broken.string(), "--scenario", "stencil"});
+    ASSERT_EQ(b.what, ParsedArgs::What::Run) << b.error;
+    EXPECT_EQ(b.lessons, nullptr);
+    EXPECT_EQ(b.options.lessons_dir, broken.string());
+    EXPECT_NE(b.options.lessons_error.find(toml.string() + ":6: 'block'"), std::string::npos) << b.options.lessons_error;
+    std::filesystem::remove_all(broken);
 }
 
 TEST(ScriptArgs, TheOutcomesViewsOptions) {
@@ -855,7 +951,7 @@ TEST(ScriptArgs, GpuOptions) {
     EXPECT_DOUBLE_EQ(*p.options.gpu_timeout_s, 2.5);
     EXPECT_DOUBLE_EQ(p.options.timeout_s, 120); // the script's patience is another thing
     auto error_of = [](std::vector<std::string> args) { return parse_app_args(args).error; };
-    EXPECT_EQ(error_of({"--backend", "cuda"}), "--backend must be sim or gpu, got 'cuda'");
+    EXPECT_EQ(error_of({"--backend", "cuda"}), "--backend must be 'sim' or 'gpu', got 'cuda'");
     EXPECT_EQ(error_of({"--live"}), "--live needs --backend gpu");
     EXPECT_EQ(error_of({"--backend", "sim", "--gpu-timeout", "3"}), "--gpu-timeout needs --backend gpu");
     EXPECT_NE(error_of({"--backend", "gpu", "--untraced", "--live"}).find("cannot go with --untraced"),

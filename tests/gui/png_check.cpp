@@ -7,20 +7,21 @@
 //             [--dark-background]
 //             [--text-taller-than OTHER.png OTHER.json REGION RATIO]
 //             [--differs-from OTHER.png REGION MIN_FRACTION]
-//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--inside INNER OUTER]...
+//             [--skip-unless-cjk] [--skip-if-gpu] [--expect KEY=VALUE]... [--expect-not KEY~=TEXT]...
+//             [--inside INNER OUTER]...
 //             [--no-english] [--no-english-in OTHER.json]...
 //             [--all-inside OUTER] [--no-region NAME]... [--min-height REGION PX]...
 //             [--text-in REGION FIELD]... [--drawn TEXT]... [--not-drawn TEXT]...
 //             [--variant-text drawn|hidden]
 //
-// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, ok, load, store, atomic, fence,
+// COLOUR: a theme name (race_arrow, divergence, deadlock, lost_update, load, store, atomic, fence,
 // collective, warp_sync, shuffle_arrow, wrong_output, provenance, heat_hot and heat_cold (the heatmap colour map's ends); the outcome inks good, bad, warning and in presenter mode p_good, p_bad,
 // p_warning) or RRGGBB. REGION: a name
 // from the layout's "regions" (timeline, source, lesson, ...). Exit 0 when every assertion holds; otherwise 1
 // with one line per failure saying what was expected, what was found, and where. --skip-unless-cjk: exit 77
 // (ctest: skipped) when the layout says the app found no Chinese font; --skip-if-gpu: exit 77 when it says a
 // GPU is available. --expect compares a top-level field of the layout file (strings as they are, other values
-// as JSON text), or checks that it contains a text with KEY~=TEXT. --inside: region INNER lies wholly inside
+// as JSON text), or checks that it contains a text with KEY~=TEXT; --expect-not the opposite. --inside: region INNER lies wholly inside
 // region OUTER (e.g. a lesson section in sight without scrolling). --no-english: every text the frame drew
 // (the layout's drawn_text) is free of English words and missing glyphs, but for code, ids and names (see
 // english_words); --no-english-in checks another shot's layout the same way. --all-inside: every region of
@@ -143,7 +144,6 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"divergence", theme::kDivergence},
         {"deadlock", theme::kDeadlock},
         {"lost_update", theme::kLostUpdate},
-        {"ok", theme::kOk},
         {"load", theme::kLoad},
         {"store", theme::kStore},
         {"atomic", theme::kAtomic},
@@ -532,12 +532,13 @@ int main(int argc, char** argv) {
             if (a == "--lacks" && n >= min_pixels)
                 fail.add("expected no " + colour_name + where + ", found " + std::to_string(n) + " pixels");
             std::cout << colour_name << where << ": " << n << " pixels\n";
-        } else if (a == "--expect") {
+        } else if (a == "--expect" || a == "--expect-not") {
             need(i, 1);
+            const bool negate = a == "--expect-not";
             const std::string spec = args[++i];
             const size_t eq = spec.find('=');
             if (eq == std::string::npos || eq == 0) {
-                std::cerr << "png_check: --expect needs KEY=VALUE or KEY~=TEXT, got '" << spec << "'\n";
+                std::cerr << "png_check: " << a << " needs KEY=VALUE or KEY~=TEXT, got '" << spec << "'\n";
                 return 2;
             }
             const bool contains = spec[eq - 1] == '~';
@@ -548,9 +549,10 @@ int main(int argc, char** argv) {
             }
             const nlohmann::json& v = layout->doc[key];
             const std::string got = v.is_string() ? v.get<std::string>() : v.dump();
-            if (contains ? got.find(want) == std::string::npos : got != want)
-                fail.add("layout field " + key + " is '" + got + "', expected " +
-                         (contains ? "it to contain '" : "'") + want + "'");
+            const bool matches = contains ? got.find(want) != std::string::npos : got == want;
+            if (matches == negate)
+                fail.add("layout field " + key + " is '" + got + "', expected " + (negate ? "it not " : "") +
+                         (contains ? "to contain '" : negate ? "to be '" : "'") + want + "'");
         } else if (a == "--inside") {
             need(i, 2);
             const std::string inner = args[i + 1], outer = args[i + 2];

@@ -95,11 +95,11 @@ TEST(OutcomeWords, ThousandsSeparators) {
 TEST(OutcomeWords, CompletedWithWrongOutputsIsBadNotOk) {
     const Outcome o = outcome_of(
         summary(trace::RunStatus::Ok, 331, 16384, {finding(analysis::FindingKind::Race)}), Language::En);
-    EXPECT_EQ(o.words, "completed \u00b7 331 of 16,384 outputs wrong \u00b7 1 finding");
+    EXPECT_EQ(o.words, "wrong outputs \u00b7 331 of 16,384 wrong \u00b7 1 finding");
     EXPECT_EQ(o.tone, Tone::Bad);
     EXPECT_EQ(o.words.find("ok"), std::string::npos) << "status ok means completed, and says so: " << o.words;
     const Outcome zh = outcome_of(summary(trace::RunStatus::Ok, 331, 16384), Language::Zh);
-    EXPECT_EQ(zh.words, "完成 \u00b7 16,384 个输出中有 331 个错误 \u00b7 没有发现");
+    EXPECT_EQ(zh.words, "输出错误 \u00b7 16,384 个中有 331 个错误 \u00b7 没有发现");
     EXPECT_EQ(zh.tone, Tone::Bad);
 }
 
@@ -118,16 +118,21 @@ TEST(OutcomeWords, FindingsWithRightOutputsAreAWarning) {
         outcome_of(summary(trace::RunStatus::Ok, 0, 128,
                            {finding(analysis::FindingKind::Race), finding(analysis::FindingKind::Race)}),
                    Language::En);
-    EXPECT_EQ(o.words, "completed \u00b7 outputs right \u00b7 2 findings");
+    EXPECT_EQ(o.words, "right \u00b7 128 outputs checked \u00b7 2 findings");
     EXPECT_EQ(o.tone, Tone::Warning);
+    // Contention is about speed: right outputs with only that finding are right, and green.
+    const Outcome slow = outcome_of(summary(trace::RunStatus::Ok, 0, 128, {finding(analysis::FindingKind::Contention)}),
+                                    Language::En);
+    EXPECT_EQ(slow.words, "right \u00b7 128 outputs checked \u00b7 1 finding");
+    EXPECT_EQ(slow.tone, Tone::Good);
 }
 
 TEST(OutcomeWords, CorrectOnlyWhenNothingIsWrongAndNothingFired) {
     const Outcome o = outcome_of(summary(trace::RunStatus::Ok, 0, 16384), Language::En);
-    EXPECT_EQ(o.words, "correct \u00b7 16,384 outputs right \u00b7 no findings");
+    EXPECT_EQ(o.words, "right \u00b7 16,384 outputs checked \u00b7 no findings");
     EXPECT_EQ(o.tone, Tone::Good);
     EXPECT_EQ(outcome_of(summary(trace::RunStatus::Ok, 0, 16384), Language::Zh).words,
-              "正确 \u00b7 16,384 个输出全部正确 \u00b7 没有发现");
+              "正确 \u00b7 检查了 16,384 个输出 \u00b7 没有发现");
     // Every other combination is never Good.
     for (trace::RunStatus status :
          {trace::RunStatus::Ok, trace::RunStatus::Deadlock, trace::RunStatus::Budget, trace::RunStatus::Error,
@@ -153,6 +158,100 @@ TEST(OutcomeWords, CorrectOnlyWhenNothingIsWrongAndNothingFired) {
                             }
                             EXPECT_FALSE(o.words.empty());
                         }
+}
+
+// The vocabulary's three things, each in its own words and colours (outcome_words.h).
+TEST(OutcomeWords, TheRunsOwnOutcomeInOneWordEach) {
+    using runner::RunOutcome;
+    const std::vector<std::pair<RunOutcome, const char*>> en = {
+        {RunOutcome::Right, "right"},   {RunOutcome::WrongOutputs, "wrong outputs"}, {RunOutcome::Completed, "completed"},
+        {RunOutcome::Hung, "hung"},     {RunOutcome::Stopped, "stopped"},            {RunOutcome::Refused, "refused"},
+        {RunOutcome::Error, "error"},   {RunOutcome::Cancelled, "cancelled"}};
+    for (const auto& [outcome, word] : en) {
+        EXPECT_STREQ(outcome_word(outcome, Language::En), word);
+        EXPECT_STREQ(runner::to_string(outcome), word) << "the CLI says the same word";
+        EXPECT_NE(outcome_tone(outcome, false), Tone::Accent);
+    }
+    // Green only for a right run with nothing found; hangs, refusals and wrong outputs are bad.
+    EXPECT_EQ(outcome_tone(RunOutcome::Right, false), Tone::Good);
+    EXPECT_EQ(outcome_tone(RunOutcome::Right, true), Tone::Warning);
+    for (RunOutcome bad : {RunOutcome::WrongOutputs, RunOutcome::Hung, RunOutcome::Stopped, RunOutcome::Refused,
+                           RunOutcome::Error})
+        for (bool found : {false, true})
+            EXPECT_EQ(outcome_tone(bad, found), Tone::Bad) << runner::to_string(bad);
+    EXPECT_STREQ(outcome_word(RunOutcome::Refused, Language::Zh), "被拒绝");
+    EXPECT_STREQ(outcome_word(RunOutcome::Hung, Language::Zh), "挂起");
+}
+
+TEST(OutcomeWords, WhetherItMatchedTheLessonIsNeverGreen) {
+    EXPECT_STREQ(match_word(runner::LessonMatch::AsExpected, Language::En), "as expected");
+    EXPECT_STREQ(match_word(runner::LessonMatch::Surprise, Language::En), "a surprise");
+    EXPECT_STREQ(match_word(runner::LessonMatch::AsExpected, Language::Zh), "符合预期");
+    EXPECT_STREQ(match_word(runner::LessonMatch::Surprise, Language::Zh), "出乎预期");
+    EXPECT_EQ(match_tone(runner::LessonMatch::AsExpected), Tone::Accent);
+    EXPECT_EQ(match_tone(runner::LessonMatch::Surprise), Tone::Warning);
+}
+
+// A launch refused before any thread ran (grid_sync/too_many_blocks) is "refused", in the bad
+// colour, with the reason; an error after threads ran stays "error".
+TEST(OutcomeWords, ARefusedLaunchSaysRefused) {
+    runner::RunSummary s = summary(trace::RunStatus::Error, 0, 0);
+    s.message = "too many blocks in cooperative launch: 4224 blocks of 256 threads";
+    Outcome o = outcome_of(s, Language::En);
+    EXPECT_EQ(o.outcome, runner::RunOutcome::Refused);
+    EXPECT_EQ(o.words, "refused: too many blocks in cooperative launch: 4224 blocks of 256 threads");
+    EXPECT_EQ(o.tone, Tone::Bad);
+    s.trace.meta.grid = {4224, 1, 1};
+    EXPECT_EQ(outcome_of(s, Language::Zh).words, "被拒绝：这次 4,224 个线程块的启动在任何线程运行之前就被拒绝了")
+        << "the English reason stays out of a Chinese frame";
+    s.trace.threads.resize(1);
+    EXPECT_EQ(outcome_of(s, Language::En).outcome, runner::RunOutcome::Error);
+    const scenario::Scenario& grid = *scenario::find_scenario("grid_sync");
+    const runner::RunSummary real =
+        runner::run_scenario(grid, *grid.find_variant("too_many_blocks"), runner::RunOptions{});
+    EXPECT_EQ(runner::run_outcome(real), runner::RunOutcome::Refused) << real.message;
+}
+
+// The key number of a lesson whose output is one value: lost_update's counter beside 4,096.
+TEST(OutcomeWords, TheKeyNumberInTheOutcome) {
+    const scenario::Scenario& lost = *scenario::find_scenario("lost_update");
+    const runner::RunSummary run = runner::run_scenario(lost, *lost.find_variant("plain_increment"), runner::RunOptions{});
+    ASSERT_EQ(run.wrong_outputs, 1u);
+    const std::vector<std::string> keys = key_values(run, Language::En);
+    ASSERT_EQ(keys.size(), 1u);
+    EXPECT_TRUE(keys[0].starts_with("g_counter = ")) << keys[0];
+    EXPECT_TRUE(keys[0].ends_with(", expected 4,096")) << keys[0];
+    const Outcome o = outcome_of(run, Language::En);
+    EXPECT_TRUE(o.words.starts_with("wrong outputs \u00b7 g_counter = ")) << o.words;
+    EXPECT_NE(outcome_of(run, Language::Zh).words.find("，应为 4,096"), std::string::npos);
+    const runner::RunSummary right = runner::run_scenario(lost, *lost.find_variant("atomic_add"), runner::RunOptions{});
+    EXPECT_EQ(key_values(right, Language::En), std::vector<std::string>{"g_counter = 4,096"});
+    // A float output in its type, not its bits.
+    runner::RunSummary f;
+    f.final_buffers.push_back(launch::Buffer{"g_sum", {0, 0, 0x80, 0x41}});
+    f.expected_outputs.push_back(scenario::ExpectedOutput{"g_sum", launch::ElemType::F32, {0, 0, 0x00, 0x42}});
+    EXPECT_EQ(key_values(f, Language::En), std::vector<std::string>{"g_sum = 16.0, expected 32.0"});
+    // A grid of outputs has no key number: the outcome counts its wrong elements.
+    EXPECT_TRUE(key_values(stencil_run()->summary, Language::En).empty());
+}
+
+// cas_loop's NaN compare spins until the step budget stops it: the app says so in its own words (no
+// command-line option), with the line the threads spin at.
+TEST(OutcomeWords, ABudgetStopInTheAppsWords) {
+    const scenario::Scenario& cas = *scenario::find_scenario("cas_loop");
+    const runner::RunSummary run = runner::run_scenario(cas, *cas.find_variant("float_compare_nan"), runner::RunOptions{});
+    ASSERT_EQ(run.status, trace::RunStatus::Budget);
+    ASSERT_NE(run.message.find("--max-steps"), std::string::npos) << "the simulator's own words name the option";
+    for (Language language : {Language::En, Language::Zh}) {
+        const Outcome o = outcome_of(run, language);
+        EXPECT_EQ(o.outcome, runner::RunOutcome::Stopped);
+        EXPECT_EQ(o.tone, Tone::Bad);
+        EXPECT_EQ(o.words.find("--"), std::string::npos) << o.words;
+        const StillRunning where = still_running(run.trace);
+        ASSERT_GT(where.line, 0u);
+        EXPECT_NE(o.words.find(std::to_string(where.line)), std::string::npos) << o.words;
+    }
+    EXPECT_NE(outcome_of(run, Language::En).words.find("raise the step budget in the run panel"), std::string::npos);
 }
 
 // [SECTION] The expectation as a sentence ------------------------------------------------------------
@@ -283,6 +382,13 @@ TEST(OutcomeWords, EveryChineseWordHasAGlyph) {
                 expectation_sentence(v.expect, Language::Zh, {finding(analysis::FindingKind::Race, {1, 2})}));
     for (analysis::FindingKind kind : scenario::all_finding_kinds())
         texts.push_back(kind_words(kind, Language::Zh));
+    for (const std::string& word : vocabulary_words(Language::Zh))
+        texts.push_back(word);
+    for (sim::Budget budget : {sim::Budget::Steps, sim::Budget::Events, sim::Budget::Memory, sim::Budget::Threads}) {
+        runner::RunSummary s = summary(trace::RunStatus::Budget, 0, 0);
+        s.budget = budget;
+        texts.push_back(outcome_of(s, Language::Zh).words);
+    }
     for (trace::RunStatus status :
          {trace::RunStatus::Ok, trace::RunStatus::Deadlock, trace::RunStatus::Budget, trace::RunStatus::Error,
           trace::RunStatus::Timeout, trace::RunStatus::Cancelled})
@@ -562,7 +668,7 @@ TEST(LessonPanelPredict, TheFirstMinuteSaysWhatToDo) {
     h.frame(body);
     const std::string start = "Start here";
     EXPECT_NE(drawn().find(start), std::string::npos) << "nothing has run yet";
-    state.badges["stencil/correct"] = Badge::AsExpected; // something ran this session
+    state.badges["stencil/correct"] = Badge{.ran = true}; // something ran this session
     h.frame(body);
     EXPECT_EQ(drawn().find(start), std::string::npos);
     state.badges.clear();
@@ -580,7 +686,6 @@ TEST(LessonPanelPredict, WrongOutputsAreNeverGreen) {
     h.frame([&] { panel.draw(state); });
     EXPECT_TRUE(Headless::drew_colour(theme::palette(false).bad)) << "the outcome in the bad ink";
     EXPECT_FALSE(Headless::drew_colour(theme::palette(false).good)) << "no prediction, so nothing green";
-    EXPECT_FALSE(Headless::drew_colour(theme::kOk));
 }
 
 TEST(FindingsPanelContrast, ASelectedRowIsWrittenInTheTextColour) {

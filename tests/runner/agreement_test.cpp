@@ -26,10 +26,10 @@ GpuSide gpu_run(trace::RunStatus status, uint64_t wrong, uint64_t checked = 100)
 using trace::RunStatus;
 
 TEST(Agreement, OutcomesInWords) {
-    EXPECT_EQ(simulator_outcome(sim_run(RunStatus::Ok, 0)).text, "completes, right");
-    EXPECT_EQ(simulator_outcome(sim_run(RunStatus::Ok, 512, 1024)).text, "completes, 512 of 1024 wrong");
-    EXPECT_EQ(simulator_outcome(sim_run(RunStatus::Deadlock, 0)).text, "hangs (deadlock)");
-    EXPECT_EQ(gpu_outcome(gpu_run(RunStatus::Timeout, 0)).text, "hangs (timeout)");
+    EXPECT_EQ(simulator_outcome(sim_run(RunStatus::Ok, 0)).text, "right");
+    EXPECT_EQ(simulator_outcome(sim_run(RunStatus::Ok, 512, 1024)).text, "wrong outputs (512 of 1024)");
+    EXPECT_EQ(simulator_outcome(sim_run(RunStatus::Deadlock, 0)).text, "hung (deadlock)");
+    EXPECT_EQ(gpu_outcome(gpu_run(RunStatus::Timeout, 0)).text, "hung (timeout)");
 }
 
 TEST(Agreement, HangsAgreeWithHangsWhateverTheirCause) {
@@ -43,7 +43,7 @@ TEST(Agreement, HangsAgreeWithHangsWhateverTheirCause) {
     for (sim::Budget big : {sim::Budget::Events, sim::Budget::Memory, sim::Budget::Threads}) {
         RunSummary too_big = sim_run(RunStatus::Budget, 0);
         too_big.budget = big;
-        EXPECT_EQ(simulator_outcome(too_big).text, "too big to simulate (budget)");
+        EXPECT_EQ(simulator_outcome(too_big).text, "stopped (too big to simulate)");
         EXPECT_FALSE(outcomes_agree(simulator_outcome(too_big), gpu_outcome(gpu_run(RunStatus::Timeout, 0))));
         EXPECT_FALSE(outcomes_agree(simulator_outcome(too_big), gpu_outcome(gpu_run(RunStatus::Ok, 0))));
     }

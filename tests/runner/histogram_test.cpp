@@ -93,6 +93,44 @@ TEST(CountOutcomes, WholeBufferAndLimit) {
     EXPECT_EQ(first.records, 1u);
 }
 
+// With the buffer's right values (the run's check), a record that differs from them there counts as
+// its outcome's `wrong` (a weak outcome); a check of part of the buffer says nothing.
+TEST(CountOutcomes, RecordsThatDifferFromTheReferenceAreWrong) {
+    Histogram h = histogram_of("b", 2);
+    scenario::ExpectedOutput right{"b", launch::ElemType::U32, u32_buffer("b", {1, 1, 1, 1, 1, 1}).bytes};
+    runner::count_outcomes(h, {u32_buffer("b", {1, 1, 1, 0, 1, 1})}, 1, {}, {right});
+    EXPECT_EQ(find(h, "1,1")->wrong, 0u);
+    EXPECT_EQ(find(h, "1,0")->wrong, 1u);
+    // The same outcome is wrong where the reference says otherwise at that record.
+    scenario::ExpectedOutput varies{"b", launch::ElemType::U32, u32_buffer("b", {1, 0, 2, 2, 1, 1}).bytes};
+    Histogram v = histogram_of("b", 2);
+    runner::count_outcomes(v, {u32_buffer("b", {1, 0, 1, 0, 1, 1})}, 1, {}, {varies});
+    EXPECT_EQ(find(v, "1,0")->count, 2u);
+    EXPECT_EQ(find(v, "1,0")->wrong, 1u);
+    Histogram part = histogram_of("b", 2);
+    scenario::ExpectedOutput first_only{"b", launch::ElemType::U32, u32_buffer("b", {9}).bytes};
+    runner::count_outcomes(part, {u32_buffer("b", {1, 0})}, 1, {}, {first_only});
+    EXPECT_EQ(find(part, "1,0")->wrong, 0u);
+}
+
+// message_passing/no_fence under relaxed: "flag seen, data stale" (1,0) comes out, and it is the
+// weak outcome (the reference's records are all 1,1).
+TEST(RunnerHistogram, TheStaleOutcomeOfMessagePassingIsWrong) {
+    const scenario::Scenario& s = *scenario::find_scenario("message_passing");
+    runner::RunOptions o;
+    o.reps = 5;
+    o.histogram.buffer = s.outcomes.buffer;
+    o.histogram.per = s.outcomes.per;
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("no_fence"), o);
+    ASSERT_TRUE(r.histogram);
+    const runner::OutcomeCount* stale = find(*r.histogram, "1,0");
+    ASSERT_NE(stale, nullptr) << "no stale record in 5 runs";
+    EXPECT_EQ(stale->wrong, stale->count);
+    const runner::OutcomeCount* seen = find(*r.histogram, "1,1");
+    ASSERT_NE(seen, nullptr);
+    EXPECT_EQ(seen->wrong, 0u);
+}
+
 TEST(CountOutcomes, TiesAreOrderedByText) {
     Histogram h = histogram_of("b", 1);
     runner::count_outcomes(h, {u32_buffer("b", {2, 1, 3, 3})}, 1, {});

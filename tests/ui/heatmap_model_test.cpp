@@ -88,6 +88,18 @@ TEST(ContentionIndex, OneRowPerAddressInAddressOrderCountedPerTimeBin) {
     EXPECT_EQ(sum(g), 13.0f);
 }
 
+// Untimed: the origin is the first event of any kind, also one before the first atomic.
+TEST(ContentionIndex, TheTimeAxisStartsAtTheRunsFirstEvent) {
+    trace::Trace t = launch(1, 32);
+    load(t, 0, 0x100, 825);
+    atomic(t, 1, 0x8, 900);
+    atomic(t, 2, 0x8, 950);
+    ContentionIndex idx;
+    idx.build(t);
+    EXPECT_EQ(idx.t_begin(), 900u);
+    EXPECT_EQ(idx.t_origin(), 825u);
+}
+
 TEST(ContentionIndex, ZoomRebinsOnlyTheRangeInView) {
     trace::Trace t = launch(1, 32);
     for (uint32_t i = 0; i < 100; ++i)
@@ -154,6 +166,9 @@ TEST(ContentionIndex, TimedTracesUseCompletionCyclesAndShowQueueDepth) {
     EXPECT_TRUE(idx.timed());
     EXPECT_EQ(idx.t_begin(), 140u);
     EXPECT_EQ(idx.t_end(), 541u);
+    // The time axis starts at the run's first event (issued at cycle 100), as the timeline's does:
+    // the view labels it 0 and the first completion 40, never "140" at its left end.
+    EXPECT_EQ(idx.t_origin(), 100u);
     EXPECT_EQ(idx.rows()[0].max_depth, 7u);
     const HeatGrid d = idx.bin(140, 540, 4, ContentionValue::QueueDepth);
     EXPECT_EQ(d.at(0, 0), 7.0f);    // 140

@@ -101,6 +101,21 @@ TEST(LadderView, RatioWordsInBothLanguages) {
     EXPECT_EQ(ladder_time_words(*l, l->rungs[0], Language::En), "1,000 cycles");
 }
 
+// Each rung's run in the vocabulary's words and colours, as everywhere else.
+TEST(LadderView, RungOutcomesInTheVocabulary) {
+    runner::LadderRung r;
+    r.checked_outputs = 16384;
+    Outcome o = ladder_rung_outcome(r, Language::En);
+    EXPECT_EQ(o.words, "right");
+    EXPECT_EQ(o.tone, theme::Tone::Good);
+    r.wrong_outputs = 12;
+    o = ladder_rung_outcome(r, Language::En);
+    EXPECT_EQ(o.words, "wrong outputs \u00b7 12 of 16,384 wrong");
+    EXPECT_EQ(o.tone, theme::Tone::Bad);
+    r.status = trace::RunStatus::Deadlock;
+    EXPECT_EQ(ladder_rung_outcome(r, Language::Zh).words, "挂起");
+}
+
 TEST(HeatmapView, WithoutGlItSaysSoAndKeepsTheLegend) {
     HeadlessPanel panel;
     AppState s = state_for("lost_update");

@@ -4,6 +4,7 @@
 // a click on a row asks to open the run that produced it, the Run button asks for the runs. Then the
 // job the App would start, run for real: its record carries the histogram.
 #include "ui/drawn_text.h"
+#include "ui/outcome_words.h"
 #include "ui/outcomes_view.h"
 #include "ui/run_controller.h"
 #include "ui/theme.h"
@@ -77,13 +78,14 @@ TEST(OutcomeRows, NamedFirstThenForbiddenThenCountedWithTheModelsVerdict) {
     ASSERT_EQ(rows.size(), 5u);
     EXPECT_EQ(rows[0].outcome, "0,0");
     EXPECT_EQ(rows[0].meaning, "nothing seen");
-    EXPECT_FALSE(rows[0].forbidden);
+    EXPECT_EQ(rows[0].verdict.verdict, runner::ModelVerdict::Allowed);
+    EXPECT_FALSE(rows[0].verdict.seen);
     EXPECT_EQ(rows[0].sim_count, 0u);
     EXPECT_EQ(rows[0].sim_run, nullptr);
 
     EXPECT_EQ(rows[1].outcome, "1,0");
-    EXPECT_TRUE(rows[1].forbidden);
-    EXPECT_TRUE(rows[1].forbidden_seen);
+    EXPECT_EQ(rows[1].verdict.verdict, runner::ModelVerdict::Forbidden);
+    EXPECT_TRUE(rows[1].verdict.broken());
     EXPECT_EQ(rows[1].sim_count, 1u);
     EXPECT_DOUBLE_EQ(rows[1].sim_share, 0.25);
     EXPECT_EQ(rows[1].gpu_count, 2u);
@@ -92,11 +94,13 @@ TEST(OutcomeRows, NamedFirstThenForbiddenThenCountedWithTheModelsVerdict) {
     EXPECT_EQ(rows[1].sim_run->seed, 11u);
 
     EXPECT_EQ(rows[2].outcome, "1,1"); // forbidden, never seen: allowed to stay unseen
-    EXPECT_TRUE(rows[2].forbidden);
-    EXPECT_FALSE(rows[2].forbidden_seen);
+    EXPECT_EQ(rows[2].verdict.verdict, runner::ModelVerdict::Forbidden);
+    EXPECT_FALSE(rows[2].verdict.seen);
+    EXPECT_FALSE(rows[2].verdict.broken());
 
     EXPECT_EQ(rows[3].outcome, "5,5");
-    EXPECT_FALSE(rows[3].forbidden);
+    EXPECT_EQ(rows[3].verdict.verdict, runner::ModelVerdict::Allowed);
+    EXPECT_TRUE(rows[3].verdict.seen);
     EXPECT_EQ(rows[3].sim_count, 3u);
     EXPECT_EQ(rows[3].gpu_count, 0u);
     EXPECT_EQ(rows[4].outcome, "7,7"); // the GPU's alone
@@ -105,6 +109,32 @@ TEST(OutcomeRows, NamedFirstThenForbiddenThenCountedWithTheModelsVerdict) {
     const std::vector<OutcomeRow> zh = outcome_rows(&l.s, l.v, &sim, nullptr, Language::Zh);
     EXPECT_EQ(zh[1].meaning, "看到标志，数据过期");
     EXPECT_EQ(zh[1].gpu_count, 0u);
+}
+
+// An allowed outcome that the reference does not compute (a weak one: flag seen, data stale) is
+// "allowed · seen" in the warning colour where it came out, never green; one that matches the
+// reference is neutral; a forbidden one never seen is the model's promise kept.
+TEST(OutcomeRows, AnAllowedWeakOutcomeSeenIsAWarningNeverGood) {
+    const Lesson l;
+    runner::Histogram sim = histogram({{"5,5", 3}, {"0,0", 1}}, 10);
+    sim.outcomes[1].wrong = 1; // "0,0" differs from the reference's values
+    const std::vector<OutcomeRow> rows = outcome_rows(&l.s, nullptr, &sim, nullptr, Language::En);
+    const auto row = [&](const char* outcome) {
+        return *std::find_if(rows.begin(), rows.end(), [&](const OutcomeRow& r) { return r.outcome == outcome; });
+    };
+    const OutcomeRow weak = row("0,0"), right = row("5,5"), unseen = row("1,0");
+    EXPECT_TRUE(weak.verdict.weak);
+    EXPECT_EQ(verdict_words(weak.verdict, Language::En), "allowed, seen");
+    EXPECT_EQ(verdict_tone(weak.verdict), theme::Tone::Warning);
+    EXPECT_FALSE(right.verdict.weak);
+    EXPECT_EQ(verdict_tone(right.verdict), theme::Tone::Neutral);
+    EXPECT_EQ(verdict_words(unseen.verdict, Language::Zh), "允许，未出现");
+    runner::OutcomeVerdict kept{runner::ModelVerdict::Forbidden, false, true};
+    EXPECT_EQ(verdict_tone(kept), theme::Tone::Good);
+    EXPECT_EQ(verdict_words(kept, Language::En), "forbidden, not seen");
+    kept.seen = true;
+    EXPECT_EQ(verdict_tone(kept), theme::Tone::Bad);
+    EXPECT_EQ(verdict_words(kept, Language::En), "forbidden, yet seen");
 }
 
 TEST(OutcomeRunOptions, TheGpuSideIsUntracedOnTheHardwaresOwnTerms) {
@@ -179,7 +209,7 @@ TEST(OutcomesViewDraw, ForbiddenYetSeenIsRedAndARowClickOpensItsRun) {
     EXPECT_TRUE(testing::HeadlessPanel::drew_colour(pal.bad)) << "the forbidden outcome that came is red";
     EXPECT_TRUE(testing::HeadlessPanel::drew_colour(theme::kOutcomeSim)) << "the simulator's bars";
     EXPECT_FALSE(testing::HeadlessPanel::drew_colour(theme::kOutcomeGpu)) << "no GPU column without a GPU";
-    EXPECT_TRUE(drew_text("forbidden by the model")) << all_text();
+    EXPECT_TRUE(drew_text("forbidden, yet seen")) << all_text();
     EXPECT_TRUE(drew_text("No GPU here"));
     EXPECT_TRUE(drew_text("flag seen, data stale"));
     EXPECT_TRUE(drew_text("3 (75.0%)")) << "count and percentage";

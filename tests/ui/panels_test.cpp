@@ -386,18 +386,6 @@ TEST(WrongOutputsText, SaysHowManyOfHowMany) {
     EXPECT_EQ(wrong_outputs_text(s, Language::En), "no outputs checked");
 }
 
-TEST(StatusText, NamesStatusAndMessage) {
-    runner::RunSummary s;
-    EXPECT_EQ(status_text(s), "ok");
-    s.status = trace::RunStatus::Deadlock;
-    s.message = "block 0 waits at line 12";
-    EXPECT_EQ(status_text(s), "deadlock: block 0 waits at line 12");
-    EXPECT_EQ(status_colour(trace::RunStatus::Ok), theme::kOk);
-    EXPECT_EQ(status_colour(trace::RunStatus::Deadlock), theme::kDeadlock);
-    EXPECT_EQ(status_colour(trace::RunStatus::Error), theme::kDeadlock);
-    EXPECT_EQ(status_colour(trace::RunStatus::Budget), theme::kDeadlock);
-}
-
 TEST(Verdict, RealRunIsAsExpected) {
     const auto record = stencil_run();
     const runner::VerdictCheck v = verdict_for(missing_barrier(), *record);
@@ -430,16 +418,39 @@ TEST(ExpectationText, SaysWhatMustAndMustNotBeFound) {
     EXPECT_NE(text.find("status ok"), std::string::npos) << text;
 }
 
+// A badge joins two separate things: its shape whether the run matched the lesson, its colour the
+// run's own outcome. A hang the lesson expected is as expected and red; a right run green.
 TEST(Badges, KeyLookupAndColour) {
     AppState state;
     EXPECT_EQ(badge_key(stencil(), missing_barrier()), "stencil/missing_barrier");
-    EXPECT_EQ(badge_of(state, stencil(), missing_barrier()), Badge::NotRun);
-    state.badges["stencil/missing_barrier"] = Badge::Unexpected;
-    EXPECT_EQ(badge_of(state, stencil(), missing_barrier()), Badge::Unexpected);
-    EXPECT_EQ(badge_colour(Badge::NotRun), 0u);
-    EXPECT_EQ(badge_colour(Badge::AsExpected), theme::kOk);
-    EXPECT_EQ(badge_colour(Badge::Unexpected), theme::kDeadlock);
-    EXPECT_EQ(badge_colour(Badge::Failed), theme::kDeadlock);
+    EXPECT_FALSE(badge_of(state, stencil(), missing_barrier()).ran);
+    EXPECT_EQ(badge_colour(Badge{}), 0u) << "not run: drawn hollow";
+    Badge hung{true, runner::LessonMatch::AsExpected, runner::RunOutcome::Hung, true};
+    state.badges["stencil/missing_barrier"] = hung;
+    EXPECT_TRUE(badge_of(state, stencil(), missing_barrier()).as_expected());
+    EXPECT_EQ(badge_colour(hung), theme::palette(false).bad) << "as expected, and hung: not green";
+    EXPECT_EQ(badge_text(hung), "last run: hung \u00b7 as expected");
+    const Badge right{true, runner::LessonMatch::Surprise, runner::RunOutcome::Right, false};
+    EXPECT_EQ(badge_colour(right), theme::palette(false).good);
+    EXPECT_EQ(badge_colour(right, true), theme::palette(true).good);
+    EXPECT_EQ(badge_text(right, Language::Zh), "上次运行：正确 \u00b7 出乎预期");
+    const Badge lucky{true, runner::LessonMatch::AsExpected, runner::RunOutcome::Right, true};
+    EXPECT_EQ(badge_colour(lucky), theme::palette(false).warning) << "right, with findings: right by luck";
+}
+
+// The badge of a real run: the broken stencil's wrong outputs are as expected, and wrong; a GPU run
+// and a cancelled one are no lesson's verdict.
+TEST(Badges, ForARecordOfItsVariant) {
+    RunRecord r = *stencil_run();
+    const Badge b = badge_for(missing_barrier(), r);
+    EXPECT_TRUE(b.ran);
+    EXPECT_EQ(b.match, runner::LessonMatch::AsExpected);
+    EXPECT_EQ(b.outcome, runner::RunOutcome::WrongOutputs);
+    r.options.backend = "gpu";
+    EXPECT_FALSE(badge_for(missing_barrier(), r).ran);
+    r.options.backend = "sim";
+    r.summary.status = trace::RunStatus::Cancelled;
+    EXPECT_FALSE(badge_for(missing_barrier(), r).ran);
 }
 
 TEST(GroupByTopic, KnownTopicsInTeachingOrderThenOthers) {
@@ -570,8 +581,9 @@ AppState selected_state() {
 AppState run_state() {
     AppState state = selected_state();
     state.current = stencil_run();
-    state.badges["stencil/missing_barrier"] = Badge::AsExpected;
-    state.badges["stencil/correct"] = Badge::Failed;
+    state.badges["stencil/missing_barrier"] = Badge{true, runner::LessonMatch::AsExpected,
+                                                    runner::RunOutcome::WrongOutputs, true};
+    state.badges["stencil/correct"] = Badge{true, runner::LessonMatch::Surprise, runner::RunOutcome::Right, false};
     return state;
 }
 
@@ -717,8 +729,8 @@ TEST(PanelsSmoke, BrowserBadgesInThemeColours) {
     Panels p;
     AppState state = run_state();
     h.frame([&] { p.browser.draw(state); });
-    EXPECT_TRUE(Headless::drew_colour(theme::kOk)) << "as-expected badge";
-    EXPECT_TRUE(Headless::drew_colour(theme::kDeadlock)) << "failed badge";
+    EXPECT_TRUE(Headless::drew_colour(theme::palette(false).bad)) << "the wrong run's badge";
+    EXPECT_TRUE(Headless::drew_colour(theme::palette(false).good)) << "the right run's badge";
 }
 
 TEST(PanelsSmoke, MonoFontIsUsed) {

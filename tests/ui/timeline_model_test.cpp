@@ -208,6 +208,57 @@ TEST(TimelineIndex, ThreadsLeftWaitingGetOpenWaitsToTheEnd) {
     EXPECT_NEAR(frame.markers[0].x, 450.f, 1e-3); // camera time 45 = trace time 50
 }
 
+// A lane stuck at a barrier its warp never executed (its warp-mate went elsewhere: an aligned barrier
+// waits for every running lane to be at it) has no arrival there. Its wait is at its end site, from
+// its last event on, and labelled with that barrier's line, not with the barrier it passed before
+// (grid_sync's hand-made barrier: "line 71" beside a finding at line 79).
+TEST(TimelineIndex, AWaitNoArrivalRecordsIsAtTheThreadsEndSite) {
+    Synth s(1, 32);
+    const uint16_t first = s.site(71, "bar.sync 0");
+    const uint16_t spin = s.site(75, "ld.volatile.global.u32 %r8, [%rd1]");
+    const uint16_t second = s.site(79, "bar.sync 0");
+    for (uint32_t t : {0u, 1u}) {
+        s.arrive(10, t, first, 0);
+        s.leave(20, t, first, 0);
+    }
+    s.load(30, 0, spin, 64);
+    s.load(90, 0, spin, 64);
+    s.end_waiting(1, second); // thread 1 waits at line 79, thread 0 spins at line 75
+    TimelineIndex index(s.trace());
+    const auto waits = index.thread_waits().row(index.thread_slot(1));
+    ASSERT_EQ(waits.size(), 2u);
+    EXPECT_FALSE(waits[0].open);
+    EXPECT_EQ(waits[0].site, first);
+    EXPECT_TRUE(waits[1].open);
+    EXPECT_EQ(waits[1].site, second) << "the wait the run ended in is at the thread's end site";
+    EXPECT_EQ(waits[1].barrier, kUnrecordedBarrier);
+    EXPECT_EQ(waits[1].arrive, kNoEvent);
+    EXPECT_EQ(waits[1].t0, 20u) << "from its last event on";
+    EXPECT_EQ(waits[1].t1, 90u);
+    EXPECT_EQ(index.warp_waits().row(0).back().site, second);
+
+    // Both waits labelled: they meet end to end, and each keeps its own line.
+    const TimelineLayout layout = layout_rows(index, TimelineExpansion::initial(index), RowMetrics{});
+    TimelineFrame frame;
+    preprocess(index, layout, view_of(0, 80, 800), frame);
+    std::vector<uint32_t> labelled;
+    for (const SpanItem& item : frame.waits)
+        if (item.one_site && layout.rows[item.row].kind == RowKind::Warp)
+            labelled.push_back(index.trace().sites[index.warp_waits().spans[item.span].site].source_line);
+    EXPECT_EQ(labelled, (std::vector<uint32_t>{71, 79}));
+
+    // The deadlock's marks are where the threads are at the end: thread 1 where its wait starts,
+    // thread 0 at its spinning load; neither at the barrier of line 71.
+    analysis::Finding dead;
+    dead.kind = analysis::FindingKind::Deadlock;
+    dead.threads = {1, 0};
+    const FindingEvents r = resolve_finding(index, dead);
+    ASSERT_EQ(r.others.size(), 2u);
+    EXPECT_EQ(index.trace().events[r.others[0]].time, 20u);
+    EXPECT_EQ(index.trace().events[r.others[1]].site, spin);
+    EXPECT_EQ(index.trace().events[r.others[1]].time, 90u);
+}
+
 TEST(TimelineIndex, PhaseBandsFollowReleases) {
     Synth s(1, 2);
     const uint16_t bar = s.site(12, "bar.sync 0");
@@ -903,6 +954,47 @@ TEST(TimelineRealRun, APhaseCompletedAtTwoBarrierLinesIsMixedOnTheBlockRow) {
     for (uint32_t w = 0; w < index.blocks()[0].warp_count; ++w)
         for (const WaitSpan& span : index.warp_waits().row(index.blocks()[0].first_warp + w))
             EXPECT_FALSE(span.mixed()) << "warp " << w << " waits at one line only";
+}
+
+// The hand-made grid barrier: thread 0 of each resident block spins at line 75 and its warp-mates
+// wait at the __syncthreads() of line 79, which their warp never executes (no arrival is recorded).
+// Every wait the run ends in is labelled with the line the deadlock finding names for that thread,
+// and the finding's marks lie on no earlier barrier than that.
+TEST(TimelineRealRun, TheWaitsARunEndsInAreAtTheLinesTheDeadlockNames) {
+    const scenario::Scenario* s = scenario::find_scenario("grid_sync");
+    ASSERT_NE(s, nullptr);
+    const runner::RunSummary run =
+        runner::run_scenario(*s, *s->find_variant("handmade_grid_barrier_oversubscribed"), runner::RunOptions{});
+    ASSERT_EQ(run.status, trace::RunStatus::Deadlock);
+    const trace::Trace& trace = run.trace;
+    TimelineIndex index(trace);
+    uint32_t checked = 0;
+    for (uint32_t slot = 0; slot < index.thread_rows().size(); ++slot) {
+        const trace::ThreadInfo& info = trace.threads[index.thread_rows()[slot].thread];
+        if (info.end != trace::ThreadEnd::AtBarrier) continue;
+        const auto waits = index.thread_waits().row(slot);
+        ASSERT_FALSE(waits.empty());
+        ASSERT_TRUE(waits.back().open);
+        EXPECT_EQ(trace.sites[waits.back().site].source_line, trace.sites[info.end_site].source_line);
+        EXPECT_EQ(trace.sites[waits.back().site].source_line, 79u);
+        ++checked;
+    }
+    EXPECT_GT(checked, 0u);
+    const auto deadlock = std::find_if(run.findings.begin(), run.findings.end(), [](const analysis::Finding& f) {
+        return f.kind == analysis::FindingKind::Deadlock;
+    });
+    ASSERT_NE(deadlock, run.findings.end());
+    // A waiting thread's mark is where its final wait (at line 79) starts, not its arrival at 71.
+    const std::vector<uint32_t> marks = resolve_finding(index, *deadlock).others;
+    ASSERT_FALSE(marks.empty());
+    for (uint32_t e : marks) {
+        const trace::Event& mark = trace.events[e];
+        if (trace.threads[mark.thread].end != trace::ThreadEnd::AtBarrier) continue;
+        const auto waits = index.thread_waits().row(index.thread_slot(mark.thread));
+        ASSERT_FALSE(waits.empty());
+        EXPECT_EQ(waits.back().t0, mark.time) << "thread " << mark.thread;
+        EXPECT_NE(mark.kind, trace::EventKind::BarrierArrive) << "no arrival at 79 is recorded";
+    }
 }
 
 // plain_increment: the selected lost update resolves to the four events that lost it: two loads of
