@@ -97,6 +97,20 @@ void note_timeline_rows(RegionMap& regions, const char* name, bool legend_shown 
     regions[name] = Region{a.x, a.y, b.x - a.x, std::max(0.0f, b.y - a.y - legend)};
 }
 
+// The ends of the selected finding's arrow in `view` as regions NAME_arrow_from and NAME_arrow_to
+// (squares around the first access's disc and the arrowhead), where it drew one, and the area the
+// marks are drawn in (clipped to) as NAME_marks: a GUI test checks that both ends lie in it (a
+// focused finding brings both of its threads into view).
+void note_arrow_ends(RegionMap& regions, const std::string& name, const TimelineView& view) {
+    const ImVec4 m = view.marks_rect();
+    regions[name + "_marks"] = Region{m.x, m.y, m.z - m.x, m.w - m.y};
+    const ImVec4 a = view.selected_arrow();
+    if (a.x == 0 && a.y == 0 && a.z == 0 && a.w == 0) return;
+    const float r = std::round(ImGui::GetFontSize() * 0.4f);
+    regions[name + "_arrow_from"] = Region{a.x - r, a.y - r, 2 * r, 2 * r};
+    regions[name + "_arrow_to"] = Region{a.z - r, a.w - r, 2 * r, 2 * r};
+}
+
 // The lesson panel's "What to look at" and "The fix" as regions "lesson_look_at" and "lesson_fix"
 // (where drawn), so that a GUI test can check they are in sight without scrolling.
 void note_lesson_sections(RegionMap& regions, const LessonPanel& lesson) {
@@ -846,6 +860,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
                                 ImGui::GetContentRegionAvail());
             note_timeline_rows(regions_, i == 0 ? "timeline_left_rows" : "timeline_right_rows",
                                sides[i].view->legend());
+            note_arrow_ends(regions_, sides[i].region, *sides[i].view);
             ImGui::EndChild();
         }
         ImGui::EndGroup();
@@ -860,6 +875,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
         playback_.draw(state_, *state_.current, state_.camera);
         timeline_.draw(state_, *state_.current, state_.camera, "timeline", ImGui::GetContentRegionAvail());
         note_timeline_rows(regions_, "timeline_rows");
+        note_arrow_ends(regions_, "timeline", timeline_);
     } else {
         ImGui::Dummy(ImVec2(0, em));
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
