@@ -99,4 +99,8 @@ PresenterBody plan_presenter_body(const PresenterInput& in) {
     return out;
 }
 
+bool predict_beside(float width, float em, bool presenter) {
+    return presenter && width >= em * 40;
+}
+
 } // namespace synclab::ui

@@ -5,6 +5,7 @@
 //   plan_left_column:     the browser over the run panel (normal mode)
 //   plan_right_column:    lesson/source tabs, timeline and findings (normal mode)
 //   plan_presenter_body:  presenter mode under its header and callout, one run or two compared
+//   predict_beside:       the predict step's setting and question side by side (presenter mode)
 #pragma once
 
 namespace synclab::ui {
@@ -79,5 +80,12 @@ struct PresenterBody {
 // verdicts in the timelines' headers; the findings table and the output grid are desk-sized and go, so both
 // timelines get the body's full height, stacked to keep the whole width for time.
 PresenterBody plan_presenter_body(const PresenterInput& in);
+
+// Before a run, the lesson pane shows the setting (the lesson's title and what it shows, the variant's
+// name) and the question with its choices and the Run button. At a room's font size one under the
+// other is taller than a 1280x720 screen, so in presenter mode, where the lesson has the whole width
+// before a run, they go side by side (the question on the right, in sight without scrolling), while
+// each column keeps at least 20 em for its words (`width`: the pane's, `em`: the font size).
+bool predict_beside(float width, float em, bool presenter);
 
 } // namespace synclab::ui

@@ -6,6 +6,7 @@
 //   [SECTION] LessonPanel
 #include "ui/lesson_panel.h"
 
+#include "ui/layout_plan.h"
 #include "ui/panel_widgets.h"
 #include "ui/predict_card.h"
 #include "ui/source_lines.h"
@@ -246,16 +247,44 @@ void LessonPanel::draw_predict(AppState& state, const Labels& words) {
     const scenario::Variant& v = *state.variant;
     const RunRecord* record = state.current.get();
     const bool ran = record_is_of(record, &s, &v) && !record->provisional;
-    predict_.draw(state, s, v, ran, prediction_);
-    predict_drawn_ = true;
-    draw_run_button(state, words, true);
-    run_button_ = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
-                         ImGui::GetItemRectMax().y);
-    predict_.draw_revealed(state, v, ran, prediction_);
-    if (record != nullptr) {
-        ImGui::Spacing();
-        widgets::disabled_wrapped(ran ? words.earlier_run : words.other_run);
+    // The question, the choices and the Run button, then what the variant does once revealed.
+    const auto question = [&] {
+        predict_.draw_question(state, s, v, ran, prediction_);
+        predict_drawn_ = true;
+        draw_run_button(state, words, true);
+        run_button_ = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
+                             ImGui::GetItemRectMax().y);
+        predict_.draw_revealed(state, v, ran, prediction_);
+        if (record != nullptr) {
+            ImGui::Spacing();
+            widgets::disabled_wrapped(ran ? words.earlier_run : words.other_run);
+        }
+    };
+    // The language switch over the setting.
+    const auto setting = [&] {
+        draw_language_switch(state);
+        ImGui::Separator();
+        predict_.draw_setting(state, s, v);
+    };
+    const float em = ImGui::GetFontSize();
+    if (predict_beside(ImGui::GetContentRegionAvail().x, em, state.presenter)) {
+        // Side by side, one scroll for both (a clicker's PgDn scrolls the pane); the question's
+        // column starts at the top.
+        ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(em * 0.6f, 0.0f));
+        const bool table = ImGui::BeginTable(
+            "##predict", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV);
+        if (table) {
+            ImGui::TableNextColumn();
+            setting();
+            ImGui::TableNextColumn();
+            question();
+            ImGui::EndTable();
+        }
+        ImGui::PopStyleVar();
+        if (table) return;
     }
+    setting();
+    question();
 }
 
 void LessonPanel::on_variant(const AppState& state) {
@@ -286,13 +315,12 @@ void LessonPanel::draw(AppState& state) {
         draw_results(state, *state.scenario, *state.variant, *record, words, prediction_, sections_);
         ImGui::Separator();
         draw_language_switch(state);
-    } else {
+    } else if (state.scenario == nullptr || state.variant == nullptr) {
         draw_language_switch(state);
         ImGui::Separator();
-        if (state.scenario == nullptr || state.variant == nullptr)
-            widgets::wrapped(words.pick);
-        else
-            draw_predict(state, words);
+        widgets::wrapped(words.pick);
+    } else {
+        draw_predict(state, words); // (the language switch too: over the lesson's setting)
     }
     if (state.current) newest_seen_ = std::max(newest_seen_, state.current->serial);
     ImGui::PopStyleColor();

@@ -151,5 +151,15 @@ TEST(PlanPresenterBody, WithoutFindingsTheFindingsKeepALine) {
     EXPECT_GT(b.findings_h, 0); // the findings panel's one line ("no run yet")
 }
 
+// Before a run the predict step's setting and question go side by side in presenter mode, where a
+// room's font makes them taller than the screen one under the other; not where a column would be
+// narrower than 20 em, and never at the desk (the lesson pane scrolls there and has the room).
+TEST(PredictBeside, PresenterModeWithTheRoomForTwoColumns) {
+    EXPECT_TRUE(predict_beside(1256, 25.7f, true)) << "1280x720 presenter: 49 em";
+    EXPECT_TRUE(predict_beside(1900, 38.6f, true)) << "1920x1080 presenter";
+    EXPECT_FALSE(predict_beside(900, 27.4f, true)) << "33 em: one column";
+    EXPECT_FALSE(predict_beside(1400, 15, false)) << "normal mode";
+}
+
 } // namespace
 } // namespace synclab::ui
