@@ -119,6 +119,7 @@ void note_lesson_sections(RegionMap& regions, const LessonPanel& lesson) {
     };
     add("lesson_look_at", lesson.sections().look_at);
     add("lesson_fix", lesson.sections().fix);
+    add("lesson_run_again", lesson.sections().run_again);
     // ... and before a run, the question, the choices, the Run button and the variant's own text.
     add("predict_question", lesson.predict_rects().question);
     add("predict_choices", lesson.predict_rects().choices);
@@ -516,6 +517,8 @@ void App::draw_normal_layout(ImVec2 size) {
 
 void App::draw_centre_tabs(ImVec2 size) {
     ImGui::BeginChild("##centre", size, true);
+    const float tabs_top = ImGui::GetWindowPos().y;
+    layout_.note_tabs_wanted(0); // (the lesson's tab says otherwise where it is shown)
     if (ImGui::BeginTabBar("##centre_tabs")) {
         const bool select =
             select_tab_ && (state_.focus_view == View::Lesson || state_.focus_view == View::Source);
@@ -530,6 +533,7 @@ void App::draw_centre_tabs(ImVec2 size) {
             note_region("lesson");
             lesson_.draw(state_);
             note_lesson_sections(regions_, lesson_);
+            layout_.note_lesson_wanted(tabs_top, lesson_.wanted_height());
             ImGui::EndChild();
             ImGui::EndTabItem();
         }

@@ -38,7 +38,9 @@ LeftColumn plan_left_column(float height, float bar, float run_panel_wanted, flo
 // findings have nothing to show but a line each: the lesson (the question and the choices) gets the
 // room. After a run the splits hold (the student drags the bars), but the findings keep
 // `findings_wanted` (the selected finding's whole sentence and a few rows; FindingsPanel says how
-// much) where the timeline can spare it, the timeline keeping 13 em (a focused race's rows).
+// much) where the timeline can spare it, the timeline keeping 13 em (a focused race's rows); then
+// the tabs grow to `tabs_wanted` (the lesson down to its Run again button) where the timeline and
+// the findings can spare it above those.
 struct RightColumnInput {
     float height = 0;             // the column
     float bar = 0;                // a splitter's thickness
@@ -47,6 +49,7 @@ struct RightColumnInput {
     float findings_split = 0.28f; // the findings' share of what the tabs leave
     bool before_run = false;
     float findings_wanted = 0;
+    float tabs_wanted = 0;
 };
 struct RightColumn {
     float tabs_h = 0, timeline_h = 0, findings_h = 0;

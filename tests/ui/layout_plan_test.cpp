@@ -97,6 +97,30 @@ TEST(PlanRightColumn, TheTimelineKeepsItsMinimumWhenTheFindingsWantEverything) {
     EXPECT_FLOAT_EQ(c.tabs_h + c.timeline_h + c.findings_h + 2 * in.bar, in.height);
 }
 
+// After a run the tabs grow to what the lesson wants (down to its Run again button) where the
+// timeline keeps its 13 em and the findings their sentence; no further; never below the split.
+TEST(PlanRightColumn, TheLessonGetsItsRunAgainButtonWhereTheOthersCanSpareIt) {
+    RightColumnInput in;
+    in.height = 662; // 1280x720 at 15 px
+    in.bar = 14;
+    in.em = 15;
+    in.findings_wanted = 175;
+    const RightColumn split = plan_right_column(in);
+    in.tabs_wanted = split.tabs_h + 20;
+    const RightColumn c = plan_right_column(in);
+    EXPECT_FLOAT_EQ(c.tabs_h, in.tabs_wanted);
+    EXPECT_GE(c.findings_h, 175);
+    EXPECT_GE(c.timeline_h, 13 * in.em);
+    EXPECT_FLOAT_EQ(c.tabs_h + c.timeline_h + c.findings_h + 2 * in.bar, in.height);
+    in.tabs_wanted = 5000; // a lesson longer than the column
+    const RightColumn most = plan_right_column(in);
+    EXPECT_GE(most.findings_h, 175);
+    EXPECT_GE(most.timeline_h, 13 * in.em - 0.01f);
+    EXPECT_LT(most.tabs_h, in.height);
+    in.tabs_wanted = 10; // less than the split gives: the split holds
+    EXPECT_FLOAT_EQ(plan_right_column(in).tabs_h, split.tabs_h);
+}
+
 // [SECTION] Presenter mode
 
 PresenterInput presenter(float w, float h, PresenterLeft left, bool compare, bool findings) {
