@@ -202,6 +202,7 @@ void App::apply_fonts() {
     state_.cjk_hint = report.cjk_hint;
     if (!report.note.empty()) state_.status = report.note;
     source_.set_mono_font(fonts_.mono());
+    barrier_excerpt_.set_mono_font(fonts_.mono());
 }
 
 void App::apply_style() {
@@ -714,9 +715,15 @@ void App::draw_presenter_layout(ImVec2 size) {
             presenter_scroll_ = 0;
         }
         if (state_.focus_view == View::Source) {
+            // Compared: the correct run's barrier line over the broken kernel's source.
+            const bool excerpt =
+                state_.compare && barrier_excerpt_.begin_above(state_, state_.compare_left.get());
+            if (const ImVec4 r = barrier_excerpt_.rect(); excerpt)
+                regions_["barrier_excerpt"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
             note_region("source");
             source_.draw(state_);
             note_source_columns();
+            if (excerpt) barrier_excerpt_.end_above();
         } else if (state_.focus_view == View::Heatmap) {
             note_region("heatmap");
             heatmap_.draw(state_);
