@@ -61,6 +61,20 @@ void note_timeline_rows(RegionMap& regions, const char* name, bool legend_shown 
     regions[name] = Region{a.x, a.y, b.x - a.x, std::max(0.0f, b.y - a.y - legend)};
 }
 
+// The ends of the selected finding's arrow in `view` as regions NAME_arrow_from and NAME_arrow_to
+// (squares around the first access's disc and the arrowhead), where it drew one, and the area the
+// marks are drawn in (clipped to) as NAME_marks: a GUI test checks that both ends lie in it (a
+// focused finding brings both of its threads into view).
+void note_arrow_ends(RegionMap& regions, const std::string& name, const TimelineView& view) {
+    const ImVec4 m = view.marks_rect();
+    regions[name + "_marks"] = Region{m.x, m.y, m.z - m.x, m.w - m.y};
+    const ImVec4 a = view.selected_arrow();
+    if (a.x == 0 && a.y == 0 && a.z == 0 && a.w == 0) return;
+    const float r = std::round(ImGui::GetFontSize() * 0.4f);
+    regions[name + "_arrow_from"] = Region{a.x - r, a.y - r, 2 * r, 2 * r};
+    regions[name + "_arrow_to"] = Region{a.z - r, a.w - r, 2 * r, 2 * r};
+}
+
 // The lesson panel's "What to look at" and "The fix" as regions "lesson_look_at" and "lesson_fix"
 // (where drawn), so that a GUI test can check they are in sight without scrolling.
 void note_lesson_sections(RegionMap& regions, const LessonPanel& lesson) {
@@ -69,6 +83,7 @@ void note_lesson_sections(RegionMap& regions, const LessonPanel& lesson) {
     };
     add("lesson_look_at", lesson.sections().look_at);
     add("lesson_fix", lesson.sections().fix);
+    add("lesson_run_again", lesson.sections().run_again);
     // ... and before a run, the question, the choices, the Run button and the variant's own text.
     add("predict_question", lesson.predict_rects().question);
     add("predict_choices", lesson.predict_rects().choices);
@@ -151,6 +166,7 @@ void App::apply_fonts() {
     state_.cjk_hint = report.cjk_hint;
     if (!report.note.empty()) state_.status = report.note;
     source_.set_mono_font(fonts_.mono());
+    barrier_excerpt_.set_mono_font(fonts_.mono());
 }
 
 void App::apply_style() {
@@ -472,6 +488,8 @@ void App::draw_normal_layout(ImVec2 size) {
 
 void App::draw_centre_tabs(ImVec2 size) {
     ImGui::BeginChild("##centre", size, true);
+    const float tabs_top = ImGui::GetWindowPos().y;
+    layout_.note_tabs_wanted(0); // (the lesson's tab says otherwise where it is shown)
     if (ImGui::BeginTabBar("##centre_tabs")) {
         const bool select =
             select_tab_ && (state_.focus_view == View::Lesson || state_.focus_view == View::Source);
@@ -486,6 +504,7 @@ void App::draw_centre_tabs(ImVec2 size) {
             note_region("lesson");
             lesson_.draw(state_);
             note_lesson_sections(regions_, lesson_);
+            layout_.note_lesson_wanted(tabs_top, lesson_.wanted_height());
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
@@ -666,9 +685,15 @@ void App::draw_presenter_layout(ImVec2 size) {
             presenter_scroll_ = 0;
         }
         if (state_.focus_view == View::Source) {
+            // Compared: the correct run's barrier line over the broken kernel's source.
+            const bool excerpt =
+                state_.compare && barrier_excerpt_.begin_above(state_, state_.compare_left.get());
+            if (const ImVec4 r = barrier_excerpt_.rect(); excerpt)
+                regions_["barrier_excerpt"] = Region{r.x, r.y, r.z - r.x, r.w - r.y};
             note_region("source");
             source_.draw(state_);
             note_source_columns();
+            if (excerpt) barrier_excerpt_.end_above();
         } else if (state_.focus_view == View::Heatmap) {
             note_region("heatmap");
             heatmap_.draw(state_);
@@ -816,6 +841,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
                                 ImGui::GetContentRegionAvail());
             note_timeline_rows(regions_, i == 0 ? "timeline_left_rows" : "timeline_right_rows",
                                sides[i].view->legend());
+            note_arrow_ends(regions_, sides[i].region, *sides[i].view);
             ImGui::EndChild();
         }
         ImGui::EndGroup();
@@ -830,6 +856,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
         playback_.draw(state_, *state_.current, state_.camera);
         timeline_.draw(state_, *state_.current, state_.camera, "timeline", ImGui::GetContentRegionAvail());
         note_timeline_rows(regions_, "timeline_rows");
+        note_arrow_ends(regions_, "timeline", timeline_);
     } else {
         ImGui::Dummy(ImVec2(0, em));
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

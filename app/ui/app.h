@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ui/app_state.h"
+#include "ui/barrier_excerpt.h"
 #include "ui/callout_view.h"
 #include "ui/findings_panel.h"
 #include "ui/fonts.h"
@@ -165,6 +166,7 @@ class App {
     RunPanel run_panel_;
     LessonPanel lesson_;
     SourceView source_;
+    BarrierExcerpt barrier_excerpt_; // presenter compare: the correct run's barrier over the source
     FindingsPanel findings_;
     OutputGrid output_grid_;
     OutcomesView outcomes_;

@@ -50,10 +50,14 @@ RightColumn plan_right_column(const RightColumnInput& in) {
         return out;
     }
     out.tabs_h = split(in.height, in.top_split, em * 8, em * 14);
-    const float rest = std::max(0.0f, in.height - out.tabs_h - 2 * in.bar);
     // Its header, the playback bar, the ruler and the legend, and the rows of a focused race: two
     // pinned threads under their warps, with a row of margin.
     const float timeline_min = em * 13;
+    if (in.tabs_wanted > out.tabs_h) {
+        const float spare = in.height - 2 * in.bar - timeline_min - std::max(in.findings_wanted, em * 5);
+        out.tabs_h = std::max(out.tabs_h, std::min(in.tabs_wanted, std::floor(spare)));
+    }
+    const float rest = std::max(0.0f, in.height - out.tabs_h - 2 * in.bar);
     const float findings_min = std::clamp(in.findings_wanted, em * 5, std::max(em * 5, rest - timeline_min));
     out.timeline_h = split(rest, 1.0f - in.findings_split, em * 6, findings_min);
     out.findings_h = std::max(0.0f, rest - out.timeline_h);
@@ -97,6 +101,10 @@ PresenterBody plan_presenter_body(const PresenterInput& in) {
     out.left_w = share > 0 ? std::floor((in.width - in.gap) * share) : 0.0f;
     out.timelines_w = std::max(0.0f, in.width - (share > 0 ? out.left_w + in.gap : 0.0f));
     return out;
+}
+
+bool predict_beside(float width, float em, bool presenter) {
+    return presenter && width >= em * 40;
 }
 
 } // namespace synclab::ui

@@ -5,6 +5,7 @@
 //   plan_left_column:     the browser over the run panel (normal mode)
 //   plan_right_column:    lesson/source tabs, timeline and findings (normal mode)
 //   plan_presenter_body:  presenter mode under its header and callout, one run or two compared
+//   predict_beside:       the predict step's setting and question side by side (presenter mode)
 #pragma once
 
 namespace synclab::ui {
@@ -37,7 +38,9 @@ LeftColumn plan_left_column(float height, float bar, float run_panel_wanted, flo
 // findings have nothing to show but a line each: the lesson (the question and the choices) gets the
 // room. After a run the splits hold (the student drags the bars), but the findings keep
 // `findings_wanted` (the selected finding's whole sentence and a few rows; FindingsPanel says how
-// much) where the timeline can spare it, the timeline keeping 13 em (a focused race's rows).
+// much) where the timeline can spare it, the timeline keeping 13 em (a focused race's rows); then
+// the tabs grow to `tabs_wanted` (the lesson down to its Run again button) where the timeline and
+// the findings can spare it above those.
 struct RightColumnInput {
     float height = 0;             // the column
     float bar = 0;                // a splitter's thickness
@@ -46,6 +49,7 @@ struct RightColumnInput {
     float findings_split = 0.28f; // the findings' share of what the tabs leave
     bool before_run = false;
     float findings_wanted = 0;
+    float tabs_wanted = 0;
 };
 struct RightColumn {
     float tabs_h = 0, timeline_h = 0, findings_h = 0;
@@ -79,5 +83,12 @@ struct PresenterBody {
 // verdicts in the timelines' headers; the findings table and the output grid are desk-sized and go, so both
 // timelines get the body's full height, stacked to keep the whole width for time.
 PresenterBody plan_presenter_body(const PresenterInput& in);
+
+// Before a run, the lesson pane shows the setting (the lesson's title and what it shows, the variant's
+// name) and the question with its choices and the Run button. At a room's font size one under the
+// other is taller than a 1280x720 screen, so in presenter mode, where the lesson has the whole width
+// before a run, they go side by side (the question on the right, in sight without scrolling), while
+// each column keeps at least 20 em for its words (`width`: the pane's, `em`: the font size).
+bool predict_beside(float width, float em, bool presenter);
 
 } // namespace synclab::ui

@@ -6,6 +6,7 @@
 //   [SECTION] LessonPanel
 #include "ui/lesson_panel.h"
 
+#include "ui/layout_plan.h"
 #include "ui/panel_widgets.h"
 #include "ui/predict_card.h"
 #include "ui/run_panel.h"
@@ -16,6 +17,7 @@
 #include <imgui.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -88,15 +90,21 @@ void draw_language_switch(AppState& state) {
     widgets::about_button(ui_text(shown_language(state)).about.lesson);
 }
 
-void draw_run_button(AppState& state, const Labels& words, bool big) {
+// The Run button's label: what it does and what will run, so that the prediction is about the right
+// schedule (or the GPU).
+std::string run_label(const AppState& state, const Labels& words, bool big) {
     const Controls& c = state.controls;
     std::string label = (state.progress.running ? words.running : big ? words.run : words.run_again).s;
-    // Say what will run, so that the prediction is about the right schedule (or the GPU).
     const std::string how =
         c.backend == "gpu" ? std::string("GPU") : schedule_words(c.schedule, shown_language(state));
     label += fill(c.reps == 1 ? words.rep_one : words.run_how,
                   {how, std::to_string(c.seed), std::to_string(c.reps)});
-    label += "##run";
+    return label + "##run";
+}
+
+// The Run button (big: the whole width, before a run), and under it the progress of a run.
+void draw_run_button(AppState& state, const Labels& words, bool big) {
+    const std::string label = run_label(state, words, big);
     const ImVec2 size = big ? ImVec2{-FLT_MIN, ImGui::GetFontSize() * 2.5f} : ImVec2{0.0f, 0.0f};
     ImGui::BeginDisabled(state.progress.running);
     if (ImGui::Button(label.c_str(), size)) state.requests.run = true;
@@ -201,30 +209,48 @@ void draw_results(AppState& state, const scenario::Scenario& s, const scenario::
     sections.look_at = lead_paragraph(state, words.look_at, first_of(note.look_at, lesson.look_at));
     sections.fix = lead_paragraph(state, words.fix, first_of(note.fix, lesson.fix));
 
-    // The verdict against the lesson's expectation, as a sentence.
+    // The verdict against the lesson's expectation, with Run again beside it where the line has the
+    // room (at 1280x720 the pane shows about ten lines: the button must not be the one cut at its
+    // bottom), then the expectation as a sentence.
     const std::string expected = expectation_sentence(v.expect, language, summary.findings);
+    const auto run_again = [&] {
+        draw_run_button(state, words, false);
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        if (!state.progress.running)
+            sections.run_again = ImVec4(a.x, a.y, b.x, b.y); // (else: the progress bar)
+    };
     ImGui::Spacing();
     if (record.options.backend == "gpu") {
         widgets::disabled_wrapped(expected.c_str());
+        ImGui::Spacing();
+        run_again();
     } else {
         const runner::VerdictCheck verdict = verdict_for(v, record);
         // Not green when it passes: "as expected" of a broken variant sits beside wrong outputs, and
-        // green there would read as "right" (outcome_words.h: the match has a tone of its own).
+        // green there would read as "right" (outcome_words.h: the match has a tone of its own). Run
+        // again sits beside it where the line has the room.
         const runner::LessonMatch match = runner::lesson_match(verdict);
         std::string word = match_word(match, language);
         if (language == Language::En && !word.empty()) word[0] = char(std::toupper(static_cast<unsigned char>(word[0])));
-        widgets::coloured_text_wrapped(
-            theme::tone_ink(match_tone(match), state.presenter),
-            fill(match == runner::LessonMatch::AsExpected ? words.as_expected : words.surprise, {word}).c_str());
+        const std::string said =
+            fill(match == runner::LessonMatch::AsExpected ? words.as_expected : words.surprise, {word});
+        const uint32_t ink = theme::tone_ink(match_tone(match), state.presenter);
+        const float button = widgets::button_width(run_label(state, words, false).c_str());
+        const float gap = ImGui::GetFontSize();
+        ImGui::AlignTextToFramePadding();
+        if (ImGui::CalcTextSize(said.c_str()).x + gap + button <= ImGui::GetContentRegionAvail().x) {
+            widgets::coloured_text(ink, said.c_str());
+            ImGui::SameLine(0, gap);
+        } else {
+            widgets::coloured_text_wrapped(ink, said.c_str());
+        }
+        run_again();
         for (const std::string& problem : verdict.problems) {
             ImGui::Bullet();
             widgets::coloured_text_wrapped(p.bad, problem.c_str());
         }
         widgets::disabled_wrapped(expected.c_str());
     }
-
-    ImGui::Spacing();
-    draw_run_button(state, words, false);
     // Run, so revealed: what the variant does, under what the student does next (with prediction
     // off it was on screen before the run already, and stays in "The lesson" below).
     if (state.predict) lead_paragraph(state, ui_text(language).classroom.variant_does, note.shows);
@@ -253,16 +279,44 @@ void LessonPanel::draw_predict(AppState& state, const Labels& words) {
     const scenario::Variant& v = *state.variant;
     const RunRecord* record = state.current.get();
     const bool ran = record_is_of(record, &s, &v) && !record->provisional;
-    predict_.draw(state, s, v, ran, prediction_);
-    predict_drawn_ = true;
-    draw_run_button(state, words, true);
-    run_button_ = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
-                         ImGui::GetItemRectMax().y);
-    predict_.draw_revealed(state, v, ran, prediction_);
-    if (record != nullptr) {
-        ImGui::Spacing();
-        widgets::disabled_wrapped(ran ? words.earlier_run : words.other_run);
+    // The question, the choices and the Run button, then what the variant does once revealed.
+    const auto question = [&] {
+        predict_.draw_question(state, s, v, ran, prediction_);
+        predict_drawn_ = true;
+        draw_run_button(state, words, true);
+        run_button_ = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
+                             ImGui::GetItemRectMax().y);
+        predict_.draw_revealed(state, v, ran, prediction_);
+        if (record != nullptr) {
+            ImGui::Spacing();
+            widgets::disabled_wrapped(ran ? words.earlier_run : words.other_run);
+        }
+    };
+    // The language switch over the setting.
+    const auto setting = [&] {
+        draw_language_switch(state);
+        ImGui::Separator();
+        predict_.draw_setting(state, s, v);
+    };
+    const float em = ImGui::GetFontSize();
+    if (predict_beside(ImGui::GetContentRegionAvail().x, em, state.presenter)) {
+        // Side by side, one scroll for both (a clicker's PgDn scrolls the pane); the question's
+        // column starts at the top.
+        ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(em * 0.6f, 0.0f));
+        const bool table = ImGui::BeginTable(
+            "##predict", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV);
+        if (table) {
+            ImGui::TableNextColumn();
+            setting();
+            ImGui::TableNextColumn();
+            question();
+            ImGui::EndTable();
+        }
+        ImGui::PopStyleVar();
+        if (table) return;
     }
+    setting();
+    question();
 }
 
 void LessonPanel::on_variant(const AppState& state) {
@@ -278,6 +332,7 @@ void LessonPanel::draw(AppState& state) {
     ImGui::PushID("lesson_panel");
     sections_ = {};
     run_button_ = ImVec4(0, 0, 0, 0);
+    wanted_h_ = 0;
     predict_drawn_ = false;
     on_variant(state);
     const Labels& words = words_for(shown_language(state));
@@ -291,15 +346,18 @@ void LessonPanel::draw(AppState& state) {
         // The results need every line of the panel: the language switch goes to the end (the View
         // menu has it too).
         draw_results(state, *state.scenario, *state.variant, *record, words, prediction_, sections_);
+        if (sections_.run_again.w > 0) {
+            const float content_top = ImGui::GetWindowPos().y - ImGui::GetScrollY();
+            wanted_h_ = std::ceil(sections_.run_again.w - content_top + ImGui::GetStyle().ItemSpacing.y);
+        }
         ImGui::Separator();
         draw_language_switch(state);
+    } else if (state.scenario == nullptr || state.variant == nullptr) {
+        draw_language_switch(state);
+        ImGui::Separator();
+        widgets::wrapped(words.pick);
     } else {
-        draw_language_switch(state);
-        ImGui::Separator();
-        if (state.scenario == nullptr || state.variant == nullptr)
-            widgets::wrapped(words.pick);
-        else
-            draw_predict(state, words);
+        draw_predict(state, words); // (the language switch too: over the lesson's setting)
     }
     if (state.current) newest_seen_ = std::max(newest_seen_, state.current->serial);
     ImGui::PopStyleColor();

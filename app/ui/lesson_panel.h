@@ -28,9 +28,10 @@ class LessonPanel {
     Prediction& prediction() { return prediction_; }
 
     // Screen rectangles (min x, min y, max x, max y) of the "What to look at" and "The fix" sections
-    // drawn in the last frame (heading and text), for the App's layout regions; all zero when not drawn.
+    // (heading and text) and of the Run again button drawn in the last frame after a run, for the App's
+    // layout regions; all zero when not drawn.
     struct Sections {
-        ImVec4 look_at{0, 0, 0, 0}, fix{0, 0, 0, 0};
+        ImVec4 look_at{0, 0, 0, 0}, fix{0, 0, 0, 0}, run_again{0, 0, 0, 0};
     };
     const Sections& sections() const { return sections_; }
 
@@ -38,6 +39,11 @@ class LessonPanel {
     // variant's own text (PredictCard::Rects), and the Run button under the choices.
     PredictCard::Rects predict_rects() const { return predict_drawn_ ? predict_.rects() : PredictCard::Rects{}; }
     ImVec4 run_button() const { return run_button_; }
+
+    // After a run: the height the panel's content needs (from the panel's top, scrolling left out)
+    // to show everything down to the Run again button, so that the layout can give it that much; 0
+    // when the last frame drew no results.
+    float wanted_height() const { return wanted_h_; }
 
   private:
     void on_variant(const AppState& state);
@@ -51,6 +57,7 @@ class LessonPanel {
     PredictCard predict_;
     bool predict_drawn_ = false; // this frame (else its rectangles are an earlier frame's)
     ImVec4 run_button_{0, 0, 0, 0};
+    float wanted_h_ = 0;
 };
 
 } // namespace synclab::ui

@@ -102,7 +102,14 @@ RightColumn NormalLayout::right_column(float height, bool tall_tabs, bool before
     in.findings_split = findings_;
     in.before_run = before_run;
     in.findings_wanted = findings_wanted;
+    in.tabs_wanted = tall_tabs ? 0.0f : tabs_wanted_;
     return plan_right_column(in);
+}
+
+void NormalLayout::note_lesson_wanted(float tabs_top, float lesson_wanted) {
+    tabs_wanted_ = lesson_wanted > 0 ? std::ceil(ImGui::GetWindowPos().y - tabs_top + lesson_wanted +
+                                                 ImGui::GetStyle().WindowPadding.y)
+                                     : 0.0f;
 }
 
 void NormalLayout::top_splitter(float width, float height, bool tall_tabs, const RightColumn& plan) {

@@ -27,8 +27,14 @@ class NormalLayout {
 
     // The right column's heights. `tall_tabs`: a tab that wants more room than the lesson (outcomes,
     // heatmap, ladder, residency) has its own split; `before_run` and `findings_wanted`: as
-    // RightColumnInput says.
+    // RightColumnInput says; the tabs' wanted height is the one noted last frame.
     RightColumn right_column(float height, bool tall_tabs, bool before_run, float findings_wanted) const;
+    // Call inside the lesson's child of the centre tabs (`tabs_top`: the tabs' child's top, screen y)
+    // with the height the lesson's content wants (LessonPanel::wanted_height, 0: none): the tabs then
+    // want the tab bar above it, that and the tabs' bottom padding. Call note_tabs_wanted(0) where the
+    // lesson is not shown.
+    void note_lesson_wanted(float tabs_top, float lesson_wanted);
+    void note_tabs_wanted(float wanted) { tabs_wanted_ = wanted; }
     // The bars under the tabs and under the timeline (not drawn when the plan says so).
     void top_splitter(float width, float height, bool tall_tabs, const RightColumn& plan);
     void findings_splitter(float width, float height, const RightColumn& plan);
@@ -43,6 +49,7 @@ class NormalLayout {
     float findings_ = 0.28f;     // findings / what the tabs leave: at 1600x900 the timeline shows a
                                  // block of 8 warps and two pinned lanes unscrolled
     float run_panel_wanted_ = 0; // measured last frame (0 before the first)
+    float tabs_wanted_ = 0;      // the same
 };
 
 } // namespace synclab::ui

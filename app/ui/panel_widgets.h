@@ -172,7 +172,8 @@ inline const char* glyph_or(ImWchar codepoint, const char* utf8, const char* fal
 // starts a new line): rows of buttons wrap in narrow panels and at presenter font sizes instead of
 // running off the edge, where they could be neither seen nor clicked.
 inline void same_line_if_fits(float width) {
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    // (the content region's right edge: a table column's inside a table)
+    const float right = ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x;
     if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
 }
 
@@ -186,7 +187,7 @@ inline float button_width(const char* label) {
 // opens it as a popup that stays until dismissed.
 inline void about_button(const char* text) {
     const float width = button_width("?");
-    const float local_x = ImGui::GetWindowContentRegionMax().x - width;
+    const float local_x = ImGui::GetContentRegionMax().x - width; // (a table column's end inside a table)
     if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x <= ImGui::GetWindowPos().x + local_x)
         ImGui::SameLine(local_x);
     else

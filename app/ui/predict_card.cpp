@@ -35,7 +35,8 @@ ImVec4 boxed(const AppState& state, const char* title, const std::string& body) 
     const float pad = ImGui::GetFontSize() * 0.5f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float left = ImGui::GetCursorScreenPos().x;
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    // (the content region's right edge: a table column's where the card is drawn in one)
+    const float right = ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x;
     const theme::Palette& p = theme::palette(state.presenter);
 
     ImGui::Dummy({0.0f, pad * 0.5f});
@@ -73,9 +74,10 @@ bool radio(const char* label, bool active, bool first) {
     return ImGui::RadioButton(label, active);
 }
 
-// The screen rectangle of the items drawn since `start` (a cursor position), to the window's right edge.
+// The screen rectangle of the items drawn since `start` (a cursor position), to the content region's
+// right edge (a table column's where drawn in one).
 ImVec4 since(ImVec2 start) {
-    return {start.x, start.y, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x,
+    return {start.x, start.y, ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x,
             ImGui::GetItemRectMax().y};
 }
 
@@ -116,9 +118,8 @@ void draw_prediction_pickers(Prediction& p, Language language, const LessonFrame
 
 // [SECTION] PredictCard -------------------------------------------------------------------------------
 
-void PredictCard::draw(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
-                       bool ran, Prediction& prediction) {
-    rects_ = {};
+void PredictCard::draw_setting(const AppState& state, const scenario::Scenario& s,
+                               const scenario::Variant& v) {
     const Language language = shown_language(state);
     const LessonFrameText& words = ui_text(language).lesson;
     const theme::Palette& p = theme::palette(state.presenter);
@@ -143,6 +144,16 @@ void PredictCard::draw(const AppState& state, const scenario::Scenario& s, const
         if (!note.title.empty()) widgets::wrapped(note.title.c_str());
         if (!state.predict && !note.shows.empty()) widgets::wrapped(note.shows.c_str());
     }
+}
+
+void PredictCard::draw_question(const AppState& state, const scenario::Scenario& s,
+                                const scenario::Variant& v, bool ran, Prediction& prediction) {
+    rects_ = {};
+    const Language language = shown_language(state);
+    const LessonFrameText& words = ui_text(language).lesson;
+    const theme::Palette& p = theme::palette(state.presenter);
+    const scenario::LessonText& lesson = lesson_text(state, s.en, s.zh);
+    const scenario::LessonText& note = lesson_text(state, v.en, v.zh);
 
     ImGui::Spacing();
     rects_.question = boxed(state, words.predict, note.predict.empty() ? lesson.predict : note.predict);

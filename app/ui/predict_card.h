@@ -21,16 +21,20 @@ bool variant_revealed(bool predict, const Prediction& prediction, bool ran);
 
 class PredictCard {
   public:
-    // Draws into the current window, down to the choices (the Run button is the caller's, under them).
-    // Writes `prediction`. `ran`: a run of this variant has been seen (its results are hidden until
-    // the next run).
-    void draw(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v, bool ran,
-              Prediction& prediction);
+    // Draws into the current window (or table column) in two parts, one under the other or side by
+    // side (the caller's choice: predict_beside): the setting (what to do first, the lesson's title
+    // and what it shows, the variant's name), then the question and the choices (the Run button is
+    // the caller's, under them). Writes `prediction`. `ran`: a run of this variant has been seen (its
+    // results are hidden until the next run).
+    void draw_setting(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v);
+    void draw_question(const AppState& state, const scenario::Scenario& s, const scenario::Variant& v,
+                       bool ran, Prediction& prediction);
     // Under the Run button, once revealed (and with prediction on): what the variant does.
     void draw_revealed(const AppState& state, const scenario::Variant& v, bool ran,
                        const Prediction& prediction);
 
-    // Screen rectangles (x0, y0, x1, y1) drawn in the last draw(), zero when not drawn: the question,
+    // Screen rectangles (x0, y0, x1, y1) drawn in the last draw_question() and draw_revealed(), zero
+    // when not drawn: the question,
     // the choices (with prediction on), and the variant's own text (once revealed).
     struct Rects {
         ImVec4 question{0, 0, 0, 0}, choices{0, 0, 0, 0}, variant{0, 0, 0, 0};

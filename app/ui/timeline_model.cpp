@@ -426,6 +426,41 @@ void TimelineExpansion::pin_lane(uint32_t slot) {
     pinned[slot] = 1;
 }
 
+void TimelineExpansion::fold_between_pins(const TimelineIndex& index) {
+    clear_folds();
+    const auto& lanes = index.thread_rows();
+    const auto& warp_rows = index.warps();
+    const auto& block_rows = index.blocks();
+    // Slots are in layout order (blocks, their warps, their lanes): the story runs from the first
+    // pinned lane's warp to the last pinned lane.
+    uint32_t first = kNoRow, last = kNoRow, pins = 0;
+    std::vector<uint8_t> warp_has_pin(warp_rows.size(), 0), block_has_pin(block_rows.size(), 0);
+    for (uint32_t t = 0; t < lanes.size(); ++t) {
+        if (!lane_pinned(t)) continue;
+        if (first == kNoRow) first = t;
+        last = t;
+        ++pins;
+        warp_has_pin[lanes[t].warp_slot] = 1;
+        block_has_pin[warp_rows[lanes[t].warp_slot].block_slot] = 1;
+    }
+    if (pins < 2) return;
+    const uint32_t w0 = lanes[first].warp_slot, w1 = lanes[last].warp_slot;
+    const uint32_t b0 = warp_rows[w0].block_slot, b1 = warp_rows[w1].block_slot;
+    folded_warps.assign(warp_rows.size(), 0);
+    folded_blocks.assign(block_rows.size(), 0);
+    for (uint32_t w = w0 + 1; w < w1; ++w)
+        if (!warp_has_pin[w] && block_has_pin[warp_rows[w].block_slot]) folded_warps[w] = 1;
+    for (uint32_t b = b0 + 1; b < b1; ++b)
+        if (!block_has_pin[b]) folded_blocks[b] = 1;
+}
+
+void TimelineExpansion::unfold(const TimelineFold& fold) {
+    for (uint32_t w = fold.first_warp; w < fold.first_warp + fold.warps && w < folded_warps.size(); ++w)
+        folded_warps[w] = 0;
+    for (uint32_t b = fold.first_block; b < fold.first_block + fold.blocks && b < folded_blocks.size(); ++b)
+        folded_blocks[b] = 0;
+}
+
 TimelineExpansion TimelineExpansion::initial(const TimelineIndex& index, uint32_t open_blocks_up_to) {
     TimelineExpansion x;
     const size_t blocks = index.blocks().size();
@@ -443,17 +478,45 @@ TimelineLayout layout_rows(const TimelineIndex& index, const TimelineExpansion& 
     layout.lane_row.assign(index.thread_rows().size(), kNoRow);
     layout.block_extent.assign(index.blocks().size(), {0.f, 0.f});
     float y = 0;
+    bool after_fold = false; // nothing laid out since the last fold
     auto add = [&](RowKind kind, uint32_t slot, float height) {
         layout.rows.push_back(TimelineRow{kind, slot, y, height});
         y += height + metrics.gap;
+        after_fold = false;
         return uint32_t(layout.rows.size() - 1);
+    };
+    // A folded slot joins the fold right above it (nothing laid out since: a block's last warps are
+    // followed by the blocks after it), else starts one.
+    auto fold = [&](RowKind kind, uint32_t slot) {
+        if (!after_fold) {
+            layout.folds.push_back(TimelineFold{slot, 0, slot, 0, y, metrics.thread_height});
+            y += metrics.thread_height + metrics.gap;
+            after_fold = true;
+        }
+        TimelineFold& f = layout.folds.back();
+        if (kind == RowKind::Warp) {
+            if (f.warps == 0) f.first_warp = slot;
+            ++f.warps;
+        } else {
+            if (f.blocks == 0) f.first_block = slot;
+            ++f.blocks;
+        }
     };
     for (uint32_t b = 0; b < index.blocks().size(); ++b) {
         const BlockRowInfo& block = index.blocks()[b];
         const float top = y;
+        if (expansion.block_folded(b)) {
+            fold(RowKind::Block, b);
+            layout.block_extent[b] = {top, top};
+            continue;
+        }
         layout.block_row[b] = add(RowKind::Block, b, metrics.block_height);
         if (expansion.block_open(b)) {
             for (uint32_t w = block.first_warp; w < block.first_warp + block.warp_count; ++w) {
+                if (expansion.warp_folded(w)) {
+                    fold(RowKind::Warp, w);
+                    continue;
+                }
                 layout.warp_row[w] = add(RowKind::Warp, w, metrics.warp_height);
                 const bool open = expansion.warp_open(w);
                 const WarpRowInfo& warp = index.warps()[w];
@@ -462,10 +525,16 @@ TimelineLayout layout_rows(const TimelineIndex& index, const TimelineExpansion& 
                         layout.lane_row[t] = add(RowKind::Thread, t, metrics.thread_height);
             }
         }
-        layout.block_extent[b] = {top, layout.rows.back().bottom()};
+        layout.block_extent[b] = {top, y - metrics.gap};
     }
-    layout.height = layout.rows.empty() ? 0 : layout.rows.back().bottom();
+    layout.height = std::max(0.f, y - metrics.gap);
     return layout;
+}
+
+const TimelineFold* TimelineLayout::fold_at(float y) const {
+    for (const TimelineFold& f : folds)
+        if (f.y <= y && y < f.bottom()) return &f;
+    return nullptr;
 }
 
 std::pair<uint32_t, uint32_t> TimelineLayout::rows_in(float y0, float y1) const {

@@ -189,21 +189,42 @@ class TimelineIndex {
 
 enum class RowKind : uint8_t { Block, Warp, Thread };
 
+struct TimelineFold;
+
 // Which rows are open. Entries past the end of a vector count as collapsed.
 // A pinned lane is shown under its warp even when the warp is closed: focusing a finding pins its
 // threads, so the two accesses get rows of their own ("thread 192 · lane 0") without 32 lane rows
 // per warp pushing the rest of the block off screen (a debugger's "pinned threads").
+// A folded warp or block is left out of the rows; each run of them is one thin fold row instead
+// (TimelineFold). Focusing a finding whose threads lie further apart than the view is tall (thread 0
+// and thread 255 of one block, or blocks 0 and 9) folds what lies between them (fold_between_pins),
+// so that both threads' rows, and the arrow between them, are in sight at once.
 struct TimelineExpansion {
-    std::vector<uint8_t> blocks; // by block slot: show its warp rows
-    std::vector<uint8_t> warps;  // by warp slot: show its lane rows
-    std::vector<uint8_t> pinned; // by thread-row slot: show this lane's row even under a closed warp
+    std::vector<uint8_t> blocks;        // by block slot: show its warp rows
+    std::vector<uint8_t> warps;         // by warp slot: show its lane rows
+    std::vector<uint8_t> pinned;        // by thread-row slot: show this lane's row even under a closed warp
+    std::vector<uint8_t> folded_blocks; // by block slot: left out, in a fold row
+    std::vector<uint8_t> folded_warps;  // by warp slot: left out (its lanes too), in a fold row
     bool block_open(uint32_t slot) const { return slot < blocks.size() && blocks[slot]; }
     bool warp_open(uint32_t slot) const { return slot < warps.size() && warps[slot]; }
     bool lane_pinned(uint32_t slot) const { return slot < pinned.size() && pinned[slot]; }
+    bool block_folded(uint32_t slot) const { return slot < folded_blocks.size() && folded_blocks[slot]; }
+    bool warp_folded(uint32_t slot) const { return slot < folded_warps.size() && folded_warps[slot]; }
     void toggle_block(uint32_t slot);
     void toggle_warp(uint32_t slot);
     void pin_lane(uint32_t slot);
     void clear_pins() { pinned.clear(); }
+    void clear_folds() {
+        folded_blocks.clear();
+        folded_warps.clear();
+    }
+    // Folds the rows that lie between the first pinned lane's warp and the last pinned lane and
+    // tell nothing of the pinned threads' story: the warps without a pinned lane of a block that
+    // has one, and the blocks without any. The pinned lanes, their warps and their blocks' rows stay.
+    // Fewer than two pinned lanes: nothing is folded. Replaces earlier folds.
+    void fold_between_pins(const TimelineIndex& index);
+    // Shows the rows of `fold` again (a click on its label).
+    void unfold(const TimelineFold& fold);
     // The usual start: every block open when there are few, else only the first; lanes closed.
     static TimelineExpansion initial(const TimelineIndex& index, uint32_t open_blocks_up_to = 2);
 };
@@ -224,8 +245,18 @@ struct TimelineRow {
     float bottom() const { return y + height; }
 };
 
+// Folded rows that follow one another, drawn as one thin row between the rows around it (it has no
+// events of its own): the last warps of one block, then the blocks after it (either may be none).
+struct TimelineFold {
+    uint32_t first_warp = 0, warps = 0;   // warp slots [first_warp, first_warp + warps)
+    uint32_t first_block = 0, blocks = 0; // block slots [first_block, first_block + blocks)
+    float y = 0, height = 0;              // layout coordinates, as a row's
+    float bottom() const { return y + height; }
+};
+
 struct TimelineLayout {
     std::vector<TimelineRow> rows;   // top to bottom
+    std::vector<TimelineFold> folds; // top to bottom, between the rows
     float height = 0;                // total height, gaps included
     std::vector<uint32_t> block_row; // by block slot: its row
     std::vector<uint32_t> warp_row;  // by warp slot: its row, or kNoRow when its block is closed
@@ -236,10 +267,15 @@ struct TimelineLayout {
     std::pair<uint32_t, uint32_t> rows_in(float y0, float y1) const;
     // The row under y, or kNoRow.
     uint32_t row_at(float y) const;
-    // The deepest visible row that shows `thread` (its lane, else its warp, else its block).
+    // The deepest visible row that shows `thread` (its lane, else its warp, else its block); kNoRow
+    // when its block is folded.
     uint32_t row_of_thread(const TimelineIndex& index, uint32_t thread) const;
+    // The fold under y, or nullptr.
+    const TimelineFold* fold_at(float y) const;
 };
 
+// The rows of the open blocks, warps and pinned lanes, top to bottom; a run of folded warps (of one
+// block) or folded blocks takes one fold of a lane row's height instead.
 TimelineLayout layout_rows(const TimelineIndex& index, const TimelineExpansion& expansion,
                            const RowMetrics& metrics);
 

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 namespace synclab::ui {
 
@@ -281,6 +282,7 @@ void TimelineView::reveal_threads(TimelineCamera& camera, float rows_height, flo
     // The finding's blocks open and its threads pinned: each access on a row of its own, named as the
     // finding names it, with the warp rows around them (not 32 lanes per warp).
     expansion_.clear_pins();
+    expansion_.clear_folds();
     for (uint32_t t : threads) {
         const uint32_t block = index_->block_slot_of_thread(t);
         const uint32_t lane = index_->thread_slot(t);
@@ -290,17 +292,32 @@ void TimelineView::reveal_threads(TimelineCamera& camera, float rows_height, flo
     }
     rows_changed();
     update_layout(font_size);
-    float top = layout_.height, bottom = 0;
-    for (uint32_t t : threads) {
-        const uint32_t row = layout_.row_of_thread(*index_, t);
-        if (row == kNoRow) continue;
-        top = std::min(top, layout_.rows[row].y);
-        bottom = std::max(bottom, layout_.rows[row].bottom());
-    }
+    // The rows' span, from the top of the highest to the bottom of the lowest.
+    const auto span = [&] {
+        float top = layout_.height, bottom = 0;
+        for (uint32_t t : threads) {
+            const uint32_t row = layout_.row_of_thread(*index_, t);
+            if (row == kNoRow) continue;
+            top = std::min(top, layout_.rows[row].y);
+            bottom = std::max(bottom, layout_.rows[row].bottom());
+        }
+        return std::pair{top, bottom};
+    };
+    auto [top, bottom] = span();
     if (bottom <= top) return;
-    // Centre both rows; when they are further apart than the view, the first one a little below the top.
-    const float y =
-        bottom - top <= rows_height - 2 * font_size ? (top + bottom - rows_height) / 2 : top - font_size * 2;
+    // Further apart than the view shows with a margin (thread 0 and thread 255 of one block): the
+    // rows between them that tell nothing of their story fold, so that both ends of the arrow are in
+    // sight at once (a click on a fold's label opens it).
+    if (bottom - top > rows_height - 2 * font_size) {
+        expansion_.fold_between_pins(*index_);
+        rows_changed();
+        update_layout(font_size);
+        std::tie(top, bottom) = span();
+    }
+    // Centre the rows (while they are a little taller than the view this cuts each end by less than
+    // half a lane row: both arrow ends stay in sight); far taller, the first one a little below the top.
+    const bool centre = bottom - top <= rows_height + metrics_.thread_height * 0.8f;
+    const float y = centre ? (top + bottom - rows_height) / 2 : top - font_size * 2;
     camera.scroll_y = std::clamp(y, 0.f, std::max(0.f, layout_.height - rows_height));
 }
 
@@ -442,7 +459,10 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
                          ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 1.f).y == 0 && hovered_;
     if (clicked && g.mouse_in_labels) {
         const uint32_t row = layout_.row_at(g.mouse.y - g.rows_min.y + scroll_);
-        if (row != kNoRow) {
+        if (const TimelineFold* fold = layout_.fold_at(g.mouse.y - g.rows_min.y + scroll_)) {
+            expansion_.unfold(*fold);
+            rows_changed();
+        } else if (row != kNoRow) {
             const TimelineRow& r = layout_.rows[row];
             if (r.kind == RowKind::Block) expansion_.toggle_block(r.slot);
             if (r.kind == RowKind::Warp) expansion_.toggle_warp(r.slot);
@@ -540,6 +560,7 @@ void TimelineView::draw(AppState& state, const RunRecord& record, TimelineCamera
                         std::max(4.f, g.font * 0.3f));
     }
 
+    marks_rect_ = ImVec4(g.time_x0, g.rows_min.y, g.time_x1, g.rows_max.y);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(g.min, g.max, kPanel);
     draw_rows(state, g);
@@ -589,6 +610,14 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
         }
         if (hit_.row == r)
             dl->AddRectFilled({g.min.x, y0}, {g.time_x1, y1}, with_alpha(theme::kHoverLine, 0.5f));
+    }
+    // Folds: a dashed line across the time axis where rows are left out.
+    for (const TimelineFold& f : layout_.folds) {
+        if (f.bottom() < viewport_.y0 || f.y > viewport_.y1) continue;
+        const float cy = std::round(g.screen_y(f.y + f.height / 2));
+        const float dash = std::max(4.f, std::round(g.font * 0.5f));
+        for (float x = g.time_x0; x < g.time_x1; x += dash * 2)
+            dl->AddLine({x, cy}, {std::min(x + dash, g.time_x1), cy}, kTextDim, 1);
     }
     dl->PopClipRect();
     dl->PushClipRect({g.time_x0, g.rows_min.y}, {g.time_x1, g.rows_max.y}, true);
@@ -888,8 +917,13 @@ void TimelineView::draw_marks(const AppState& state, const Geometry& g) {
         }
     }
 
+    selected_arrow_ = ImVec4(0, 0, 0, 0);
     for (size_t i = 0; i < marks_.arrows.size(); ++i) {
         const FindingArrow& arrow = marks_.arrows[i];
+        if (int(arrow.finding) == state.selection.selected_finding && selected_arrow_.x == 0) {
+            const ImVec2 a = point(arrow.from), b = point(arrow.to);
+            selected_arrow_ = ImVec4(a.x, a.y, b.x, b.y);
+        }
         const ImU32 colour =
             arrow.kind == analysis::FindingKind::Race ? theme::kRaceArrow : theme::kLostUpdate;
         const float w = int(i) == hovered_arrow_ ? thickness * 1.6f : thickness;
@@ -1070,6 +1104,38 @@ void TimelineView::draw_labels(const Geometry& g) const {
         dl->AddText({x, text_y}, colour, text);
         if (waiting) dl->AddCircleFilled({g.time_x0 - g.font * 0.5f, cy}, g.font * 0.22f, theme::kDeadlock);
         dl->AddLine({g.min.x, y + row.height}, {g.time_x0, y + row.height}, kRowLine);
+    }
+    // A fold: "⋯ warps 1–6" (dots drawn, not a glyph the font may lack) where its rows would be,
+    // indented as they would be.
+    for (const TimelineFold& f : layout_.folds) {
+        if (f.bottom() < viewport_.y0 || f.y > viewport_.y1) continue;
+        const float cy = g.screen_y(f.y + f.height / 2);
+        const TimelineText& words = ui_text(language_).timeline;
+        std::string label;
+        if (f.warps > 0) {
+            const auto warp = [&](uint32_t slot) { return std::to_string(index_->warps()[slot].warp); };
+            label = f.warps == 1
+                        ? fill(words.warp, {warp(f.first_warp)})
+                        : fill(words.fold_warps, {warp(f.first_warp), warp(f.first_warp + f.warps - 1)});
+        }
+        if (f.blocks > 0) {
+            const auto block = [&](uint32_t slot) { return std::to_string(index_->blocks()[slot].block); };
+            if (!label.empty()) label += " \u00b7 ";
+            label += f.blocks == 1 ? fill(words.block, {block(f.first_block)})
+                                   : fill(words.fold_blocks,
+                                          {block(f.first_block), block(f.first_block + f.blocks - 1)});
+        }
+        float x = g.min.x + g.font * (f.warps > 0 ? 1.3f : 0.4f);
+        for (int i = 0; i < 3; ++i)
+            dl->AddCircleFilled({x + g.font * (0.15f + 0.3f * float(i)), cy}, std::max(1.f, g.font * 0.08f),
+                                kTextDim);
+        x += g.font * 1.2f;
+        // Smaller where the label column is too narrow for it (a fold of warps and blocks), not cut.
+        const float room = g.time_x0 - x - g.font * 0.3f;
+        const float wide = ImGui::GetFont()->CalcTextSizeA(g.font, FLT_MAX, 0, label.c_str()).x;
+        const float size =
+            std::min({g.font, f.height, wide > room ? g.font * std::max(0.7f, room / wide) : g.font});
+        dl->AddText(ImGui::GetFont(), size, {x, cy - size / 2}, kTextDim, label.c_str());
     }
     dl->PopClipRect();
 }
@@ -1379,7 +1445,9 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         line = w.site < trace.sites.size() ? trace.sites[w.site].source_line : 0;
     } else if (g.mouse_in_labels) {
         const uint32_t r = layout_.row_at(g.mouse.y - g.rows_min.y + scroll_);
-        if (r != kNoRow && layout_.rows[r].kind == RowKind::Thread) {
+        if (layout_.fold_at(g.mouse.y - g.rows_min.y + scroll_) != nullptr) {
+            ImGui::SetTooltip("%s", words.tip_fold.s);
+        } else if (r != kNoRow && layout_.rows[r].kind == RowKind::Thread) {
             const uint32_t thread = index_->thread_rows()[layout_.rows[r].slot].thread;
             ImGui::BeginTooltip();
             thread_line(thread);

@@ -69,6 +69,13 @@ class TimelineView {
     // Call once a frame after drawing both.
     void share_rows(TimelineView& other);
     bool hovered() const { return hovered_; }
+    // The selected finding's arrow as last drawn, screen pixels (from x, from y, to x, to y: where the
+    // first access's disc and the second access's arrowhead are, whether or not they were in sight);
+    // all zero when it drew none.
+    ImVec4 selected_arrow() const { return selected_arrow_; }
+    // Last frame's rows area right of the labels, between the ruler and the legend (x0, y0, x1, y1):
+    // where marks are drawn (clipped to it).
+    ImVec4 marks_rect() const { return marks_rect_; }
     // The legend strip under the rows (on by default). Two views stacked in presenter mode's compare
     // share the lower one's: the upper one's rows get the room.
     void show_legend(bool on) { legend_ = on; }
@@ -132,6 +139,8 @@ class TimelineView {
     ImVec2 rows_origin_{0, 0};
     Hit hit_;
     int hovered_arrow_ = -1; // index into marks_.arrows
+    ImVec4 selected_arrow_{0, 0, 0, 0};
+    ImVec4 marks_rect_{0, 0, 0, 0};
     bool hovered_ = false;
     bool set_hover_ = false; // this view set selection.hovered_* last frame
     bool legend_ = true;

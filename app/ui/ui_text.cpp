@@ -273,6 +273,9 @@ constexpr UiText kEnglish = {
             .short_collective = "shfl/vote",
             .short_warp_sync = "syncwarp",
             .tip_collectives = "{0} warp collectives (zoom in)",
+            .fold_warps = "warps {0}\u2013{1}",
+            .fold_blocks = "blocks {0}\u2013{1}",
+            .tip_fold = "Folded: these rows lie between the finding's two threads. Click to show them.",
         },
     .collective =
         {
@@ -976,6 +979,9 @@ constexpr UiText kChinese = {
             .short_collective = "洗牌/投票",
             .short_warp_sync = "束同步",
             .tip_collectives = "{0} 次线程束集体操作（请放大）",
+            .fold_warps = "线程束 {0}\u2013{1}",
+            .fold_blocks = "块 {0}\u2013{1}",
+            .tip_fold = "已折叠：这些行位于该发现的两个线程之间。点击即可展开。",
         },
     .collective =
         {

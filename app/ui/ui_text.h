@@ -152,6 +152,9 @@ struct TimelineText {
     // Warp collectives: the legend's shuffle/vote mark and warp barrier (__syncwarp), a fold of them.
     Text legend_collective, legend_warp_sync, short_collective, short_warp_sync;
     Text tip_collectives; // "{0} warp collectives (zoom in)"
+    // Rows folded to keep a finding's far-apart threads in sight: the fold's label, its hover text.
+    Text fold_warps, fold_blocks; // "warps {0}–{1}", "blocks {0}–{1}"
+    Text tip_fold;
 };
 
 // The hover text of a warp collective on the timeline (warp_collectives.h).

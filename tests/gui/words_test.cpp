@@ -555,6 +555,29 @@ AppState selected(const char* variant) {
     return state;
 }
 
+// In presenter mode with the pane's whole width, the question sits beside the setting (its column
+// starts at the top, on the right) and the Run button under the choices, both above the pane's bottom
+// at a room's font size; at the desk they follow the setting.
+TEST(LessonPanelPredict, PresenterModePutsTheQuestionBesideTheSetting) {
+    Headless h({1260, 620});
+    LessonPanel panel;
+    AppState state = selected("missing_barrier");
+    state.presenter = true;
+    ImGui::GetIO().FontGlobalScale = 2.0f; // a room's font: 26 px, 48 em across
+    h.frame([&] { panel.draw(state); });
+    h.frame([&] { panel.draw(state); }); // (a table settles its columns in its first frame)
+    const PredictCard::Rects r = panel.predict_rects();
+    EXPECT_GT(r.question.x, 1260 * 0.4f) << "the question in the right-hand column";
+    EXPECT_LT(r.question.y, 80) << "at the top of its column";
+    EXPECT_GT(r.choices.w, r.question.w);
+    EXPECT_GT(panel.run_button().y, r.choices.w - 1) << "the Run button under the choices";
+    EXPECT_LT(panel.run_button().w, 620) << "in sight";
+
+    state.presenter = false;
+    h.frame([&] { panel.draw(state); });
+    EXPECT_LT(panel.predict_rects().question.x, 1260 * 0.1f) << "at the desk: one column";
+}
+
 TEST(LessonPanelPredict, ARadioButtonRecordsThePrediction) {
     Headless h;
     LessonPanel panel;

@@ -97,6 +97,30 @@ TEST(PlanRightColumn, TheTimelineKeepsItsMinimumWhenTheFindingsWantEverything) {
     EXPECT_FLOAT_EQ(c.tabs_h + c.timeline_h + c.findings_h + 2 * in.bar, in.height);
 }
 
+// After a run the tabs grow to what the lesson wants (down to its Run again button) where the
+// timeline keeps its 13 em and the findings their sentence; no further; never below the split.
+TEST(PlanRightColumn, TheLessonGetsItsRunAgainButtonWhereTheOthersCanSpareIt) {
+    RightColumnInput in;
+    in.height = 662; // 1280x720 at 15 px
+    in.bar = 14;
+    in.em = 15;
+    in.findings_wanted = 175;
+    const RightColumn split = plan_right_column(in);
+    in.tabs_wanted = split.tabs_h + 20;
+    const RightColumn c = plan_right_column(in);
+    EXPECT_FLOAT_EQ(c.tabs_h, in.tabs_wanted);
+    EXPECT_GE(c.findings_h, 175);
+    EXPECT_GE(c.timeline_h, 13 * in.em);
+    EXPECT_FLOAT_EQ(c.tabs_h + c.timeline_h + c.findings_h + 2 * in.bar, in.height);
+    in.tabs_wanted = 5000; // a lesson longer than the column
+    const RightColumn most = plan_right_column(in);
+    EXPECT_GE(most.findings_h, 175);
+    EXPECT_GE(most.timeline_h, 13 * in.em - 0.01f);
+    EXPECT_LT(most.tabs_h, in.height);
+    in.tabs_wanted = 10; // less than the split gives: the split holds
+    EXPECT_FLOAT_EQ(plan_right_column(in).tabs_h, split.tabs_h);
+}
+
 // [SECTION] Presenter mode
 
 PresenterInput presenter(float w, float h, PresenterLeft left, bool compare, bool findings) {
@@ -149,6 +173,16 @@ TEST(PlanPresenterBody, WithoutFindingsTheFindingsKeepALine) {
     const PresenterBody b = plan_presenter_body(presenter(1280, 580, PresenterLeft::Lesson, false, false));
     EXPECT_NEAR(b.top_h, 580 - 34 * 2.2f, 1.0f);
     EXPECT_GT(b.findings_h, 0); // the findings panel's one line ("no run yet")
+}
+
+// Before a run the predict step's setting and question go side by side in presenter mode, where a
+// room's font makes them taller than the screen one under the other; not where a column would be
+// narrower than 20 em, and never at the desk (the lesson pane scrolls there and has the room).
+TEST(PredictBeside, PresenterModeWithTheRoomForTwoColumns) {
+    EXPECT_TRUE(predict_beside(1256, 25.7f, true)) << "1280x720 presenter: 49 em";
+    EXPECT_TRUE(predict_beside(1900, 38.6f, true)) << "1920x1080 presenter";
+    EXPECT_FALSE(predict_beside(900, 27.4f, true)) << "33 em: one column";
+    EXPECT_FALSE(predict_beside(1400, 15, false)) << "normal mode";
 }
 
 } // namespace

@@ -366,6 +366,85 @@ TEST(TimelineLayout, PinnedLanesShowUnderClosedWarps) {
     EXPECT_EQ(layout.rows.size(), 4u); // block 0 closed (no lane row); block 1 and its two warps
 }
 
+// Two pinned lanes far apart in one block (lane 0 of warp 0 and lane 255 of warp 7): the warps
+// between them fold into one thin row, so that the two lanes' rows come close; the warps around the
+// story stay, and unfolding brings every row back.
+TEST(TimelineLayout, FoldsTheWarpsBetweenFarApartPins) {
+    Synth s(2, 256);
+    TimelineIndex index(s.trace());
+    TimelineExpansion x = TimelineExpansion::initial(index); // both blocks open, lanes closed
+    const RowMetrics m{20, 10, 5, 1};
+    x.pin_lane(index.thread_slot(s.thread(0, 255)));
+    x.pin_lane(index.thread_slot(s.thread(0, 0)));
+    const TimelineLayout unfolded = layout_rows(index, x, m);
+    const float apart = unfolded.rows[unfolded.row_of_thread(index, s.thread(0, 255))].y -
+                        unfolded.rows[unfolded.row_of_thread(index, s.thread(0, 0))].y;
+
+    x.fold_between_pins(index);
+    const TimelineLayout layout = layout_rows(index, x, m);
+    // block 0, warp 0, lane 0, (the fold: warps 1-6), warp 7, lane 255; block 1 and its 8 warps
+    ASSERT_EQ(layout.rows.size(), 5u + 9u);
+    ASSERT_EQ(layout.folds.size(), 1u);
+    const TimelineFold& fold = layout.folds[0];
+    EXPECT_EQ(fold.first_warp, 1u);
+    EXPECT_EQ(fold.warps, 6u);
+    EXPECT_EQ(fold.blocks, 0u);
+    EXPECT_EQ(fold.height, m.thread_height);
+    const uint32_t first = layout.row_of_thread(index, s.thread(0, 0));
+    const uint32_t second = layout.row_of_thread(index, s.thread(0, 255));
+    ASSERT_EQ(first, 2u);
+    ASSERT_EQ(second, 4u);
+    EXPECT_EQ(layout.rows[3].kind, RowKind::Warp); // warp 7, right under the fold
+    EXPECT_EQ(index.warps()[layout.rows[3].slot].warp, 7u);
+    EXPECT_FLOAT_EQ(fold.y, layout.rows[first].bottom() + m.gap);
+    EXPECT_FLOAT_EQ(layout.rows[3].y, fold.bottom() + m.gap);
+    EXPECT_LT(layout.rows[second].y - layout.rows[first].y, apart / 3);
+    EXPECT_EQ(layout.fold_at(fold.y + 1), &layout.folds[0]);
+    EXPECT_EQ(layout.row_at(fold.y + 1), kNoRow);
+    EXPECT_EQ(layout.row_of_thread(index, s.thread(0, 100)), layout.block_row[0]); // in a folded warp
+    // The block's extent (its barrier bands) still covers the fold.
+    EXPECT_FLOAT_EQ(layout.block_extent[0].second, layout.rows[second].bottom());
+
+    x.unfold(fold);
+    const TimelineLayout back = layout_rows(index, x, m);
+    EXPECT_TRUE(back.folds.empty());
+    EXPECT_EQ(back.rows.size(), unfolded.rows.size());
+}
+
+// Pinned lanes in blocks far apart (0 and 9): the warps of block 0 after the pinned one and the
+// blocks between fold into one row; the pinned lanes' blocks and warps keep their rows.
+TEST(TimelineLayout, FoldsTheBlocksBetweenPinsInDifferentBlocks) {
+    Synth s(12, 64);
+    TimelineIndex index(s.trace());
+    TimelineExpansion x = TimelineExpansion::initial(index); // only block 0 open (12 blocks)
+    const RowMetrics m{20, 10, 5, 1};
+    x.toggle_block(9);
+    x.pin_lane(index.thread_slot(s.thread(0, 0)));
+    x.pin_lane(index.thread_slot(s.thread(9, 0)));
+    x.fold_between_pins(index);
+    const TimelineLayout layout = layout_rows(index, x, m);
+    ASSERT_EQ(layout.folds.size(), 1u);
+    const TimelineFold& fold = layout.folds[0];
+    EXPECT_EQ(fold.first_warp, 1u); // warp 1 of block 0
+    EXPECT_EQ(fold.warps, 1u);
+    EXPECT_EQ(fold.first_block, 1u); // blocks 1-8
+    EXPECT_EQ(fold.blocks, 8u);
+    EXPECT_EQ(layout.block_row[4], kNoRow);
+    // block 0, warp 0, lane 0, (the fold), block 9, warp 0, lane 0, warp 1, blocks 10, 11
+    EXPECT_EQ(layout.rows.size(), 3u + 4u + 2u);
+    const uint32_t a = layout.row_of_thread(index, s.thread(0, 0));
+    const uint32_t b = layout.row_of_thread(index, s.thread(9, 0));
+    EXPECT_EQ(b - a, 3u); // lane 0, block 9, warp 0, lane 0
+    EXPECT_FLOAT_EQ(layout.rows[a + 1].y - layout.rows[a].bottom(), m.thread_height + 2 * m.gap);
+    EXPECT_EQ(layout.row_of_thread(index, s.thread(5, 3)), kNoRow); // in a folded block
+
+    // One pin: nothing to bring together, nothing folded.
+    x.clear_pins();
+    x.pin_lane(index.thread_slot(s.thread(0, 0)));
+    x.fold_between_pins(index);
+    EXPECT_TRUE(layout_rows(index, x, m).folds.empty());
+}
+
 // [SECTION] Preprocess: visible range, folding, spans, bands ----------------------------------------
 
 TEST(TimelinePreprocess, VisibleRangeAtTheEdges) {
