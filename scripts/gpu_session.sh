@@ -12,7 +12,7 @@
 # Without them only the worker builds (the worker-only configuration is checked here too).
 #
 # Usage: scripts/gpu_session.sh [phases...]
-#   phases: env build gputests bench cli fences ladder cputests sass sanitizer (default: all but sass and
+#   phases: env build gputests bench cli fences ladder claims cputests sass sanitizer (default: all but sass and
 #   sanitizer, in that order: the GPU's answers first, so that a session cut short still brings them
 #   back). fences: every fence lesson variant with 1,024 reader/writer pairs x 50 launches on the
 #   GPU beside the simulator (relaxed, 50 seeds), as outcome histograms (fences.log), and
@@ -20,7 +20,10 @@
 #   compute-sanitizer racecheck and synccheck on every kernel of tests/corpus, beside SyncLab's own
 #   verdict (sanitizer.tsv). ladder: the optimisation ladders of atomic_counter and histogram on the
 #   GPU (median of 20 untraced launches per variant) and on the simulator (modelled cycles), as JSON
-#   (ladder_LESSON_gpu.json, ladder_LESSON_sim.json) and tables (ladder.log).
+#   (ladder_LESSON_gpu.json, ladder_LESSON_sim.json) and tables (ladder.log). claims: every lesson's
+#   GPU claims run here (claims.log), the figures written as lessons/LESSON/h200.json:
+#   copy them over assets/lessons/ to refresh the recordings the CI checks (then `synclab claims
+#   --recorded` says which still lack a figure).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-session-logs}
@@ -28,7 +31,7 @@ mkdir -p "$out"
 build=${SYNCLAB_GPU_BUILD:-/tmp/synclab-gpu-build}
 jobs=$(nproc)
 phases=("$@")
-[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli fences ladder cputests)
+[[ ${#phases[@]} -eq 0 ]] && phases=(env build gputests bench cli fences ladder claims cputests)
 want() { local p; for p in "${phases[@]}"; do [[ $p == "$1" ]] && return 0; done; return 1; }
 say() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%T)"; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -197,7 +200,6 @@ if want ladder; then
       timeout 300 "$s" ladder $lesson $params --sm-count "$sms"
     done <<LADDERS
 atomic_counter lesson
-atomic_counter t16k --param threads=16384
 atomic_counter t1m --param threads=1048576
 histogram lesson
 histogram uniform1m --param items=1048576 --param input=uniform
@@ -205,6 +207,17 @@ histogram skewed1m --param items=1048576 --param input=skewed
 LADDERS
   } >"$out/ladder.log" 2>&1
   grep -vE '^\s*$' "$out/ladder.log" | head -90
+fi
+
+if want claims; then
+  # The lessons' GPU claims on this GPU, recorded as the lessons' h200.json files would hold them.
+  {
+    s="$build/synclab"
+    say "synclab claims --backend gpu --record $out/lessons"
+    timeout 1800 "$s" claims --backend gpu --record "$out/lessons"
+    echo "exit $?"
+  } >"$out/claims.log" 2>&1
+  tail -5 "$out/claims.log"
 fi
 
 if want sanitizer; then

@@ -18,6 +18,7 @@
 // used here, e.g. "no NVIDIA driver found (...): use --backend sim").
 #include "cli/args.h"
 #include "cli/kernel_args.h"
+#include "cli/claims_command.h"
 #include "cli/ladder_command.h"
 #include "cli/report.h"
 #include "cli/run_options.h"
@@ -779,7 +780,7 @@ int dispatch(int argc, char** argv) {
     const std::string command = args.front();
     args.erase(args.begin());
     if (command == "help" || command == "--help" || command == "-h") {
-        std::cout << kUsage << "\nThe optimisation ladder:\n" << kLadderUsage;
+        std::cout << kUsage << "\nThe optimisation ladder:\n" << kLadderUsage << "\nThe lessons' claims:\n" << kClaimsUsage;
         return kExitOk;
     }
     if (command == "--version" || command == "version") {
@@ -794,8 +795,9 @@ int dispatch(int argc, char** argv) {
     if (command == "export") return cmd_export(args);
     if (command == "table") return cmd_table(args);
     if (command == "ladder") return cmd_ladder(args);
+    if (command == "claims") return cmd_claims(args);
     throw UsageError("unknown command '" + command +
-                     "' (commands: list, run, check, report, export, table, ladder, help)");
+                     "' (commands: list, run, check, report, export, table, ladder, claims, help)");
 }
 
 } // namespace

@@ -195,6 +195,37 @@ uint32_t elem_size(ElemType t) {
     }
 }
 
+double element_value(const uint8_t* p, ElemType type) {
+    const auto as = [p]<typename T>(T) {
+        T v;
+        std::memcpy(&v, p, sizeof v);
+        return static_cast<double>(v);
+    };
+    switch (type) {
+    case ElemType::I8:
+        return as(int8_t{});
+    case ElemType::U8:
+        return as(uint8_t{});
+    case ElemType::I16:
+        return as(int16_t{});
+    case ElemType::U16:
+        return as(uint16_t{});
+    case ElemType::I32:
+        return as(int32_t{});
+    case ElemType::U32:
+        return as(uint32_t{});
+    case ElemType::I64:
+        return as(int64_t{});
+    case ElemType::U64:
+        return as(uint64_t{});
+    case ElemType::F32:
+        return as(float{});
+    case ElemType::F64:
+        return as(double{});
+    }
+    return 0;
+}
+
 const char* to_string(ElemType t) {
     for (const TypeName& n : kTypeNames)
         if (n.type == t) return n.name;

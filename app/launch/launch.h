@@ -75,6 +75,8 @@ struct Inputs {
 
 enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
 uint32_t elem_size(ElemType type);
+// The element of `type` at `p` (elem_size bytes), as a double.
+double element_value(const uint8_t* p, ElemType type);
 const char* to_string(ElemType type); // "i32", ...
 bool is_float(ElemType type);
 

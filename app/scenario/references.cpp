@@ -124,44 +124,55 @@ CheckResult check_last_block_reduction(const launch::LaunchConfig&, const Inputs
     return check_one_value(before, after, "g_total", "total", total);
 }
 
-// [SECTION] atomic_counter: every thread took one ticket from one of the counters. The counters'
-// total is the thread count, and the tickets are, for each counter c that ended at n_c, the numbers
-// 0 .. n_c - 1, each once. Which thread got which ticket (and, for k_addresses, which counter) is
-// the variant's and the schedule's business: the check is on the multiset, which a lost or
-// doubled increment always breaks.
+// [SECTION] atomic_counter: one total from every thread. The sum variants leave the grid's sum of
+// g_in in g_sum[0] (whole numbers below 2^24: exact in any order) and g_count, g_ticket as they
+// were; int_ticket leaves g_sum as it was, g_count[0] = its start + one per thread, and in g_ticket
+// the tickets start .. start + threads - 1, each once (which thread got which is the schedule's
+// business: the check is on the multiset, which a lost or doubled increment always breaks). Which
+// kind of run it was is read from g_count: a run that changed it took tickets.
 CheckResult check_atomic_counter(const launch::LaunchConfig& launch, const Inputs& before,
                                  const std::vector<launch::Buffer>& after) {
-    CheckResult result;
     const uint64_t threads = launch.grid.count() * launch.block.count();
-    const launch::Buffer* counters_buffer = result_buffer(before, after, "g_counters");
-    const launch::Buffer* tickets_buffer = result_buffer(before, after, "g_ticket");
-    const std::vector<uint32_t> start = input_values<uint32_t>(before, "g_counters");
-    const std::vector<uint32_t> counters =
-        counters_buffer ? detail::read_buffer<uint32_t>(*counters_buffer) : std::vector<uint32_t>{};
-    const std::vector<uint32_t> tickets =
-        tickets_buffer ? detail::read_buffer<uint32_t>(*tickets_buffer) : std::vector<uint32_t>{};
-    result.checked = 1 + threads;
-    uint64_t total = 0;
-    for (size_t c = 0; c < counters.size(); ++c)
-        total += counters[c] - (c < start.size() ? start[c] : 0u);
-    if (total != threads) ++result.wrong;
-    // want[v]: how many counters passed v, i.e. how many threads should hold ticket v.
-    std::vector<uint64_t> want(threads + 1, 0), have(threads + 1, 0);
-    for (size_t c = 0; c < counters.size(); ++c)
-        for (uint64_t v = c < start.size() ? start[c] : 0; v < counters[c] && v < threads; ++v)
-            ++want[v];
-    uint64_t out_of_range = 0;
-    for (uint64_t i = 0; i < threads; ++i) {
-        if (i >= tickets.size() || tickets[i] >= threads)
-            ++out_of_range;
-        else
-            ++have[tickets[i]];
+    const std::vector<float> in = input_values<float>(before, "g_in");
+    std::vector<float> sum = input_values<float>(before, "g_sum");
+    std::vector<uint32_t> count = input_values<uint32_t>(before, "g_count");
+    const std::vector<uint32_t> tickets_before = input_values<uint32_t>(before, "g_ticket");
+    const launch::Buffer* got_count = result_buffer(before, after, "g_count");
+    const launch::Buffer* got_tickets = result_buffer(before, after, "g_ticket");
+    const std::vector<uint32_t> count_after =
+        got_count ? detail::read_buffer<uint32_t>(*got_count) : std::vector<uint32_t>{};
+    const bool took_tickets = !count.empty() && !count_after.empty() && count_after[0] != count[0];
+    if (!took_tickets) {
+        double total = 0;
+        for (uint64_t i = 0; i < threads && i < in.size(); ++i)
+            total += in[i];
+        if (!sum.empty()) sum[0] += static_cast<float>(total);
+        CheckResult a = compare_with_cpu(sum, result_buffer(before, after, "g_sum"), "g_sum");
+        const CheckResult b = compare_with_cpu(count, got_count, "g_count");
+        const CheckResult c = compare_with_cpu(tickets_before, got_tickets, "g_ticket");
+        a.summary = "g_sum: " + a.summary + (b.wrong + c.wrong ? "; g_count or g_ticket changed" : "");
+        a.wrong += b.wrong + c.wrong;
+        a.checked += b.checked + c.checked;
+        a.expected.insert(a.expected.end(), b.expected.begin(), b.expected.end());
+        a.expected.insert(a.expected.end(), c.expected.begin(), c.expected.end());
+        return a;
     }
-    uint64_t unmatched = out_of_range;
-    for (uint64_t v = 0; v < threads; ++v)
-        unmatched += have[v] > want[v] ? have[v] - want[v] : 0;
+    CheckResult result = compare_with_cpu(sum, result_buffer(before, after, "g_sum"), "g_sum");
+    const uint32_t start = count[0];
+    const uint64_t total = uint64_t(count_after[0] - start);
+    result.checked += 1 + threads;
+    if (total != threads) ++result.wrong;
+    // have[v]: how many threads hold ticket start + v (each of 0 .. total - 1 exactly once).
+    std::vector<uint64_t> have(threads, 0);
+    const std::vector<uint32_t> tickets =
+        got_tickets ? detail::read_buffer<uint32_t>(*got_tickets) : std::vector<uint32_t>{};
+    uint64_t unmatched = 0;
+    for (uint64_t i = 0; i < threads; ++i) {
+        const uint64_t v = i < tickets.size() ? uint64_t(uint32_t(tickets[i] - start)) : threads;
+        if (v >= std::min(threads, total) || ++have[v] > 1) ++unmatched;
+    }
     result.wrong += unmatched;
-    result.summary = "counters add up to " + std::to_string(total) + ", expected " + std::to_string(threads) +
+    result.summary = "g_count = " + std::to_string(count_after[0]) + ", expected " + std::to_string(start + threads) +
                      "; " +
                      (unmatched == 0 ? "every ticket once"
                                      : std::to_string(unmatched) + " of " + std::to_string(threads) +
@@ -390,9 +401,12 @@ const std::vector<Reference>& references() {
          false,
          check_last_block_reduction},
         {"atomic_counter",
-         "the counters in g_counters add up to one per thread, and g_ticket holds each counter's tickets "
-         "0 .. count - 1 once each",
-         {{"g_counters", ElemType::U32, true}, {"g_ticket", ElemType::U32, true}},
+         "g_sum[0] = the sum of g_in (the sum variants), or g_count = one per thread and g_ticket its "
+         "tickets once each (int_ticket); the other outputs keep their start values",
+         {{"g_in", ElemType::F32},
+          {"g_sum", ElemType::F32, true},
+          {"g_count", ElemType::U32, true},
+          {"g_ticket", ElemType::U32, true}},
          false,
          check_atomic_counter},
         {"histogram",

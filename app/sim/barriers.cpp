@@ -86,7 +86,7 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
         if (counted) bar.expected = static_cast<uint32_t>(read(warp, count_op, l));
         ++bar.arrived;
         if (in.mods & ptx::mod::kRed) bar.red_true += read(warp, in.ops[3], l) & 1;
-        bar.latest = std::max(bar.latest, warp.modelled_cycles);
+        bar.latest = std::max(bar.latest, arrival_clock(warp));
         ids |= 1u << id;
         if (!arrive_only) bar.waiting.push_back({warp.index, 1u << l, pc + 1});
     }
@@ -149,7 +149,7 @@ void Run::gather_aligned(Warp& warp) {
         if (!lanes_of[id]) continue;
         BarrierState& bar = block.bars[id];
         bar.arrived += lane_count(lanes_of[id]);
-        bar.latest = std::max(bar.latest, warp.modelled_cycles);
+        bar.latest = std::max(bar.latest, arrival_clock(warp));
         if (!arrive_only) bar.waiting.push_back({warp.index, lanes_of[id], s + 1});
         ids |= 1u << id;
     }

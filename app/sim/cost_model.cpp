@@ -85,8 +85,10 @@ uint64_t Server::busy_between(uint64_t a, uint64_t b) const {
 
 CostModel::CostModel(const CostParams& params, uint32_t sm_count)
     : p_(params), global_service_(to_ticks(params.global_address_service)),
+      float_add_service_(to_ticks(params.global_float_add_service)),
       slice_service_(to_ticks(params.l2_slice_service)), total_service_(to_ticks(params.l2_total_service)),
       shared_service_(to_ticks(params.shared_address_service)),
+      shared_float_add_service_(to_ticks(params.shared_float_add_service)),
       unit_service_(to_ticks(params.shared_unit_service)), slices_(std::max<uint32_t>(params.l2_slices, 1)),
       shared_units_(std::max<uint32_t>(sm_count, 1)) {}
 
@@ -213,9 +215,9 @@ void CostModel::time_plain(uint64_t clock, WarpAccess& a, uint64_t& stores_visib
 // [SECTION] Atomics ==================================================================================
 
 bool CostModel::compiler_aggregates(const WarpAccess& a) {
-    // The PTX says it (sim/uniformity.h); the result must be used (a RED is not aggregated here: the
-    // H200 measurement was of atomics whose result is used).
-    return a.kind == AccessKind::Atomic && a.compiler_aggregated && std::popcount(a.mask) >= 2;
+    // The PTX says it (sim/uniformity.h, with the rule for a per-lane operand: only as a RED).
+    return (a.kind == AccessKind::Atomic || a.kind == AccessKind::Reduction) && a.compiler_aggregated &&
+           std::popcount(a.mask) >= 2;
 }
 
 void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visible, LaneTiming* timing) {
@@ -227,6 +229,8 @@ void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visi
     const uint32_t served = aggregated ? a.mask & (0u - a.mask) : a.mask;
     // Shared atomics: each lane one service, in lane order (the order the memory system applied them).
     uint32_t global_lanes = 0;
+    const bool float_add = a.atom_op == ptx::AtomOp::Add && ptx::is_float(a.type);
+    const uint64_t shared_service = float_add ? shared_float_add_service_ : shared_service_;
     for (uint32_t m = served; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (a.space[l] != trace::Space::Shared) {
@@ -238,16 +242,17 @@ void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visi
         Server& unit = shared_units_[a.who.sm % shared_units_.size()];
         uint64_t s = arrive;
         for (int i = 0; i < 8; ++i) { // the first instant both units are free
-            const uint64_t next = unit.fit(addr.fit(s, shared_service_), unit_service_);
+            const uint64_t next = unit.fit(addr.fit(s, shared_service), unit_service_);
             if (next == s) break;
             s = next;
         }
-        const uint64_t depth = (addr.busy_between(arrive, s) + shared_service_ - 1) / shared_service_;
-        addr.take(s, shared_service_, horizon_);
+        const uint64_t depth = (addr.busy_between(arrive, s) + shared_service - 1) / shared_service;
+        addr.take(s, shared_service, horizon_);
         unit.take(s, unit_service_, horizon_);
-        const uint64_t done = s + shared_service_ + uint64_t(p_.shared_latency) * kTicks;
+        const uint64_t done = s + shared_service + uint64_t(p_.shared_latency) * kTicks;
         max_depth_ = std::max(max_depth_, depth);
         last_done = std::max(last_done, done);
+        a.shared_done = std::max<uint64_t>(a.shared_done, ceil_cycles(done));
         if (timing)
             timing[l] = {clock, ceil_cycles(done - t0), static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
     }
@@ -281,7 +286,7 @@ void CostModel::time_atomic(uint64_t clock, WarpAccess& a, uint64_t& stores_visi
 // sector is served in passes: one pass serves one lane of every distinct address in it, so a
 // sector whose busiest address has k of the lanes takes k passes (one address, 32 lanes: 32
 // passes; 32 lanes on 8 distinct words of the sector: as many passes as the most-hit word has
-// lanes). Fitted: one address is 1.45 cycles per atomic (a pass), and histogram/global_atomics on
+// lanes). Fitted: one address is 1.45 cycles per atomic (a pass; a floating-point add 3.5), and histogram/global_atomics on
 // uniform input (8 bins in one sector, ~7 lanes on the busiest) took 0.28 ms for 1 M values on
 // the H200, where serving the 8 addresses apart would take a third of that. The sector's slice and
 // the whole L2 still pay per atomic. Returns when the last pass is done (in ticks, at L2).
@@ -297,7 +302,9 @@ uint64_t CostModel::time_global_sector(uint64_t arrive, const WarpAccess& a, uin
         passes = std::max(passes, before + 1);
     });
     const uint32_t count = static_cast<uint32_t>(std::popcount(lanes));
-    const uint64_t len = uint64_t(passes) * global_service_;
+    const bool float_add = a.atom_op == ptx::AtomOp::Add && ptx::is_float(a.type);
+    const uint64_t service = float_add ? float_add_service_ : global_service_;
+    const uint64_t len = uint64_t(passes) * service;
     Server& unit = global_[sector];
     Server& slice = slices_[(sector * kSectorBytes / std::max<uint32_t>(p_.l2_slice_bytes, 1)) % slices_.size()];
     uint64_t s = arrive;
@@ -307,7 +314,7 @@ uint64_t CostModel::time_global_sector(uint64_t arrive, const WarpAccess& a, uin
         if (next == s) break;
         s = next;
     }
-    const uint64_t queued = (unit.busy_between(arrive, s) + global_service_ - 1) / global_service_;
+    const uint64_t queued = (unit.busy_between(arrive, s) + service - 1) / service;
     unit.take(s, len, horizon_);
     slice.take(s, slice_service_ * count, horizon_);
     l2_total_.take(s, total_service_ * count, horizon_);
@@ -316,7 +323,7 @@ uint64_t CostModel::time_global_sector(uint64_t arrive, const WarpAccess& a, uin
         const uint64_t depth = queued + pass[l];
         max_depth_ = std::max(max_depth_, depth);
         if (timing)
-            timing[l] = {clock, ceil_cycles(s + (pass[l] + 1) * global_service_ + half_trip - clock * kTicks),
+            timing[l] = {clock, ceil_cycles(s + (pass[l] + 1) * service + half_trip - clock * kTicks),
                          static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX))};
     });
     return s + len;

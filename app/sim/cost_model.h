@@ -82,6 +82,11 @@ struct CostParams {
     uint32_t l2_round_trip = 460; // SM -> L2 -> SM for an atomic, as for a global load
     // One address: 16.8 M atomics in 12.3 ms = 0.73 ns = 1.45 cycles each (GPU_FACTS, 1 address).
     double global_address_service = 1.45;
+    // One address, floating-point add: the L2 serves them slower than integer ones. GPU_FACTS ("Which
+    // contended atomics ptxas aggregates by itself"): one float atomicAdd per thread, 1 M threads in
+    // 1.85 ms and 16.8 M in 29.5 ms (3.7 and 3.5 cycles each); one per warp, 32 K in 0.063 ms and
+    // 524 K in 0.93 ms (3.8 and 3.5 cycles each). f64 was not measured: it is timed as f32.
+    double global_float_add_service = 3.5;
     // One L2 slice: 32 addresses are 10x (not 32x) faster than one (1.23 ms): 32 consecutive words
     // are one 128-byte line, one slice, which serves 0.145 cycles per atomic.
     double l2_slice_service = 0.145;
@@ -98,6 +103,12 @@ struct CostParams {
     double shared_address_service = 1.75;
     // 32 addresses, 1,024 threads: median 430 cycles = 512 services of the SM's unit -> 0.78.
     double shared_unit_service = 0.78;
+    // One shared address, floating-point add: fitted to whole kernels, not measured alone. GPU_FACTS
+    // ("Which contended atomics ptxas aggregates by itself", float: shared atomics, 1 global/block):
+    // 256 threads of a block add to one shared float, 1 M threads in 0.020 ms and 16.8 M in 0.22 ms,
+    // 3.9 and 62 waves of 1,056 blocks: 10 K and 7 K cycles a wave, 24-36 cycles per shared add
+    // (what ptxas emits for it was not read here; the integer shared add is 1.75).
+    double shared_float_add_service = 28;
     // What ptxas's warp aggregation of a uniform atom.add adds to the one atomic: electing the
     // leader, the popc of the lanes below each lane and the shuffle of the old value.
     uint32_t warp_aggregation = 16;
@@ -169,7 +180,8 @@ class CostModel {
     void complete(uint64_t tick) { last_completion_ = tick > last_completion_ ? tick : last_completion_; }
 
     CostParams p_;
-    uint64_t global_service_, slice_service_, total_service_, shared_service_, unit_service_;
+    uint64_t global_service_, float_add_service_, slice_service_, total_service_, shared_service_,
+        shared_float_add_service_, unit_service_;
     std::unordered_map<uint64_t, Server> global_; // by 32-byte sector of device memory
     std::unordered_map<uint64_t, Server> shared_; // by (block << 32) | offset
     std::vector<Server> slices_;                  // L2 slices

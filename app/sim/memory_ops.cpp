@@ -2,6 +2,7 @@
 // bounds, alignment, read-only), then handed to the memory system one warp-instruction at a time.
 #include "sim/atomic_ops.h"
 #include "sim/run.h"
+#include "sim/uniformity.h"
 #include "trace/text_format.h"
 
 namespace synclab::sim {
@@ -316,9 +317,12 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
         access.value[l] = b[l];
         access.operand_c[l] = c[l];
     });
-    access.compiler_aggregated = pc < aggregatable_.size() && aggregatable_[pc] != 0; // empty without the cost model
-    memory_->atomic(access);                                              // value[] now holds the old values
-    if (cost_ && result_unused_[pc]) access.kind = AccessKind::Reduction; // timed as the RED it becomes
+    // aggregatable_ is empty without the cost model.
+    const uint8_t aggregate = pc < aggregatable_.size() ? aggregatable_[pc] : uint8_t(kNotAggregated);
+    const bool unused = cost_ && result_unused_[pc];
+    access.compiler_aggregated = aggregate == kUniformAdd || (aggregate == kUniformAddress && unused);
+    memory_->atomic(access);                   // value[] now holds the old values
+    if (unused) access.kind = AccessKind::Reduction; // timed as the RED it becomes
     time_access(warp, access);
     // The event's value is operand b (b[], which the call leaves alone), timed by the cost model.
     if (recording_) {

@@ -58,6 +58,10 @@ struct WarpAccess {
                                       // sim/uniformity.h)
     // result
     uint32_t latency = 0; // modelled cycles this access keeps the warp waiting (0: not modelled)
+    // The modelled cycle by which its shared-memory atomics are applied (0: none). A RED (or an atom
+    // whose result is unused) does not hold its warp, but a block barrier orders it: the barrier
+    // completes only once the block's shared atomics are done (Warp::shared_atomics_done).
+    uint64_t shared_done = 0;
 };
 
 // A fence (membar / fence.*) executed by the lanes of `mask`.

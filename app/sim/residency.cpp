@@ -69,10 +69,16 @@ std::string Residency::cooperative_problem(uint64_t blocks, uint32_t threads) co
 SmSlots::SmSlots(uint32_t sm_count, uint32_t per_sm) : per_sm_(per_sm), used_(std::max<uint32_t>(sm_count, 1), 0) {}
 
 uint32_t SmSlots::take() {
+    const uint32_t n = static_cast<uint32_t>(used_.size());
     uint32_t best = UINT32_MAX;
-    for (uint32_t sm = 0; sm < used_.size(); ++sm)
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t sm = (next_ + k) % n;
         if (used_[sm] < per_sm_ && (best == UINT32_MAX || used_[sm] < used_[best])) best = sm;
-    if (best != UINT32_MAX) ++used_[best];
+    }
+    if (best != UINT32_MAX) {
+        ++used_[best];
+        next_ = (best + 1) % n;
+    }
     return best;
 }
 

@@ -53,12 +53,15 @@ class Residency {
 
 const char* to_string(Residency::Limit limit); // "threads per SM", ...
 
-// Which SM a block starts on: the one with the most free slots, the lowest-numbered among equals.
-// The hardware's block scheduler hands a launch's blocks out across the SMs (breadth first) rather
-// than filling one SM before the next, so the first wave lands on SM block % sm_count; once every
-// SM is full, a waiting block takes the slot that frees, on whichever SM that block ran (blocks of
-// unequal length free slots out of order). The exact order of NVIDIA's scheduler is not
-// documented; this is a model.
+// Which SM a block starts on: the one with the most free slots; among equals, the first after the
+// SM handed out last (round robin). The hardware's block scheduler hands a launch's blocks out
+// across the SMs (breadth first) rather than filling one SM before the next, so the first wave
+// lands on SM block % sm_count; once every SM is full, a waiting block takes the slot that frees,
+// on whichever SM that block ran (blocks of unequal length free slots out of order). Round robin
+// among equals keeps that true while the simulator holds fewer blocks in flight than the SMs hold
+// (Options::max_resident_blocks): 16 blocks at a time on 132 SMs still visit every SM, as the
+// cost model's per-SM units (shared atomics) need, instead of the first 16 only. The exact order of
+// NVIDIA's scheduler is not documented; this is a model.
 class SmSlots {
   public:
     SmSlots(uint32_t sm_count, uint32_t per_sm);
@@ -70,6 +73,7 @@ class SmSlots {
   private:
     uint32_t per_sm_;
     std::vector<uint32_t> used_; // per SM: blocks resident there
+    uint32_t next_ = 0;          // where the search for the least-used SM starts
 };
 
 } // namespace synclab::sim

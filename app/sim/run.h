@@ -96,6 +96,12 @@ class Run {
     // barriers and exits (barriers.cpp)
     void execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32_t mask);
     void gather_aligned(Warp& warp);
+    // When a warp's arrival at a block barrier counts: the barrier orders the warp's shared-memory
+    // atomics before what follows it, so not before they are applied (a RED does not hold the warp
+    // when it is issued, but it holds the barrier).
+    static uint64_t arrival_clock(const Warp& warp) {
+        return std::max(warp.modelled_cycles, warp.shared_atomics_done);
+    }
     void check_barriers(Block& block, uint32_t ids);
     void check_barrier(Block& block, uint32_t id);
     void exit_lanes(Warp& warp, uint32_t pc, uint32_t mask);
@@ -134,9 +140,9 @@ class Run {
     uint64_t event_bytes() const { return sizeof(trace::Event) + (timing_ ? sizeof(trace::EventTiming) : 0); }
     // Times a warp-instruction's access at the warp's clock (no-op without the cost model).
     void time_access(Warp& warp, WarpAccess& access) {
-        if (cost_)
-            cost_->access(warp.modelled_cycles, access, warp.stores_visible,
-                          timing_ ? lane_timing_ : nullptr);
+        if (!cost_) return;
+        cost_->access(warp.modelled_cycles, access, warp.stores_visible, timing_ ? lane_timing_ : nullptr);
+        warp.shared_atomics_done = std::max(warp.shared_atomics_done, access.shared_done);
     }
     void update_horizon();
     uint64_t modelled_end() const;

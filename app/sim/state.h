@@ -77,6 +77,7 @@ struct Warp {
     // model charged it; %clock64 reads it. Stays 0 when the run is not modelled.
     uint64_t modelled_cycles = 0;
     uint64_t stores_visible = 0;  // modelled cycle by which every write of the warp is visible
+    uint64_t shared_atomics_done = 0; // modelled cycle by which its shared-memory atomics are applied
     uint64_t* regs = nullptr;     // [slot][lane]
     Block* block = nullptr;
     uint32_t pc[kWarpSize] = {};

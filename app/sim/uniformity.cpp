@@ -156,8 +156,9 @@ std::vector<uint8_t> aggregatable_atomics(const ptx::Function& fn) {
     std::vector<uint8_t> out(fn.code.size(), 0);
     for (size_t pc = 0; pc < fn.code.size(); ++pc) {
         const ptx::Instruction& in = fn.code[pc];
-        out[pc] = in.op == Op::Atom && in.atom_op == ptx::AtomOp::Add && in.space == ptx::Space::Global &&
-                  is_integer_add_type(in.type) && u.operand_is_uniform(in.ops[1]) && u.operand_is_uniform(in.ops[2]);
+        if (in.op == Op::Atom && in.atom_op == ptx::AtomOp::Add && in.space == ptx::Space::Global &&
+            is_integer_add_type(in.type) && u.operand_is_uniform(in.ops[1]))
+            out[pc] = u.operand_is_uniform(in.ops[2]) ? kUniformAdd : kUniformAddress;
     }
     return out;
 }

@@ -17,8 +17,15 @@ namespace synclab::sim {
 // merged from two branches) or from a load, an atomic, a lane's index or clock is varying.
 std::vector<uint8_t> warp_uniform_registers(const ptx::Function& fn);
 
-// Per instruction: 1 where it is a global integer atom.add whose address and operand are
-// warp-uniform by warp_uniform_registers, the atomics ptxas turns into one per warp.
+// How ptxas aggregates a warp's global integer atom.add (GPU_FACTS.md, "Which contended atomics ptxas
+// aggregates by itself"): address and operand warp-uniform: one ATOMG per warp, each lane's old value
+// from its rank (VOTEU.ANY, POPC, SHFL.IDX), whether the result is used or not; only the address
+// warp-uniform, a per-lane operand: REDUX.SUM and one REDG per warp, which needs the result unused
+// (a used result would need each lane's prefix sum: not seen in SASS, so not assumed).
+enum : uint8_t { kNotAggregated = 0, kUniformAdd = 1, kUniformAddress = 2 };
+
+// Per instruction: kUniformAdd or kUniformAddress for a global integer atom.add whose address (and
+// operand) are warp-uniform by warp_uniform_registers, else kNotAggregated.
 std::vector<uint8_t> aggregatable_atomics(const ptx::Function& fn);
 
 } // namespace synclab::sim

@@ -574,12 +574,57 @@ void App::draw_heatmap_tab() {
     if (!begin_view_tab(View::Heatmap, ui_text(shown_language(state_)).heatmap.tab, "###heatmap_tab")) return;
     ImGui::BeginChild("##heatmap", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
     note_region("heatmap");
-    heatmap_.draw(state_);
-    if (const ImVec4 c = heatmap_.cells_rect(); c.z > c.x) regions_["heatmap_cells"] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
-    if (const ImVec4 l = heatmap_.legend_rect(); l.z > l.x)
-        regions_["heatmap_legend"] = Region{l.x, l.y, l.z - l.x, l.w - l.y};
+    draw_heatmaps();
     ImGui::EndChild();
     ImGui::EndTabItem();
+}
+
+// The current run's heatmap; in compare mode both runs, the left-hand one above the other, on one
+// colour scale (each drawn with the other's peaks), so that the fixed variant never looks as hot as
+// the broken one. The layout file names the lower map's cells heatmap_cells and the upper's
+// heatmap_cells_compare.
+void App::draw_heatmaps() {
+    const auto note = [&](HeatmapView& view, const char* cells, const char* legend) {
+        if (const ImVec4 c = view.cells_rect(); c.z > c.x) regions_[cells] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
+        if (const ImVec4 l = view.legend_rect(); l.z > l.x && legend) regions_[legend] = Region{l.x, l.y, l.z - l.x, l.w - l.y};
+    };
+    const std::shared_ptr<const RunRecord> left = state_.compare_left, right = state_.compare_right;
+    if (!state_.compare || !left || !right || left->provisional || right->provisional) {
+        heatmap_.draw(state_);
+        note(heatmap_, "heatmap_cells", "heatmap_legend");
+        return;
+    }
+    const UiText& t = ui_text(shown_language(state_));
+    std::vector<HeatPeaks> with_left, with_right;
+    heatmap_compare_.prepare(left);
+    heatmap_.prepare(right);
+    HeatPeaks p;
+    if (heatmap_.peaks(p)) with_left.push_back(p);
+    if (heatmap_compare_.peaks(p)) with_right.push_back(p);
+    const auto title = [&](const RunRecord& r) {
+        const scenario::Variant* v = state_.scenario ? state_.scenario->find_variant(r.variant_id) : nullptr;
+        return v ? lesson_text(state_, v->en, v->zh).title : r.variant_id;
+    };
+    const ImGuiWindowFlags still = ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar;
+    const float half = std::floor((ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) * 0.5f);
+    // No room for two maps (presenter mode's small pane): the selected run's alone, on the shared
+    // scale all the same.
+    if (half < ImGui::GetFontSize() * 9) {
+        heatmap_.draw(state_, right, with_right, t.heatmap.scale_compare.s);
+        note(heatmap_, "heatmap_cells", "heatmap_legend");
+        return;
+    }
+    heatmap_compare_.follow(heatmap_);
+    ImGui::BeginChild("##heatmap_upper", ImVec2(0, half), false, still);
+    ImGui::TextUnformatted(title(*left).c_str());
+    heatmap_compare_.draw(state_, left, with_left, t.heatmap.scale_compare.s);
+    note(heatmap_compare_, "heatmap_cells_compare", "heatmap_legend_compare");
+    ImGui::EndChild();
+    ImGui::BeginChild("##heatmap_lower", ImVec2(0, 0), false, still);
+    ImGui::TextUnformatted(title(*right).c_str());
+    heatmap_.draw(state_, right, with_right, t.heatmap.scale_compare.s);
+    note(heatmap_, "heatmap_cells", "heatmap_legend");
+    ImGui::EndChild();
 }
 
 void App::draw_ladder_tab() {
@@ -696,11 +741,7 @@ void App::draw_presenter_layout(ImVec2 size) {
             if (excerpt) barrier_excerpt_.end_above();
         } else if (state_.focus_view == View::Heatmap) {
             note_region("heatmap");
-            heatmap_.draw(state_);
-            if (const ImVec4 c = heatmap_.cells_rect(); c.z > c.x)
-                regions_["heatmap_cells"] = Region{c.x, c.y, c.z - c.x, c.w - c.y};
-            if (const ImVec4 l = heatmap_.legend_rect(); l.z > l.x)
-                regions_["heatmap_legend"] = Region{l.x, l.y, l.z - l.x, l.w - l.y};
+            draw_heatmaps();
         } else if (state_.focus_view == View::Ladder) {
             note_region("ladder");
             ladder_.draw(state_);
@@ -1258,6 +1299,7 @@ void App::poll_runs() {
             state_.ladder.error = last_job_error_;
             if (done.record && done.record->ladder) {
                 state_.ladder.result = done.record->ladder;
+                state_.ladder.heat = done.record->ladder_heat;
                 state_.status = fill(ui_text(shown_language(state_)).ladder.done,
                                      {done.record->ladder->scenario, std::to_string(done.record->ladder->rungs.size())});
             }

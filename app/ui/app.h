@@ -125,6 +125,7 @@ class App {
     void draw_findings_row(ImVec2 size); // the findings and the output grid beside them
     bool begin_view_tab(View view, const char* label, const char* id);
     void draw_heatmap_tab();
+    void draw_heatmaps();
     void draw_ladder_tab();
     void draw_residency_tab();
     void note_residency_regions();
@@ -171,6 +172,7 @@ class App {
     OutputGrid output_grid_;
     OutcomesView outcomes_;
     HeatmapView heatmap_;
+    HeatmapView heatmap_compare_; // compare mode: the left-hand run's map, above heatmap_'s
     LadderView ladder_;
     ResidencyView residency_;
     TimelineView timeline_;

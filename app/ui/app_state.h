@@ -7,6 +7,7 @@
 #include "runner/outcome.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
+#include "ui/heatmap_model.h"
 
 #include <cstdint>
 #include <map>
@@ -34,6 +35,9 @@ struct RunRecord {
     double live_elapsed_ms = 0;    // provisional: time since the traced launch started
     // A ladder job's result (RunSlot::Ladder); summary is then empty.
     std::shared_ptr<const runner::Ladder> ladder;
+    // With it, each rung's heatmap peaks (variant -> HeatPeaks): the variants of a ladder are shown
+    // together, so their heatmaps share one colour scale.
+    std::map<std::string, HeatPeaks> ladder_heat;
     // Backend "gpu" that could not run at all: why ("no NVIDIA driver found (...)"); the summary's
     // status is then Error with the same reason. "" otherwise.
     std::string gpu_unavailable;
@@ -156,6 +160,7 @@ struct OutcomeRuns {
 // App when it comes back.
 struct LadderRuns {
     std::shared_ptr<const runner::Ladder> result; // null: not run yet
+    std::map<std::string, HeatPeaks> heat;        // its rungs' heatmap peaks (RunRecord::ladder_heat)
     bool running = false;
     double fraction = 0;
     std::string error; // a ladder that threw (e.g. the GPU could not be used), "" = none

@@ -204,31 +204,65 @@ HeatGrid ContentionIndex::bin(double t0, double t1, uint32_t cols, ContentionVal
                 if (ops[b]) put(r, double(t_begin_) + (fine_exact ? b : (b + 0.5) * fine_width_), ops[b], dep[b]);
         }
     }
+    // The folded row holds many addresses: counted per address (their mean), so that it compares
+    // with the rows of one address and with other runs (colour_range), instead of always looking
+    // the hottest because it adds them up.
+    if (value == ContentionValue::Operations)
+        for (uint32_t r = 0; r < g.rows; ++r)
+            if (rows_[r].other && rows_[r].addresses > 1)
+                for (uint32_t c = 0; c < g.cols; ++c) {
+                    float& cell = g.values[size_t(r) * g.cols + c];
+                    if (cell > 0) cell /= float(rows_[r].addresses);
+                }
     g.finish();
     return g;
+}
+
+std::vector<std::pair<double, double>> ContentionIndex::ops_profile() const {
+    std::vector<std::pair<double, double>> out;
+    if (fine_bins_ == 0 || rows_.empty()) return out;
+    // Per row, the fine bins summed in aligned pairs, then pairs of pairs, ...: each level's busiest
+    // window.
+    std::vector<uint64_t> level(fine_ops_.begin(), fine_ops_.end());
+    uint32_t bins = fine_bins_;
+    double width = fine_width_;
+    const size_t rows = rows_.size();
+    while (true) {
+        double most = 0;
+        for (size_t r = 0; r < rows; ++r) {
+            // The folded row per address, as bin() draws it.
+            const double per = rows_[r].other && rows_[r].addresses > 1 ? double(rows_[r].addresses) : 1.0;
+            for (uint32_t b = 0; b < bins; ++b)
+                most = std::max(most, double(level[r * bins + b]) / per);
+        }
+        out.emplace_back(width, most);
+        if (bins <= 1) break;
+        const uint32_t next = (bins + 1) / 2;
+        std::vector<uint64_t> up(rows * next, 0);
+        for (size_t r = 0; r < rows; ++r)
+            for (uint32_t b = 0; b < bins; ++b)
+                up[r * next + b / 2] += level[r * bins + b];
+        level = std::move(up);
+        bins = next;
+        width *= 2;
+    }
+    return out;
+}
+
+uint32_t ContentionIndex::peak_depth() const {
+    uint32_t most = 0;
+    for (uint32_t d : fine_depth_)
+        most = std::max(most, d);
+    return most;
 }
 
 // [SECTION] Latency
 
 std::vector<double> buffer_values(const launch::Buffer& buffer, launch::ElemType type) {
-    using launch::ElemType;
     const uint32_t size = launch::elem_size(type);
     std::vector<double> out(buffer.bytes.size() / size);
-    const uint8_t* p = buffer.bytes.data();
-    for (size_t i = 0; i < out.size(); ++i, p += size) {
-        switch (type) {
-        case ElemType::I8: { int8_t v; std::memcpy(&v, p, 1); out[i] = v; break; }
-        case ElemType::U8: out[i] = *p; break;
-        case ElemType::I16: { int16_t v; std::memcpy(&v, p, 2); out[i] = v; break; }
-        case ElemType::U16: { uint16_t v; std::memcpy(&v, p, 2); out[i] = v; break; }
-        case ElemType::I32: { int32_t v; std::memcpy(&v, p, 4); out[i] = v; break; }
-        case ElemType::U32: { uint32_t v; std::memcpy(&v, p, 4); out[i] = v; break; }
-        case ElemType::I64: { int64_t v; std::memcpy(&v, p, 8); out[i] = double(v); break; }
-        case ElemType::U64: { uint64_t v; std::memcpy(&v, p, 8); out[i] = double(v); break; }
-        case ElemType::F32: { float v; std::memcpy(&v, p, 4); out[i] = v; break; }
-        case ElemType::F64: { double v; std::memcpy(&v, p, 8); out[i] = v; break; }
-        }
-    }
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = launch::element_value(buffer.bytes.data() + i * size, type);
     return out;
 }
 
@@ -372,6 +406,63 @@ HeatGrid sm_warp_grid(const trace::Trace& trace, const ThreadLatencies& lat, std
     }
     g.finish();
     return g;
+}
+
+// [SECTION] One colour scale for the runs shown together
+
+HeatPeaks heat_peaks(const ContentionIndex& contention, const HeatGrid& block_thread, const HeatGrid& sm_warp) {
+    HeatPeaks p;
+    p.timed = contention.timed();
+    p.ops_profile = contention.ops_profile();
+    p.depth = float(contention.peak_depth());
+    p.latency = block_thread.has_data() || sm_warp.has_data();
+    p.block_thread_lo = block_thread.min;
+    p.block_thread_hi = block_thread.max;
+    p.sm_warp_lo = sm_warp.min;
+    p.sm_warp_hi = sm_warp.max;
+    return p;
+}
+
+double ops_at(const std::vector<std::pair<double, double>>& profile, double width) {
+    if (profile.empty() || width <= 0) return 0;
+    if (width <= profile.front().first) return profile.front().second * width / profile.front().first;
+    for (size_t i = 0; i + 1 < profile.size(); ++i)
+        if (width < profile[i + 1].first)
+            return std::min(profile[i].second * width / profile[i].first, profile[i + 1].second);
+    return profile.back().second;
+}
+
+ColourRange colour_range(HeatScale scale, const HeatGrid& grid, const std::vector<HeatPeaks>& others, bool timed,
+                         bool log_scale) {
+    const bool counts = scale == HeatScale::Operations || scale == HeatScale::QueueDepth;
+    float lo = counts ? 0.0f : grid.min;
+    float hi = grid.max;
+    float min_positive = grid.min_positive;
+    const double cell = grid.cols ? (grid.x1 - grid.x0) / grid.cols : 0.0;
+    for (const HeatPeaks& p : others) {
+        switch (scale) {
+        case HeatScale::Operations:
+            if (p.timed == timed) hi = std::max(hi, float(ops_at(p.ops_profile, cell)));
+            break;
+        case HeatScale::QueueDepth:
+            hi = std::max(hi, p.depth);
+            break;
+        case HeatScale::BlockThread:
+        case HeatScale::SmWarp:
+            if (!p.latency) break;
+            lo = std::min(lo, scale == HeatScale::BlockThread ? p.block_thread_lo : p.sm_warp_lo);
+            hi = std::max(hi, scale == HeatScale::BlockThread ? p.block_thread_hi : p.sm_warp_hi);
+            if (lo > 0 && (min_positive == 0 || lo < min_positive)) min_positive = lo;
+            break;
+        }
+    }
+    if (log_scale) lo = min_positive > 0 ? min_positive : 1.0f;
+    if (!(hi > lo)) {
+        lo = hi - 1;
+        hi = hi + 1;
+        if (log_scale && lo <= 0) lo = hi / 4;
+    }
+    return {lo, hi};
 }
 
 // [SECTION] Cells

@@ -56,7 +56,8 @@ struct ContentionRow {
     uint64_t ops = 0;          // atomic operations on it in the whole trace
     uint32_t max_depth = 0;    // deepest queue ahead of one of them (0 without timing)
     uint32_t site = 0;         // the instruction that issued most of them
-    bool other = false;        // the folded row: every address not among the hottest
+    bool other = false;        // the folded row: every address not among the hottest (its operations
+                               // are drawn per address, the mean of the ones it folds)
     uint64_t addresses = 1;    // other: how many addresses it folds
 };
 
@@ -80,6 +81,11 @@ class ContentionIndex {
 
     // The grid of [t0, t1) in `cols` columns (t0 < t1, within or beyond the extent).
     HeatGrid bin(double t0, double t1, uint32_t cols, ContentionValue value) const;
+    // Whatever the zoom: the most atomics one row completes in a window of time, for windows of the
+    // fine bins' width and every doubling of it up to the whole extent ((width, atomics) pairs,
+    // widest last; empty without atomics), and the deepest queue one met.
+    std::vector<std::pair<double, double>> ops_profile() const;
+    uint32_t peak_depth() const;
 
   private:
     std::vector<ContentionRow> rows_;
@@ -123,6 +129,38 @@ HeatGrid block_thread_grid(const trace::Trace& trace, const ThreadLatencies& lat
 // the warp's threads. `warp_ids` (out, optional): per cell, the global warp index (UINT32_MAX: none).
 HeatGrid sm_warp_grid(const trace::Trace& trace, const ThreadLatencies& lat,
                       std::vector<uint32_t>* warp_ids = nullptr);
+
+// [SECTION] One colour scale for the runs shown together
+
+// What one run's maps reach, whatever the zoom, so that the runs shown together (compare mode's two,
+// the variants of a ladder) share one colour scale: a fixed variant whose queue is a tenth of the
+// broken one's is drawn a tenth as hot, never hot because it is the hottest of its own map.
+struct HeatPeaks {
+    bool timed = false;         // contention times are modelled cycles (else event time)
+    std::vector<std::pair<double, double>> ops_profile; // contention: ContentionIndex::ops_profile
+    float depth = 0;            // contention: the deepest queue
+    bool latency = false;       // the latency grids have data
+    float block_thread_lo = 0, block_thread_hi = 0;
+    float sm_warp_lo = 0, sm_warp_hi = 0;
+};
+HeatPeaks heat_peaks(const ContentionIndex& contention, const HeatGrid& block_thread, const HeatGrid& sm_warp);
+
+enum class HeatScale : uint8_t { Operations, QueueDepth, BlockThread, SmWarp };
+
+// The colour map's [lo, hi] for `grid` drawn beside `others` (their peaks; contention counts only
+// compare modelled cycles with modelled cycles). Counts (operations, depth) start at 0; latencies at
+// their minimum (their spread is the point); a log scale at the smallest positive value. Operations
+// per cell: the most another run completes on one row in a window as wide as this grid's columns
+// (ops_at), so that equal rates get equal colours whatever the zoom. Every cell the same: the
+// middle of the map, not its hot end.
+struct ColourRange {
+    float lo = 0, hi = 1;
+};
+// The most atomics a run completes on one row in a window of `width` (its ops profile: exact at the
+// profile's widths, between them at most the wider window's count and the narrower's scaled up).
+double ops_at(const std::vector<std::pair<double, double>>& profile, double width);
+ColourRange colour_range(HeatScale scale, const HeatGrid& grid, const std::vector<HeatPeaks>& others, bool timed,
+                         bool log_scale);
 
 // [SECTION] Cells
 

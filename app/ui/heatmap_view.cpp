@@ -97,13 +97,43 @@ void HeatmapView::reset_zoom() {
 // [SECTION] Drawing
 
 void HeatmapView::draw(AppState& state) {
-    const UiText& t = ui_text(shown_language(state));
-    cells_rect_ = legend_rect_ = ImVec4(0, 0, 0, 0);
-    const RunRecord* record = state.current.get();
-    if (record && !record->provisional && record->serial != serial_) rebuild(state.current);
+    // The ladder's variants are shown together with this run when they are this lesson's, with the
+    // same parameter choices (LadderRuns::heat: each rung's peaks).
+    std::vector<HeatPeaks> together;
+    std::string note;
+    const RunRecord* current = state.current.get();
+    const runner::Ladder* ladder = state.ladder.result.get();
+    if (current && ladder && ladder->scenario == current->scenario_id && state.scenario &&
+        state.scenario->id == current->scenario_id && ladder->params == state.scenario->chosen) {
+        for (const auto& [variant, peaks] : state.ladder.heat)
+            together.push_back(peaks);
+        if (!together.empty())
+            note = fill(ui_text(shown_language(state)).heatmap.scale_ladder, {std::to_string(together.size())});
+    }
+    draw(state, state.current, together, note);
+}
+
+void HeatmapView::prepare(const std::shared_ptr<const RunRecord>& record) {
+    if (record && !record->provisional && record->serial != serial_) rebuild(record);
     if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
         adopt(pending_.get());
-    draw_controls(state);
+}
+
+bool HeatmapView::peaks(HeatPeaks& out) const {
+    if (serial_ == 0 || pending_.valid()) return false;
+    out = heat_peaks(contention_, block_thread_, sm_warp_);
+    return true;
+}
+
+void HeatmapView::draw(AppState& state, const std::shared_ptr<const RunRecord>& shown,
+                       const std::vector<HeatPeaks>& together, const std::string& note) {
+    const UiText& t = ui_text(shown_language(state));
+    cells_rect_ = legend_rect_ = ImVec4(0, 0, 0, 0);
+    together_ = together;
+    scale_note_ = note;
+    const RunRecord* record = shown.get();
+    prepare(shown);
+    if (controls_) draw_controls(state);
     if (!record || record->provisional) {
         widgets::disabled_wrapped(t.heatmap.no_run);
         return;
@@ -201,17 +231,14 @@ void HeatmapView::draw_map(const AppState& state, const RunRecord& record) {
     }
     widgets::disabled_wrapped(source.c_str());
 
-    // Scale: counts from 0; latencies from their minimum (their spread is the point); log from the
-    // smallest positive value.
-    float lo = mode_ == HeatmapMode::Contention ? 0.0f : grid->min;
-    float hi = grid->max;
-    if (log_scale_) lo = grid->min_positive > 0 ? grid->min_positive : 1.0f;
-    // Every cell the same: the middle of the map, not its hot end (nothing stands out).
-    if (!(hi > lo)) {
-        lo = hi - 1;
-        hi = hi + 1;
-        if (log_scale_ && lo <= 0) lo = hi / 4;
-    }
+    // Scale: one for this run and those shown with it (colour_range says how).
+    const HeatScale scale = mode_ == HeatmapMode::BlockThread ? HeatScale::BlockThread
+                            : mode_ == HeatmapMode::SmWarp    ? HeatScale::SmWarp
+                            : value_ == ContentionValue::Operations ? HeatScale::Operations
+                                                                    : HeatScale::QueueDepth;
+    const ColourRange range = colour_range(scale, *grid, together_, contention_.timed(), log_scale_);
+    const float lo = range.lo, hi = range.hi;
+    if (!scale_note_.empty()) widgets::disabled_wrapped(fill(t.heatmap.scale_shared, {scale_note_}).c_str());
 
     // Layout: row labels | cells | legend, the time/column axis under the cells.
     const float axis_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
@@ -388,6 +415,8 @@ void HeatmapView::tooltip(const AppState& state, const RunRecord& record, uint32
         ImGui::TextUnformatted(fill(t.heatmap.tip_time, {number(from - origin), number(to - origin)}).c_str());
         if (v < 0)
             ImGui::TextDisabled("%s", t.heatmap.tip_no_data.s);
+        else if (value_ == ContentionValue::Operations && r.other && r.addresses > 1)
+            ImGui::TextUnformatted(fill(t.heatmap.tip_ops_mean, {number(v), std::to_string(r.addresses)}).c_str());
         else if (value_ == ContentionValue::Operations)
             ImGui::TextUnformatted(fill(t.heatmap.tip_ops, {number(v)}).c_str());
         else

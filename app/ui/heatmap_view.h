@@ -23,9 +23,28 @@ enum class HeatmapMode : uint8_t { Contention, BlockThread, SmWarp };
 
 class HeatmapView {
   public:
+    // The current run, on one colour scale with the ladder's variants where the ladder of its lesson
+    // (and parameters) has run.
     void draw(AppState& state);
+    // `record`, on one colour scale with `together` (the peaks of the runs shown with it; `note` says
+    // which, "" for none).
+    void draw(AppState& state, const std::shared_ptr<const RunRecord>& record, const std::vector<HeatPeaks>& together,
+              const std::string& note);
+    // Builds `record`'s grids if they are not built yet (draw does it too): another view may need
+    // its peaks before or without drawing it.
+    void prepare(const std::shared_ptr<const RunRecord>& record);
+    // The prepared run's peaks (false while there is none, or its grids are being built).
+    bool peaks(HeatPeaks& out) const;
 
     HeatmapMode mode() const { return mode_; }
+    // Draw with `other`'s mode, value and scale and without controls of its own (compare mode's
+    // upper map follows the lower one's controls).
+    void follow(const HeatmapView& other) {
+        mode_ = other.mode_;
+        value_ = other.value_;
+        log_scale_ = other.log_scale_;
+        controls_ = false;
+    }
     void set_mode(HeatmapMode mode) { mode_ = mode; }
     void set_log_scale(bool on) { log_scale_ = on; }
     // Screen rectangles (x0, y0, x1, y1) of the cells and of the legend drawn last frame (zero: none).
@@ -43,6 +62,10 @@ class HeatmapView {
     std::string row_label(const AppState& state, uint32_t row) const;
     void handle_zoom(ImVec2 p0, ImVec2 size);
     void reset_zoom();
+
+    std::vector<HeatPeaks> together_; // the other runs shown with this one: one colour scale
+    bool controls_ = true;
+    std::string scale_note_;
 
     HeatmapMode mode_ = HeatmapMode::Contention;
     ContentionValue value_ = ContentionValue::Operations;

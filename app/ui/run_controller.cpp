@@ -288,6 +288,18 @@ RunJob make_ladder_job(const scenario::Scenario& scenario, const Controls& contr
         o.cancel = &cancel;
         o.progress = progress;
         auto record = std::make_shared<RunRecord>();
+        // Each rung's heatmap peaks, taken from its run before the ladder lets the trace go.
+        o.run = [s, &record](const scenario::Variant& v, const runner::RunOptions& ro) {
+            runner::RunSummary r = runner::run_scenario(*s, v, ro);
+            if (!r.trace.events.empty()) {
+                ContentionIndex contention;
+                contention.build(r.trace);
+                const ThreadLatencies lat = thread_latencies(r.trace, s, r.final_buffers);
+                record->ladder_heat[v.id] =
+                    heat_peaks(contention, block_thread_grid(r.trace, lat), sm_warp_grid(r.trace, lat));
+            }
+            return r;
+        };
         record->scenario_id = s->id;
         record->label = s->id + ": ladder";
         record->ladder = std::make_shared<const runner::Ladder>(runner::run_ladder(*s, o));

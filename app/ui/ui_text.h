@@ -306,10 +306,14 @@ struct HeatmapText {
     Text no_data;
     Text other_addresses; // "other addresses ({0})"
     Text tip_address, tip_time, tip_ops, tip_depth, tip_line;
+    Text tip_ops_mean; // the folded row: "{0} atomic operations per address (the mean of {1})"
     Text tip_block_thread, tip_blocks_thread, tip_sm_warp, tip_latency, tip_no_data;
     Text axis_address, axis_time, axis_block, axis_thread, axis_sm, axis_warp;
     Text zoom_hint;
     Text shader_error; // "the heatmap's shader failed on this GL driver: {0}"
+    Text scale_shared;  // "colour scale shared with {0}": the runs shown together (compare, ladder)
+    Text scale_compare; // {0} of scale_shared: "the other run of the comparison"
+    Text scale_ladder;  // {0} of scale_shared: "the ladder's {0} variants"
     Text no_gl;
     Text about;
 };

@@ -513,10 +513,11 @@ TEST(CliHistogram, ALitmusTestInCudaThroughNvcc) {
 // [SECTION] Lesson parameters: --param NAME=CHOICE
 
 TEST(CliParams, RunAppliesTheChoiceAndSaysIt) {
-    const Output o = run("run atomic_counter --variant k_addresses --param k=1024 --json");
+    const Output o = run("run atomic_counter --variant warp_shuffle --param threads=2048 --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const auto j = nlohmann::json::parse(o.out);
-    EXPECT_EQ(j["params"]["k"], "1024") << o.out;
+    EXPECT_EQ(j["params"]["threads"], "2048") << o.out;
+    EXPECT_EQ(j["checked_outputs"], 2048 + 2) << o.out;
     EXPECT_EQ(j["wrong_outputs"], 0) << o.out;
     const Output text = run("run histogram --variant global_atomics --param input=skewed");
     ASSERT_EQ(text.code, 0) << text.out;
@@ -541,7 +542,7 @@ TEST(CliParams, WrongParamsAreUsageErrors) {
          "parameter 'input' is given twice"},
         {"run histogram --variant global_atomics --param", "--param needs a value"},
         {"table --param zz=1", "no lesson has a parameter 'zz'"},
-        {"table --param k=7", "--param k=7: no lesson's parameter 'k' offers '7' (atomic_counter: 1, 32, 1024)"},
+        {"table --param items=7", "--param items=7: no lesson's parameter 'items' offers '7' (histogram: 16384, 1048576)"},
         {"show", "'show' needs exactly one SCENARIO"},
         {"show nosuch", "unknown scenario 'nosuch'"},
     };
@@ -556,7 +557,7 @@ TEST(CliParams, WrongParamsAreUsageErrors) {
 TEST(CliParams, ListAndShowSayTheParameters) {
     const Output text = run("list");
     ASSERT_EQ(text.code, 0) << text.out;
-    EXPECT_TRUE(contains(text.out, "--param k=32  (1, 32, 1024)")) << text.out;
+    EXPECT_TRUE(contains(text.out, "--param threads=16384  (2048, 16384, 1048576)")) << text.out;
     const auto j = nlohmann::json::parse(run("list --json").out);
     bool found = false;
     for (const auto& s : j)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace synclab::sim {
 namespace {
 
@@ -73,10 +75,26 @@ TEST(SmSlots, TheFirstWaveSpreadsAcrossSmsThenAFreedSlotIsTakenWhereItFreed) {
     EXPECT_EQ(slots.take(), 1u); // the only free slot
     slots.release(2);
     slots.release(0);
-    EXPECT_EQ(slots.take(), 0u); // equal room: the lowest-numbered SM
-    EXPECT_EQ(slots.take(), 2u);
+    EXPECT_EQ(slots.take(), 2u); // equal room: the first SM after the one handed out last (1)
+    EXPECT_EQ(slots.take(), 0u);
     for (uint32_t sm = 0; sm < 3; ++sm)
         EXPECT_EQ(slots.used(sm), 2u) << sm;
+}
+
+// The simulator keeps fewer blocks in flight than 132 SMs hold (Options::max_resident_blocks, 16):
+// each block retires before the next is admitted, and still the blocks visit every SM in turn, as
+// the hardware's breadth-first hand-out would place them, instead of piling onto the first 16 (whose
+// per-SM units, shared atomics, would then serve the whole launch).
+TEST(SmSlots, FewBlocksInFlightStillVisitEverySm) {
+    SmSlots slots(132, 8);
+    std::vector<uint32_t> in_flight;
+    for (uint32_t b = 0; b < 16; ++b)
+        in_flight.push_back(slots.take());
+    for (uint32_t b = 16; b < 264; ++b) {
+        slots.release(in_flight[b % 16]);
+        in_flight[b % 16] = slots.take();
+        EXPECT_EQ(in_flight[b % 16], b % 132) << "block " << b;
+    }
 }
 
 } // namespace

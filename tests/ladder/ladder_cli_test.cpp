@@ -28,8 +28,8 @@ TEST(LadderCli, UsageErrorsSayWhatIsWrong) {
     expect_usage_error("lost_update --schedule exhaustive", "--schedule must be rr, random or adversarial");
     expect_usage_error("lost_update --frobnicate", "unknown option --frobnicate");
     expect_usage_error("lost_update --param k=4", "--param: lesson lost_update has no parameter 'k'");
-    expect_usage_error("atomic_counter --param k=7", "--param:");
-    expect_usage_error("atomic_counter --param k", "--param:");
+    expect_usage_error("atomic_counter --param threads=7", "--param:");
+    expect_usage_error("atomic_counter --param threads", "--param:");
 }
 
 TEST(LadderCli, JsonHasARungPerVariant) {
@@ -52,12 +52,29 @@ TEST(LadderCli, JsonHasARungPerVariant) {
 
 // A lesson parameter reaches every rung and is named in the JSON.
 TEST(LadderCli, ParamsAreAppliedAndNamed) {
-    const auto o = run("atomic_counter --param k=1024 --json");
+    const auto o = run("atomic_counter --param threads=2048 --json");
     ASSERT_EQ(o.code, 0) << o.out;
     const nlohmann::json j = nlohmann::json::parse(o.out);
-    EXPECT_EQ(j["params"]["k"], "1024") << j.dump(2);
+    EXPECT_EQ(j["params"]["threads"], "2048") << j.dump(2);
     for (const auto& r : j["rungs"])
         EXPECT_EQ(r["wrong_outputs"], 0) << r.dump();
+}
+
+// What a student sees first: at the lesson's default size the simulator's ladder puts the float
+// atomicAdd per thread, which no compiler aggregates, slowest by far, as the H200 does (GPU_FACTS:
+// 6x at 16 K threads), and the hierarchical reduction near the bottom.
+TEST(LadderCli, AtomicCounterDefaultRanksTheNaiveRungSlowest) {
+    const auto o = run("atomic_counter --json");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["params"]["threads"], "16384") << j.dump(2);
+    ASSERT_EQ(j["rungs"].size(), 5u);
+    EXPECT_EQ(j["rungs"][0]["variant"], "per_thread_atomics");
+    const double naive = j["rungs"][0]["time"].get<double>();
+    for (size_t i = 1; i < j["rungs"].size(); ++i) {
+        EXPECT_EQ(j["rungs"][i]["wrong_outputs"], 0) << j["rungs"][i].dump();
+        EXPECT_GT(naive, 3 * j["rungs"][i]["time"].get<double>()) << j["rungs"][i].dump();
+    }
 }
 
 TEST(LadderCli, TextTableNamesTheUnitAndEveryVariant) {

@@ -41,12 +41,14 @@ inline void expect_same_order(const std::map<std::string, double>& gpu, const st
     EXPECT_GT(ordered_pairs, 0) << what << ": the GPU times tell no variants apart: nothing to compare";
 }
 
-// One ladder of tests/ladder/data/h200_ladders.json: the lesson with its recorded parameters, and
-// the H200's median kernel time per variant.
+// One ladder of tests/ladder/data/h200_ladders.json: the lesson with its parameters, and the H200's
+// median kernel time per variant: measured with the lesson's kernels (recorded), or expected from
+// GPU_FACTS.md's probe kernels until someone records it (the file says how).
 struct RecordedLadder {
     scenario::Scenario scenario; // with_params applied
-    std::string what;            // "atomic_counter threads=1048576 k=32", for messages
+    std::string what;            // "atomic_counter threads=1048576 (expected)", for messages
     std::map<std::string, double> gpu_ms;
+    bool recorded = false;
 };
 struct RecordedLadders {
     uint32_t sm_count = 0;
@@ -72,6 +74,8 @@ inline RecordedLadders recorded_ladders() {
             r.what += " " + name + "=" + choice.get<std::string>();
         }
         r.scenario = scenario::with_params(*s, values);
+        r.recorded = l.value("recorded", false);
+        if (!r.recorded) r.what += " (expected, not yet recorded)";
         for (const auto& [variant, ms] : l["kernel_ms"].items())
             r.gpu_ms[variant] = ms.get<double>();
         out.ladders.push_back(std::move(r));

@@ -1,7 +1,8 @@
 // The lesson format's parameters ([param.NAME]), per-thread latency buffers ([latency]) and step
-// budget (max_steps): the built-in atomics lessons parse to what their files say, with_params
+// budget (max_steps): the test lesson tests/scenario/data/fixtures/ticket_counter (a scalar and a size
+// parameter, [latency]) and the built-in atomics lessons parse to what their files say, with_params
 // applies a choice to the inputs, and each mistake in those tables is an error naming the file,
-// the line and the field. The broken files are the atomic_counter lesson's, one change at a time.
+// the line and the field. The broken files are ticket_counter's, one change at a time.
 #include "scenario/lesson.h"
 #include "scenario/lesson_files.h"
 #include "scenario/scenario.h"
@@ -21,18 +22,25 @@ using test::expect_error;
 using test::line_of;
 using test::with;
 
-// The atomic_counter lesson's files, to be broken one change at a time.
+// The ticket_counter test lesson's files (its kernel is PTX alone), to be broken one change at a time.
 struct Files : test::LessonFiles {
     Files()
-        : LessonFiles("atomic_counter", "assets/lessons/atomic_counter/", "atomic_counter.cu",
-                      "kernels/atomic_counter.cu", "atomic_counter.ptx", "assets/ptx/atomic_counter.ptx") {}
+        : LessonFiles("ticket_counter", "tests/scenario/data/fixtures/ticket_counter/", "ticket_counter.ptx",
+                      "tests/scenario/data/fixtures/ticket_counter/no_cuda_source", "ticket_counter.ptx",
+                      "tests/scenario/data/fixtures/ticket_counter/ticket_counter.ptx") {}
 };
+
+// The test lesson, built once.
+const Scenario& ticket_counter() {
+    static const Scenario s = build_lesson(test::sources(Files{}));
+    return s;
+}
 
 std::string at(const Files& f, const std::string& needle) {
     return "lesson.toml:" + std::to_string(line_of(f.toml, needle)) + ": ";
 }
 
-// atomic_counter's lesson.toml with its one `from` replaced by `to` fails with `message`, at the line
+// ticket_counter's lesson.toml with its one `from` replaced by `to` fails with `message`, at the line
 // of `anchor` in the broken file.
 void expect_broken(const std::string& from, const std::string& to, const std::string& anchor,
                    const std::string& message) {
@@ -44,8 +52,8 @@ void expect_broken(const std::string& from, const std::string& to, const std::st
 
 // [SECTION] The built-in lessons say what their files say
 
-TEST(LessonParams, AtomicCounterHasKAndLatencyBuffers) {
-    const Scenario& s = *find_scenario("atomic_counter");
+TEST(LessonParams, TicketCounterHasKAndLatencyBuffers) {
+    const Scenario& s = ticket_counter();
     ASSERT_EQ(s.params.size(), 2u);
     const Param& k = s.params[0];
     EXPECT_EQ(k.name, "k");
@@ -70,15 +78,17 @@ TEST(LessonParams, AtomicCounterHasKAndLatencyBuffers) {
     EXPECT_EQ(s.max_steps, 0u);
     EXPECT_EQ(find_scenario("cas_loop")->max_steps, 2'000'000u);
     EXPECT_FALSE(find_scenario("stencil")->latency.present());
+    // atomic_counter's sums drop their atomics' results (a RED, nothing to time): no [latency].
+    EXPECT_FALSE(find_scenario("atomic_counter")->latency.present());
 }
 
 TEST(LessonParams, WithParamsSetsTheScalarArgument) {
-    const Scenario& s = *find_scenario("atomic_counter");
+    const Scenario& s = ticket_counter();
     EXPECT_EQ(s.make_inputs(1).args[4].bits, 32u);
     const Scenario one = with_params(s, {{"k", "1"}});
     EXPECT_EQ(one.make_inputs(1).args[4].bits, 1u);
     EXPECT_EQ(one.chosen[0].second, "1");
-    EXPECT_EQ(s.make_inputs(1).args[4].bits, 32u) << "the catalog's lesson is left as it was";
+    EXPECT_EQ(s.make_inputs(1).args[4].bits, 32u) << "the lesson is left as it was";
     EXPECT_EQ(with_params(s, {}).make_inputs(1).args[4].bits, 32u);
 }
 
@@ -100,33 +110,34 @@ TEST(LessonParams, WithParamsSetsBufferSpecs) {
 // counts the launch's threads) all follow the choice; the catalog's lesson is left as it was.
 TEST(LessonParams, WithParamsSetsTheGridAndTheReferenceFollows) {
     const Scenario& s = *find_scenario("atomic_counter");
-    const Scenario big = with_params(s, {{"threads", "16384"}});
-    EXPECT_EQ(big.launch.grid.x, 64u);
-    EXPECT_EQ(s.launch.grid.x, 8u);
+    const Scenario big = with_params(s, {{"threads", "1048576"}});
+    EXPECT_EQ(big.launch.grid.x, 4096u);
+    EXPECT_EQ(s.launch.grid.x, 64u);
     for (const Variant& v : big.variants)
-        EXPECT_EQ(v.launch.grid.x, 64u) << v.id << ": a variant runs with Variant::launch";
+        EXPECT_EQ(v.launch.grid.x, 4096u) << v.id << ": a variant runs with Variant::launch";
     const Inputs in = big.make_inputs(1);
-    ASSERT_EQ(in.buffers[1].name, "g_ticket");
-    EXPECT_EQ(in.buffers[1].bytes.size(), 16384u * 4);
-    EXPECT_EQ(in.buffers[2].bytes.size(), 16384u * 8) << "g_cycles, a [latency] buffer";
-    // Right outputs for 16384 threads: counter 0 at 16384, tickets 0 .. 16383.
+    ASSERT_EQ(in.buffers[0].name, "g_in");
+    EXPECT_EQ(in.buffers[0].bytes.size(), 1048576u * 4);
+    ASSERT_EQ(in.buffers[3].name, "g_ticket");
+    EXPECT_EQ(in.buffers[3].bytes.size(), 1048576u * 4);
+    // Right tickets for 1048576 threads: g_count at 1048576, tickets 0 .. 1048575.
     std::vector<launch::Buffer> after = in.buffers;
-    const uint32_t total = 16384;
-    std::memcpy(after[0].bytes.data(), &total, 4);
+    const uint32_t total = 1048576;
+    std::memcpy(after[2].bytes.data(), &total, 4);
     for (uint32_t t = 0; t < total; ++t)
-        std::memcpy(after[1].bytes.data() + 4 * t, &t, 4);
+        std::memcpy(after[3].bytes.data() + 4 * t, &t, 4);
     const CheckResult right = big.check(in, after);
     EXPECT_EQ(right.wrong, 0u) << right.summary;
-    EXPECT_EQ(right.checked, 16385u);
-    // The same outputs checked as the default's 2048 threads are wrong: the binding matters.
+    EXPECT_EQ(right.checked, 1u + 1 + 1048576);
+    // The same count checked as the default's 16384 threads is wrong: the binding matters.
     const Inputs small = s.make_inputs(1);
     std::vector<launch::Buffer> small_after = small.buffers;
-    std::memcpy(small_after[0].bytes.data(), &total, 4);
+    std::memcpy(small_after[2].bytes.data(), &total, 4);
     EXPECT_GT(s.check(small, small_after).wrong, 0u);
 }
 
 TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
-    const Scenario& s = *find_scenario("atomic_counter");
+    const Scenario& s = ticket_counter();
     auto message = [&](const ParamValues& v) {
         try {
             with_params(s, v);
@@ -135,9 +146,9 @@ TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
         }
         return std::string();
     };
-    EXPECT_EQ(message({{"j", "1"}}), "lesson atomic_counter has no parameter 'j' (parameters: k, threads)");
+    EXPECT_EQ(message({{"j", "1"}}), "lesson ticket_counter has no parameter 'j' (parameters: k, threads)");
     EXPECT_EQ(message({{"k", "2"}}),
-              "lesson atomic_counter: parameter 'k' has no choice '2' (choices: 1, 32, 1024)");
+              "lesson ticket_counter: parameter 'k' has no choice '2' (choices: 1, 32, 1024)");
     EXPECT_EQ(message({{"k", "1"}, {"k", "32"}}), "parameter 'k' is given twice");
     EXPECT_EQ(parse_param_text("k=32"), (std::pair<std::string, std::string>{"k", "32"}));
     EXPECT_THROW(parse_param_text("k"), ParamError);
@@ -148,8 +159,8 @@ TEST(LessonParams, WithParamsRefusesWhatTheLessonDoesNotOffer) {
 // The latency lesson's atomics must have their results used: nvcc then keeps atom (ptxas turns an
 // atom whose result is unused into a fire-and-forget RED, which does not wait for the queue). Every
 // variant's entry has an atom whose destination register is read again later in the entry.
-TEST(LessonParams, AtomicCounterAtomicsHaveTheirResultsUsed) {
-    const Scenario& s = *find_scenario("atomic_counter");
+TEST(LessonParams, TicketCounterAtomicsHaveTheirResultsUsed) {
+    const Scenario& s = ticket_counter();
     const std::string ptx(s.ptx_source());
     for (const Variant& v : s.variants) {
         SCOPED_TRACE(v.id);

@@ -59,8 +59,12 @@ template <class T> T median(std::vector<T> v) {
 
 // [SECTION] Ranking ==================================================================================
 
+// "One address" here is k_addresses with k = 1: thread i adds to g_counts[i % 1], an address the
+// PTX cannot prove the same in every lane, so nothing aggregates it and every lane queues. (The
+// plain atomicAdd(g_count, 1) of one_address is provably uniform: ptxas makes it one atomic per warp
+// even as a RED, GPU_FACTS.md "Which contended atomics ptxas aggregates by itself"; see below.)
 TEST(CostModel, RanksTheCounterVariantsAsTheH200) {
-    const uint64_t one = counter_cycles("one_address");
+    const uint64_t one = counter_cycles("k_addresses", 1);
     const uint64_t k32 = counter_cycles("k_addresses", 32);
     const uint64_t k1024 = counter_cycles("k_addresses", 1024);
     const uint64_t aggregated = counter_cycles("warp_aggregated");
@@ -80,6 +84,17 @@ TEST(CostModel, RanksTheCounterVariantsAsTheH200) {
     const double ratio = double(one) / double(k32);
     EXPECT_GT(ratio, 4.0) << one << " vs " << k32;
     EXPECT_LT(ratio, 16.0) << one << " vs " << k32;
+}
+
+// What ptxas aggregates by itself is timed as one atomic per warp: atomicAdd(g_count, 1) with its
+// result unused (one RED per warp on the H200: 0.39 ms for 16.8 M threads, as hand-written warp
+// aggregation), against the same count on an address it cannot prove uniform.
+TEST(CostModel, AProvablyUniformIntegerAddIsAggregatedEvenAsARed) {
+    const uint64_t uniform = counter_cycles("one_address");
+    const uint64_t unprovable = counter_cycles("k_addresses", 1);
+    const uint64_t aggregated = counter_cycles("warp_aggregated");
+    EXPECT_GT(unprovable, 8 * uniform) << uniform << " vs " << unprovable;
+    EXPECT_LT(double(uniform), 2.0 * double(aggregated)) << uniform << " vs hand-written " << aggregated;
 }
 
 // [SECTION] Queues and %clock64 ======================================================================

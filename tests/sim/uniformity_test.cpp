@@ -10,9 +10,10 @@
 namespace synclab::sim {
 namespace {
 
-// Six atomics: 0 a uniform address and operand (one_address); 1 a lane-dependent address
-// (k_addresses); 2 a lane-dependent operand; 3 an address loaded from memory (known only at run
-// time, as histogram's bins); 4 uniform but shared memory; 5 a loop variable (two definitions).
+// Six atomics: 0 a uniform address and operand (atomic_counter's int_ticket); 1 a lane-dependent
+// address; 2 a lane-dependent operand on a uniform address (REDUX.SUM when its result is unused);
+// 3 an address loaded from memory (known only at run time, as histogram's bins); 4 uniform but
+// shared memory; 5 a loop variable (two definitions).
 const char* kAtomicsPtx = R"(
 .version 9.0
 .target sm_90
@@ -66,7 +67,8 @@ TEST(Uniformity, OnlyAtomicsPtxasCanProveWarpUniformAreAggregated) {
     std::vector<uint8_t> atom_flags;
     for (size_t pc = 0; pc < fn.code.size(); ++pc)
         if (fn.code[pc].op == ptx::Op::Atom) atom_flags.push_back(aggregatable[pc]);
-    EXPECT_EQ(atom_flags, (std::vector<uint8_t>{1, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(atom_flags, (std::vector<uint8_t>{kUniformAdd, kNotAggregated, kUniformAddress, kNotAggregated,
+                                                kNotAggregated, kNotAggregated}));
 }
 
 TEST(Uniformity, RegistersFromParametersAndBlockIndicesAreUniformLanesAndLoadsAreNot) {

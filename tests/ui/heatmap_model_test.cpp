@@ -134,8 +134,10 @@ TEST(ContentionIndex, TheHottestAddressesKeepTheirRowsTheRestFold) {
     EXPECT_TRUE(idx.rows()[3].other);
     EXPECT_EQ(idx.rows()[3].addresses, 7u);
     EXPECT_EQ(idx.rows()[3].ops, 1u + 2 + 3 + 4 + 5 + 6 + 7);
+    // The folded row counts per address (28 operations over 7 addresses), comparable with a row of
+    // one address; its queue depth stays the deepest of them.
     const HeatGrid g = idx.bin(double(idx.t_begin()), double(idx.t_end()), 1, ContentionValue::Operations);
-    EXPECT_EQ(g.at(3, 0), 28.0f);
+    EXPECT_EQ(g.at(3, 0), 4.0f);
     EXPECT_EQ(g.at(2, 0), 10.0f);
 }
 
@@ -371,6 +373,84 @@ TEST(ColourMap, EndsAreTheStopsAndScalesPlaceValues) {
     EXPECT_FLOAT_EQ(normalise(5, 5, 5, false), 1.0f); // all the same: all hot
     EXPECT_FLOAT_EQ(normalise(-3, 0, 10, false), 0.0f);
     EXPECT_NEAR(value_at(1.0f / 3.0f, 100, 100000, true), 1000.0f, 0.5f);
+}
+
+// [SECTION] One colour scale for the runs shown together
+
+using synclab::ui::ColourRange;
+using synclab::ui::HeatPeaks;
+using synclab::ui::HeatScale;
+
+HeatGrid grid_of(std::vector<float> values, double x0 = 0, double x1 = 0) {
+    HeatGrid g;
+    g.rows = 1;
+    g.cols = uint32_t(values.size());
+    g.values = std::move(values);
+    g.x0 = x0;
+    g.x1 = x1 ? x1 : g.cols;
+    g.finish();
+    return g;
+}
+
+// A run alone is drawn on its own range; beside a hotter run, on that run's: the fixed variant's
+// deepest queue of 10 is a tenth of the way up a scale that the broken one's 100 tops.
+TEST(SharedScale, QueueDepthAndLatencyTakeTheRangeOfEveryRunShown) {
+    const HeatGrid fixed = grid_of({2, 10, 5});
+    EXPECT_EQ(synclab::ui::colour_range(HeatScale::QueueDepth, fixed, {}, true, false).hi, 10.0f);
+    HeatPeaks broken;
+    broken.timed = true;
+    broken.depth = 100;
+    const ColourRange r = synclab::ui::colour_range(HeatScale::QueueDepth, fixed, {broken}, true, false);
+    EXPECT_EQ(r.lo, 0.0f);
+    EXPECT_EQ(r.hi, 100.0f);
+    // Latencies: from the lowest of all to the highest of all.
+    broken.latency = true;
+    broken.block_thread_lo = 50;
+    broken.block_thread_hi = 9000;
+    const HeatGrid lat = grid_of({300, 800, 600});
+    const ColourRange l = synclab::ui::colour_range(HeatScale::BlockThread, lat, {broken}, true, false);
+    EXPECT_EQ(l.lo, 50.0f);
+    EXPECT_EQ(l.hi, 9000.0f);
+    // A run without latencies adds nothing to a latency scale.
+    HeatPeaks none;
+    EXPECT_EQ(synclab::ui::colour_range(HeatScale::BlockThread, lat, {none}, true, false).hi, 800.0f);
+}
+
+// Operations per cell depend on the cell's width: another run's count is its busiest window as wide
+// as this grid's columns, so equal rates look alike whatever each map's time span.
+TEST(SharedScale, OperationsCompareAtThisGridsColumnWidth) {
+    trace::Trace t = launch(1, 64);
+    // 64 atomics on one address, one per 10 cycles (timed), then a burst of 32 at one cycle.
+    for (uint32_t i = 0; i < 64; ++i)
+        atomic(t, i, 0x1000, 10 * i, true, 0, 0);
+    for (uint32_t i = 0; i < 32; ++i)
+        atomic(t, i, 0x1000, 1000, true, 0, 0);
+    ContentionIndex idx;
+    idx.build(t);
+    const HeatPeaks p = synclab::ui::heat_peaks(idx, HeatGrid{}, HeatGrid{});
+    ASSERT_FALSE(p.ops_profile.empty());
+    EXPECT_EQ(p.ops_profile.back().second, 96.0) << "the widest window holds every atomic";
+    // A window of 1 cycle holds the burst; windows grow, counts never shrink.
+    EXPECT_GE(synclab::ui::ops_at(p.ops_profile, 1.0), 32.0);
+    for (size_t i = 1; i < p.ops_profile.size(); ++i)
+        EXPECT_GE(p.ops_profile[i].second, p.ops_profile[i - 1].second);
+    // The other map's columns are 100 cycles wide: the scale reaches at least the burst.
+    const HeatGrid mine = grid_of({1, 2, 3}, 0, 300);
+    const ColourRange r = synclab::ui::colour_range(HeatScale::Operations, mine, {p}, true, false);
+    EXPECT_GE(r.hi, 32.0f);
+    EXPECT_LE(r.hi, 96.0f);
+    // Event time and modelled cycles are different clocks: an untimed run's counts are left out.
+    EXPECT_EQ(synclab::ui::colour_range(HeatScale::Operations, mine, {p}, false, false).hi, 3.0f);
+}
+
+TEST(SharedScale, OpsAtIsExactAtTheProfilesWidthsAndBoundedBetween) {
+    const std::vector<std::pair<double, double>> profile = {{1, 4}, {2, 6}, {4, 7}};
+    EXPECT_EQ(synclab::ui::ops_at(profile, 1), 4.0);
+    EXPECT_EQ(synclab::ui::ops_at(profile, 2), 6.0);
+    EXPECT_EQ(synclab::ui::ops_at(profile, 0.5), 2.0);
+    EXPECT_EQ(synclab::ui::ops_at(profile, 3), std::min(6.0 * 1.5, 7.0));
+    EXPECT_EQ(synclab::ui::ops_at(profile, 100), 7.0);
+    EXPECT_EQ(synclab::ui::ops_at({}, 5), 0.0);
 }
 
 } // namespace

@@ -835,7 +835,8 @@ TEST(PanelsClick, LessonRunButtonRequestsARun) {
 }
 
 TEST(PanelsClick, LessonLanguageSwitchNeedsACjkFont) {
-    Headless h({700, 500});
+    // Tall enough for the lesson's text without a scrollbar (the harness's blank click would scroll it).
+    Headless h({700, 900});
     LessonPanel panel;
     AppState state = selected_state();
     state.cjk_hint = "install fonts-wqy-microhei";

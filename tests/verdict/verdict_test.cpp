@@ -460,28 +460,51 @@ std::vector<uint32_t> u32s(const runner::RunSummary& r, const std::string& name)
     return {};
 }
 
-// k is what k_addresses spreads over: 2048 threads on k counters leave 2048 / k on each, and
-// k = 1 is one_address again.
-TEST(AtomicsVerdicts, KAddressesSpreadsOverKCounters) {
-    const scenario::Scenario& base = *scenario::find_scenario("atomic_counter");
-    for (const char* k : {"1", "32", "1024"}) {
-        const scenario::Scenario s = scenario::with_params(base, {{"k", k}});
-        runner::RunOptions o;
-        o.schedule = sim::Schedule::Random;
-        const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("k_addresses"), o);
-        EXPECT_EQ(r.wrong_outputs, 0u) << "k=" << k << ": " << r.check_summary;
-        const std::vector<uint32_t> counters = u32s(r, "g_counters");
-        const uint32_t n = static_cast<uint32_t>(std::stoul(k));
-        ASSERT_EQ(counters.size(), 1024u);
-        for (uint32_t c = 0; c < counters.size(); ++c)
-            ASSERT_EQ(counters[c], c < n ? 2048u / n : 0u) << "k=" << k << " counter " << c;
+float f32_at(const runner::RunSummary& r, const std::string& name, size_t i) {
+    for (const launch::Buffer& b : r.final_buffers)
+        if (b.name == name && (i + 1) * 4 <= b.bytes.size()) {
+            float v;
+            std::memcpy(&v, b.bytes.data() + 4 * i, 4);
+            return v;
+        }
+    ADD_FAILURE() << "no element " << i << " of " << name;
+    return 0;
+}
+
+// Every sum variant of atomic_counter leaves the exact total of g_in in g_sum[0] (whole numbers: exact
+// in any order) under a schedule that interleaves the warps, and int_ticket hands every thread a
+// ticket: g_count = the thread count.
+TEST(AtomicsVerdicts, EverySumIsExactAndEveryTicketIsTaken) {
+    const scenario::Scenario& s = *scenario::find_scenario("atomic_counter");
+    const scenario::Inputs in = s.make_inputs(3);
+    std::vector<float> values(in.buffers[0].bytes.size() / 4);
+    std::memcpy(values.data(), in.buffers[0].bytes.data(), values.size() * 4);
+    double total = 0;
+    for (float v : values)
+        total += v;
+    runner::RunOptions o;
+    o.schedule = sim::Schedule::Random;
+    o.seed = 3;
+    for (const scenario::Variant& v : s.variants) {
+        const runner::RunSummary r = runner::run_scenario(s, v, o);
+        EXPECT_EQ(r.wrong_outputs, 0u) << v.id << ": " << r.check_summary;
+        if (v.id == "int_ticket") {
+            EXPECT_EQ(u32s(r, "g_count")[0], 16384u);
+            EXPECT_EQ(f32_at(r, "g_sum", 0), 0.0f) << "int_ticket sums nothing";
+        } else {
+            EXPECT_EQ(double(f32_at(r, "g_sum", 0)), total) << v.id;
+            EXPECT_EQ(u32s(r, "g_count")[0], 0u) << v.id << " takes no ticket";
+        }
     }
 }
 
 // Each thread of a [latency] lesson records its SM (the simulator places block b on SM b % 8) and
 // a clock64 difference; the reference checks the tickets, which are every atomic's result in use.
+// No built-in lesson times its atomics now: the test lesson ticket_counter does.
 TEST(AtomicsVerdicts, LatencyBuffersHoldEachThreadsSmAndCycles) {
-    const scenario::Scenario& s = *scenario::find_scenario("atomic_counter");
+    const scenario::Scenario s =
+        scenario::load_lesson(std::string(SYNCLAB_SOURCE_DIR) + "/tests/scenario/data/fixtures/ticket_counter");
+    ASSERT_TRUE(s.latency.present());
     runner::RunOptions o;
     o.schedule = sim::Schedule::RoundRobin;
     for (const scenario::Variant& v : s.variants) {
@@ -526,12 +549,13 @@ TEST(AtomicsVerdicts, NanSpinNamesTheLoopAndFiniteInputCompletes) {
     EXPECT_GT(done.checked_outputs, 0u);
 }
 
-// The reference is not fooled: a doubled ticket (as a lost update would leave) is a wrong output.
-TEST(AtomicsVerdicts, AtomicCounterReferenceCatchesADoubledTicket) {
+// The reference is not fooled: a doubled ticket (as a lost update would leave) is a wrong output, and
+// so is a sum one value short.
+TEST(AtomicsVerdicts, AtomicCounterReferenceCatchesADoubledTicketAndALostValue) {
     const scenario::Scenario& s = *scenario::find_scenario("atomic_counter");
     runner::RunOptions o;
     o.schedule = sim::Schedule::RoundRobin;
-    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("one_address"), o);
+    const runner::RunSummary r = runner::run_scenario(s, *s.find_variant("int_ticket"), o);
     ASSERT_EQ(r.wrong_outputs, 0u) << r.check_summary;
     std::vector<launch::Buffer> after = r.final_buffers;
     for (launch::Buffer& b : after)
@@ -540,6 +564,19 @@ TEST(AtomicsVerdicts, AtomicCounterReferenceCatchesADoubledTicket) {
         }
     const scenario::CheckResult bad = s.check(s.make_inputs(1), after);
     EXPECT_EQ(bad.wrong, 1u) << bad.summary;
+
+    const runner::RunSummary sum = runner::run_scenario(s, *s.find_variant("block_hierarchical"), o);
+    ASSERT_EQ(sum.wrong_outputs, 0u) << sum.check_summary;
+    std::vector<launch::Buffer> short_sum = sum.final_buffers;
+    for (launch::Buffer& b : short_sum)
+        if (b.name == "g_sum") {
+            float v;
+            std::memcpy(&v, b.bytes.data(), 4);
+            v -= 1.0f; // one thread's value lost
+            std::memcpy(b.bytes.data(), &v, 4);
+        }
+    const scenario::CheckResult lost = s.check(s.make_inputs(1), short_sum);
+    EXPECT_EQ(lost.wrong, 1u) << lost.summary;
 }
 
 } // namespace
