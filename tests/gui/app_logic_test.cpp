@@ -284,12 +284,12 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
 // The run's options are `synclab run`'s: the same grammar, and for a bad one the same message (the
 // command line's parser gives it: cli/run_options.h).
 TEST(ScriptArgs, TheRunsOptionsAreTheCommandLines) {
-    const ParsedArgs p = parse_app_args({"--scenario", "atomic_counter", "--variant", "k_addresses", "--param",
-                                         "k=1024", "--param", "threads=16384", "--memory", "relaxed",
+    const ParsedArgs p = parse_app_args({"--scenario", "histogram", "--variant", "shared_privatized", "--param",
+                                         "input=skewed", "--param", "items=1048576", "--memory", "relaxed",
                                          "--warp-model", "lockstep", "--schedule", "adversarial", "--seed", "7",
                                          "--max-steps", "5000000", "--run"});
     ASSERT_EQ(p.what, ParsedArgs::What::Run) << p.error;
-    EXPECT_EQ(p.options.params, (scenario::ParamValues{{"k", "1024"}, {"threads", "16384"}}));
+    EXPECT_EQ(p.options.params, (scenario::ParamValues{{"input", "skewed"}, {"items", "1048576"}}));
     EXPECT_EQ(p.options.memory, launch::MemoryModel::Relaxed);
     EXPECT_EQ(p.options.warp_model, sim::WarpModel::Lockstep);
     EXPECT_EQ(p.options.schedule, sim::Schedule::Adversarial);
