@@ -59,6 +59,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
     GpuSide& u = summary.gpu_untraced;
     std::vector<double> times;
     trace::RunMeta untraced_meta;
+    std::vector<launch::Buffer> untraced_buffers;
+    std::vector<scenario::ExpectedOutput> untraced_expected;
     for (uint32_t r = 0; r < reps; ++r) {
         if (options.cancel && options.cancel->load()) {
             u.status = trace::RunStatus::Cancelled;
@@ -87,10 +89,17 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         u.wrong_outputs += check.wrong;
         u.checked_outputs += check.checked;
         if (check.wrong) ++u.reps_with_wrong_outputs;
-        if (r == 0 || (check.wrong && u.reps_with_wrong_outputs == 1)) u.check_summary = check.summary;
+        const bool keep = r == 0 || (check.wrong && u.reps_with_wrong_outputs == 1);
+        if (keep) u.check_summary = check.summary;
         // The untraced launch's outputs are the hardware's own outcome (the traced one's timing is
         // perturbed), so only these are counted.
         if (summary.histogram) count_outcomes(*summary.histogram, o.buffers, options.seed + r, {}, check.expected);
+        // The kept launch's buffers (the first with wrong outputs, else the first): what an untraced
+        // run's outputs were, e.g. the value a lost-update counter ended at (lessons' claims).
+        if (keep) {
+            untraced_buffers = std::move(o.buffers);
+            untraced_expected = std::move(check.expected);
+        }
         if (options.progress) options.progress(double(r + 1) / steps);
     }
     if (!times.empty()) {
@@ -168,6 +177,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         if (options.progress) options.progress(1.0);
     } else {
         summary.trace.meta = untraced_meta;
+        summary.final_buffers = std::move(untraced_buffers);
+        summary.expected_outputs = std::move(untraced_expected);
         summary.trace.meta.status = u.status;
         summary.trace.meta.status_message = u.message;
         summary.trace.meta.wrong_outputs = u.wrong_outputs;

@@ -103,12 +103,14 @@ struct CostParams {
     double shared_address_service = 1.75;
     // 32 addresses, 1,024 threads: median 430 cycles = 512 services of the SM's unit -> 0.78.
     double shared_unit_service = 0.78;
-    // One shared address, floating-point add: fitted to whole kernels, not measured alone. GPU_FACTS
-    // ("Which contended atomics ptxas aggregates by itself", float: shared atomics, 1 global/block):
-    // 256 threads of a block add to one shared float, 1 M threads in 0.020 ms and 16.8 M in 0.22 ms,
-    // 3.9 and 62 waves of 1,056 blocks: 10 K and 7 K cycles a wave, 24-36 cycles per shared add
-    // (what ptxas emits for it was not read here; the integer shared add is 1.75).
-    double shared_float_add_service = 28;
+    // One shared address, floating-point add: fitted to a whole kernel, not measured alone.
+    // atomic_counter/shared_atomics (256 threads of a block add to one shared float, then one global
+    // atomic per block) took 0.078 ms on the H200 at 1 M threads, as long as warp_shuffle's 32 K
+    // global float atomics (0.082 ms), and 0.020 ms at 16 K threads against 0.010-0.011 for the
+    // three rungs beside it (tests/ladder/data/h200_ladders.json, 2026-12-05). 100 cycles per add
+    // puts the simulator's shared_atomics level with warp_shuffle at 1 M threads on 132 SMs and
+    // 2.2x faster than per_thread_atomics at 16 K (the H200: 1.9-2.1x). The integer add is 1.75.
+    double shared_float_add_service = 100;
     // What ptxas's warp aggregation of a uniform atom.add adds to the one atomic: electing the
     // leader, the popc of the lanes below each lane and the shuffle of the old value.
     uint32_t warp_aggregation = 16;

@@ -61,8 +61,9 @@ TEST(LadderCli, ParamsAreAppliedAndNamed) {
 }
 
 // What a student sees first: at the lesson's default size the simulator's ladder puts the float
-// atomicAdd per thread, which no compiler aggregates, slowest by far, as the H200 does (GPU_FACTS:
-// 6x at 16 K threads), and the hierarchical reduction near the bottom.
+// atomicAdd per thread, which no compiler aggregates, slowest (the H200, 2026-12-05: 1.9x slower
+// than shared_atomics and 3.4-3.8x slower than the other three), and the hierarchical reduction
+// near the bottom.
 TEST(LadderCli, AtomicCounterDefaultRanksTheNaiveRungSlowest) {
     const auto o = run("atomic_counter --json");
     ASSERT_EQ(o.code, 0) << o.out;
@@ -73,7 +74,8 @@ TEST(LadderCli, AtomicCounterDefaultRanksTheNaiveRungSlowest) {
     const double naive = j["rungs"][0]["time"].get<double>();
     for (size_t i = 1; i < j["rungs"].size(); ++i) {
         EXPECT_EQ(j["rungs"][i]["wrong_outputs"], 0) << j["rungs"][i].dump();
-        EXPECT_GT(naive, 3 * j["rungs"][i]["time"].get<double>()) << j["rungs"][i].dump();
+        const bool shared = j["rungs"][i]["variant"] == "shared_atomics";
+        EXPECT_GT(naive, (shared ? 1.6 : 3.0) * j["rungs"][i]["time"].get<double>()) << j["rungs"][i].dump();
     }
 }
 
