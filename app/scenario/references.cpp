@@ -153,11 +153,16 @@ CheckResult check_atomic_counter(const launch::LaunchConfig& launch, const Input
         a.summary = "g_sum: " + a.summary + (b.wrong + c.wrong ? "; g_count or g_ticket changed" : "");
         a.wrong += b.wrong + c.wrong;
         a.checked += b.checked + c.checked;
-        a.expected.insert(a.expected.end(), b.expected.begin(), b.expected.end());
-        a.expected.insert(a.expected.end(), c.expected.begin(), c.expected.end());
+        for (const CheckResult* guard : {&b, &c})
+            for (ExpectedOutput e : guard->expected) {
+                e.guard = true;
+                a.expected.push_back(std::move(e));
+            }
         return a;
     }
     CheckResult result = compare_with_cpu(sum, result_buffer(before, after, "g_sum"), "g_sum");
+    for (ExpectedOutput& e : result.expected)
+        e.guard = true; // a ticket run leaves the sum alone; its result is the count
     const uint32_t start = count[0];
     const uint64_t total = uint64_t(count_after[0] - start);
     result.checked += 1 + threads;
@@ -172,6 +177,12 @@ CheckResult check_atomic_counter(const launch::LaunchConfig& launch, const Input
         if (v >= std::min(threads, total) || ++have[v] > 1) ++unmatched;
     }
     result.wrong += unmatched;
+    ExpectedOutput& right_count = result.expected.emplace_back();
+    right_count.name = "g_count";
+    right_count.type = ElemType::U32;
+    const uint32_t right_total = start + static_cast<uint32_t>(threads);
+    right_count.bytes.resize(sizeof right_total);
+    std::memcpy(right_count.bytes.data(), &right_total, sizeof right_total);
     result.summary = "g_count = " + std::to_string(count_after[0]) + ", expected " + std::to_string(start + threads) +
                      "; " +
                      (unmatched == 0 ? "every ticket once"

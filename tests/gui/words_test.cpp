@@ -235,6 +235,29 @@ TEST(OutcomeWords, TheKeyNumberInTheOutcome) {
     EXPECT_TRUE(key_values(stencil_run()->summary, Language::En).empty());
 }
 
+// atomic_counter checks every output, but each variant has one result: a sum shows g_sum (its ticket
+// counter, left at 0 as it must be, is a guard, not a key number), the ticket variant shows g_count.
+TEST(OutcomeWords, TheKeyNumberIsTheVariantsOwnResult) {
+    const scenario::Scenario& counter = *scenario::find_scenario("atomic_counter");
+    const runner::RunSummary sum =
+        runner::run_scenario(counter, *counter.find_variant("block_hierarchical"), runner::RunOptions{});
+    ASSERT_EQ(sum.wrong_outputs, 0u);
+    const std::vector<std::string> sum_keys = key_values(sum, Language::En);
+    ASSERT_EQ(sum_keys.size(), 1u);
+    EXPECT_TRUE(sum_keys[0].starts_with("g_sum = ")) << sum_keys[0];
+    const runner::RunSummary tickets =
+        runner::run_scenario(counter, *counter.find_variant("int_ticket"), runner::RunOptions{});
+    ASSERT_EQ(tickets.wrong_outputs, 0u);
+    EXPECT_EQ(key_values(tickets, Language::En), std::vector<std::string>{"g_count = 16,384"});
+    // A guard that changed is shown: it is what went wrong.
+    runner::RunSummary broken;
+    broken.final_buffers.push_back(launch::Buffer{"g_count", {5, 0, 0, 0}});
+    scenario::ExpectedOutput guard{"g_count", launch::ElemType::U32, {0, 0, 0, 0}};
+    guard.guard = true;
+    broken.expected_outputs.push_back(guard);
+    EXPECT_EQ(key_values(broken, Language::En), std::vector<std::string>{"g_count = 5, expected 0"});
+}
+
 // cas_loop's NaN compare spins until the step budget stops it: the app says so in its own words (no
 // command-line option), with the line the threads spin at.
 TEST(OutcomeWords, ABudgetStopInTheAppsWords) {
