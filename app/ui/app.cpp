@@ -720,6 +720,7 @@ void App::draw_presenter_layout(ImVec2 size) {
                                                   : PresenterLeft::Lesson;
     in.compare = state_.compare;
     in.have_findings = state_.current && !state_.current->summary.findings.empty();
+    in.findings = state_.current ? state_.current->summary.findings.size() : 0;
     in.before_run = state_.current == nullptr;
     const PresenterBody body = plan_presenter_body(in);
     if (body.left_w > 0) {

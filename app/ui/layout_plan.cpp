@@ -85,7 +85,11 @@ PresenterBody plan_presenter_body(const PresenterInput& in) {
                 : in.left == PresenterLeft::Picture ? 0.62f
                 : in.left == PresenterLeft::Source  ? 0.52f
                                                     : 0.46f;
-        out.top_h = std::floor(in.have_findings ? in.height * 0.64f : in.height - in.line * 2.2f);
+        // Findings: the panel's title, the table's header and a row per finding (four at most,
+        // the table scrolls), up to the 36% they had before they were counted.
+        const float rows = float(std::min<size_t>(std::max<size_t>(in.findings, 1), 4));
+        const float findings_need = std::min(in.height * 0.36f, in.line * (rows + 2.6f));
+        out.top_h = std::floor(in.have_findings ? in.height - findings_need : in.height - in.line * 2.2f);
         out.stacked = in.left != PresenterLeft::None;
         out.findings_h = std::max(0.0f, in.height - out.top_h);
         if (in.before_run && in.left == PresenterLeft::Lesson) {

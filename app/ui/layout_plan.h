@@ -8,6 +8,8 @@
 //   predict_beside:       the predict step's setting and question side by side (presenter mode)
 #pragma once
 
+#include <cstddef>
+
 namespace synclab::ui {
 
 // [SECTION] The first window
@@ -68,6 +70,7 @@ struct PresenterInput {
     PresenterLeft left = PresenterLeft::Lesson;
     bool compare = false;       // two runs, the correct one and the broken one
     bool have_findings = false; // the shown run has findings
+    std::size_t findings = 0;   // how many (the findings table's rows)
     bool before_run = false;    // nothing of the selected variant has run: the timeline is empty
 };
 struct PresenterBody {
@@ -78,7 +81,9 @@ struct PresenterBody {
     float findings_h = 0;  // the findings row under it (0: not drawn)
 };
 // One run: [column | timeline] over the findings, which get the full width (their messages are
-// sentences) once there are findings; before a run the lesson alone. Compared: the room needs the callout,
+// sentences) once there are findings, and no more height than their rows need (the callout says the
+// selected one's sentence): one finding leaves the timeline room for both ends of a cross-block
+// arrow at 1280x720; before a run the lesson alone. Compared: the room needs the callout,
 // the source lines and both timelines (the race arrow in one, the barrier wait in the other) with their
 // verdicts in the timelines' headers; the findings table and the output grid are desk-sized and go, so both
 // timelines get the body's full height, stacked to keep the whole width for time.

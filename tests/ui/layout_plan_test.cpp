@@ -136,9 +136,24 @@ PresenterInput presenter(float w, float h, PresenterLeft left, bool compare, boo
 }
 
 TEST(PlanPresenterBody, OneRunKeepsTheFindingsUnderTheTimeline) {
-    const PresenterBody b = plan_presenter_body(presenter(1280, 580, PresenterLeft::Source, false, true));
+    PresenterInput in = presenter(1280, 580, PresenterLeft::Source, false, true);
+    in.findings = 4; // stencil/missing_barrier's
+    const PresenterBody b = plan_presenter_body(in);
     EXPECT_GT(b.findings_h, 150);
     EXPECT_FLOAT_EQ(b.left_w + 10 + b.timelines_w, 1280);
+}
+
+// One finding needs a row, not a third of the body: the timeline above gets the rest (a cross-block
+// arrow's two ends); many findings keep the share they had (the table scrolls).
+TEST(PlanPresenterBody, TheFindingsTakeTheHeightOfTheirRows) {
+    PresenterInput in = presenter(1280, 560, PresenterLeft::Source, false, true);
+    in.findings = 1;
+    const PresenterBody one = plan_presenter_body(in);
+    EXPECT_NEAR(one.findings_h, 34 * 3.6f, 1.0f);
+    in.findings = 12;
+    const PresenterBody many = plan_presenter_body(in);
+    EXPECT_NEAR(many.findings_h, 560 * 0.36f, 1.0f);
+    EXPECT_GT(one.top_h, many.top_h + 60);
 }
 
 TEST(PlanPresenterBody, CompareGivesBothTimelinesTheWholeHeightAndDropsTheFindings) {
