@@ -71,16 +71,6 @@ std::string operation(const trace::Trace& trace, uint32_t site) {
     return "atomic";
 }
 
-std::string hex(uint64_t v) {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    do {
-        s.insert(s.begin(), digits[v & 15]);
-        v >>= 4;
-    } while (v);
-    return "0x" + s;
-}
-
 } // namespace
 
 ContentionStats contention_stats(const trace::Trace& trace, size_t top) {
@@ -199,11 +189,10 @@ std::vector<Finding> find_contention(const trace::Trace& trace, const Options& o
         if (merged) continue;
 
         const std::string op = h.sites.empty() ? "atomic" : operation(trace, h.sites.front().first);
-        std::string where =
-            h.space == trace::Space::Shared
-                ? "shared offset " + hex(h.address) +
-                      (h.blocks > 1 ? " (in each of " + with_thousands(h.blocks) + " blocks)" : "")
-                : "global address " + hex(h.address);
+        detail::name_memory(f, trace);
+        std::string where = f.memory + (h.space == trace::Space::Shared && h.blocks > 1
+                                            ? " (in each of " + with_thousands(h.blocks) + " blocks)"
+                                            : "");
         std::string lines;
         for (size_t i = 0; i < h.sites.size() && i < 3; ++i)
             lines += (i ? ", " : "") + detail::line_label(trace, h.sites[i].first);

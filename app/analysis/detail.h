@@ -42,8 +42,12 @@ inline uint64_t line_key_of(const trace::Trace& trace, uint32_t site) {
     return (cuda ? 0 : uint64_t(1) << 32) | line_of(trace, site);
 }
 
-// "block 3 thread 17"
+// "block 3 thread 17" (trace::thread_name).
 std::string block_thread(const trace::Trace& trace, uint32_t thread);
+
+// Sets finding.memory and finding.region from its space, address and sites (memory_name); call it
+// once they are set.
+void name_memory(Finding& finding, const trace::Trace& trace);
 
 // The blocks whose events the analyses use: those with a whole history (trace::BlockHistory).
 class WholeBlocks {

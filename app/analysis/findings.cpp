@@ -1,6 +1,7 @@
 // analyze(), the enum names, and the helpers every analysis shares (line naming, thread lists,
 // ordering and capping of findings).
 #include "analysis/detail.h"
+#include "trace/naming.h"
 #include "trace/text_format.h"
 
 #include <algorithm>
@@ -39,6 +40,11 @@ const char* to_string(Hazard hazard) {
         return "WAW";
     }
     return "";
+}
+
+std::string memory_name(const trace::Trace& trace, const Finding& finding, trace::Language language) {
+    const uint32_t width = finding.sites.empty() ? 0 : trace::access_size(trace, finding.sites.back());
+    return trace::memory_name(trace, finding.space, finding.address, width, language);
 }
 
 uint32_t line_of(const trace::Trace& trace, uint32_t site) {
@@ -113,9 +119,12 @@ void add_line(Finding& finding, const trace::Trace& trace, uint32_t site) {
 }
 
 std::string block_thread(const trace::Trace& trace, uint32_t thread) {
-    if (thread >= trace.threads.size()) return "thread #" + std::to_string(thread);
-    const trace::ThreadInfo& info = trace.threads[thread];
-    return "block " + std::to_string(info.block) + " thread " + std::to_string(info.thread_in_block);
+    return trace::thread_name(trace, thread);
+}
+
+void name_memory(Finding& finding, const trace::Trace& trace) {
+    finding.memory = memory_name(trace, finding);
+    finding.region = trace::region_name(trace, finding.space, finding.address);
 }
 
 void RmwAccesses::add(uint64_t address, uint32_t thread, uint16_t site) {

@@ -2,6 +2,7 @@
 // so the same findings come from a fresh run, a GPU run or a saved .slt file.
 #pragma once
 
+#include "trace/naming.h"
 #include "trace/trace.h"
 
 #include <cstdint>
@@ -51,8 +52,10 @@ const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"
 // - space: the memory space for Race / LostUpdate; trace::Space::Other for BarrierDivergence and
 //   Deadlock (no memory involved).
 // - address: Race / LostUpdate: a byte address in `space`; barrier findings: the barrier id.
-// - text names threads by their index inside the block ("thread 31 ... in block 0"), or by
-//   "block B thread T" where a finding spans blocks.
+// - text names a thread as trace::thread_name does, "block 0 thread 31" (with "(warp 0, lane 31)"
+//   where lanes matter), and memory as the source names it, "s_tile[159]" (trace::memory_name;
+//   the address where no variable or buffer holds it).
+// - memory, region: the example address named (see the fields).
 // - message = text + the counts, rendered from count, harmful, lost, runs and count_noun by
 //   render_message(): after a merge of several runs the message is rendered again, so its numbers
 //   always agree with the fields.
@@ -104,6 +107,11 @@ struct Finding {
     uint64_t lost = 0;               // LostUpdate: of the updates counted, those seen overwritten
     uint32_t runs = 1;               // runs whose findings were merged into this one (merge_findings)
     uint64_t address = 0;            // an example address (space-relative)
+    // Race, LostUpdate, StaleRead, Contention: `address` as the kernel's source names it
+    // ("s_tile[159]", "g_counters[0]"), else its address ("__shared__ address 0x27c"); "" for
+    // findings about no memory. `region`: the variable or buffer holding it ("s_tile"), "" for none.
+    std::string memory;
+    std::string region;
     uint32_t block = 0;              // an example block
     std::string count_noun;          // what one occurrence is, singular: "racing access pair"
     uint8_t missing = 0;             // StaleRead: what the flag chain lacks (missing:: bits), for the
@@ -111,6 +119,14 @@ struct Finding {
     std::string text;                // one readable sentence with lines and threads, without counts
     std::string message;             // text and counts (render_message)
 };
+
+// The finding's example address (Finding::address in Finding::space) as the kernel's source names
+// it, "s_tile[159]", an untyped array indexed by the width of the access at the finding's last site
+// (a race's later access, a lost update's store, a stale read's load); where no variable or buffer
+// holds it, the address in words ("__shared__ address 0x27c"). Finding::memory holds it in English;
+// the app asks for it in its language.
+std::string memory_name(const trace::Trace& trace, const Finding& finding,
+                        trace::Language language = trace::Language::En);
 
 // Sets finding.message from its text and counts (numbers with thousands separators: "16,151").
 // Races always say what the pairs did: the text, then " (H <harm>[; N more <count_noun>s were

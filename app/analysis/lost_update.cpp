@@ -382,7 +382,8 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
         f.address = agg.address;
         f.block = trace.threads[agg.first_thread].block;
         const bool many = agg.addresses > 1;
-        f.text = "lost update on global " + hex(agg.address) +
+        name_memory(f, trace);
+        f.text = "lost update on " + f.memory +
                  (many ? " and " + std::to_string(agg.addresses - 1) + " other address" +
                              (agg.addresses > 2 ? "es" : "")
                        : std::string()) +

@@ -14,6 +14,8 @@
 // can be compared the load counts as stale.
 #include "analysis/provenance.h"
 
+#include "trace/value_format.h"
+
 #include "analysis/detail.h"
 #include "analysis/happens_before.h"
 
@@ -267,10 +269,9 @@ std::string describe(const trace::Trace& trace, const OutputProvenance& p, const
     const std::vector<Event>& events = trace.events;
     const uint32_t block = trace.threads[p.thread].block;
     auto thread = [&](uint32_t t) {
-        if (t >= trace.threads.size()) return "thread #" + std::to_string(t);
-        return fill(w.thread, {std::to_string(trace.threads[t].block),
-                               std::to_string(trace.threads[t].thread_in_block)});
+        return trace::thread_name(trace, t, trace::ThreadDetail::Block, w.language);
     };
+    auto value = [&](uint64_t event) { return trace::event_value(trace, events[event]); };
     auto line = [&](uint32_t site) {
         if (site >= trace.sites.size()) return std::string(w.unknown_line);
         const trace::Site& s = trace.sites[site];
@@ -280,22 +281,22 @@ std::string describe(const trace::Trace& trace, const OutputProvenance& p, const
     auto why_unordered = [&](uint32_t other) {
         return std::string(trace.threads[other].block == block ? w.no_barrier : w.other_blocks);
     };
-    std::string out = fill(w.stored, {thread(p.thread), detail::hex(p.value), line(p.site)});
+    std::string out = fill(w.stored, {thread(p.thread), value(p.store), line(p.site)});
     constexpr size_t kShown = 3;
     for (size_t i = 0; i < p.stale_loads.size() && i < kShown; ++i) {
         const StaleLoad& s = p.stale_loads[i];
-        const std::string at = line(events[s.load].site), read = detail::hex(s.value_read);
+        const std::string at = line(events[s.load].site), read = value(s.load);
         const std::string writer = thread(s.writer_thread), written = line(s.writer_site);
         switch (s.why) {
         case Staleness::OldValue:
-            out += fill(w.old_value, {at, read, writer, detail::hex(s.value_written), written,
-                                      why_unordered(s.writer_thread)});
+            out += fill(w.old_value,
+                        {at, read, writer, value(s.writer), written, why_unordered(s.writer_thread)});
             break;
         case Staleness::TooEarly:
             out += fill(w.too_early, {at, read, writer, written, why_unordered(s.writer_thread)});
             break;
         case Staleness::Overwritten:
-            out += fill(w.overwritten, {at, read, writer, detail::hex(s.value_written), written});
+            out += fill(w.overwritten, {at, read, writer, value(s.writer), written});
             break;
         }
     }

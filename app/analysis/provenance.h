@@ -7,6 +7,7 @@
 #pragma once
 
 #include "analysis/findings.h"
+#include "trace/naming.h"
 #include "trace/trace.h"
 
 #include <cstdint>
@@ -70,7 +71,7 @@ OutputProvenance explain_output(const trace::Trace& trace, trace::Space space, u
 // app passes the same sentences in Chinese, so that both languages come from one function.
 struct ProvenanceWords {
     const char* none = "no store wrote this address";
-    const char* thread = "block {0} thread {1}"; // block, thread in block
+    trace::Language language = trace::Language::En; // of thread names (trace::thread_name)
     const char* line = "line {0}";               // CUDA line
     const char* ptx_line = "PTX line {0}";       // a site without a CUDA line
     const char* unknown_line = "an unknown line";
@@ -89,9 +90,9 @@ struct ProvenanceWords {
     const char* overwrote_many = "; it overwrote {0} racing stores of other threads (e.g. {1}, {2})";
 };
 
-// One readable paragraph, e.g. "block 0 thread 31 stored 0x41100000 (line 48); its load at line 46
-// read 0x0, the old value: block 0 thread 32 stored 0x40e00000 there (line 42) after it, with no
-// barrier between them"; "no store wrote this address" when !written.
+// One readable paragraph, values in their type (trace::event_value), e.g. "block 0 thread 31 stored
+// 9.0 (line 48); its load at line 46 read 0.0, the old value: block 0 thread 32 stored 7.0 there
+// (line 42) after it, with no barrier between them"; "no store wrote this address" when !written.
 std::string describe(const trace::Trace& trace, const OutputProvenance& provenance,
                      const ProvenanceWords& words = {});
 

@@ -38,6 +38,7 @@
 // emitted by PTX, whose accesses are naturally aligned) is checked as two accesses.
 #include "analysis/detail.h"
 #include "analysis/happens_before.h"
+#include "trace/naming.h"
 
 #include <algorithm>
 #include <array>
@@ -354,29 +355,26 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
     f.count_noun = "racing access pair";
     f.address = address;
     f.block = trace.threads[first_thread].block;
-    const bool shared = space == trace::Space::Shared;
+    name_memory(f, trace);
     const bool same_block = trace.threads[first_thread].block == trace.threads[second_thread].block;
-    auto name = [&](uint32_t thread) {
-        return shared ? "thread " + std::to_string(trace.threads[thread].thread_in_block)
-                      : block_thread(trace, thread);
-    };
     const trace::ThreadInfo& a = trace.threads[first_thread];
     const trace::ThreadInfo& b = trace.threads[second_thread];
     // Two lanes of one warp: what orders them is a __syncwarp() (a block barrier would too, but the
-    // lesson is that lanes of a warp are not in lockstep). Both analyses take warp edges.
+    // lesson is that lanes of a warp are not in lockstep). Both analyses take warp edges. Their
+    // names then say their warp and lanes.
     const bool same_warp = same_block && a.warp == b.warp;
+    const trace::ThreadDetail detail = same_warp ? trace::ThreadDetail::Lane : trace::ThreadDetail::Block;
+    auto name = [&](uint32_t thread) { return trace::thread_name(trace, thread, detail); };
     std::string between = " with no barrier between them";
     if (same_warp)
-        between = " within a warp (warp " + std::to_string(a.warp) + " of block " + std::to_string(a.block) +
-                  ", lanes " + std::to_string(std::min(a.lane, b.lane)) + " and " +
-                  std::to_string(std::max(a.lane, b.lane)) + "): no __syncwarp() between them";
+        between = " within a warp: no __syncwarp() between them";
     else if (!same_block)
         between = "; threads of different blocks are not ordered within a launch";
-    f.text = std::string(to_string(hazard)) + " hazard on " + space_name(space) + " address " + hex(address) +
-             (shared ? " in block " + std::to_string(f.block) : std::string()) + ": " + name(second_thread) +
-             " (" + line_label(trace, second_site) + ")" +
+    f.text = std::string(to_string(hazard)) + " hazard on " + f.memory + ": " + name(second_thread) + " (" +
+             line_label(trace, second_site) + ")" +
              (hazard == Hazard::RAW ? " reads a value " : " overwrites a value ") + name(first_thread) +
-             (hazard == Hazard::WAR ? " read" : " wrote") + " (" + line_label(trace, first_site) + ")" + between;
+             (hazard == Hazard::WAR ? " read" : " wrote") + " (" + line_label(trace, first_site) + ")" +
+             between;
     render_message(f);
     return f;
 }

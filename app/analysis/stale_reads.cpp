@@ -116,18 +116,19 @@ Finding stale_read_finding(const trace::Trace& trace, const StaleExample& x, uin
     f.count_noun = "load";
     f.address = x.address;
     f.block = trace.threads[x.writer].block;
+    name_memory(f, trace);
     const std::string reader = block_thread(trace, x.reader), writer = block_thread(trace, x.writer);
     if (x.ordered) {
-        f.text = reader + " (" + line_label(trace, x.data_read_site) + ") read an old value of global address " +
-                 hex(x.address) + " although " + writer + "'s store (" + line_label(trace, x.data_write_site) +
+        f.text = reader + " (" + line_label(trace, x.data_read_site) + ") read an old value of " + f.memory +
+                 " although " + writer + "'s store (" + line_label(trace, x.data_write_site) +
                  ") happens before it: the trace breaks the memory model";
     } else {
         const std::string saw = x.chain.reader == x.reader ? std::string("it") : block_thread(trace, x.chain.reader);
-        f.text = "stale read of global address " + hex(x.address) + ": " + reader + " (" +
-                 line_label(trace, x.data_read_site) + ") reads data " + writer + " wrote (" +
-                 line_label(trace, x.data_write_site) + ") before setting a flag (" +
-                 line_label(trace, x.chain.write_site) + ") that " + saw + " saw (" +
-                 line_label(trace, x.chain.read_site) + "), but nothing orders the data: " + missing_words(trace, x, f.missing);
+        f.text = "stale read of " + f.memory + ": " + reader + " (" + line_label(trace, x.data_read_site) +
+                 ") reads data " + writer + " wrote (" + line_label(trace, x.data_write_site) +
+                 ") before setting a flag (" + line_label(trace, x.chain.write_site) + ") that " + saw +
+                 " saw (" + line_label(trace, x.chain.read_site) +
+                 "), but nothing orders the data: " + missing_words(trace, x, f.missing);
     }
     render_message(f);
     return f;

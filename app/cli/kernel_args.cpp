@@ -1,12 +1,39 @@
 #include "cli/kernel_args.h"
 
 #include "cli/args.h"
+#include "trace/naming.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace synclab::cli {
+
+namespace {
+
+bool identifier_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The NAME of "NAME:TYPE:COUNT..." (a C identifier other than "buf"), or "".
+std::string buffer_name_prefix(const std::string& text) {
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos || colon == 0 || std::isdigit(static_cast<unsigned char>(text[0])))
+        return "";
+    const std::string name = text.substr(0, colon);
+    if (name == "buf" || !std::all_of(name.begin(), name.end(), identifier_char)) return "";
+    return name;
+}
+
+} // namespace
 
 ArgSpec parse_arg_spec(const std::string& text, size_t position) {
     const std::string where = "--arg #" + std::to_string(position + 1) + " ('" + text + "')";
     ArgSpec spec;
+    if (const std::string name = buffer_name_prefix(text); !name.empty()) {
+        spec = parse_arg_spec("buf" + text.substr(name.size()), position);
+        spec.name = name;
+        return spec;
+    }
     if (!launch::is_buffer_spec(text)) {
         if (text.empty()) throw UsageError(where + ": empty value");
         spec.scalar_text = text;
@@ -21,7 +48,84 @@ ArgSpec parse_arg_spec(const std::string& text, size_t position) {
     return spec;
 }
 
-launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed) {
+std::vector<std::string> source_parameter_names(const std::string& source_text, const ptx::Function& fn) {
+    // "ns::reduce<256>" -> "reduce"
+    std::string name = trace::kernel_name(fn.name);
+    name = name.substr(0, name.find('<'));
+    if (const size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
+    if (name.empty()) return {};
+    // The definition: the name as a whole word, followed by '(' and, after the parameter list, '{'
+    // (a call or a declaration is followed by something else).
+    for (size_t at = source_text.find(name); at != std::string::npos; at = source_text.find(name, at + 1)) {
+        if (at > 0 && identifier_char(source_text[at - 1])) continue;
+        size_t open = at + name.size();
+        if (open < source_text.size() && source_text[open] == '<') { // a template's arguments
+            int depth = 0;
+            for (; open < source_text.size(); ++open) {
+                depth += source_text[open] == '<' ? 1 : source_text[open] == '>' ? -1 : 0;
+                if (depth == 0) break;
+            }
+            ++open;
+        }
+        while (open < source_text.size() && std::isspace(static_cast<unsigned char>(source_text[open])))
+            ++open;
+        if (open >= source_text.size() || source_text[open] != '(') continue;
+        std::vector<std::string> params;
+        std::string current;
+        int depth = 0;
+        size_t close = open + 1;
+        for (; close < source_text.size(); ++close) {
+            const char c = source_text[close];
+            if (depth == 0 && (c == ',' || c == ')')) {
+                params.push_back(current);
+                current.clear();
+                if (c == ')') break;
+                continue;
+            }
+            depth += (c == '(' || c == '<' || c == '[') ? 1 : (c == ')' || c == '>' || c == ']') ? -1 : 0;
+            current += c;
+        }
+        size_t body = close + 1;
+        while (body < source_text.size() && std::isspace(static_cast<unsigned char>(source_text[body])))
+            ++body;
+        if (body >= source_text.size() || source_text[body] != '{') continue;
+        // Each parameter's name: its last identifier before any default value or array bounds.
+        std::vector<std::string> names;
+        for (std::string p : params) {
+            p = p.substr(0, p.find('='));
+            p = p.substr(0, p.find('['));
+            size_t end = p.size();
+            while (end > 0 && !identifier_char(p[end - 1]))
+                --end;
+            size_t start = end;
+            while (start > 0 && identifier_char(p[start - 1]))
+                --start;
+            names.push_back(p.substr(start, end - start));
+        }
+        if (names.size() == 1 && names[0].empty() && fn.params.empty()) return {};
+        if (names.size() != fn.params.size()) return {};
+        return names;
+    }
+    return {};
+}
+
+std::vector<std::string> buffer_names(const ptx::Function& fn, const std::vector<ArgSpec>& specs,
+                                      const std::vector<std::string>& source_names) {
+    std::vector<std::string> names(specs.size());
+    for (size_t i = 0; i < specs.size(); ++i) {
+        if (!specs[i].is_buffer) continue;
+        if (!specs[i].name.empty())
+            names[i] = specs[i].name;
+        else if (i < source_names.size() && i < fn.params.size() && !source_names[i].empty())
+            names[i] = source_names[i];
+        else
+            names[i] = "arg" + std::to_string(i);
+    }
+    return names;
+}
+
+launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed,
+                            const std::vector<std::string>& names) {
     if (specs.size() != fn.params.size())
         throw UsageError("kernel " + fn.name + " takes " + std::to_string(fn.params.size()) +
                          " parameters, but " + std::to_string(specs.size()) + " --arg were given");
@@ -35,7 +139,9 @@ launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>&
             if (p.size != 8)
                 throw UsageError(where + " is a " + std::to_string(p.size) + "-byte scalar, not a pointer");
             inputs.args.push_back(launch::KernelArg::pointer(static_cast<uint32_t>(inputs.buffers.size())));
-            inputs.buffers.push_back(launch::make_buffer(s.buffer, "arg" + std::to_string(i), rng));
+            const std::string name =
+                i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
+            inputs.buffers.push_back(launch::make_buffer(s.buffer, name, rng));
             continue;
         }
         try {

@@ -1,6 +1,7 @@
 // `synclab check` arguments: `buf:TYPE:COUNT[:zero|iota|random|const=V]` (launch/launch.h) binds a
-// fresh buffer to a pointer parameter; a plain number binds a scalar parameter (typed by the PTX
-// parameter).
+// fresh buffer to a pointer parameter, `NAME:TYPE:COUNT[:...]` the same buffer named NAME (as the
+// kernel's source calls it: findings then say "out[3]"); a plain number binds a scalar parameter
+// (typed by the PTX parameter).
 #pragma once
 
 #include "launch/launch.h"
@@ -14,6 +15,7 @@ namespace synclab::cli {
 
 struct ArgSpec {
     bool is_buffer = false;
+    std::string name; // NAME of NAME:TYPE:COUNT; "" for buf:TYPE:COUNT
     launch::BufferSpec buffer;
     std::string scalar_text; // the number as given, parsed against the parameter's type
 };
@@ -21,8 +23,20 @@ struct ArgSpec {
 // Parses one --arg value; throws UsageError naming the argument position and what is wrong.
 ArgSpec parse_arg_spec(const std::string& text, size_t position);
 
-// Builds the inputs for a kernel from the specs (random contents from `seed`). Buffers are named
-// "arg<i>" (i = parameter position). Throws UsageError if the specs do not fit the parameters.
-launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed);
+// The kernel's parameter names as its CUDA source writes them ("in", "out" for `__global__ void
+// reverse(const int* in, int* out)`), found by the kernel's name (`fn`'s demangled name without
+// namespaces and template arguments); empty when the source has no such definition or its
+// parameter count differs from the PTX's.
+std::vector<std::string> source_parameter_names(const std::string& source_text, const ptx::Function& fn);
+
+// The name of each parameter's buffer: the spec's NAME, else the parameter's name in the source
+// (`source_names`, may be empty), else "arg<i>" (i = parameter position); "" for scalars.
+std::vector<std::string> buffer_names(const ptx::Function& fn, const std::vector<ArgSpec>& specs,
+                                      const std::vector<std::string>& source_names);
+
+// Builds the inputs for a kernel from the specs (random contents from `seed`), buffers named by
+// `names` (buffer_names). Throws UsageError if the specs do not fit the parameters.
+launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed,
+                            const std::vector<std::string>& names = {});
 
 } // namespace synclab::cli

@@ -92,9 +92,11 @@ Usage:
       A .cu is compiled as the lessons are (nvcc, else NVRTC); --nvcc-arg passes one more option
       (repeatable: -G keeps what -O3 removes, -DN=64). SPEC: buf:TYPE:COUNT[:INIT] for a pointer
       (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64; INIT: zero (default), iota, random (0..99),
-      random=LO..HI (whole numbers, e.g. random=1..999999), const=V), a plain number for a scalar.
-      Buffers are named arg0, arg1 ... (parameter position); --dump arg1 prints one afterwards.
-      --histogram BUFFER [--per N]: the outcome histogram of a buffer (arg<i> or its parameter name)
+      random=LO..HI (whole numbers, e.g. random=1..999999), const=V), a plain number for a scalar;
+      NAME:TYPE:COUNT[:INIT] names the buffer (findings then say "out[3]"). Unnamed buffers take the
+      parameter's name in the CUDA source where it is at hand, else arg0, arg1 ... (parameter
+      position); --dump NAME (or arg<i>) prints one afterwards.
+      --histogram BUFFER [--per N]: the outcome histogram of a buffer (its name, arg<i> or its parameter name)
       over the --reps runs, or over every execution with --schedule exhaustive: a litmus test of your own.
   synclab report FILE.slt
       The findings of a saved trace, in a compute-sanitizer-like form.
@@ -109,7 +111,6 @@ Usage:
 
 Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
 )";
-
 
 // [SECTION] Shared option handling
 
@@ -439,10 +440,13 @@ source_of_ptx(const ptx::Function& kernel, const ptx::Module& module, const std:
     return std::nullopt;
 }
 
-// The parameter `name` names: "arg<i>" or its PTX name; SIZE_MAX for none.
-size_t param_index(const ptx::Function& fn, const std::string& name) {
+// The parameter `name` names: "arg<i>", its PTX name or its buffer's name (`names`, buffer_names);
+// SIZE_MAX for none.
+size_t param_index(const ptx::Function& fn, const std::string& name, const std::vector<std::string>& names) {
     for (size_t i = 0; i < fn.params.size(); ++i)
-        if (name == "arg" + std::to_string(i) || name == fn.params[i].name) return i;
+        if (name == "arg" + std::to_string(i) || name == fn.params[i].name ||
+            (i < names.size() && name == names[i]))
+            return i;
     return SIZE_MAX;
 }
 
@@ -485,28 +489,39 @@ int cmd_check(const std::vector<std::string>& argv) {
     } catch (const ptx::KernelLookupError& e) {
         throw UsageError(e.what()); // a --kernel that names no kernel (or several) of the file
     }
+    // The CUDA source, for the parameters' names: the .cu itself, or the one a .ptx made with
+    // -lineinfo names where it is on this machine.
+    std::string source_name = std::filesystem::path(path).filename().string(), source_text;
+    if (is_cu) {
+        source_text = source;
+    } else if (const auto cu = source_of_ptx(*fn, module, path)) {
+        source_name = cu->first;
+        source_text = cu->second;
+    }
+    // Buffers are named as the user or the source names them, so that findings say "out[3]".
+    const std::vector<std::string> names = buffer_names(*fn, specs, source_parameter_names(source_text, *fn));
     // Validate the bindings once, before running.
-    build_inputs(*fn, specs, o.seed);
+    build_inputs(*fn, specs, o.seed, names);
     if (const auto buffer = a.value("histogram")) {
-        const size_t index = param_index(*fn, *buffer);
+        const size_t index = param_index(*fn, *buffer, names);
         if (index == SIZE_MAX || !specs[index].is_buffer)
             throw UsageError("--histogram " + *buffer +
                              (index == SIZE_MAX ? ": no parameter of that name"
                                                 : ": parameter " + fn->params[index].name + " is a scalar") +
-                             " (buffers are arg<i> for buf: arguments, or their parameter names)");
-        o.histogram.buffer = "arg" + std::to_string(index);
+                             " (buffers are named by NAME:TYPE:COUNT, arg<i> or their parameter names)");
+        o.histogram.buffer = names[index];
         o.histogram.type = specs[index].buffer.type;
     }
     // --dump: which parameter, and which of the run's buffers it is (checked before running).
     size_t dump_param = SIZE_MAX, dump_buffer = 0;
     if (const auto dump = a.value("dump")) {
-        dump_param = param_index(*fn, *dump);
+        dump_param = param_index(*fn, *dump, names);
         if (dump_param == SIZE_MAX || !specs[dump_param].is_buffer)
             throw UsageError("--dump " + *dump +
-                             (dump_param == SIZE_MAX ? ": no parameter of that name"
-                                                     : ": parameter " + fn->params[dump_param].name +
-                                                           " is a scalar") +
-                             " (buffers are arg<i> for buf: arguments, or their parameter names)");
+                             (dump_param == SIZE_MAX
+                                  ? ": no parameter of that name"
+                                  : ": parameter " + fn->params[dump_param].name + " is a scalar") +
+                             " (buffers are named by NAME:TYPE:COUNT, arg<i> or their parameter names)");
         for (size_t i = 0; i < dump_param; ++i)
             dump_buffer += specs[i].is_buffer ? 1 : 0;
     }
@@ -521,15 +536,10 @@ int cmd_check(const std::vector<std::string>& argv) {
         throw UsageError("--grid " + *grid + " --block " + *block + ": " + problem);
     job.launch.dynamic_shared_bytes =
         static_cast<uint32_t>(a.uint_or("shared", 0, 0, launch::kMaxSharedBytes));
-    job.make_inputs = [fn, specs](uint64_t seed) { return build_inputs(*fn, specs, seed); };
-    job.source_name = std::filesystem::path(path).filename().string();
-    if (is_cu) {
-        job.source_text = source;
-    } else if (const auto cu = source_of_ptx(*fn, module, path)) {
-        // A .ptx made with -lineinfo names its .cu: show (and check) the CUDA lines where it is here.
-        job.source_name = cu->first;
-        job.source_text = cu->second;
-    }
+    job.make_inputs = [fn, specs, names](uint64_t seed) { return build_inputs(*fn, specs, seed, names); };
+    // A .ptx made with -lineinfo names its .cu: show (and check) the CUDA lines where it is here.
+    job.source_name = source_name;
+    job.source_text = source_text;
     job.ptx_text = ptx_text;
     const runner::RunSummary summary = run_job_or_explain(&job, nullptr, nullptr, o, !a.flag("json"));
     save_if_asked(a, summary);

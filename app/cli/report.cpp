@@ -2,6 +2,7 @@
 
 #include "ptx/kernel_names.h"
 #include "runner/outcome.h"
+#include "trace/naming.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,18 +10,6 @@
 #include <sstream>
 
 namespace synclab::cli {
-
-std::string thread_name(const trace::Trace& trace, uint32_t thread) {
-    if (thread >= trace.threads.size()) return "thread #" + std::to_string(thread);
-    const trace::ThreadInfo& t = trace.threads[thread];
-    const trace::Dim3& g = trace.meta.grid;
-    const trace::Dim3& b = trace.meta.block;
-    std::ostringstream os;
-    os << "block (" << t.block % g.x << "," << (t.block / g.x) % g.y << "," << t.block / (g.x * g.y)
-       << ") thread (" << t.thread_in_block % b.x << "," << (t.thread_in_block / b.x) % b.y << ","
-       << t.thread_in_block / (b.x * b.y) << ")";
-    return os.str();
-}
 
 nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trace) {
     nlohmann::json threads = nlohmann::json::array();
@@ -44,6 +33,14 @@ nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trac
                         {"runs", f.runs},
                         {"message", f.message}};
     if (f.kind == analysis::FindingKind::LostUpdate) j["lost"] = f.lost;
+    // The example address, always as a number, and as the source names it where a variable or
+    // buffer holds it ("memory": "s_tile[159]", "region": "s_tile"; else the address in words and
+    // no region).
+    if (!f.memory.empty()) {
+        j["address"] = f.address;
+        j["memory"] = f.memory;
+        j["region"] = f.region.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.region);
+    }
     return j;
 }
 
@@ -379,6 +376,7 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
             out << "Atomic contention on __" << trace::to_string(f.space) << "__ memory (performance)";
             break;
         }
+        if (!f.memory.empty()) out << " at " << f.memory;
         out << " (" << analysis::with_thousands(f.count) << (f.count == 1 ? " occurrence" : " occurrences")
             << ", " << analysis::with_thousands(f.harmful) << " harmful)\n";
         // One line per site: its CUDA line where it has one, else its PTX line.
@@ -392,7 +390,7 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
             else
                 out << "an unknown line";
             if (site < trace.sites.size()) out << "  [" << trace.sites[site].text << "]";
-            if (i < f.threads.size()) out << " by " << thread_name(trace, f.threads[i]);
+            if (i < f.threads.size()) out << " by " << trace::thread_name(trace, f.threads[i]);
             out << "\n";
         }
         out << "=========     " << f.message << "\n";

@@ -33,7 +33,4 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& summary,
 void print_findings_report(std::ostream& out, const trace::Trace& trace,
                            const std::vector<analysis::Finding>& findings);
 
-// "block (0,0,0) thread (17,0,0)" for a trace thread index.
-std::string thread_name(const trace::Trace& trace, uint32_t thread);
-
 } // namespace synclab::cli

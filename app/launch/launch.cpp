@@ -232,6 +232,32 @@ const char* to_string(ElemType t) {
     return "?";
 }
 
+const char* ptx_type(ElemType t) {
+    switch (t) {
+    case ElemType::I8:
+        return "s8";
+    case ElemType::U8:
+        return "u8";
+    case ElemType::I16:
+        return "s16";
+    case ElemType::U16:
+        return "u16";
+    case ElemType::I32:
+        return "s32";
+    case ElemType::U32:
+        return "u32";
+    case ElemType::I64:
+        return "s64";
+    case ElemType::U64:
+        return "u64";
+    case ElemType::F32:
+        return "f32";
+    case ElemType::F64:
+        return "f64";
+    }
+    return "";
+}
+
 bool is_float(ElemType t) {
     return t == ElemType::F32 || t == ElemType::F64;
 }
@@ -316,6 +342,7 @@ uint64_t buffer_rng_seed(uint64_t seed) {
 Buffer make_buffer(const BufferSpec& spec, std::string name, uint64_t& rng_state) {
     Buffer b;
     b.name = std::move(name);
+    b.type = spec.type;
     b.bytes.assign(spec.count * elem_size(spec.type), 0);
     for (uint64_t e = 0; e < spec.count; ++e) {
         switch (spec.init) {

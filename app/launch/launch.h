@@ -7,6 +7,7 @@
 #include "trace/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -50,9 +51,14 @@ const char* to_string(MemoryModel model);                      // "sc", "relaxed
 bool parse_memory_model(std::string_view text, MemoryModel& out); // false for anything else
 
 // A device buffer as the host sees it. A runner gives each one a device address.
+enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+
 struct Buffer {
-    std::string name;
+    std::string name; // as the kernel's source calls it where known (a lesson's buffer, a --arg NAME)
     std::vector<uint8_t> bytes;
+    // The element type where the buffer was made from one (make_buffer): names and types its
+    // elements in the trace's memory map ("hist[3]" holding u32s).
+    std::optional<ElemType> type;
 };
 
 // One kernel argument, in the order of the kernel's parameters.
@@ -73,11 +79,11 @@ struct Inputs {
 
 // [SECTION] Buffers described in text: buf:TYPE:COUNT[:zero|iota|random|random=LO..HI|const=V]
 
-enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
 uint32_t elem_size(ElemType type);
 // The element of `type` at `p` (elem_size bytes), as a double.
 double element_value(const uint8_t* p, ElemType type);
 const char* to_string(ElemType type); // "i32", ...
+const char* ptx_type(ElemType type);  // the PTX spelling: "s32", "u32", "f32", ...
 bool is_float(ElemType type);
 
 struct BufferSpec {

@@ -2,6 +2,7 @@
 #include "ptx/ir.h"
 
 #include "ptx/parser.h"
+#include "trace/naming.h"
 
 namespace synclab::ptx {
 
@@ -240,6 +241,42 @@ std::vector<trace::Site> site_table(const Function& function) {
         sites.push_back({function.code[i].ptx_line, function.code[i].source_line,
                          i < function.text.size() ? function.text[i] : std::string()});
     return sites;
+}
+
+namespace {
+
+// What a declared type says of the elements: PTX's spelling and size, or nothing for bytes
+// (a `__shared__ float s_tile[64]` is `.b8 s_tile[256]` in PTX: its accesses say the width).
+void set_element(trace::MemoryRegion& region, Type type) {
+    if (type == Type::None || type == Type::B8) return;
+    region.element_type = to_string(type);
+    region.element_size = type_size(type);
+}
+
+} // namespace
+
+std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes) {
+    std::vector<trace::MemoryRegion> regions;
+    for (const SharedSymbol& symbol : function.shared_symbols) {
+        trace::MemoryRegion r;
+        r.name = trace::variable_name(symbol.name);
+        r.space = trace::Space::Shared;
+        r.base = symbol.offset;
+        r.bytes = symbol.is_extern ? dynamic_shared_bytes : symbol.size;
+        set_element(r, symbol.type);
+        if (r.bytes != 0) regions.push_back(std::move(r));
+    }
+    return regions;
+}
+
+trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address) {
+    trace::MemoryRegion r;
+    r.name = trace::variable_name(variable.name);
+    r.space = trace::Space::Global;
+    r.base = address;
+    r.bytes = variable.size;
+    set_element(r, variable.type);
+    return r;
 }
 
 // Only kernels (.entry) are found: a .func of that name, or no function at all, gives nullptr.

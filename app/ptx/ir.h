@@ -267,9 +267,21 @@ struct Param {
 struct GlobalVar {
     std::string name;
     Space space = Space::Global;
+    Type type = Type::None; // declared element type (`.u32 counter`; a struct or array of bytes: .b8)
     uint32_t size = 0;
     uint32_t align = 1;
     std::vector<uint8_t> init; // initial bytes (empty = zero)
+};
+
+// A .shared variable of a function's window as the parser laid it out (the module-scope ones the
+// function uses, then its own): what a shared address is called ("s_tile" for
+// "_ZZ14stencil_kernelPKfPfE6s_tile", trace/naming.h).
+struct SharedSymbol {
+    std::string name;       // the PTX symbol
+    uint32_t offset = 0;    // in the block's shared window
+    uint64_t size = 0;      // bytes; 0 for an `extern` array (as big as the launch's dynamic shared memory)
+    Type type = Type::None; // declared element type (.b8 for most arrays)
+    bool is_extern = false; // starts at Function::shared_dynamic_offset
 };
 
 struct Function {
@@ -282,6 +294,7 @@ struct Function {
     std::vector<std::string> text;      // text[i] = instruction i as written (one line, no trailing ';')
     uint32_t shared_static_bytes = 0;   // static .shared variables laid out from offset 0
     uint32_t shared_dynamic_offset = 0; // where `extern .shared` arrays start (aligned end of static)
+    std::vector<SharedSymbol> shared_symbols; // its shared window's variables, by offset
     uint32_t local_bytes = 0;           // per-thread .local frame (__local_depot)
     uint32_t decl_line = 0;             // PTX line of the .entry / .func
 };
@@ -289,6 +302,13 @@ struct Function {
 // The trace's site table of a function: one Site per instruction (PTX line, CUDA line, text), so that
 // events name lines without the PTX at hand. Every runner builds its traces' sites with it.
 std::vector<trace::Site> site_table(const Function& function);
+
+// The trace's names for a function's shared window (trace::MemoryMap): one region per shared
+// variable, named as the source names it ("s_tile"), its `extern` arrays as big as
+// `dynamic_shared_bytes` (none when that is 0). Every runner fills its traces' maps with these.
+std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes);
+// The region of a module-scope `.global` variable (a `__device__` variable) placed at `address`.
+trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address);
 
 struct Module {
     std::string version; // ".version 9.0" -> "9.0"

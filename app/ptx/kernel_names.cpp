@@ -1,9 +1,6 @@
 #include "ptx/kernel_names.h"
 
 #include <cctype>
-#include <cstdlib>
-#include <cxxabi.h>
-#include <memory>
 #include <regex>
 
 namespace synclab::ptx {
@@ -17,26 +14,6 @@ std::string normalized(std::string_view text) {
         if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
     static const std::regex literal_suffix(R"(\b([0-9]+)[uUlL]+\b)");
     return std::regex_replace(compact, literal_suffix, "$1");
-}
-
-// "void reduce<256u>(int const*, int*)" -> "reduce<256u>": drops the return type that demangled
-// template functions carry and the parameter list (the parenthesis group that closes the
-// signature; "(anonymous namespace)::k(int*)" has another one before it).
-std::string without_parameters(const std::string& signature) {
-    size_t open = std::string::npos;
-    if (!signature.empty() && signature.back() == ')') {
-        int depth = 0;
-        for (size_t i = signature.size(); i-- > 0;) {
-            if (signature[i] == ')') ++depth;
-            if (signature[i] == '(' && --depth == 0) {
-                open = i;
-                break;
-            }
-        }
-    }
-    std::string name = signature.substr(0, open);
-    if (name.starts_with("void ")) name = name.substr(5);
-    return name;
 }
 
 // A kernel in an unnamed namespace is named with or without its "(anonymous namespace)::".
@@ -61,14 +38,6 @@ std::string without_template_arguments(const std::string& name) {
 
 } // namespace
 
-std::string demangle(const std::string& symbol) {
-    if (!symbol.starts_with("_Z")) return symbol;
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(
-        abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
-    return status == 0 && text ? std::string(text.get()) : symbol;
-}
-
 std::vector<const Function*> find_kernels(const Module& module, std::string_view name) {
     std::vector<const Function*> out;
     for (const Function& f : module.functions)
@@ -77,7 +46,7 @@ std::vector<const Function*> find_kernels(const Module& module, std::string_view
     for (const Function& f : module.functions) {
         if (!f.is_entry) continue;
         const std::string signature = demangle(f.name);
-        const std::string bare = without_parameters(signature);
+        const std::string bare = trace::without_parameters(signature);
         for (const std::string& form : {signature, bare, without_template_arguments(bare)})
             if (normalized(form) == wanted || normalized(without_anonymous_namespace(form)) == wanted) {
                 out.push_back(&f);

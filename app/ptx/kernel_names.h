@@ -1,10 +1,12 @@
 // Kernel names as a user writes them. nvcc mangles the name of every kernel that is not
 // `extern "C"` (`block_sum(const int*, int*)` is `_Z9block_sumPKiPi` in the PTX); a user asks for
-// `block_sum`, or `reduce<256>` for a template. The C++ runtime's demangler (abi::__cxa_demangle)
-// turns symbols back into signatures; the matching rules are here, in one place.
+// `block_sum`, or `reduce<256>` for a template. The C++ runtime's demangler (abi::__cxa_demangle,
+// wrapped by trace/naming.h, which every layer names kernels with) turns symbols back into
+// signatures; the matching rules are here, in one place.
 #pragma once
 
 #include "ptx/ir.h"
+#include "trace/naming.h"
 
 #include <stdexcept>
 #include <string>
@@ -14,7 +16,7 @@
 namespace synclab::ptx {
 
 // "block_sum(int const*, int*)" for "_Z9block_sumPKiPi"; a name that is not mangled comes back as is.
-std::string demangle(const std::string& symbol);
+using trace::demangle;
 
 // The kernels of `module` that `name` means, in PTX order:
 // 1. the entry whose PTX name is exactly `name` (mangled or extern "C");

@@ -187,6 +187,7 @@ class Scope {
 
 struct SharedVar {
     std::string name;
+    Type type = Type::None;
     uint64_t size = 0;
     uint32_t align = 1;
     bool is_extern = false; // `.extern .shared ... name[]`: starts at Function::shared_dynamic_offset

@@ -51,6 +51,17 @@ void Parser::finish_function(FunctionState& st) {
         place(st.shared[i], local_offset[i]);
     fn.shared_static_bytes = static_cast<uint32_t>(cursor);
     fn.shared_dynamic_offset = static_cast<uint32_t>(align_up(cursor, dynamic_align));
+    auto name = [&](const SharedVar& var, uint64_t offset) {
+        const uint64_t at = var.is_extern ? fn.shared_dynamic_offset : offset;
+        fn.shared_symbols.push_back(
+            {var.name, uint32_t(at), var.is_extern ? 0 : var.size, var.type, var.is_extern});
+    };
+    for (size_t i = 0; i < module_shared_.size(); ++i)
+        if (module_used[i]) name(module_shared_[i], module_offset[i]);
+    for (size_t i = 0; i < st.shared.size(); ++i)
+        name(st.shared[i], local_offset[i]);
+    std::stable_sort(fn.shared_symbols.begin(), fn.shared_symbols.end(),
+                     [](const SharedSymbol& a, const SharedSymbol& b) { return a.offset < b.offset; });
     for (const SharedRef& ref : st.shared_refs) {
         const SharedVar& var = ref.module_scope ? module_shared_[ref.index] : st.shared[ref.index];
         const uint64_t base = var.is_extern

@@ -89,7 +89,7 @@ uint32_t Parser::expect_align(const Token& directive) {
 SharedVar Parser::shared_var(const VarDecl& decl, bool is_extern, const Token& at) const {
     if (decl.unsized && !is_extern)
         fail_at(at, "shared array '" + std::string(decl.name) + "[]' needs a size or .extern");
-    return SharedVar{std::string(decl.name), decl.size, decl.align, is_extern && decl.unsized};
+    return SharedVar{std::string(decl.name), decl.type, decl.size, decl.align, is_extern && decl.unsized};
 }
 
 // `= scalar` or `= {a, b, {c, d}}`; elements are little-endian, missing trailing ones are zero.
@@ -154,6 +154,7 @@ void Parser::parse_module_variable(const Token& space_token, bool is_extern) {
     GlobalVar var;
     var.name = std::string(decl.name);
     var.space = space_token.is_directive(".const") ? Space::Const : Space::Global;
+    var.type = decl.type;
     var.size = static_cast<uint32_t>(decl.size);
     var.align = decl.align;
     var.init = std::move(decl.init);

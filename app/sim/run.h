@@ -52,6 +52,7 @@ class Run {
     void build_params();
     void allocate_globals();
     void start_trace();
+    void fill_memory_map(trace::MemoryMap& map) const;
     void find_unused_results();
     uint64_t start_clock(uint32_t block) const;
     void admit_blocks();

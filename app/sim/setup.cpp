@@ -243,6 +243,7 @@ void Run::start_trace() {
         event_room_ = std::min<uint64_t>(t.events.capacity(), options_.max_events);
         peak_bytes_ = fixed_bytes_ + trace_bytes();
     }
+    fill_memory_map(t.memory);
     t.meta.kernel = fn_.name;
     t.meta.backend = "sim";
     t.meta.device = "SyncLab simulator";
@@ -254,6 +255,30 @@ void Run::start_trace() {
     t.meta.block = launch_.block;
     t.meta.dynamic_shared_bytes = launch_.dynamic_shared_bytes;
     t.meta.dropped_events = 0;
+}
+
+// The launch's named memory, where this run placed it: the caller's buffers, the module's
+// `__device__` variables and the kernel's shared arrays (every block's window alike). A few regions
+// per launch: naming happens when a finding or view is written, never per event.
+void Run::fill_memory_map(trace::MemoryMap& map) const {
+    map.clear();
+    for (size_t i = 0; i < buffers_.size(); ++i) {
+        trace::MemoryRegion r;
+        r.name = buffers_[i].name.empty() ? "buffer " + std::to_string(i) : buffers_[i].name;
+        r.space = trace::Space::Global;
+        r.base = buffer_address_[i];
+        r.bytes = buffers_[i].bytes.size();
+        if (buffers_[i].type) {
+            r.element_type = launch::ptx_type(*buffers_[i].type);
+            r.element_size = launch::elem_size(*buffers_[i].type);
+        }
+        map.add(std::move(r));
+    }
+    for (size_t i = 0; i < module_.globals.size(); ++i)
+        if (module_.globals[i].space == ptx::Space::Global)
+            map.add(ptx::global_region(module_.globals[i], symbol_address_[i]));
+    for (trace::MemoryRegion& r : ptx::shared_regions(fn_, launch_.dynamic_shared_bytes))
+        map.add(std::move(r));
 }
 
 // [SECTION] Cooperative launch =====================================================================

@@ -5,6 +5,7 @@
 // few integer conversions and memcpys. nlohmann::json would build the whole document in memory.
 #include "trace/chrome_export.h"
 
+#include "trace/naming.h"
 #include "trace/slt_file.h"
 
 #include <algorithm>
@@ -198,6 +199,9 @@ class Exporter {
     void run() {
         const bool gpu = trace_.meta.backend == "gpu";
         sites_ = format_sites(trace_);
+        site_width_.assign(std::max<size_t>(trace_.sites.size(), 1), 0);
+        for (size_t s = 0; s < trace_.sites.size(); ++s)
+            site_width_[s] = access_size(trace_, uint32_t(s));
         assign_warps();
         group_events();
         if (gpu && have_time_) time_base_ = min_time_;
@@ -370,11 +374,27 @@ class Exporter {
         out_.raw(site.name_suffix);
         out_.raw("\",\"args\":{\"thread\":");
         out_.u64(e.thread);
+        // The thread as every view names it: its block (the process) and its index in the block.
+        out_.raw(",\"thread_in_block\":");
+        out_.u64(thread.thread_in_block);
         out_.raw(",\"lane\":");
         out_.u64(thread.lane);
         if (access) {
             out_.raw(",\"address\":");
             out_.hex(e.address);
+            // The variable or buffer element, where the trace's memory map names it ("s_tile[159]").
+            if (!trace_.memory.empty()) {
+                const MemoryPlace place = memory_place(trace_.memory, e.space(), e.address,
+                                                       site_width_[e.site < site_width_.size() ? e.site : 0]);
+                if (place.region != nullptr) {
+                    out_.raw(",\"memory\":");
+                    memory_text_ = place.region->name;
+                    memory_text_ += '[';
+                    memory_text_ += std::to_string(place.element);
+                    memory_text_ += ']';
+                    out_.str(memory_text_);
+                }
+            }
             out_.raw(",\"value\":");
             out_.u64(e.value);
             out_.raw(",\"size\":");
@@ -534,6 +554,7 @@ class Exporter {
         text("scenario", m.scenario);
         text("variant", m.variant);
         text("kernel", m.kernel);
+        text("kernel_name", kernel_name(m.kernel));
         text("backend", m.backend);
         text("device", m.device);
         number("sm_count", m.sm_count);
@@ -570,6 +591,9 @@ class Exporter {
     const Trace& trace_;
     JsonOut out_;
     std::vector<SiteText> sites_;
+    std::vector<uint32_t>
+        site_width_;          // per site: its access width (access_size), which indexes untyped arrays
+    std::string memory_text_; // reused: an access's "s_tile[159]"
     std::vector<uint64_t> warp_keys_;   // (block << 16) | warp, sorted
     std::vector<uint32_t> thread_warp_; // thread -> index in warp_keys_
     std::vector<uint32_t> phase_;       // event -> its lane's phase

@@ -39,6 +39,8 @@ constexpr uint32_t kTagCas = 0x46534143;     // "CASF"
 // Optional (written only when the trace has a residency table, so older traces save as before;
 // readers that predate it skip it as an unknown section): per block, BlockResidency records.
 constexpr uint32_t kTagResidency = 0x4e445352; // "RSDN"
+// Optional likewise (written only when the trace has a memory map): the MemoryMap's regions.
+constexpr uint32_t kTagMemoryMap = 0x50414d4d; // "MMAP"
 constexpr uint32_t kSectionCountV1 = 4;
 constexpr uint32_t kSectionCountV3 = 7;
 constexpr uint32_t kMaxHeaderSize = 4096;   // sanity bound for headers of future versions
@@ -134,6 +136,8 @@ const char* section_name(uint32_t tag) {
         return "timing";
     case kTagResidency:
         return "residency";
+    case kTagMemoryMap:
+        return "memory map";
     case kTagCas:
         return "cas failures";
     }
@@ -426,6 +430,24 @@ std::vector<uint8_t> sites_payload(const std::vector<Site>& sites) {
     return std::move(w.bytes);
 }
 
+// MMAP: u32 region count, then per region: u8 space, 3 zero bytes, u32 element_size, u64 base,
+// u64 bytes, name and element_type as u32 length + UTF-8 bytes.
+std::vector<uint8_t> memory_map_payload(const MemoryMap& map) {
+    ByteWriter w;
+    w.put(uint32_t(map.regions().size()));
+    for (const MemoryRegion& r : map.regions()) {
+        w.put(uint8_t(r.space));
+        w.put(uint8_t(0));
+        w.put(uint16_t(0));
+        w.put(r.element_size);
+        w.put(r.base);
+        w.put(r.bytes);
+        w.put_string(r.name);
+        w.put_string(r.element_type);
+    }
+    return std::move(w.bytes);
+}
+
 void write_section_header(Sink& sink, uint32_t tag, uint32_t record_size, uint64_t payload_size,
                           uint64_t checksum) {
     uint8_t h[kSltSectionHeaderSize];
@@ -473,7 +495,8 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     uint8_t header[kSltHeaderSize] = {};
     const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
                    flags = 0, header_size = kSltHeaderSize,
-                   section_count = kSectionCountV3 + (trace.residency.empty() ? 0 : 1);
+                   section_count =
+                       kSectionCountV3 + (trace.residency.empty() ? 0 : 1) + (trace.memory.empty() ? 0 : 1);
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
                    event_count = trace.events.size();
     std::memcpy(header + 0, kSltMagic, 8);
@@ -509,6 +532,10 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     if (!trace.residency.empty())
         write_section(sink, kTagResidency, sizeof(BlockResidency), trace.residency.data(),
                       trace.residency.size() * sizeof(BlockResidency));
+    if (!trace.memory.empty()) {
+        const std::vector<uint8_t> map = memory_map_payload(trace.memory);
+        write_section(sink, kTagMemoryMap, 0, map.data(), map.size());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -748,15 +775,16 @@ class TraceReader {
         const std::string label =
             known ? std::string(known) + " section"
                   : "section " + std::to_string(index) + " (tag '" + printable_bytes(h, 4) + "')";
-        bool* seen = tag == kTagMeta      ? &seen_meta
-                     : tag == kTagThreads ? &seen_threads
-                     : tag == kTagSites   ? &seen_sites
-                     : tag == kTagEvents  ? &seen_events
-                     : tag == kTagBlocks  ? &seen_blocks_
-                     : tag == kTagTiming  ? &seen_timing_
-                     : tag == kTagCas     ? &seen_cas_
+        bool* seen = tag == kTagMeta        ? &seen_meta
+                     : tag == kTagThreads   ? &seen_threads
+                     : tag == kTagSites     ? &seen_sites
+                     : tag == kTagEvents    ? &seen_events
+                     : tag == kTagBlocks    ? &seen_blocks_
+                     : tag == kTagTiming    ? &seen_timing_
+                     : tag == kTagCas       ? &seen_cas_
                      : tag == kTagResidency ? &seen_residency_
-                                          : nullptr;
+                     : tag == kTagMemoryMap ? &seen_memory_map_
+                                            : nullptr;
         if (seen && *seen) fail("duplicate " + label + " at offset " + std::to_string(offset));
         if (seen) *seen = true;
 
@@ -820,6 +848,7 @@ class TraceReader {
             if (tag == kTagMeta) parse_meta(payload);
             if (tag == kTagSites) parse_sites(payload);
             if (tag == kTagBlocks) parse_blocks(payload);
+            if (tag == kTagMemoryMap) parse_memory_map(payload, payload_at);
         } else {
             computed = read_records(payload_at, nullptr, payload_size, nullptr); // verify, then skip
         }
@@ -910,6 +939,40 @@ class TraceReader {
         }
     }
 
+    // `payload_at`: the payload's offset in the file, so that an error says where the bad record is.
+    void parse_memory_map(const std::vector<uint8_t>& payload, uint64_t payload_at) {
+        ByteReader in(payload, name_);
+        auto bad = [&](const std::string& problem, size_t at) {
+            fail("memory map section: " + problem + " at offset " + std::to_string(payload_at + at));
+        };
+        uint32_t count = 0;
+        if (!in.take(count)) bad("no region count", 0);
+        for (uint32_t i = 0; i < count; ++i) {
+            const size_t at = in.offset();
+            const std::string which = "region " + std::to_string(i);
+            uint8_t space = 0, pad8 = 0;
+            uint16_t pad16 = 0;
+            uint32_t length = 0;
+            MemoryRegion r;
+            if (!in.take(space) || !in.take(pad8) || !in.take(pad16) || !in.take(r.element_size) ||
+                !in.take(r.base) || !in.take(r.bytes))
+                bad(which + " is cut short (24 bytes needed, " + std::to_string(payload.size() - at) +
+                        " left)",
+                    at);
+            if (space != uint8_t(Space::Global) && space != uint8_t(Space::Shared))
+                bad(which + " has space " + std::to_string(space) + " (neither global nor shared)", at);
+            r.space = Space(space);
+            if (!in.take(length) || !in.take_string(r.name, length))
+                bad(which + ": its name runs past the end of the section", at);
+            if (!in.take(length) || !in.take_string(r.element_type, length))
+                bad(which + ": its element type runs past the end of the section", at);
+            if (!trace_.memory.add(std::move(r)))
+                bad(which + " is empty, unnamed or overlaps another region of its space", at);
+        }
+        if (in.left() != 0)
+            bad(std::to_string(in.left()) + " unexpected bytes after the last region", in.offset());
+    }
+
     void parse_sites(const std::vector<uint8_t>& payload) {
         ByteReader in(payload, name_);
         trace_.sites.resize(size_t(header_.site_count)); // bounded by payload size / 12 above
@@ -942,6 +1005,7 @@ class TraceReader {
     bool seen_timing_ = false; // TIMG, CASF: version 3 (older files have none: not modelled)
     bool seen_cas_ = false;
     bool seen_residency_ = false;
+    bool seen_memory_map_ = false;
     std::string event_problem_;
 };
 
@@ -1071,8 +1135,10 @@ uint64_t slt_file_size(const Trace& trace) {
     const uint64_t blocks_size = trace.every_block_whole() ? 0 : trace.block_history.size();
     const uint64_t residency_size =
         trace.residency.empty() ? 0 : kSltSectionHeaderSize + trace.residency.size() * sizeof(BlockResidency);
-    return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) + residency_size +
-           trace.timing.size() * sizeof(EventTiming) +
+    const uint64_t memory_map_size =
+        trace.memory.empty() ? 0 : kSltSectionHeaderSize + round_up8(memory_map_payload(trace.memory).size());
+    return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) +
+           residency_size + memory_map_size + trace.timing.size() * sizeof(EventTiming) +
            round_up8(trace.cas_failures.size() * sizeof(uint32_t)) +
            round_up8(trace.threads.size() * sizeof(ThreadInfo)) + round_up8(sites_size) +
            trace.events.size() * sizeof(Event) + round_up8(blocks_size);

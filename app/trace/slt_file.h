@@ -32,6 +32,13 @@
 //   TIMG  (version 3) event_count raw EventTiming records (16 bytes: u64 issue, u32 latency,
 //         u32 queue_depth), or nothing when the run was not modelled
 //   CASF  (version 3) site_count u32 failed-CAS counts (Trace::cas_failures), or nothing
+//   RSDN  (optional, after CASF) one BlockResidency record (24 bytes) per block (Trace::residency)
+//   MMAP  (optional, last) the memory map (Trace::memory, memory_map.h): u32 region count, then per
+//         region u8 space (0 global, 1 shared), 3 zero bytes, u32 element_size, u64 base, u64 bytes,
+//         name and element_type as u32 length + UTF-8 bytes. Written only when the map is not
+//         empty; files without it load with an empty map (addresses then name no variable), and a
+//         reader older than it skips it. A malformed one is an error naming the section, the region
+//         and its file offset.
 //
 // Version 3 writes the seven sections in that order and appends RunMeta::modelled_cycles (u64) to
 // META; a version 2 file has neither (read as not modelled). Version 3 keeps min_reader_version 1:

@@ -6,6 +6,8 @@
 // the event vector as a whole is in the order the runner observed them (simulator: execution order).
 #pragma once
 
+#include "trace/memory_map.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -205,6 +207,10 @@ struct Trace {
     // Per block (linear index), simulator runs: its residency (BlockResidency); empty otherwise (GPU
     // runs, files saved before it existed). Saved as the .slt's optional RSDN section.
     std::vector<BlockResidency> residency;
+    // The launch's named memory (memory_map.h): its `__shared__` arrays, `__device__` variables and
+    // buffers, so that findings and views name an access "s_tile[159]". Empty where the runner did not
+    // fill it (files saved before it existed). Saved as the .slt's optional MMAP section.
+    MemoryMap memory;
 
     BlockHistory history_of(uint32_t block) const {
         return block < block_history.size() ? block_history[block] : BlockHistory::Whole;

@@ -684,7 +684,7 @@ void App::draw_presenter_layout(ImVec2 size) {
         ImGui::TextDisabled("\u00b7");
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s",
-                           state_.current->summary.trace.meta.kernel.c_str());
+                           trace::kernel_name(state_.current->summary.trace.meta.kernel).c_str());
     }
     ImGui::PopFont();
     ImGui::EndChild();

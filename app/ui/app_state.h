@@ -7,6 +7,7 @@
 #include "runner/outcome.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
+#include "trace/naming.h"
 #include "ui/heatmap_model.h"
 
 #include <cstdint>
@@ -18,7 +19,8 @@
 
 namespace synclab::ui {
 
-enum class Language : uint8_t { En, Zh };
+// The app's languages are the trace layer's, whose names of threads and memory the views show.
+using Language = trace::Language;
 
 // One finished run (or a loaded .slt), immutable once published: views hold shared_ptrs to it.
 struct RunRecord {

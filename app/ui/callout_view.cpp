@@ -62,12 +62,6 @@ bool parse_shared(std::string_view line, SharedArray& out) {
     return i < rest.size() && rest[i] == ']';
 }
 
-std::string hex(uint64_t v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-    return text;
-}
-
 std::string where_text(const analysis::Finding& f, const CalloutText& t) {
     std::vector<std::string> parts;
     for (const uint32_t l : f.lines)
@@ -91,10 +85,12 @@ std::string where_text(const analysis::Finding& f, const CalloutText& t) {
 
 } // namespace
 
-std::string memory_name(const analysis::Finding& f, std::string_view source, Language language) {
+std::string memory_name(const analysis::Finding& f, const trace::Trace& trace, std::string_view source,
+                        Language language) {
     const bool shared = f.space == trace::Space::Shared;
-    const CalloutText& t = ui_text(language).callout;
-    const std::string fallback = fill(shared ? t.shared_word : t.global_word, {hex(f.address)});
+    const std::string named = analysis::memory_name(trace, f, language);
+    if (!trace.memory.empty()) return named;
+    const std::string fallback = named; // the address in words
     if (!shared || f.lines.empty() || source.empty()) return fallback;
     const std::vector<std::string_view> lines = split_lines(source);
     const uint32_t at = f.lines.front();
@@ -122,31 +118,28 @@ std::string memory_name(const analysis::Finding& f, std::string_view source, Lan
 std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, std::string_view source,
                          Language language) {
     const CalloutText& t = ui_text(language).callout;
-    // Threads by their index in the block where the finding is about one block (shared memory, a
-    // barrier), as the findings' texts do; "block B thread T" otherwise.
-    const bool in_block =
-        f.space == trace::Space::Shared || f.kind == analysis::FindingKind::BarrierDivergence;
-    auto thread = [&](size_t i) -> std::string {
-        if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return t.a_thread.s;
-        const trace::ThreadInfo& info = trace.threads[f.threads[i]];
-        return in_block
-                   ? fill(t.thread, {std::to_string(info.thread_in_block)})
-                   : fill(t.block_thread, {std::to_string(info.block), std::to_string(info.thread_in_block)});
-    };
     auto block_of = [&](size_t i) -> int64_t {
         if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return -1;
         return trace.threads[f.threads[i]].block;
     };
+    // Two lanes of one warp (independent thread scheduling: no lockstep to rely on).
+    const bool same_warp = block_of(0) >= 0 && block_of(0) == block_of(1) &&
+                           trace.threads[f.threads[0]].warp == trace.threads[f.threads[1]].warp;
+    // Threads as every view names them (trace::thread_name), with warp and lane where the finding
+    // is about lanes of one warp.
+    const trace::ThreadDetail detail = same_warp && f.kind == analysis::FindingKind::Race
+                                           ? trace::ThreadDetail::Lane
+                                           : trace::ThreadDetail::Block;
+    auto thread = [&](size_t i) -> std::string {
+        if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return t.a_thread.s;
+        return trace::thread_name(trace, f.threads[i], detail, language);
+    };
     const std::string where = where_text(f, t);
     const std::string at = where.empty() ? "" : fill(t.at, {where});
-    const std::string what = memory_name(f, source, language);
+    const std::string what = memory_name(f, trace, source, language);
     switch (f.kind) {
     case analysis::FindingKind::Race: {
         const bool same_block = block_of(0) == block_of(1);
-        // Two lanes of one warp (independent thread scheduling: no lockstep to rely on).
-        const bool same_warp = same_block && f.threads.size() >= 2 && f.threads[0] < trace.threads.size() &&
-                               f.threads[1] < trace.threads.size() &&
-                               trace.threads[f.threads[0]].warp == trace.threads[f.threads[1]].warp;
         const std::string why = same_warp ? t.within_warp.s : same_block ? t.no_barrier.s : t.other_blocks.s;
         switch (f.hazard) {
         case analysis::Hazard::WAR:

@@ -15,12 +15,14 @@ struct ImFont;
 
 namespace synclab::ui {
 
-// The memory a finding is about, named from the kernel's source where that is sure: "s_tile[159]"
-// when the kernel function that holds the finding's first line declares exactly one __shared__ array,
-// of a 4-byte element type, that the line mentions (static shared memory then starts with it at 0);
-// otherwise "shared word 0x27c" / "global word 0x1000".
-std::string memory_name(const analysis::Finding& finding, std::string_view cuda_source,
-                        Language language = Language::En);
+// The memory a finding is about as the kernel's source names it, "s_tile[159]": from the trace's
+// memory map (analysis::memory_name, in `language`). A trace without a map (a file saved before
+// traces had one) is named from the kernel's source where that is sure: when the kernel function
+// that holds the finding's first line declares exactly one __shared__ array, of a 4-byte element
+// type, that the line mentions (static shared memory then starts with it at 0). Otherwise the
+// address in words: "__shared__ address 0x27c" / "global address 0x1000".
+std::string memory_name(const analysis::Finding& finding, const trace::Trace& trace,
+                        std::string_view cuda_source, Language language = Language::En);
 
 // The callout's sentence for one finding (no counts: the findings list has them), built from the
 // finding's fields in `language` (the analysis library writes its texts in English only).

@@ -34,12 +34,6 @@ std::string number(double v) {
     return buf;
 }
 
-std::string hex(uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-    return buf;
-}
-
 // Is the app drawing through its OpenGL backend? (Headless tests run ImGui without a renderer.)
 bool have_gl() {
     const char* name = ImGui::GetIO().BackendRendererName;
@@ -75,6 +69,7 @@ void HeatmapView::adopt(Built b) {
 
 void HeatmapView::rebuild(const std::shared_ptr<const RunRecord>& record) {
     serial_ = record->serial;
+    record_ = record;
     // A build still running for an older record is waited for and dropped (std::async's future
     // joins): only when a new run arrives while a big one is still being binned.
     pending_ = {};
@@ -343,7 +338,11 @@ std::string HeatmapView::row_label(const AppState& state, uint32_t row) const {
     if (mode_ == HeatmapMode::Contention) {
         const ContentionRow& r = contention_.rows()[row];
         if (r.other) return fill(ui_text(lang).heatmap.other_addresses, {std::to_string(r.addresses)});
-        std::string s = std::string(space_words(r.space, lang)) + " " + hex(r.address);
+        // The address as the source names it ("s_hist[3]", "g_counters[0]"), else in words.
+        static const trace::Trace kNoTrace;
+        const trace::Trace& trace = record_ ? record_->summary.trace : kNoTrace;
+        std::string s =
+            trace::memory_name(trace, r.space, r.address, trace::access_size(trace, r.site), lang);
         if (r.space == trace::Space::Shared && r.block != UINT32_MAX) s += " b" + std::to_string(r.block);
         return s;
     }

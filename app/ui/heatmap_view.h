@@ -83,6 +83,7 @@ class HeatmapView {
     static Built build(std::shared_ptr<const RunRecord> record);
     void adopt(Built built);
     uint64_t serial_ = 0;
+    std::shared_ptr<const RunRecord> record_; // the run the rows are of (their names come from its trace)
     std::future<Built> pending_;
     ContentionIndex contention_;
     ThreadLatencies latencies_;

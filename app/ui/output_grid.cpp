@@ -307,7 +307,7 @@ std::string provenance_text(const trace::Trace& trace, const analysis::OutputPro
     const ProvenanceText& t = ui_text(language).provenance;
     analysis::ProvenanceWords w;
     w.none = t.none;
-    w.thread = t.thread;
+    w.language = language;
     w.line = t.line;
     w.ptx_line = t.ptx_line;
     w.unknown_line = t.unknown_line;

@@ -226,14 +226,7 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
 // [SECTION] Findings as text (findings panel) ------------------------------------------------------
 
 std::string thread_label(const trace::Trace& trace, uint32_t thread, Language language) {
-    std::string out = (zh(language) ? "线程 " : "thread ") + std::to_string(thread);
-    if (thread < trace.threads.size()) {
-        const trace::ThreadInfo& t = trace.threads[thread];
-        out += zh(language)
-                   ? "（块 " + std::to_string(t.block) + "，t " + std::to_string(t.thread_in_block) + "）"
-                   : " (block " + std::to_string(t.block) + ", t " + std::to_string(t.thread_in_block) + ")";
-    }
-    return out;
+    return trace::thread_name(trace, thread, trace::ThreadDetail::Block, language);
 }
 
 std::string thread_example(const trace::Trace& trace, const analysis::Finding& finding,

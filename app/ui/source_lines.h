@@ -124,10 +124,10 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
 
 // [SECTION] Findings as text (findings panel) ------------------------------------------------------
 
-// "thread 33 (block 0, t 33)"; just "thread 33" when the index is not in the thread table.
+// "block 0 thread 33" (trace::thread_name, as every view names a thread).
 std::string thread_label(const trace::Trace& trace, uint32_t thread, Language language = Language::En);
 
-// An example of the threads involved: "thread 31 (block 0, t 31) <arrow> thread 32 (block 0, t 32)"
+// An example of the threads involved: "block 0 thread 31 <arrow> block 0 thread 32"
 // for two threads (the first access's thread first; " (+N more)" when the finding names more), a
 // comma-separated list for deadlocks ("... and N more" past two), "" when it names none. `arrow` is
 // a parameter because the font may lack U+2194.

@@ -193,7 +193,7 @@ void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
     const SourceText& t = ui_text(language).source;
     if (r != nullptr && r->scenario_id.empty() && state.scenario == nullptr) {
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s",
-                           fill(t.own_kernel, {r->summary.trace.meta.kernel}).c_str());
+                           fill(t.own_kernel, {trace::kernel_name(r->summary.trace.meta.kernel)}).c_str());
         ImGui::SameLine();
     }
     ImGui::TextUnformatted(choice.name.empty() ? t.no_file.s : choice.name.c_str());

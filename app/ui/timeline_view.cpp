@@ -1285,11 +1285,8 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         return language_ == Language::Zh ? std::string(event_kind_words(kind, language_)) : kind_name(kind);
     };
     auto thread_line = [&](uint32_t thread) {
-        const trace::ThreadInfo& t = trace.threads[thread];
         ImGui::TextUnformatted(
-            fill(words.tip_thread, {std::to_string(t.block), std::to_string(t.thread_in_block),
-                                    std::to_string(unsigned(t.warp)), std::to_string(unsigned(t.lane))})
-                .c_str());
+            trace::thread_name(trace, thread, trace::ThreadDetail::Lane, language_).c_str());
     };
     // One time base everywhere: the ruler's (from the trace's first event), never raw trace time.
     auto time_line = [&](const char* what, uint64_t t) {
@@ -1321,9 +1318,10 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
             }
         }
         if (memory) {
-            char address[32];
-            std::snprintf(address, sizeof address, "0x%" PRIx64, e.address);
-            ImGui::TextUnformatted(fill(words.tip_address, {address, event_value(trace, e)}).c_str());
+            // The memory as the source names it ("s_tile[159]"), its address where nothing does.
+            const std::string memory =
+                trace::memory_name(trace, e.space(), e.address, trace::access_size(trace, e.site), language_);
+            ImGui::TextUnformatted(fill(words.tip_address, {memory, event_value(trace, e)}).c_str());
         } else if (e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierLeave) {
             ImGui::TextUnformatted(
                 fill(words.tip_barrier, {std::to_string(e.address), std::to_string(e.value)}).c_str());

@@ -137,7 +137,7 @@ struct TimelineText {
     Text short_load, short_store, short_race, short_wait, short_stuck, short_divergence, short_atomic,
         short_fence, short_exit, short_folded;
     // Tooltips: the help mark, an event, an arrow, a fold, a wait, a row label.
-    Text tip_about, tip_keys, tip_thread, tip_time, tip_access, tip_volatile, tip_cuda_ptx, tip_ptx,
+    Text tip_about, tip_keys, tip_time, tip_access, tip_volatile, tip_cuda_ptx, tip_ptx,
         tip_address, tip_barrier, tip_at, tip_from, tip_to, tip_first_access, tip_second_access,
         tip_click_select, tip_events, tip_folded, tip_first_of_them, tip_waiting, tip_several,
         tip_threads_waited, tip_site, tip_never_released, tip_ended, tip_click_warps, tip_click_lanes;
@@ -207,7 +207,7 @@ struct HelpText {
 
 struct CalloutText {
     Text first_of;                       // "] or PgDn: the first of {0} findings"
-    Text a_thread, thread, block_thread; // "a thread", "thread {0}", "block {0} thread {1}"
+    Text a_thread; // "a thread" (threads are named by trace::thread_name)
     Text line, lines, and_, comma, ptx_line, ptx_lines, semicolon;
     Text no_barrier, other_blocks; // why a race happened: same block / different blocks
     Text within_warp;              // ... lanes of one warp with no __syncwarp() between them
@@ -215,8 +215,7 @@ struct CalloutText {
     // stale_read: "{reader} saw {writer}'s flag but read old {what}: {why}", why from Finding::missing
     Text stale, stale_ordered, stale_writer, stale_reader, stale_both, stale_writer_scope,
         stale_reader_scope, stale_flag_scope;
-    Text at;                       // " ({0})"
-    Text shared_word, global_word; // "shared word {0}"
+    Text at; // " ({0})" (memory is named by analysis::memory_name)
     // The counts after a finding's sentence (finding_message in Chinese; English keeps the
     // analysis's own message): " ({0})" around "{0} times", ", {0} of them did harm", ...
     Text counts, times, harmful, lost_updates, runs;
@@ -250,7 +249,7 @@ struct AboutText {
 // An explained output: the patterns of analysis::ProvenanceWords ({0}, {1}... as there), so that
 // analysis::describe() writes the paragraph in the shown language.
 struct ProvenanceText {
-    Text none, thread, line, ptx_line, unknown_line, stored, old_value, too_early, overwritten, no_barrier,
+    Text none, line, ptx_line, unknown_line, stored, old_value, too_early, overwritten, no_barrier,
         other_blocks, more, none_stale, overwrote_one, overwrote_many;
 };
 

@@ -1,35 +1,20 @@
-// An event's value as its instruction's type says: `ld.shared.f32` loading 0x40c00000 shows "6.0",
-// not "1086324736". Pure (no ImGui): the timeline's tooltips use it and it is unit-tested.
+// Values in their type, for the app: the event formatting is the trace layer's (one implementation
+// for the analyses, the CLI and the app: trace/value_format.h); a buffer element typed by the
+// launch's element type is here, since that type is the launch layer's.
 #pragma once
 
 #include "launch/launch.h"
-#include "trace/trace.h"
+#include "trace/value_format.h"
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace synclab::ui {
 
-// The element type of a PTX instruction's opcode ("ld.shared.v2.f32 %f1, [%r2]" -> "f32",
-// "atom.global.add.u32 ..." -> "u32", "st.volatile.global.b64 ..." -> "b64"); "" when the opcode
-// names none of f16 f16x2 bf16 f32 f64 s8..s64 u8..u64 b8..b64 pred.
-std::string_view value_type(std::string_view instruction);
-
-// The value an event recorded (the low 32 bits of what was loaded, stored or given to an atomic;
-// `size_bytes` is the access size) in the instruction's type:
-//   f32 "6.0", "-0.5", "1e+30", "nan", "inf"; f16 / bf16 the same from the low 16 bits;
-//   s8 / s16 / s32 signed decimal ("-1"); u8 / u16 / u32 decimal; b8..b32 hex padded to the width
-//   ("0x000000ff"); pred "true" / "false";
-//   64-bit types: only the low half was recorded, and the text says so:
-//   u64 / s64 "6 (low 32 bits)", b64 / f64 "0x00000006 (low 32 bits)";
-//   no type known: "1086324736 (0x40c00000)" (and " (low 32 bits)" for an 8-byte access).
-std::string format_value(std::string_view instruction, uint32_t value, uint32_t size_bytes);
-
-// format_value() of a memory event, typed by its site's instruction (untyped when the site is not in
-// the trace's site table).
-std::string event_value(const trace::Trace& trace, const trace::Event& event);
+using trace::event_value;
+using trace::format_value;
+using trace::value_type;
 
 // One element of a buffer as its type writes it ("6.0", "-3", "4294967295"): format_value for types
 // of 32 bits or less, the whole value for 64-bit ones. "" for bytes too short.

@@ -67,7 +67,7 @@ TEST(AnalysisContentionE2E, OneAddressCounterFiresAtItsLine) {
     EXPECT_EQ(f.space, trace::Space::Global);
     EXPECT_EQ(f.count, 16384u);
     EXPECT_EQ(f.lines, std::vector<uint32_t>{line_of_source("void k_addresses", "atomicAdd")});
-    EXPECT_NE(f.message.find("16,384 atomicAdds from 512 warps (16,384 threads) queued on global address"),
+    EXPECT_NE(f.message.find("16,384 atomicAdds from 512 warps (16,384 threads) queued on g_count[0] (line "),
               std::string::npos)
         << f.message;
     const ContentionStats s = contention_stats(t);

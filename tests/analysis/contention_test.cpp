@@ -99,7 +99,7 @@ TEST(AnalysisContention, SharedCountsPerBlock) {
         find_contention(counter(2, 512, true, trace::Space::Shared, 0).trace());
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].space, trace::Space::Shared);
-    EXPECT_TRUE(has(found[0].message, "shared offset 0x0 (in each of 2 blocks)")) << found[0].message;
+    EXPECT_TRUE(has(found[0].message, "__shared__ address 0x0 (in each of 2 blocks)")) << found[0].message;
     EXPECT_TRUE(has(found[0].message, "up to 511 waiting")) << found[0].message;
 }
 

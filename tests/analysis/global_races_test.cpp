@@ -95,10 +95,9 @@ TEST(analysis_global_races, InsideABlockWithoutBarrierFound) {
         EXPECT_EQ(found[2].threads, (V{0, 50}));
         EXPECT_EQ(
             found[0].message,
-            "RAW hazard on global address 0x1004: block 0 thread 0 (line 2) reads a value block 0 "
-            "thread 1 wrote (line 1) within a warp (warp 0 of block 0, lanes 0 and 1): no __syncwarp() "
-            "between them (none did harm in this run; 100 racing "
-            "access pairs were right by luck)");
+            "RAW hazard on global address 0x1004: block 0 thread 0 (warp 0, lane 0) (line 2) reads a value "
+            "block 0 thread 1 (warp 0, lane 1) wrote (line 1) within a warp: no __syncwarp() "
+            "between them (none did harm in this run; 100 racing access pairs were right by luck)");
     }
 }
 

@@ -338,9 +338,10 @@ TEST(analysis_harm, ExplainOutputNamesTheStaleLoad) {
         EXPECT_EQ(s.value_read, 0u);
         EXPECT_EQ(s.value_written, 7u);
         EXPECT_EQ(describe(t, p),
-                  "block 0 thread 0 stored 0x3 (line 48); its load at line 45 read 0x0, the old "
-                  "value: block 0 thread 1 stored 0x7 there (line 42) after it, with no barrier "
-                  "between them");
+                  "block 0 thread 0 stored 3 (0x3) (line 48); its load at line 45 read 0 (0x0), the old "
+                  "value: block 0 thread 1 stored 7 (0x7) there (line 42) after it, with no barrier "
+                  "between them")
+            << "values in their type; these sites' instructions name none";
     }
 }
 

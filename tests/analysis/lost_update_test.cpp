@@ -37,9 +37,10 @@ TEST(analysis_lost_updates, FoundWithOverlapCount) {
     EXPECT_EQ(f.address, kCounter);
     EXPECT_EQ(f.threads, (V{t1, t0}));
     EXPECT_EQ(f.lost, 1u);
-    EXPECT_EQ(f.message, "lost update on global 0x1000: threads read-modify-write it without an atomic (load "
-                         "line 9, store line 9) and nothing orders them; e.g. block 0 thread 1 overwrote the "
-                         "update of block 0 thread 0 (4 threads, 1 update lost)");
+    EXPECT_EQ(f.message,
+              "lost update on global address 0x1000: threads read-modify-write it without an atomic (load "
+              "line 9, store line 9) and nothing orders them; e.g. block 0 thread 1 overwrote the "
+              "update of block 0 thread 0 (4 threads, 1 update lost)");
 }
 
 // Verdict: RMWs of one counter that never overlap in this run are still unordered (different
@@ -56,7 +57,7 @@ TEST(analysis_lost_updates, UnorderedButNotOverlappingStillReported) {
     EXPECT_EQ(found[0].count, 2u);
     EXPECT_EQ(found[0].lost, 0u);
     EXPECT_EQ(found[0].message,
-              "lost update on global 0x1000: threads read-modify-write it without an atomic (load "
+              "lost update on global address 0x1000: threads read-modify-write it without an atomic (load "
               "line 9, store line 10) and nothing orders them; e.g. block 0 thread 0 and block 1 "
               "thread 0 (2 threads, no update lost in this run)");
 }
@@ -139,7 +140,7 @@ TEST(analysis_lost_updates, SeveralAddressesAggregatePerSitePair) {
     EXPECT_EQ(found[0].address, 0x3000u);
     EXPECT_EQ(found[0].lost, 28u);
     EXPECT_EQ(found[0].message,
-              "lost update on global 0x3000 and 3 other addresses: threads read-modify-write them "
+              "lost update on global address 0x3000 and 3 other addresses: threads read-modify-write them "
               "without an atomic (load line 14, store line 14) and nothing orders them; e.g. block 0 "
               "thread 4 overwrote the update of block 0 thread 0 (32 threads, 28 updates lost)");
 }

@@ -30,10 +30,9 @@ TEST(analysis_races, RawReportsLinesThreadsCountAndMessage) {
     EXPECT_EQ(f.address, 0x7cu);
     EXPECT_EQ(f.block, 0u);
     EXPECT_EQ(f.message,
-              "RAW hazard on __shared__ address 0x7c in block 0: thread 31 (line 7) reads a value "
-              "thread 30 wrote (line 5) within a warp (warp 0 of block 0, lanes 30 and 31): no __syncwarp() "
-              "between them (it did no harm in this run: right by "
-              "luck)");
+              "RAW hazard on __shared__ address 0x7c: block 0 thread 31 (warp 0, lane 31) (line 7) reads a "
+              "value block 0 thread 30 (warp 0, lane 30) wrote (line 5) within a warp: no __syncwarp() "
+              "between them (it did no harm in this run: right by luck)");
 }
 
 // Verdict: thread 3 reads (line 5), thread 4 then writes (line 8) -> one WAR, reader first.
@@ -48,11 +47,11 @@ TEST(analysis_races, WarReportsReaderFirst) {
     EXPECT_EQ(found[0].threads, (V{b.thread(1, 3), b.thread(1, 4)}));
     EXPECT_EQ(found[0].count, 1u);
     EXPECT_EQ(found[0].block, 1u);
-    EXPECT_EQ(found[0].message,
-              "WAR hazard on __shared__ address 0x10 in block 1: thread 4 (line 8) overwrites a "
-              "value thread 3 read (line 5) within a warp (warp 0 of block 1, lanes 3 and 4): no __syncwarp() "
-              "between them (it did no harm in this run: right "
-              "by luck)");
+    EXPECT_EQ(
+        found[0].message,
+        "WAR hazard on __shared__ address 0x10: block 1 thread 4 (warp 0, lane 4) (line 8) overwrites a "
+        "value block 1 thread 3 (warp 0, lane 3) read (line 5) within a warp: no __syncwarp() "
+        "between them (it did no harm in this run: right by luck)");
 }
 
 // Verdict: two threads write one word at the same line -> one WAW, the line listed once.
@@ -197,10 +196,9 @@ TEST(analysis_races, ManyReadersAreCountedRight) {
     EXPECT_EQ(found[1].count, 255u);
     EXPECT_EQ(found[1].threads, (V{1, 0}));
     EXPECT_EQ(found[1].message,
-              "WAR hazard on __shared__ address 0x0 in block 0: thread 0 (line 5) overwrites a "
-              "value thread 1 read (line 4) within a warp (warp 0 of block 0, lanes 0 and 1): no __syncwarp() "
-              "between them (none did harm in this run; 255 "
-              "racing access pairs were right by luck)");
+              "WAR hazard on __shared__ address 0x0: block 0 thread 0 (warp 0, lane 0) (line 5) overwrites a "
+              "value block 0 thread 1 (warp 0, lane 1) read (line 4) within a warp: no __syncwarp() "
+              "between them (none did harm in this run; 255 racing access pairs were right by luck)");
 }
 
 // Verdict: thread 1 writes and exits; the others pass a barrier (complete without thread 1) and
@@ -246,11 +244,11 @@ TEST(analysis_races, PtxLineOfASiteWithoutSourceLineApart) {
     EXPECT_EQ(found[0].lines, (V{7}));
     EXPECT_EQ(found[0].ptx_lines, (V{40}));
     EXPECT_EQ(found[0].sites, (V{write, read}));
-    EXPECT_EQ(found[0].message,
-              "RAW hazard on __shared__ address 0x4 in block 0: thread 1 (line 7) reads a value "
-              "thread 0 wrote (PTX line 40) within a warp (warp 0 of block 0, lanes 0 and 1): no __syncwarp() "
-              "between them (it did no harm in this run: right "
-              "by luck)");
+    EXPECT_EQ(
+        found[0].message,
+        "RAW hazard on __shared__ address 0x4: block 0 thread 1 (warp 0, lane 1) (line 7) reads a value "
+        "block 0 thread 0 (warp 0, lane 0) wrote (PTX line 40) within a warp: no __syncwarp() "
+        "between them (it did no harm in this run: right by luck)");
 }
 
 } // namespace

@@ -63,8 +63,9 @@ TEST(analysis_warp_e2e, HandOffRacesWithinAWarpUnlessASyncwarpOrdersIt) {
             const auto racy = shared_races("lane_handoff", block, {KernelArg::pointer(0), KernelArg::scalar(0)},
                                            2 * 32, s, 5);
             ASSERT_FALSE(racy.empty());
-            EXPECT_NE(racy[0].text.find("within a warp (warp 0 of block "), std::string::npos) << racy[0].text;
-            EXPECT_NE(racy[0].text.find(", lanes 5 and 21): no __syncwarp() between them"), std::string::npos)
+            EXPECT_NE(racy[0].text.find("(warp 0, lane 21)"), std::string::npos) << racy[0].text;
+            EXPECT_NE(racy[0].text.find("(warp 0, lane 5)"), std::string::npos) << racy[0].text;
+            EXPECT_NE(racy[0].text.find(" within a warp: no __syncwarp() between them"), std::string::npos)
                 << racy[0].text;
             const auto synced = shared_races("lane_handoff", block, {KernelArg::pointer(0), KernelArg::scalar(1)},
                                              2 * 32, s, 5);
@@ -76,7 +77,9 @@ TEST(analysis_warp_e2e, ASyncwarpWhoseMaskLeavesTheReaderOutOrdersNothingForIt) 
     for (sim::Schedule s : kSchedules) {
         const auto found = shared_races("lane_handoff_partial_mask", 64, {KernelArg::pointer(0)}, 2 * 32, s, 2);
         ASSERT_FALSE(found.empty()) << sim::to_string(s);
-        EXPECT_NE(found[0].text.find("lanes 5 and 21): no __syncwarp() between them"), std::string::npos)
+        EXPECT_NE(found[0].text.find(", lane 21)"), std::string::npos) << found[0].text;
+        EXPECT_NE(found[0].text.find(", lane 5)"), std::string::npos) << found[0].text;
+        EXPECT_NE(found[0].text.find(" within a warp: no __syncwarp() between them"), std::string::npos)
             << found[0].text;
     }
 }
@@ -86,7 +89,8 @@ TEST(analysis_warp_e2e, WarpSynchronousReductionRacesAndItsSyncwarpTwinDoesNot) 
         const auto racy = shared_races("warp_sync_reduce", 32, {KernelArg::pointer(0), KernelArg::pointer(1)}, 2, s,
                                        3, true);
         ASSERT_FALSE(racy.empty()) << sim::to_string(s);
-        EXPECT_NE(racy[0].text.find("within a warp (warp 0 of block "), std::string::npos) << racy[0].text;
+        EXPECT_NE(racy[0].text.find(" within a warp: no __syncwarp() between them"), std::string::npos)
+            << racy[0].text;
         const auto synced = shared_races("warp_reduce_syncwarp", 32, {KernelArg::pointer(0), KernelArg::pointer(1)},
                                          2, s, 3, true);
         EXPECT_TRUE(synced.empty()) << sim::to_string(s) << ": " << (synced.empty() ? "" : synced[0].text);

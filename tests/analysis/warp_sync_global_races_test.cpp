@@ -23,9 +23,10 @@ TEST(analysis_warp_sync_global, RaceBetweenLanesOfOneWarpNamesTheWarpAndTheLanes
     b.store(37, write, 0x1000, 4, Space::Global).load(53, read, 0x1000, 4, Space::Global).exit_all();
     const auto found = find_global_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
-    EXPECT_EQ(found[0].text, "RAW hazard on global address 0x1000: block 0 thread 53 (line 7) reads a value "
-                             "block 0 thread 37 wrote (line 5) within a warp (warp 1 of block 0, lanes 5 and 21): "
-                             "no __syncwarp() between them");
+    EXPECT_EQ(found[0].text,
+              "RAW hazard on global address 0x1000: block 0 thread 53 (warp 1, lane 21) (line 7) "
+              "reads a value block 0 thread 37 (warp 1, lane 5) wrote (line 5) within a warp: "
+              "no __syncwarp() between them");
 }
 
 TEST(analysis_warp_sync_global, SyncwarpOrdersRawWarAndWawBetweenItsMembers) {

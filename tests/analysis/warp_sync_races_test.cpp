@@ -20,9 +20,11 @@ TEST(analysis_warp_sync, RaceBetweenLanesOfOneWarpNamesTheWarpAndTheLanes) {
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].hazard, Hazard::RAW);
-    EXPECT_EQ(found[0].text,
-              "RAW hazard on __shared__ address 0x30 in block 0: thread 117 (line 7) reads a value thread 101 "
-              "wrote (line 5) within a warp (warp 3 of block 0, lanes 5 and 21): no __syncwarp() between them");
+    EXPECT_EQ(
+        found[0].text,
+        "RAW hazard on __shared__ address 0x30: block 0 thread 117 (warp 3, lane 21) (line 7) reads a "
+        "value block 0 thread 101 (warp 3, lane 5) wrote (line 5) within a warp: no __syncwarp() between "
+        "them");
 }
 
 TEST(analysis_warp_sync, RaceBetweenWarpsKeepsTheBarrierWording) {
@@ -35,9 +37,10 @@ TEST(analysis_warp_sync, RaceBetweenWarpsKeepsTheBarrierWording) {
         .exit_all();
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
-    EXPECT_NE(found[0].text.find("thread 37 (line 7) reads a value thread 5 wrote (line 5) with no barrier between "
-                                 "them"),
-              std::string::npos)
+    EXPECT_NE(
+        found[0].text.find("block 0 thread 37 (line 7) reads a value block 0 thread 5 wrote (line 5) with no "
+                           "barrier between them"),
+        std::string::npos)
         << found[0].text;
 }
 
@@ -77,7 +80,11 @@ TEST(analysis_warp_sync, AMaskOfHalfTheWarpOrdersOnlyItsLanes) {
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].threads, (V{5, 21}));
-    EXPECT_NE(found[0].text.find("lanes 5 and 21): no __syncwarp() between them"), std::string::npos);
+    EXPECT_NE(
+        found[0].text.find("(warp 0, lane 21) (line 8) reads a value block 0 thread 5 (warp 0, lane 5) wrote "
+                           "(line 5) within a warp: no __syncwarp() between them"),
+        std::string::npos)
+        << found[0].text;
 }
 
 TEST(analysis_warp_sync, ChainsOfSyncsAreTransitive) {

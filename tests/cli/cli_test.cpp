@@ -246,8 +246,8 @@ TEST(Cli, ReportSaysWhichBlocksItAnalysed) {
     EXPECT_TRUE(contains(o.out, "Coverage: analysed 1 of " + std::to_string(blocks) + " blocks: blocks 1-" +
                                     std::to_string(blocks - 1) + " lost events (the trace buffer was full)"))
         << o.out;
-    EXPECT_TRUE(contains(o.out, "in block 0")) << "block 0 is whole: its race is reported\n" << o.out;
-    EXPECT_FALSE(contains(o.out, "in block 1:")) << o.out;
+    EXPECT_TRUE(contains(o.out, "by block 0 thread")) << "block 0 is whole: its race is reported\n" << o.out;
+    EXPECT_FALSE(contains(o.out, "by block 1 thread")) << o.out;
 
     t.block_history[0] = synclab::trace::BlockHistory::Partial;
     synclab::trace::save_trace(t, slt);
@@ -351,7 +351,7 @@ TEST(CliHistogram, ExhaustiveScPrintsExactlyTheOutcomesTheModelAllows) {
     // Sequential consistency: never the flag without the data ("1,0").
     EXPECT_EQ(keys_of(j["histogram"]), (std::set<std::string>{"0,0", "0,1", "1,1"})) << j["histogram"].dump();
     const auto& d = j["histogram_details"];
-    EXPECT_EQ(d["buffer"], "arg2");
+    EXPECT_EQ(d["buffer"], "g_seen") << "the buffer named as the kernel's source (beside the .ptx) names it";
     EXPECT_EQ(d["per"], 2);
     EXPECT_EQ(d["every_execution"], true);
     EXPECT_EQ(j["exploration"]["complete"], true);
@@ -404,7 +404,8 @@ TEST(CliHistogram, RepsCountEveryRecordWithPercentages) {
     // Text: one line per outcome with its count and percentage.
     const Output text = run(mp("mp_no_fence", 4) + " --reps 40 --seed 3 --histogram arg2 --per 2");
     ASSERT_EQ(text.code, 0) << text.out;
-    EXPECT_TRUE(contains(text.out, "histogram of arg2 (records of 2 u32): 40 runs, 160 records")) << text.out;
+    EXPECT_TRUE(contains(text.out, "histogram of g_seen (records of 2 u32): 40 runs, 160 records"))
+        << text.out;
     for (const auto& c : d["outcomes"])
         EXPECT_TRUE(contains(text.out, c["outcome"].get<std::string>())) << text.out;
     EXPECT_TRUE(contains(text.out, "%")) << text.out;
@@ -440,7 +441,8 @@ TEST(CliHistogram, WrongArgumentsAreUsageErrors) {
         {scale + " --histogram arg1", "--histogram arg1: parameter scale_param_1 is a scalar"},
         {scale + " --histogram arg7", "--histogram arg7: no parameter of that name"},
         {scale + " --per 2", "--per N cuts the --histogram buffer into records: it needs --histogram BUFFER"},
-        {scale + " --histogram arg0 --per 3", "records of 3 elements do not divide buffer 'arg0' (4 elements)"},
+        {scale + " --histogram arg0 --per 3",
+         "records of 3 elements do not divide buffer 'g_data' (4 elements)"},
         {scale + " --memory weak", "--memory must be sc or relaxed, got 'weak'"},
         {scale + " --memory sc --backend gpu", "--memory picks the simulator's memory model"},
         {scale + " --schedule exhaustive --backend gpu", "--schedule exhaustive enumerates the simulator's"},

@@ -594,42 +594,66 @@ trace::Trace blocks_of_256(uint32_t blocks) {
 
 TEST(Callout, SaysWhoReadWhatBeforeWhoWroteIt) {
     const trace::Trace t = blocks_of_256(1);
-    EXPECT_EQ(
-        callout_text(shared_race(analysis::Hazard::WAR, {160, 159}, 159 * 4), t, kOneTile),
-        "thread 160 read s_tile[159] before thread 159 wrote it: no barrier orders the two (lines 7 and 6)");
-    EXPECT_EQ(
-        callout_text(shared_race(analysis::Hazard::RAW, {159, 160}, 159 * 4), t, kOneTile),
-        "thread 160 read s_tile[159] just after thread 159 wrote it: no barrier orders the two (lines 7 "
-        "and 6)");
-    // Threads 3 and 4 are lanes of one warp: the race is within a warp (no __syncwarp between them).
+    EXPECT_EQ(callout_text(shared_race(analysis::Hazard::WAR, {160, 159}, 159 * 4), t, kOneTile),
+              "block 0 thread 160 read s_tile[159] before block 0 thread 159 wrote it: no barrier orders the "
+              "two (lines 7 and 6)");
+    EXPECT_EQ(callout_text(shared_race(analysis::Hazard::RAW, {159, 160}, 159 * 4), t, kOneTile),
+              "block 0 thread 160 read s_tile[159] just after block 0 thread 159 wrote it: no barrier orders "
+              "the two (lines 7 and 6)");
+    // Threads 3 and 4 are lanes of one warp: the race is within a warp (no __syncwarp between them),
+    // and the threads' names say their warp and lanes.
     EXPECT_EQ(callout_text(shared_race(analysis::Hazard::WAW, {3, 4}, 8), t, kOneTile),
-              "thread 3 and thread 4 both wrote s_tile[2]: within a warp, and no __syncwarp() orders the two "
-              "lanes (lines 7 and 6)");
+              "block 0 thread 3 (warp 0, lane 3) and block 0 thread 4 (warp 0, lane 4) both wrote s_tile[2]: "
+              "within a warp, and no __syncwarp() orders the two lanes (lines 7 and 6)");
     EXPECT_EQ(callout_text(shared_race(analysis::Hazard::WAW, {3, 4}, 8), t, kOneTile, Language::Zh),
-              "线程 3 和线程 4 都写入了 s_tile[2]：在同一个线程束内，两个通道之间没有 __syncwarp() 规定先后（第 7 "
-              "和 6 行）");
+              "线程块 0 的线程 3（线程束 0，通道 3） 和线程块 0 的线程 4（线程束 0，通道 4） 都写入了 "
+              "s_tile[2]：在同一个"
+              "线程束内，两个通道之间没有 __syncwarp() 规定先后（第 7 和 6 行）");
 }
 
-TEST(Callout, SaysSharedWordWhereTheSourceDoesNotNameItForSure) {
+// A trace with a memory map names the memory from it, whatever the source says: an untyped
+// shared array indexed by the access width of the finding's last site.
+TEST(Callout, NamesMemoryFromTheTracesMemoryMap) {
+    trace::Trace t = blocks_of_256(1);
+    t.sites = {{10, 6, "st.shared.f32 [%r4], %f1"}, {11, 7, "ld.shared.f32 %f2, [%r5]"}};
+    trace::MemoryRegion tile;
+    tile.name = "s_tile";
+    tile.space = trace::Space::Shared;
+    tile.base = 16; // where a kernel with a second array before it puts s_tile
+    tile.bytes = 1024;
+    ASSERT_TRUE(t.memory.add(tile));
+    analysis::Finding f = shared_race(analysis::Hazard::WAR, {160, 159}, 16 + 159 * 4);
+    f.sites = {0, 1};
+    EXPECT_EQ(memory_name(f, t, ""), "s_tile[159]") << "no source needed";
+    EXPECT_EQ(memory_name(f, t, kOneTile, Language::Zh), "s_tile[159]");
+    f.address = 8;
+    EXPECT_EQ(memory_name(f, t, kOneTile), "__shared__ address 0x8") << "outside every region: its address";
+    EXPECT_EQ(memory_name(f, t, kOneTile, Language::Zh), "__shared__ 地址 0x8");
+}
+
+// A trace without a memory map (a file saved before traces had one) is named from the source
+// where that is sure, else by its address.
+TEST(Callout, SaysTheAddressWhereTheSourceDoesNotNameItForSure) {
     const trace::Trace t = blocks_of_256(1);
     const analysis::Finding f = shared_race(analysis::Hazard::WAR, {160, 159}, 0x27c);
-    EXPECT_EQ(memory_name(f, ""), "shared word 0x27c") << "no source";
+    EXPECT_EQ(memory_name(f, t, ""), "__shared__ address 0x27c") << "no source";
     std::string two = kOneTile;
     two.replace(two.find("    int t"), 0, "    __shared__ float s_other[16];\n");
     analysis::Finding shifted = f;
     shifted.lines = {8, 7};
-    EXPECT_EQ(memory_name(shifted, two), "shared word 0x27c")
+    EXPECT_EQ(memory_name(shifted, t, two), "__shared__ address 0x27c")
         << "two shared arrays: where s_tile starts is unknown";
     std::string doubles = kOneTile;
     doubles.replace(doubles.find("float s_tile"), 5, "double");
-    EXPECT_EQ(memory_name(f, doubles), "shared word 0x27c") << "8-byte elements";
+    EXPECT_EQ(memory_name(f, t, doubles), "__shared__ address 0x27c") << "8-byte elements";
     analysis::Finding beyond = f;
     beyond.address = 256 * 4;
-    EXPECT_EQ(memory_name(beyond, kOneTile), "shared word 0x400") << "past the array's end";
+    EXPECT_EQ(memory_name(beyond, t, kOneTile), "__shared__ address 0x400") << "past the array's end";
     analysis::Finding other_line = f;
     other_line.lines = {5};
-    EXPECT_EQ(memory_name(other_line, kOneTile), "shared word 0x27c") << "the line does not mention s_tile";
-    EXPECT_EQ(memory_name(f, kOneTile), "s_tile[159]");
+    EXPECT_EQ(memory_name(other_line, t, kOneTile), "__shared__ address 0x27c")
+        << "the line does not mention s_tile";
+    EXPECT_EQ(memory_name(f, t, kOneTile), "s_tile[159]");
 }
 
 TEST(Callout, GlobalAndOtherKinds) {
@@ -637,10 +661,9 @@ TEST(Callout, GlobalAndOtherKinds) {
     analysis::Finding race = shared_race(analysis::Hazard::RAW, {10, 300}, 0x1000);
     race.space = trace::Space::Global;
     race.lines = {7};
-    EXPECT_EQ(
-        callout_text(race, t, kOneTile),
-        "block 1 thread 44 read global word 0x1000 just after block 0 thread 10 wrote it: different blocks "
-        "are not ordered (line 7)");
+    EXPECT_EQ(callout_text(race, t, kOneTile), "block 1 thread 44 read global address 0x1000 just after "
+                                               "block 0 thread 10 wrote it: different blocks "
+                                               "are not ordered (line 7)");
     // A stale read says who saw whose flag and which fence is missing, from Finding::missing.
     analysis::Finding stale;
     stale.kind = analysis::FindingKind::StaleRead;
@@ -650,14 +673,16 @@ TEST(Callout, GlobalAndOtherKinds) {
     stale.threads = {0, 300};
     stale.address = 0x100;
     stale.missing = analysis::missing::kReaderFence;
-    EXPECT_EQ(callout_text(stale, t, kOneTile),
-              "block 1 thread 44 saw the flag block 0 thread 0 set, then read global word 0x100 from before it: "
-              "the reader has no fence between the flag and the data (lines 12, 14, 30 and 33)");
+    EXPECT_EQ(
+        callout_text(stale, t, kOneTile),
+        "block 1 thread 44 saw the flag block 0 thread 0 set, then read global address 0x100 from before it: "
+        "the reader has no fence between the flag and the data (lines 12, 14, 30 and 33)");
     stale.missing = analysis::missing::kWriterFence | analysis::missing::kReaderFence;
     EXPECT_NE(callout_text(stale, t, kOneTile).find(": neither side has a fence ("), std::string::npos);
     stale.missing = analysis::missing::kWriterScope;
     EXPECT_EQ(callout_text(stale, t, kOneTile, Language::Zh),
-              "块 1 的线程 44 看到了块 0 的线程 0 设置的标志，却读到了 全局内存字 0x100 在那之前的旧值：写者的栅栏"
+              "线程块 1 的线程 44 看到了线程块 0 的线程 0 设置的标志，却读到了 全局地址 0x100 "
+              "在那之前的旧值：写者的栅栏"
               "作用域不包括读者所在的块（第 12、14、30 和 33 行）");
     analysis::Finding lost;
     lost.kind = analysis::FindingKind::LostUpdate;
@@ -665,16 +690,17 @@ TEST(Callout, GlobalAndOtherKinds) {
     lost.lines = {12};
     lost.threads = {0, 1};
     lost.address = 0;
-    EXPECT_EQ(callout_text(lost, t, kOneTile),
-              "block 0 thread 0 and block 0 thread 1 both updated global word 0x0 without an atomic, so one "
-              "update was lost (line 12)");
+    EXPECT_EQ(
+        callout_text(lost, t, kOneTile),
+        "block 0 thread 0 and block 0 thread 1 both updated global address 0x0 without an atomic, so one "
+        "update was lost (line 12)");
     analysis::Finding divergence;
     divergence.kind = analysis::FindingKind::BarrierDivergence;
     divergence.space = trace::Space::Other;
     divergence.lines = {20, 24};
     divergence.threads = {0, 128};
     EXPECT_EQ(callout_text(divergence, t, kOneTile),
-              "block 0: thread 0 and thread 128 did not meet at the same barrier (lines 20 and 24)");
+              "block 0 thread 0 and block 0 thread 128 did not meet at the same barrier (lines 20 and 24)");
 }
 
 // [SECTION] GPU: probe and runs where the GPU cannot be used

@@ -532,5 +532,81 @@ TEST(trace_save, InvalidTraceIsNotWritten) {
     EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
 }
 
+// The golden trace with a memory map: a shared array and two global buffers, one typed.
+Trace make_golden_memory_map_trace() {
+    Trace golden = make_golden_trace();
+    golden.meta.variant = "memory map";
+    MemoryRegion tile;
+    tile.name = "s_tile";
+    tile.space = Space::Shared;
+    tile.bytes = 1088;
+    golden.memory.add(tile);
+    MemoryRegion in;
+    in.name = "in";
+    in.space = Space::Global;
+    in.base = 0x1000000000;
+    in.bytes = 4096;
+    in.element_type = "f32";
+    in.element_size = 4;
+    golden.memory.add(in);
+    MemoryRegion counters = in;
+    counters.name = "g_counters";
+    counters.base = 0x1000002000;
+    counters.bytes = 16;
+    counters.element_type = "u32";
+    golden.memory.add(counters);
+    return golden;
+}
+
+// The memory map (MMAP, optional) frozen in tests/trace/data/golden_v3_memory_map.slt.bin (written
+// once with SYNCLAB_WRITE_GOLDEN=1): saved traces keep their names; the files without it (the
+// golden files above) still load, with an empty map.
+TEST(trace_slt, GoldenFileWithAMemoryMap) {
+    const Trace golden = make_golden_memory_map_trace();
+    ASSERT_EQ(golden.memory.regions().size(), 3u);
+    const std::string path =
+        std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v3_memory_map.slt.bin";
+    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, path);
+    const std::vector<uint8_t> on_disk = read_bytes(path);
+    ASSERT_FALSE(on_disk.empty()) << "missing " << path;
+    const Trace loaded = load_trace(path);
+    expect_same_trace(golden, loaded);
+    EXPECT_EQ(serialize(golden), on_disk);
+    EXPECT_EQ(on_disk.size(), slt_file_size(golden));
+    EXPECT_EQ(test::find_sections(on_disk).back().tag, test::tag_of("MMAP"));
+    EXPECT_TRUE(load_trace(golden_path(3)).memory.empty()) << "a file without MMAP has no names";
+}
+
+TEST(trace_slt, AMalformedMemoryMapIsAnErrorNamingTheSectionAndOffset) {
+    std::vector<uint8_t> bytes = serialize(make_golden_memory_map_trace());
+    const test::SectionLocation map = test::find_sections(bytes).back();
+    ASSERT_EQ(map.tag, test::tag_of("MMAP"));
+    // Regions by space and base: in, g_counters, s_tile. Region 1's space byte (after the count and
+    // region 0's 24 fixed bytes, its name "in" and its type "f32") set to 7.
+    const size_t region1 = map.payload + 4 + 24 + 4 + 2 + 4 + 3;
+    bytes[region1] = 7;
+    test::fix_checksums(bytes);
+    try {
+        deserialize(bytes, "named.slt");
+        FAIL() << "a region of space 7 loaded";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(e.problem(),
+                  "memory map section: region 1 has space 7 (neither global nor shared) at offset " +
+                      std::to_string(region1));
+    }
+    // g_counters moved to overlap the end of `in`.
+    bytes = serialize(make_golden_memory_map_trace());
+    test::put_at<uint64_t>(bytes, region1 + 8, 0x1000000ff0);
+    test::fix_checksums(bytes);
+    try {
+        deserialize(bytes, "overlap.slt");
+        FAIL() << "overlapping regions loaded";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(e.problem(), "memory map section: region 1 is empty, unnamed or overlaps another region of "
+                               "its space at offset " +
+                                   std::to_string(region1));
+    }
+}
+
 } // namespace
 } // namespace synclab::trace

@@ -160,6 +160,7 @@ inline void expect_same_trace(const Trace& a, const Trace& b) {
         EXPECT_EQ(a.timing[i].queue_depth, b.timing[i].queue_depth) << "timing " << i;
     }
     EXPECT_EQ(a.cas_failures, b.cas_failures);
+    EXPECT_EQ(a.memory, b.memory);
     // An all-whole block table is stored as none.
     if (a.every_block_whole() && b.every_block_whole()) return;
     EXPECT_EQ(a.block_history, b.block_history);

@@ -335,15 +335,14 @@ TEST(TextColourOn, ReadableOnEveryHighlight) {
 
 TEST(ThreadExample, PairsTheTwoThreadsOfARace) {
     const trace::Trace t = synthetic_trace();
-    EXPECT_EQ(thread_label(t, 33), "thread 33 (block 1, t 1)");
-    EXPECT_EQ(thread_label(t, 99), "thread 99") << "not in the thread table";
-    EXPECT_EQ(thread_example(t, race({}, {}, {31, 32})),
-              "thread 31 (block 0, t 31) \u2194 thread 32 (block 1, t 0)");
-    EXPECT_EQ(thread_example(t, race({}, {}, {31, 32}), "<->"),
-              "thread 31 (block 0, t 31) <-> thread 32 (block 1, t 0)");
+    EXPECT_EQ(thread_label(t, 33), "block 1 thread 1");
+    EXPECT_EQ(thread_label(t, 33, Language::Zh), "线程块 1 的线程 1");
+    EXPECT_EQ(thread_label(t, 99), "thread #99") << "not in the thread table";
+    EXPECT_EQ(thread_example(t, race({}, {}, {31, 32})), "block 0 thread 31 \u2194 block 1 thread 0");
+    EXPECT_EQ(thread_example(t, race({}, {}, {31, 32}), "<->"), "block 0 thread 31 <-> block 1 thread 0");
     EXPECT_EQ(thread_example(t, race({}, {}, {1, 2, 3, 4}), "<->"),
-              "thread 1 (block 0, t 1) <-> thread 2 (block 0, t 2) (+2 more)");
-    EXPECT_EQ(thread_example(t, race({}, {}, {5})), "thread 5 (block 0, t 5)");
+              "block 0 thread 1 <-> block 0 thread 2 (+2 more)");
+    EXPECT_EQ(thread_example(t, race({}, {}, {5})), "block 0 thread 5");
     EXPECT_EQ(thread_example(t, race({}, {}, {})), "");
 }
 
@@ -352,7 +351,7 @@ TEST(ThreadExample, ListsDeadlockedThreads) {
     analysis::Finding f;
     f.kind = analysis::FindingKind::Deadlock;
     f.threads = {0, 1, 2, 3, 4};
-    EXPECT_EQ(thread_example(t, f), "thread 0 (block 0, t 0), thread 1 (block 0, t 1) and 3 more");
+    EXPECT_EQ(thread_example(t, f), "block 0 thread 0, block 0 thread 1 and 3 more");
 }
 
 TEST(FindingText, SpaceAndExplanations) {

@@ -1,13 +1,13 @@
-// Event values by their instruction's type (ui/value_format.h): the timeline's tooltips show
+// Event values by their instruction's type (trace/value_format.h): the timeline's tooltips show
 // `ld.shared.f32` loading 0x40c00000 as 6.0, not as 1086324736.
-#include "ui/value_format.h"
+#include "trace/value_format.h"
 
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
 
-namespace synclab::ui {
+namespace synclab::trace {
 namespace {
 
 uint32_t bits(float f) {
@@ -52,11 +52,11 @@ TEST(ValueFormat, ValuesByTheirType) {
 }
 
 TEST(ValueFormat, AnEventIsTypedByItsSite) {
-    trace::Trace t;
+    Trace t;
     t.sites = {{14, 23, "ld.shared.f32 %f2, [%r5]"}, {15, 24, "ld.shared.s32 %r2, [%r5]"}};
-    trace::Event e;
-    e.kind = trace::EventKind::Load;
-    e.flags = trace::make_flags(trace::Space::Shared, 4);
+    Event e;
+    e.kind = EventKind::Load;
+    e.flags = make_flags(Space::Shared, 4);
     e.value = 0x40c00000u;
     e.site = 0;
     EXPECT_EQ(event_value(t, e), "6.0");
@@ -67,4 +67,4 @@ TEST(ValueFormat, AnEventIsTypedByItsSite) {
 }
 
 } // namespace
-} // namespace synclab::ui
+} // namespace synclab::trace
