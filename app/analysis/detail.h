@@ -198,7 +198,7 @@ template <uint32_t Bytes> struct ValueBytes {
 
 // A race finding (both analyses word it alike): `count` racing access pairs of `hazard` between
 // the earlier access (first_thread at first_site) and the later one, e.g. "RAW hazard on
-// __shared__ address 0x4 in block 0: thread 5 (line 12) reads a value thread 4 wrote (line 10)
+// __shared__ address 0x4 in block 0: thread 5 at line 12 reads a value thread 4 wrote (line 10)
 // with no barrier between them"; global memory names threads as "block B thread T" and says why
 // they are unordered (no barrier between them, or different blocks).
 // The racing access pairs one race checker found (shared or global memory), aggregated by (hazard,

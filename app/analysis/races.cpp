@@ -370,11 +370,11 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
         between = " within a warp: no __syncwarp() between them";
     else if (!same_block)
         between = "; threads of different blocks are not ordered within a launch";
-    f.text = std::string(to_string(hazard)) + " hazard on " + f.memory + ": " + name(second_thread) + " (" +
-             line_label(trace, second_site) + ")" +
+    // "at line N" rather than "(line N)": a lane-detailed name already ends in "(warp w, lane l)".
+    f.text = std::string(to_string(hazard)) + " hazard on " + f.memory + ": " + name(second_thread) + " at " +
+             line_label(trace, second_site) +
              (hazard == Hazard::RAW ? " reads a value " : " overwrites a value ") + name(first_thread) +
-             (hazard == Hazard::WAR ? " read" : " wrote") + " (" + line_label(trace, first_site) + ")" +
-             between;
+             (hazard == Hazard::WAR ? " read" : " wrote") + " at " + line_label(trace, first_site) + between;
     render_message(f);
     return f;
 }

@@ -44,8 +44,8 @@ TEST(analysis_global_races, AcrossBlocksFound) {
         EXPECT_EQ(f.threads, (V{b.thread(0, 99), b.thread(1, 0)}));
         EXPECT_EQ(f.count, 1u);
         EXPECT_EQ(f.address, 0x100u);
-        EXPECT_EQ(f.message, "RAW hazard on global address 0x100: block 1 thread 0 (line 12) reads a value "
-                             "block 0 thread 99 wrote (line 10); threads of different blocks are not "
+        EXPECT_EQ(f.message, "RAW hazard on global address 0x100: block 1 thread 0 at line 12 reads a value "
+                             "block 0 thread 99 wrote at line 10; threads of different blocks are not "
                              "ordered within a launch (it did no harm in this run: right by luck)");
     }
 }
@@ -95,8 +95,8 @@ TEST(analysis_global_races, InsideABlockWithoutBarrierFound) {
         EXPECT_EQ(found[2].threads, (V{0, 50}));
         EXPECT_EQ(
             found[0].message,
-            "RAW hazard on global address 0x1004: block 0 thread 0 (warp 0, lane 0) (line 2) reads a value "
-            "block 0 thread 1 (warp 0, lane 1) wrote (line 1) within a warp: no __syncwarp() "
+            "RAW hazard on global address 0x1004: block 0 thread 0 (warp 0, lane 0) at line 2 reads a value "
+            "block 0 thread 1 (warp 0, lane 1) wrote at line 1 within a warp: no __syncwarp() "
             "between them (none did harm in this run; 100 racing access pairs were right by luck)");
     }
 }

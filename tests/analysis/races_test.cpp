@@ -30,8 +30,8 @@ TEST(analysis_races, RawReportsLinesThreadsCountAndMessage) {
     EXPECT_EQ(f.address, 0x7cu);
     EXPECT_EQ(f.block, 0u);
     EXPECT_EQ(f.message,
-              "RAW hazard on __shared__ address 0x7c: block 0 thread 31 (warp 0, lane 31) (line 7) reads a "
-              "value block 0 thread 30 (warp 0, lane 30) wrote (line 5) within a warp: no __syncwarp() "
+              "RAW hazard on __shared__ address 0x7c: block 0 thread 31 (warp 0, lane 31) at line 7 reads a "
+              "value block 0 thread 30 (warp 0, lane 30) wrote at line 5 within a warp: no __syncwarp() "
               "between them (it did no harm in this run: right by luck)");
 }
 
@@ -49,8 +49,8 @@ TEST(analysis_races, WarReportsReaderFirst) {
     EXPECT_EQ(found[0].block, 1u);
     EXPECT_EQ(
         found[0].message,
-        "WAR hazard on __shared__ address 0x10: block 1 thread 4 (warp 0, lane 4) (line 8) overwrites a "
-        "value block 1 thread 3 (warp 0, lane 3) read (line 5) within a warp: no __syncwarp() "
+        "WAR hazard on __shared__ address 0x10: block 1 thread 4 (warp 0, lane 4) at line 8 overwrites a "
+        "value block 1 thread 3 (warp 0, lane 3) read at line 5 within a warp: no __syncwarp() "
         "between them (it did no harm in this run: right by luck)");
 }
 
@@ -196,8 +196,8 @@ TEST(analysis_races, ManyReadersAreCountedRight) {
     EXPECT_EQ(found[1].count, 255u);
     EXPECT_EQ(found[1].threads, (V{1, 0}));
     EXPECT_EQ(found[1].message,
-              "WAR hazard on __shared__ address 0x0: block 0 thread 0 (warp 0, lane 0) (line 5) overwrites a "
-              "value block 0 thread 1 (warp 0, lane 1) read (line 4) within a warp: no __syncwarp() "
+              "WAR hazard on __shared__ address 0x0: block 0 thread 0 (warp 0, lane 0) at line 5 overwrites a "
+              "value block 0 thread 1 (warp 0, lane 1) read at line 4 within a warp: no __syncwarp() "
               "between them (none did harm in this run; 255 racing access pairs were right by luck)");
 }
 
@@ -246,8 +246,8 @@ TEST(analysis_races, PtxLineOfASiteWithoutSourceLineApart) {
     EXPECT_EQ(found[0].sites, (V{write, read}));
     EXPECT_EQ(
         found[0].message,
-        "RAW hazard on __shared__ address 0x4: block 0 thread 1 (warp 0, lane 1) (line 7) reads a value "
-        "block 0 thread 0 (warp 0, lane 0) wrote (PTX line 40) within a warp: no __syncwarp() "
+        "RAW hazard on __shared__ address 0x4: block 0 thread 1 (warp 0, lane 1) at line 7 reads a value "
+        "block 0 thread 0 (warp 0, lane 0) wrote at PTX line 40 within a warp: no __syncwarp() "
         "between them (it did no harm in this run: right by luck)");
 }
 

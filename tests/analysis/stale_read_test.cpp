@@ -224,8 +224,8 @@ TEST(analysis_stale_read, PlainRaceWithoutFlagStaysARace) {
         EXPECT_EQ(found[0].kind, FindingKind::Race);
         EXPECT_EQ(found[0].hazard, Hazard::RAW);
         EXPECT_EQ(found[0].lines, (V{10, 12}));
-        EXPECT_EQ(found[0].message, "RAW hazard on global address 0x100: block 1 thread 0 (line 12) reads a value "
-                                    "block 0 thread 0 wrote (line 10); threads of different blocks are not "
+        EXPECT_EQ(found[0].message, "RAW hazard on global address 0x100: block 1 thread 0 at line 12 reads a value "
+                                    "block 0 thread 0 wrote at line 10; threads of different blocks are not "
                                     "ordered within a launch (it did no harm in this run: right by luck)");
     }
 }

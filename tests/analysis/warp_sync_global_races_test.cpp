@@ -24,8 +24,8 @@ TEST(analysis_warp_sync_global, RaceBetweenLanesOfOneWarpNamesTheWarpAndTheLanes
     const auto found = find_global_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].text,
-              "RAW hazard on global address 0x1000: block 0 thread 53 (warp 1, lane 21) (line 7) "
-              "reads a value block 0 thread 37 (warp 1, lane 5) wrote (line 5) within a warp: "
+              "RAW hazard on global address 0x1000: block 0 thread 53 (warp 1, lane 21) at line 7 "
+              "reads a value block 0 thread 37 (warp 1, lane 5) wrote at line 5 within a warp: "
               "no __syncwarp() between them");
 }
 

@@ -22,8 +22,8 @@ TEST(analysis_warp_sync, RaceBetweenLanesOfOneWarpNamesTheWarpAndTheLanes) {
     EXPECT_EQ(found[0].hazard, Hazard::RAW);
     EXPECT_EQ(
         found[0].text,
-        "RAW hazard on __shared__ address 0x30: block 0 thread 117 (warp 3, lane 21) (line 7) reads a "
-        "value block 0 thread 101 (warp 3, lane 5) wrote (line 5) within a warp: no __syncwarp() between "
+        "RAW hazard on __shared__ address 0x30: block 0 thread 117 (warp 3, lane 21) at line 7 reads a "
+        "value block 0 thread 101 (warp 3, lane 5) wrote at line 5 within a warp: no __syncwarp() between "
         "them");
 }
 
@@ -38,7 +38,7 @@ TEST(analysis_warp_sync, RaceBetweenWarpsKeepsTheBarrierWording) {
     const auto found = find_shared_races(b.trace());
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_NE(
-        found[0].text.find("block 0 thread 37 (line 7) reads a value block 0 thread 5 wrote (line 5) with no "
+        found[0].text.find("block 0 thread 37 at line 7 reads a value block 0 thread 5 wrote at line 5 with no "
                            "barrier between them"),
         std::string::npos)
         << found[0].text;
@@ -81,8 +81,8 @@ TEST(analysis_warp_sync, AMaskOfHalfTheWarpOrdersOnlyItsLanes) {
     ASSERT_EQ(found.size(), 1u) << dump(found);
     EXPECT_EQ(found[0].threads, (V{5, 21}));
     EXPECT_NE(
-        found[0].text.find("(warp 0, lane 21) (line 8) reads a value block 0 thread 5 (warp 0, lane 5) wrote "
-                           "(line 5) within a warp: no __syncwarp() between them"),
+        found[0].text.find("(warp 0, lane 21) at line 8 reads a value block 0 thread 5 (warp 0, lane 5) wrote "
+                           "at line 5 within a warp: no __syncwarp() between them"),
         std::string::npos)
         << found[0].text;
 }
