@@ -1,6 +1,7 @@
 #include "cli/kernel_args.h"
 
 #include "cli/args.h"
+#include "ptx/param_use.h"
 #include "trace/naming.h"
 
 #include <algorithm>
@@ -124,25 +125,52 @@ std::vector<std::string> buffer_names(const ptx::Function& fn, const std::vector
     return names;
 }
 
+namespace {
+
+// "--arg #1 (float const* in)": the argument, and its parameter as the source declares it where that
+// is known (the PTX's own name, "_Z6copy_nPKfPfm_param_0", only where nothing better is).
+std::string argument_label(size_t i, const ptx::Param& p, const ptx::ParamInfo& info,
+                           const std::vector<std::string>& source_names) {
+    const std::string name = i < source_names.size() ? source_names[i] : "";
+    std::string what;
+    if (!info.type.empty())
+        what = info.type + (name.empty() ? "" : " " + name);
+    else
+        what = "parameter " + (name.empty() ? p.name : name);
+    return "--arg #" + std::to_string(i + 1) + " (" + what + ")";
+}
+
+} // namespace
+
 launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed,
-                            const std::vector<std::string>& names) {
+                            const std::vector<std::string>& names, const std::vector<std::string>& source_names) {
     if (specs.size() != fn.params.size())
         throw UsageError("kernel " + fn.name + " takes " + std::to_string(fn.params.size()) +
                          " parameters, but " + std::to_string(specs.size()) + " --arg were given");
     launch::Inputs inputs;
     uint64_t rng = launch::buffer_rng_seed(seed);
+    const std::vector<ptx::ParamInfo> info = ptx::param_info(fn);
     for (size_t i = 0; i < specs.size(); ++i) {
         const ArgSpec& s = specs[i];
         const ptx::Param& p = fn.params[i];
-        const std::string where = "--arg #" + std::to_string(i + 1) + " (parameter " + p.name + ")";
+        const std::string where = argument_label(i, p, info[i], source_names);
         if (s.is_buffer) {
             if (p.size != 8)
                 throw UsageError(where + " is a " + std::to_string(p.size) + "-byte scalar, not a pointer");
+            if (info[i].kind == ptx::ParamKind::Scalar)
+                throw UsageError(where + " is a scalar, not a pointer: give a number");
             inputs.args.push_back(launch::KernelArg::pointer(static_cast<uint32_t>(inputs.buffers.size())));
             const std::string name =
                 i < names.size() && !names[i].empty() ? names[i] : "arg" + std::to_string(i);
             inputs.buffers.push_back(launch::make_buffer(s.buffer, name, rng));
             continue;
+        }
+        if (info[i].kind == ptx::ParamKind::Pointer) {
+            // A number in a pointer would run, and fail far from here (a misaligned or wild access).
+            const std::string element = ptx::element_type_of_pointer(info[i].type);
+            throw UsageError(where + " is a pointer, but '" + s.scalar_text +
+                             "' is a number: bind a buffer, e.g. buf:" + (element.empty() ? "u32" : element) +
+                             ":1024 (or NAME:" + (element.empty() ? "u32" : element) + ":1024 to name it)");
         }
         try {
             inputs.args.push_back(launch::KernelArg::scalar(launch::parse_scalar_bits(

@@ -35,8 +35,11 @@ std::vector<std::string> buffer_names(const ptx::Function& fn, const std::vector
                                       const std::vector<std::string>& source_names);
 
 // Builds the inputs for a kernel from the specs (random contents from `seed`), buffers named by
-// `names` (buffer_names). Throws UsageError if the specs do not fit the parameters.
+// `names` (buffer_names). Throws UsageError if the specs do not fit the parameters: a count that
+// differs, a number for a pointer or a buffer for a scalar (ptx/param_use.h), a bad number. Messages
+// name a parameter as the source does where `source_names` (source_parameter_names) has it.
 launch::Inputs build_inputs(const ptx::Function& fn, const std::vector<ArgSpec>& specs, uint64_t seed,
-                            const std::vector<std::string>& names = {});
+                            const std::vector<std::string>& names = {},
+                            const std::vector<std::string>& source_names = {});
 
 } // namespace synclab::cli

@@ -7,15 +7,17 @@
 //               --histogram BUFFER [--per N]; GPU: --untraced, --live,
 //               --timeout S, --trace-buffer MB
 //   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
-//                 --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [run options] [--out FILE.slt] [--json]
+//                 [--cooperative] --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [run options]
+//                 [--out FILE.slt] [--json] [--error-exitcode N]
 //   synclab report FILE.slt
 //   synclab export FILE.slt --chrome OUT.json
 //   synclab table [--seeds N] [--memory sc|relaxed]   every scenario variant on the simulator, with verdicts
 //   synclab table --backend gpu        every scenario variant on the GPU, untraced and traced
 //   (list, run and table: --lessons DIR adds the lesson folders in DIR to the built-in ones)
 //
-// Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error (also: the GPU cannot be
-// used here, e.g. "no NVIDIA driver found (...): use --backend sim").
+// Exit codes: 0 it ran (whatever it found; run and check with --error-exitcode N: N when it found
+// a bug or did not end right), 2 usage error, 3 input error (also: the GPU cannot be used here,
+// e.g. "no NVIDIA driver found (...): use --backend sim").
 #include "cli/args.h"
 #include "cli/kernel_args.h"
 #include "cli/claims_command.h"
@@ -59,7 +61,7 @@ Usage:
               [--schedule rr|random|adversarial|exhaustive] [--memory sc|relaxed] [--seed N] [--reps N]
               [--warp-model its|lockstep]
               [--max-executions N] [--histogram BUFFER [--per N]] [--untraced] [--live] [--timeout S]
-              [--trace-buffer MB] [--out FILE.slt] [--json]
+              [--trace-buffer MB] [--out FILE.slt] [--json] [--error-exitcode N]
       Runs one variant, checks its outputs against the CPU reference and reports findings.
       --param NAME=CHOICE (repeatable): a lesson parameter (see 'synclab show SCENARIO'), e.g.
       --param k=1024; the others keep their defaults.
@@ -86,7 +88,8 @@ Usage:
       --max-steps N thread-instructions, --max-events N trace events, --max-memory BYTES (K, M, G)
       for the simulated state and the trace together.
   synclab check FILE.cu|FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]
-              --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [same run options] [--json]
+              [--cooperative] --arg SPEC ... [--dump NAME] [--nvcc-arg ARG ...] [same run options]
+              [--json] [--error-exitcode N]
       Runs your own kernel in the simulator (or --backend gpu). NAME as in your source: block_sum,
       ns::k, reduce<256>, or a full signature where the name is overloaded (the PTX name works too).
       A .cu is compiled as the lessons are (nvcc, else NVRTC); --nvcc-arg passes one more option
@@ -98,6 +101,12 @@ Usage:
       position); --dump NAME (or arg<i>) prints one afterwards.
       --histogram BUFFER [--per N]: the outcome histogram of a buffer (its name, arg<i> or its parameter name)
       over the --reps runs, or over every execution with --schedule exhaustive: a litmus test of your own.
+      --cooperative launches it as cudaLaunchCooperativeKernel does (a kernel with grid.sync() needs
+      it): refused before anything runs when its blocks cannot all be resident at once.
+      A number given for a pointer parameter (or a buffer for a scalar) is refused before running.
+  --error-exitcode N (run and check, as compute-sanitizer's): exit with N when a finding other than
+      contention fired or the run did not end right (wrong outputs, hung, stopped by a budget,
+      refused, an error), so that a script or CI job can use SyncLab as a checker.
   synclab report FILE.slt
       The findings of a saved trace, in a compute-sanitizer-like form.
   synclab export FILE.slt --chrome OUT.json
@@ -109,7 +118,8 @@ Usage:
   synclab table --backend gpu [--seeds N] [--timeout S] [--lessons DIR] [--json]
       Every variant on the GPU: N untraced launches beside one traced launch.
 
-Exit codes: 0 it ran (whatever it found), 2 usage error, 3 input error.
+Exit codes: 0 it ran (whatever it found; with --error-exitcode N: N when it found a bug), 2 usage
+error, 3 input error.
 )";
 
 // [SECTION] Shared option handling
@@ -178,6 +188,22 @@ void print_run(const Args& a, const runner::RunSummary& s, const runner::RunOpti
         std::cout << summary_json(s, o).dump(2) << "\n";
     else
         print_summary_text(std::cout, s, o);
+}
+
+// --error-exitcode N, as compute-sanitizer's: a script (a CI job) gets N when the run found a bug
+// (any finding but the performance one, contention), or did not end right: wrong outputs, a hang, a
+// budget stop, a refused launch, an error. Otherwise the usual exit code (0).
+int exit_code_of(const Args& a, const runner::RunSummary& s) {
+    const auto code = a.value("error-exitcode");
+    if (!code) return kExitOk;
+    const runner::RunOutcome outcome = runner::run_outcome(s);
+    const bool ended_right = outcome == runner::RunOutcome::Right || outcome == runner::RunOutcome::Completed;
+    return runner::found_a_bug(s) || !ended_right ? int(parse_uint(*code, "--error-exitcode", 1, 255)) : kExitOk;
+}
+
+// Checked before the run, so that a bad value is a usage error and not a surprise after it.
+void check_error_exitcode(const Args& a) {
+    if (const auto code = a.value("error-exitcode")) parse_uint(*code, "--error-exitcode", 1, 255);
 }
 
 trace::Dim3 parse_dim3(const std::string& text, const std::string& what) {
@@ -369,7 +395,9 @@ int cmd_run(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
     valued.push_back("variant");
     valued.push_back("lessons");
+    valued.push_back("error-exitcode");
     Args a(argv, "run", valued, kRunFlags, {"param"});
+    check_error_exitcode(a);
     if (a.positional().size() != 1) throw UsageError("'run' needs exactly one SCENARIO (see 'synclab list')");
     const Lessons lessons(a);
     const scenario::Scenario s = with_user_params(lessons.find(a.positional()[0]), param_values(a));
@@ -407,7 +435,7 @@ int cmd_run(const std::vector<std::string>& argv) {
         if (!s.params.empty()) std::cout << "parameters: " << params_line(s) << "\n";
         print_run(a, summary, o);
     }
-    return kExitOk;
+    return exit_code_of(a, summary);
 }
 
 // A .cu file's PTX, compiled as kernels/ are (nvcc, else NVRTC) plus the user's --nvcc-arg options.
@@ -452,9 +480,12 @@ size_t param_index(const ptx::Function& fn, const std::string& name, const std::
 
 int cmd_check(const std::vector<std::string>& argv) {
     std::vector<std::string> valued = kRunValued;
-    for (const char* v : {"kernel", "grid", "block", "shared", "dump"})
+    for (const char* v : {"kernel", "grid", "block", "shared", "dump", "error-exitcode"})
         valued.push_back(v);
-    Args a(argv, "check", valued, kRunFlags, {"arg", "nvcc-arg"});
+    std::vector<std::string> flags = kRunFlags;
+    flags.push_back("cooperative");
+    Args a(argv, "check", valued, flags, {"arg", "nvcc-arg"});
+    check_error_exitcode(a);
     if (a.positional().size() != 1) throw UsageError("'check' needs exactly one FILE.cu or FILE.ptx");
     const std::string path = a.positional()[0];
     const auto kernel = a.value("kernel");
@@ -499,9 +530,10 @@ int cmd_check(const std::vector<std::string>& argv) {
         source_text = cu->second;
     }
     // Buffers are named as the user or the source names them, so that findings say "out[3]".
-    const std::vector<std::string> names = buffer_names(*fn, specs, source_parameter_names(source_text, *fn));
+    const std::vector<std::string> source_names = source_parameter_names(source_text, *fn);
+    const std::vector<std::string> names = buffer_names(*fn, specs, source_names);
     // Validate the bindings once, before running.
-    build_inputs(*fn, specs, o.seed, names);
+    build_inputs(*fn, specs, o.seed, names, source_names);
     if (const auto buffer = a.value("histogram")) {
         const size_t index = param_index(*fn, *buffer, names);
         if (index == SIZE_MAX || !specs[index].is_buffer)
@@ -536,6 +568,9 @@ int cmd_check(const std::vector<std::string>& argv) {
         throw UsageError("--grid " + *grid + " --block " + *block + ": " + problem);
     job.launch.dynamic_shared_bytes =
         static_cast<uint32_t>(a.uint_or("shared", 0, 0, launch::kMaxSharedBytes));
+    // cudaLaunchCooperativeKernel: every block resident at once (refused, before anything runs, when
+    // they cannot be), and cooperative groups' grid.sync() gets its workspace.
+    job.launch.cooperative = a.flag("cooperative");
     job.make_inputs = [fn, specs, names](uint64_t seed) { return build_inputs(*fn, specs, seed, names); };
     // A .ptx made with -lineinfo names its .cu: show (and check) the CUDA lines where it is here.
     job.source_name = source_name;
@@ -563,7 +598,7 @@ int cmd_check(const std::vector<std::string>& argv) {
                       << specs[dump_param].buffer.count << "):\n"
                       << launch::format_buffer(summary.final_buffers[dump_buffer].bytes, dump_type);
     }
-    return kExitOk;
+    return exit_code_of(a, summary);
 }
 
 trace::Trace load(const std::string& path) {

@@ -101,7 +101,7 @@ std::string Run::trap_message(uint32_t pc) const {
     std::string out = "grid.sync() in a kernel that was not launched cooperatively (";
     out += line_of(pc);
     out += "): cooperative groups' grid barrier needs a cooperative launch (cudaLaunchCooperativeKernel; in a "
-           "lesson, cooperative = true), which gives it its workspace; a normal launch gives none, and the "
+           "lesson, cooperative = true; synclab check --cooperative), which gives it its workspace; a normal launch gives none, and the "
            "kernel traps";
     return out;
 }
