@@ -289,8 +289,9 @@ void check_stuck(const trace::Trace& trace, const detail::BlockTable& table, con
 
 // Whether the instruction at `site` is an aligned barrier: `bar.*` (bar.sync, bar.arrive, bar.red
 // are the .aligned forms of barrier.*) or `barrier.*.aligned`. A guard ("@%p1 ") is skipped.
-bool is_aligned_barrier(const trace::Trace& trace, uint32_t site) {
-    if (site >= trace.sites.size()) return false;
+// The instruction at `site` without its guard ("@%p1 ") and leading blanks; "" for no site.
+std::string_view unguarded_text(const trace::Trace& trace, uint32_t site) {
+    if (site >= trace.sites.size()) return {};
     std::string_view text = trace.sites[site].text;
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
         text.remove_prefix(1);
@@ -300,10 +301,25 @@ bool is_aligned_barrier(const trace::Trace& trace, uint32_t site) {
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
             text.remove_prefix(1);
     }
+    return text;
+}
+
+bool is_aligned_barrier(const trace::Trace& trace, uint32_t site) {
+    const std::string_view text = unguarded_text(trace, site);
     if (text.starts_with("bar.warp")) return false; // __syncwarp: not a CTA barrier
     if (text.starts_with("bar.") || text.starts_with("bar ")) return true;
     const std::string_view opcode = text.substr(0, text.find_first_of(" \t"));
     return opcode.starts_with("barrier.") && opcode.find(".aligned") != std::string_view::npos;
+}
+
+// Whether the instruction at `site` is `barrier.sync a` / `barrier.cta.sync a` without .aligned and
+// without a thread count: a barrier for every thread of the block that lanes of one warp may reach
+// at different times. cooperative groups' thread_block::sync() compiles to it.
+bool is_unaligned_block_barrier(const trace::Trace& trace, uint32_t site) {
+    const std::string_view text = unguarded_text(trace, site);
+    const std::string_view opcode = text.substr(0, text.find_first_of(" \t"));
+    if (opcode != "barrier.sync" && opcode != "barrier.cta.sync") return false;
+    return text.find(',') == std::string_view::npos; // one operand: the barrier id
 }
 
 // One (phase, warp, aligned site) whose warp has lanes that did not arrive anywhere in the phase.
@@ -320,6 +336,8 @@ struct SkipCandidate {
 // Where a lane went after the warp's first arrival: the site of its next event other than Exit,
 // or kNoSite (it had none: it exited, or the run ended with it stuck).
 constexpr uint32_t kNoSite = UINT32_MAX;
+// The group of lanes that exited without arriving (SkipCandidate grouping: went on 0, ended 1 + end).
+constexpr uint32_t kExitedGroup = 0xff;
 
 // The (d) rule. In a phase (block, barrier id, number), the arrivals of warp W at aligned site S
 // begin at W's first arrival there (trace order). A lane of W that is in the thread table, did not
@@ -328,11 +346,20 @@ constexpr uint32_t kNoSite = UINT32_MAX;
 // went on: a memory access, a later barrier...) or never exits (it waits or runs elsewhere when the
 // run ends) is on the other side: W executed S while that lane was live elsewhere.
 //
-// Legal and silent: whole warps that never arrive (no lane of W at S: a block-level matter, not
-// the warp's), lanes that exited before W's first arrival, and lanes whose only event after it is
-// their Exit. The last is how an early `return` of some lanes looks when the lanes at the barrier
-// were scheduled first (this simulator runs the lowest PC first; a GPU may order the lanes either
-// way): those lanes reach no other instruction that records an event before they exit.
+// Lanes of W that exited without arriving (before W's first arrival, or with no other event after
+// it) are reported too, as lanes that exit without reaching S: `if (p[tid]) __syncthreads();` and
+// `if (tid % 2 == 0) { ...; block.sync(); ... }` (GPUVerify's barrier-div-cuda and
+// divergence_thread_block) skip the barrier with a branch to the kernel's `ret`, the same PTX as an
+// early `return` of those lanes, and all of them break the rule below: a barrier must be reached by
+// every thread of the block. A GPU does not wait for exited lanes, so such code may seem to work;
+// compute-sanitizer's synccheck reports it as "Divergent thread(s) in warp". The same goes for
+// cooperative groups' thread_block::sync() (`barrier.sync 0`, not aligned: lanes may arrive at
+// different times, but "all threads in the group must participate"): for it only exited lanes are
+// reported, since lanes still running may yet arrive.
+//
+// Legal and silent: whole warps that never arrive (no lane of W at S: warps that exit before a
+// barrier are not waited for, PTX counts a barrier's arrivals per warp; lesson
+// divergent_barrier/exit_before_barrier).
 //
 // Why a warp must arrive whole: __syncthreads() compiles to bar.sync, the aligned form of
 // barrier.sync. PTX ISA, "Parallel Synchronization and Communication Instructions: bar, barrier"
@@ -358,7 +385,7 @@ void check_skipped(const trace::Trace& trace, const detail::BlockTable& table,
         for (const Arrival& a : phase.arrivals) {
             const trace::ThreadInfo& info = trace.threads[a.thread];
             arrived[info.warp] |= 1u << info.lane;
-            if (!is_aligned_barrier(trace, a.site)) continue;
+            if (!is_aligned_barrier(trace, a.site) && !is_unaligned_block_barrier(trace, a.site)) continue;
             auto [it, inserted] = at.try_emplace({info.warp, a.site});
             SkipCandidate& c = it->second;
             if (inserted) c = SkipCandidate{p, info.warp, a.site, a.position, 0, 0, a.thread};
@@ -422,17 +449,23 @@ void check_skipped(const trace::Trace& trace, const detail::BlockTable& table,
         // (went on: 0 / ended: 1 + ThreadEnd, site) -> lanes, and the first thread of each group.
         std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> groups;
         std::map<std::pair<uint32_t, uint32_t>, uint32_t> first_of;
+        const bool aligned = is_aligned_barrier(trace, c.site);
         for (const Request* r : by_candidate[i]) {
             const uint32_t thread = table.global(phase.block, c.warp * 32 + r->lane);
             const auto exit = exit_at.find(thread);
-            if (exit != exit_at.end() && exit->second < c.first) continue; // exited before: legal
+            const bool exited_first = exit != exit_at.end() && exit->second < c.first;
             std::pair<uint32_t, uint32_t> where;
-            if (r->next_site != kNoSite) {
+            if (!exited_first && r->next_site != kNoSite) {
+                if (!aligned) continue; // may arrive later: an unaligned barrier allows it
                 where = {0, r->next_site};
             } else if (exit == exit_at.end() && trace.threads[thread].end != trace::ThreadEnd::Exited) {
+                if (!aligned) continue;
                 where = {1 + uint32_t(trace.threads[thread].end), trace.threads[thread].end_site};
+            } else if (exit != exit_at.end()) {
+                // It exited without arriving: before the warp's first arrival, or next.
+                where = {kExitedGroup, trace.events[exit->second].site};
             } else {
-                continue; // its only later event is its Exit: taken as an early return
+                continue; // ended as exited with no Exit event in the trace: nothing to place it by
             }
             groups[where].push_back(r->lane);
         }
@@ -462,7 +495,10 @@ void check_skipped(const trace::Trace& trace, const detail::BlockTable& table,
             if (!rest.empty()) rest += ", ";
             const bool one = lanes.size() == 1;
             const std::string who = detail::noun_list("lane", lanes);
-            if (where.first == 0) {
+            if (where.first == kExitedGroup) {
+                rest += who + (one ? " exits without reaching it (" : " exit without reaching it (") +
+                        detail::line_label(trace, where.second) + ")";
+            } else if (where.first == 0) {
                 rest += who + (one ? " skips it and goes on to " : " skip it and go on to ") +
                         detail::line_label(trace, where.second);
             } else if (static_cast<trace::ThreadEnd>(where.first - 1) == trace::ThreadEnd::AtBarrier) {
@@ -472,13 +508,24 @@ void check_skipped(const trace::Trace& trace, const detail::BlockTable& table,
                         detail::line_label(trace, where.second);
             }
         }
+        bool only_exits = true;
+        for (const auto& [where, lanes] : groups)
+            only_exits = only_exits && where.first == kExitedGroup;
+        const bool one_other = groups.size() == 1 && groups.begin()->second.size() == 1;
+        const std::string barrier = phase.id != 0 ? barrier_name(phase.id)
+                                    : aligned     ? std::string("__syncthreads()")
+                                                  : std::string("block barrier (barrier.sync 0: cooperative "
+                                                                "groups' thread_block::sync())");
         f->text = "divergent threads in warp " + std::to_string(c.warp) + " of block " +
                   std::to_string(phase.block) + ": " + detail::noun_list("lane", at_lanes) +
-                  (at_lanes.size() == 1 ? " executes the " : " execute the ") +
-                  (phase.id == 0 ? "__syncthreads()" : barrier_name(phase.id)) + " at " +
-                  detail::line_label(trace, c.site) + " while the warp's other live " +
-                  (groups.size() == 1 && groups.begin()->second.size() == 1 ? "lane is" : "lanes are") +
-                  " elsewhere: " + rest;
+                  (at_lanes.size() == 1 ? " executes the " : " execute the ") + barrier + " at " +
+                  detail::line_label(trace, c.site) +
+                  (only_exits ? std::string(" while the warp's other ") + (one_other ? "lane" : "lanes") +
+                                    " never reach it: " + rest +
+                                    "; every thread of the block must reach it (a GPU does not wait for "
+                                    "exited lanes, so it may seem to work)"
+                              : std::string(" while the warp's other live ") + (one_other ? "lane is" : "lanes are") +
+                                    " elsewhere: " + rest);
     }
 }
 

@@ -240,14 +240,14 @@ TEST(analysis_e2e, AtomicKernelsDoTheirJob) {
 }
 
 // Verdict, per kernel of warp_divergence.cu: part of a warp at a __syncthreads() while its other
-// lanes go on -> barrier_divergence at the __syncthreads() line, naming a warp; lanes or whole
+// lanes go on, or return -> barrier_divergence at the __syncthreads() line, naming a warp; whole
 // warps that return first, and a block-uniform condition -> no finding at all.
 TEST(analysis_e2e, WarpDivergenceAsEachKernelSays) {
     // Kernel, and the warp phases that must show the divergence (0: none) over 2 blocks: warp 0 of
     // each block, or warps 0-2 (warp 3 has no lane >= 24).
     const std::pair<const char*, uint64_t> cases[] = {
         {"_Z20partial_warp_barrierPKiPi", 2}, {"_Z19upper_lanes_barrierPKiPi", 6},
-        {"_Z18early_return_lanesPKiPi", 0},   {"_Z18whole_warps_returnPKiPi", 0},
+        {"_Z18early_return_lanesPKiPi", 6},   {"_Z18whole_warps_returnPKiPi", 0},
         {"_Z17uniform_conditionPKiPi", 0},
     };
     for (const auto& [kernel, warp_phases] : cases) {
@@ -326,7 +326,7 @@ TEST(analysis_e2e, GpuFormatTracesGiveTheSameVerdicts) {
         }
         const std::pair<const char*, bool> warp_cases[] = {
             {"_Z20partial_warp_barrierPKiPi", true}, {"_Z19upper_lanes_barrierPKiPi", true},
-            {"_Z18early_return_lanesPKiPi", false},  {"_Z18whole_warps_returnPKiPi", false},
+            {"_Z18early_return_lanesPKiPi", true},   {"_Z18whole_warps_returnPKiPi", false},
             {"_Z17uniform_conditionPKiPi", false},
         };
         for (const auto& [kernel, divergent] : warp_cases) {

@@ -102,11 +102,14 @@ TEST(analysis_warp_divergence, UpperLanesAtABarrierFoundInEveryWarp) {
 
 // `if ((threadIdx.x & 31) >= 24) return; ... __syncthreads(); ...`, in both orders: the returning
 // lanes exit first (they run first), or the lanes at the barrier arrive first and the others
-// exit with no other event (lowest PC first, a GPU's order). Silent both ways. Near-twin: the
-// returning lanes store before they exit, after the warp's arrival -> they were live elsewhere.
-TEST(analysis_warp_divergence, LanesThatReturnAreNotFlagged) {
+// exit with no other event (lowest PC first, a GPU's order). Both: part of each warp reaches the
+// barrier, the other lanes exit without reaching it (the same PTX as a barrier inside
+// `if (lane < 24)`). Near-twin: the returning lanes store before they exit, after the warp's
+// arrival -> they were live elsewhere.
+TEST(analysis_warp_divergence, LanesThatReturnBeforeTheirWarpsBarrierAreFlagged) {
     for (const int order : {0, 1, 2}) {
         TraceBuilder b(1, kBlock);
+        b.site(45); // site 0: the kernel's ret, where the builder's exits are
         const uint16_t sync = b.sync_site(30), store = b.site(31), early = b.site(28);
         auto returning = [&] {
             for (uint32_t t = 0; t < kBlock; ++t) {
@@ -126,7 +129,15 @@ TEST(analysis_warp_divergence, LanesThatReturnAreNotFlagged) {
         }
         const auto found = find_barrier_divergence(b.trace());
         if (order < 2) {
-            EXPECT_TRUE(found.empty()) << "order " << order << ": " << dump(found);
+            ASSERT_EQ(found.size(), 1u) << "order " << order << ": " << dump(found);
+            EXPECT_EQ(found[0].lines, (V{30, 45})) << "the barrier, then where the others exit";
+            EXPECT_EQ(found[0].count, 3u);
+            EXPECT_EQ(found[0].message,
+                      "divergent threads in warp 0 of block 0: lanes 0-23 execute the __syncthreads() at line 30 "
+                      "while the warp's other lanes never reach it: lanes 24-31 exit without reaching it (line "
+                      "45); every thread of the block must reach it (a GPU does not wait for exited "
+                      "lanes, so it may seem to work) (3 such warp phases)")
+                << "order " << order;
             continue;
         }
         ASSERT_EQ(found.size(), 1u) << dump(found);

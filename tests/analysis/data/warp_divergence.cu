@@ -32,7 +32,7 @@ __global__ void upper_lanes_barrier(const int* g_in, int* g_out)
     g_out[blockIdx.x * blockDim.x + t] = v;
 }
 
-// no finding: lanes 24-31 of each warp return before the barrier; exited lanes are not waited for.
+// barrier_divergence: lanes 24-31 of each warp return, so their warp reaches the barrier in part.
 __global__ void early_return_lanes(const int* g_in, int* g_out)
 {
     __shared__ int s[128];
