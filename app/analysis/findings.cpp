@@ -1,6 +1,7 @@
 // analyze(), the enum names, and the helpers every analysis shares (line naming, thread lists,
 // ordering and capping of findings).
 #include "analysis/detail.h"
+#include "analysis/finding_kinds.h"
 #include "trace/naming.h"
 #include "trace/text_format.h"
 
@@ -11,21 +12,7 @@
 namespace synclab::analysis {
 
 const char* to_string(FindingKind kind) {
-    switch (kind) {
-    case FindingKind::Race:
-        return "race";
-    case FindingKind::BarrierDivergence:
-        return "barrier_divergence";
-    case FindingKind::LostUpdate:
-        return "lost_update";
-    case FindingKind::Deadlock:
-        return "deadlock";
-    case FindingKind::StaleRead:
-        return "stale_read";
-    case FindingKind::Contention:
-        return "contention";
-    }
-    return "unknown";
+    return static_cast<size_t>(kind) < finding_kinds().size() ? info(kind).id : "unknown";
 }
 
 const char* to_string(Hazard hazard) {

@@ -1,5 +1,6 @@
 // Messages rendered from a finding's counts, the merge of the findings of several runs and the order
 // findings are shown in.
+#include "analysis/finding_kinds.h"
 #include "analysis/findings.h"
 
 #include <algorithm>
@@ -132,24 +133,8 @@ void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more
 
 namespace {
 
-// Deadlock, barrier divergence, race, stale read, lost update: the order analyze() appends them in.
-int kind_rank(FindingKind kind) {
-    switch (kind) {
-    case FindingKind::Deadlock:
-        return 0;
-    case FindingKind::BarrierDivergence:
-        return 1;
-    case FindingKind::Race:
-        return 2;
-    case FindingKind::StaleRead:
-        return 3;
-    case FindingKind::LostUpdate:
-        return 4;
-    case FindingKind::Contention:
-        return 5;
-    }
-    return 5;
-}
+// The order analyze() appends the kinds in (finding_kinds.h: deadlock first, contention last).
+int kind_rank(FindingKind kind) { return info(kind).rank; }
 
 // Shared memory before global memory (the race analyses' order), then the others.
 int space_rank(trace::Space space) {

@@ -1,5 +1,6 @@
 #include "cli/report.h"
 
+#include "analysis/finding_kinds.h"
 #include "ptx/kernel_names.h"
 #include "runner/outcome.h"
 #include "trace/naming.h"
@@ -354,28 +355,7 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
     size_t errors = 0;
     for (const analysis::Finding& f : findings) {
         ++errors;
-        out << "========= Error: ";
-        switch (f.kind) {
-        case analysis::FindingKind::Race:
-            out << analysis::to_string(f.hazard) << " hazard on __" << trace::to_string(f.space)
-                << "__ memory";
-            break;
-        case analysis::FindingKind::BarrierDivergence:
-            out << "Barrier divergence";
-            break;
-        case analysis::FindingKind::LostUpdate:
-            out << "Lost update (non-atomic read-modify-write)";
-            break;
-        case analysis::FindingKind::Deadlock:
-            out << "Deadlock";
-            break;
-        case analysis::FindingKind::StaleRead:
-            out << "Stale read on __" << trace::to_string(f.space) << "__ memory (missing fence)";
-            break;
-        case analysis::FindingKind::Contention:
-            out << "Atomic contention on __" << trace::to_string(f.space) << "__ memory (performance)";
-            break;
-        }
+        out << "========= Error: " << analysis::report_title(f);
         if (!f.memory.empty()) out << " at " << f.memory;
         out << " (" << analysis::with_thousands(f.count) << (f.count == 1 ? " occurrence" : " occurrences")
             << ", " << analysis::with_thousands(f.harmful) << " harmful)\n";

@@ -1,5 +1,7 @@
 #include "runner/outcome.h"
 
+#include "analysis/finding_kinds.h"
+
 #include <algorithm>
 
 namespace synclab::runner {
@@ -38,7 +40,7 @@ RunOutcome run_outcome(const GpuSide& side) {
 
 bool found_a_bug(const RunSummary& s) {
     return s.traced && std::any_of(s.findings.begin(), s.findings.end(), [](const analysis::Finding& f) {
-               return f.kind != analysis::FindingKind::Contention;
+               return !analysis::info(f.kind).performance;
            });
 }
 

@@ -1,6 +1,8 @@
 // The vocabulary of expectations: finding kinds and run statuses by name, and WrongOutputs.
 #include "scenario/scenario.h"
 
+#include "analysis/finding_kinds.h"
+
 namespace synclab::scenario {
 
 const char* to_string(WrongOutputs value) {
@@ -24,28 +26,19 @@ bool parse_wrong_outputs(std::string_view text, WrongOutputs& out) {
     return false;
 }
 
-// Every value whose name analysis::to_string knows: a kind added there is known here at once.
+// Every kind of analysis/finding_kinds.h, in enum order.
 const std::vector<analysis::FindingKind>& all_finding_kinds() {
     static const std::vector<analysis::FindingKind> kinds = [] {
         std::vector<analysis::FindingKind> out;
-        for (unsigned v = 0; v < 256; ++v) {
-            const auto kind = static_cast<analysis::FindingKind>(v);
-            if (std::string_view(analysis::to_string(kind)) !=
-                analysis::to_string(static_cast<analysis::FindingKind>(255)))
-                out.push_back(kind);
-        }
+        for (const analysis::FindingKindInfo& row : analysis::finding_kinds())
+            out.push_back(row.kind);
         return out;
     }();
     return kinds;
 }
 
 bool parse_finding_kind(std::string_view text, analysis::FindingKind& out) {
-    for (analysis::FindingKind kind : all_finding_kinds())
-        if (text == analysis::to_string(kind)) {
-            out = kind;
-            return true;
-        }
-    return false;
+    return analysis::parse_finding_kind(text, out);
 }
 
 std::string finding_kind_names() {

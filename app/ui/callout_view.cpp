@@ -2,6 +2,7 @@
 
 #include "ui/outcome_words.h"
 #include "ui/source_lines.h"
+#include "ui/theme.h"
 #include "ui/ui_text.h"
 
 #include <imgui.h>
@@ -216,7 +217,7 @@ std::string CalloutView::text_of(const AppState& state, bool& have, uint32_t& co
                           {std::to_string(findings.size())})});
     }
     have = true;
-    colour = finding_colour(findings[size_t(i)].kind);
+    colour = theme::finding_mark(findings[size_t(i)].kind);
     char position[32];
     std::snprintf(position, sizeof position, "%d/%zu  ", i + 1, findings.size());
     // The text the source view shows: the finding's line numbers are lines of it.

@@ -212,7 +212,7 @@ void FindingsPanel::draw(AppState& state) {
         row_rects_.push_back(row);
         if (is_selected) selected_row_ = row;
         ImGui::SetCursorPos(cell);
-        swatch(finding_colour(f.kind));
+        swatch(theme::finding_mark(f.kind));
         ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
         widgets::coloured_text(lit ? palette.text : theme::finding_ink(f.kind, state.presenter),
                                kind_words(f.kind, language, false).c_str());
@@ -249,7 +249,7 @@ void FindingsPanel::draw_detail(const analysis::Finding& finding, const std::str
     widgets::wrapped(message.c_str());
     ImGui::Unindent(detail_indent());
     const ImVec2 end = ImGui::GetItemRectMax();
-    ImGui::GetWindowDrawList()->AddRectFilled(start, {start.x + bar, end.y}, finding_colour(finding.kind));
+    ImGui::GetWindowDrawList()->AddRectFilled(start, {start.x + bar, end.y}, theme::finding_mark(finding.kind));
     detail_h_ = end.y - start.y;
     detail_rect_ = ImVec4(start.x, start.y, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, end.y);
     detail_text_ = message;

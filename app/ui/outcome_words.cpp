@@ -7,6 +7,8 @@
 //   [SECTION] Predict, then run
 #include "ui/outcome_words.h"
 
+#include "analysis/finding_kinds.h"
+
 #include "ui/value_format.h"
 
 #include <algorithm>
@@ -54,21 +56,8 @@ std::string thousands(uint64_t n) {
 }
 
 std::string kind_words(analysis::FindingKind kind, Language language, bool with_article) {
-    switch (kind) {
-    case analysis::FindingKind::Race:
-        return zh(language) ? "数据竞争" : with_article ? "a race" : "race";
-    case analysis::FindingKind::BarrierDivergence:
-        return zh(language) ? "屏障不一致" : "barrier divergence";
-    case analysis::FindingKind::LostUpdate:
-        return zh(language) ? "丢失更新" : with_article ? "a lost update" : "lost update";
-    case analysis::FindingKind::Deadlock:
-        return zh(language) ? "死锁" : with_article ? "a deadlock" : "deadlock";
-    case analysis::FindingKind::StaleRead:
-        return zh(language) ? "过期读取" : with_article ? "a stale read" : "stale read";
-    case analysis::FindingKind::Contention:
-        return zh(language) ? "原子争用" : "atomic contention";
-    }
-    return zh(language) ? "未知发现" : "an unknown finding";
+    const analysis::FindingKindInfo& row = analysis::info(kind);
+    return zh(language) ? row.zh : with_article ? row.en_article : row.en;
 }
 
 // [SECTION] The run's own outcome ---------------------------------------------------------------------
@@ -395,14 +384,15 @@ std::string expectation_sentence(const scenario::Expectation& e, Language langua
     out += z ? "。" : ".";
 
     if (!found.empty() && !absent.empty()) {
-        // Contention is a performance finding: a lesson about bugs that leaves it unmentioned still
+        // Performance findings (contention): a lesson about bugs that leaves them unmentioned still
         // names every bug it rules out.
         auto named = [&](analysis::FindingKind k) {
             return std::find(e.must_find.begin(), e.must_find.end(), k) != e.must_find.end() ||
                    std::find(e.must_not_find.begin(), e.must_not_find.end(), k) != e.must_not_find.end();
         };
-        const size_t kinds =
-            scenario::all_finding_kinds().size() - (named(analysis::FindingKind::Contention) ? 0 : 1);
+        size_t kinds = 0;
+        for (const analysis::FindingKindInfo& row : analysis::finding_kinds())
+            kinds += !row.performance || named(row.kind) ? 1 : 0;
         if (found.size() + absent.size() >= kinds)
             out += z ? "不应出现其他发现。" : " Nothing else should be found.";
         else

@@ -1,5 +1,7 @@
 #include "ui/source_lines.h"
 
+#include "analysis/finding_kinds.h"
+
 #include "ui/outcome_words.h"
 #include "ui/lesson_library.h"
 #include "ui/theme.h"
@@ -122,23 +124,6 @@ SourceChoice choose_source(const RunRecord* record, const scenario::Scenario* se
 
 // [SECTION] Line highlights (source view) ----------------------------------------------------------
 
-uint32_t finding_colour(analysis::FindingKind kind) {
-    switch (kind) {
-    case analysis::FindingKind::Race:
-        return theme::kRaceArrow;
-    case analysis::FindingKind::BarrierDivergence:
-        return theme::kDivergence;
-    case analysis::FindingKind::LostUpdate:
-        return theme::kLostUpdate;
-    case analysis::FindingKind::Deadlock:
-        return theme::kDeadlock;
-    case analysis::FindingKind::StaleRead:
-        return theme::kRaceArrow;
-    case analysis::FindingKind::Contention:
-        return theme::kLostUpdate;
-    }
-    return theme::kRaceArrow;
-}
 
 uint32_t text_colour_on(uint32_t background) {
     return theme::ink_on(background); // by WCAG contrast: black on the race pink too (5.4:1, white 3.9:1)
@@ -171,7 +156,7 @@ uint32_t LineMarks::gutter_colour(uint32_t line, const std::vector<analysis::Fin
     auto it = by_line.find(line);
     if (it == by_line.end() || it->second.empty()) return 0;
     const int first = it->second.front();
-    return first >= 0 && size_t(first) < findings.size() ? finding_colour(findings[size_t(first)].kind) : 0;
+    return first >= 0 && size_t(first) < findings.size() ? theme::finding_mark(findings[size_t(first)].kind) : 0;
 }
 
 SourceMarks source_marks(const RunRecord* record, const Selection& selection, bool run_applies,
@@ -194,7 +179,7 @@ SourceMarks source_marks(const RunRecord* record, const Selection& selection, bo
         const analysis::Finding& f = findings[size_t(sel)];
         m.cuda.selected = finding_cuda_lines(f);
         m.ptx.selected = finding_ptx_lines(trace, f);
-        m.cuda.selected_colour = m.ptx.selected_colour = finding_colour(f.kind);
+        m.cuda.selected_colour = m.ptx.selected_colour = theme::finding_mark(f.kind);
     } else {
         m.cuda.selected = selection.finding_lines;
         m.cuda.selected.erase(std::remove(m.cuda.selected.begin(), m.cuda.selected.end(), 0u),
@@ -283,48 +268,8 @@ std::string space_text(const analysis::Finding& finding, Language language) {
 }
 
 const char* kind_explanation(analysis::FindingKind kind, Language language) {
-    if (zh(language)) {
-        switch (kind) {
-        case analysis::FindingKind::Race:
-            return "数据竞争：两个线程访问同一个地址，至少有一个在写，而且没有任何东西（屏障或原子操作）规定"
-                   "两次访问的先后。";
-        case analysis::FindingKind::BarrierDivergence:
-            return "屏障不一致：一个块的线程（或一个线程束的通道）到达了不同的屏障指令，所以屏障没有把代码想"
-                   "分开的部分分开。";
-        case analysis::FindingKind::LostUpdate:
-            return "丢失更新：多个线程对同一个全局地址做了非原子的读-改-写；重叠的累加会互相覆盖。";
-        case analysis::FindingKind::Deadlock:
-            return "死锁：运行结束时还有线程在一个永远无法完成的屏障处等待。";
-        case analysis::FindingKind::StaleRead:
-            return "过期读取：一个线程看到了另一个线程写的标志，但没有栅栏（或栅栏的作用域不包括对方）把"
-                   "标志之前的数据写入排在它之后的读取之前，所以它可能读到旧的数据。";
-        case analysis::FindingKind::Contention:
-            return "原子争用：许多原子操作落在同一个地址上，只能一个接一个地完成；它们排队等待，整个"
-                   "内核被这一个地址拖慢。结果是对的，但很慢。";
-        }
-    }
-    switch (kind) {
-    case analysis::FindingKind::Race:
-        return "race: two threads access the same address, at least one writes, and nothing (no barrier, no "
-               "atomic) orders the two accesses.";
-    case analysis::FindingKind::BarrierDivergence:
-        return "barrier divergence: the threads of a block (or lanes of a warp) reached different barrier "
-               "instructions, so the barrier did not separate what the code says it separates.";
-    case analysis::FindingKind::LostUpdate:
-        return "lost update: several threads did a non-atomic read-modify-write of one global address; "
-               "increments that overlap overwrite each other.";
-    case analysis::FindingKind::Deadlock:
-        return "deadlock: the run ended with threads waiting at a barrier that can never complete.";
-    case analysis::FindingKind::StaleRead:
-        return "stale read: a thread saw another thread's flag, but no fence (or only one whose scope "
-               "leaves the other thread out) orders the data written before the flag before the reads "
-               "after it, so it may read the old data.";
-    case analysis::FindingKind::Contention:
-        return "atomic contention: many atomics hit the same address and can only complete one after "
-               "another; they wait in a queue and that one address slows the whole kernel. The result "
-               "is right, but slow.";
-    }
-    return "";
+    const analysis::FindingKindInfo& row = analysis::info(kind);
+    return zh(language) ? row.explain_zh : row.explain_en;
 }
 
 const char* hazard_explanation(analysis::Hazard hazard, Language language) {

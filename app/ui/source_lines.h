@@ -74,9 +74,6 @@ SourceChoice choose_source(const RunRecord* record, const scenario::Scenario* se
 
 // [SECTION] Line highlights (source view) ----------------------------------------------------------
 
-// The theme colour of a finding kind (races kRaceArrow, barrier divergence kDivergence, ...).
-uint32_t finding_colour(analysis::FindingKind kind);
-
 // Black or white, whichever has more contrast with `background` (0xAABBGGRR; theme::ink_on):
 // highlighted lines keep the exact theme colour as background (the GUI tests look for it), so the
 // text must adapt.

@@ -213,7 +213,7 @@ void SourceView::draw_header(AppState& state, const SourceChoice& choice) {
             const std::string word = kind_words(kind, language, false);
             widgets::same_line_if_fits(ImGui::GetTextLineHeight() * 0.6f + ImGui::GetStyle().ItemInnerSpacing.x +
                                        ImGui::CalcTextSize(word.c_str()).x);
-            swatch(finding_colour(kind));
+            swatch(theme::finding_mark(kind));
             ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
             ImGui::TextUnformatted(word.c_str());
         }
@@ -341,7 +341,7 @@ void SourceView::draw_column(const char* id, const Lines& text, const LineMarks&
             ImGui::PushTextWrapPos(font * 32.0f);
             for (int f : on_line) {
                 const analysis::Finding& finding = (*findings)[size_t(f)];
-                widgets::coloured_text(finding_colour(finding.kind),
+                widgets::coloured_text(theme::finding_mark(finding.kind),
                                        kind_words(finding.kind, shown_language(state), false).c_str());
                 ImGui::SameLine();
                 ImGui::TextUnformatted(

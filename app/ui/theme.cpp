@@ -1,5 +1,7 @@
 #include "ui/theme.h"
 
+#include "analysis/finding_kinds.h"
+
 #include <cmath>
 
 namespace synclab::ui::theme {
@@ -27,19 +29,15 @@ uint32_t event_colour(trace::EventKind kind) {
 }
 
 uint32_t finding_mark(analysis::FindingKind kind) {
-    switch (kind) {
-    case analysis::FindingKind::Race:
+    switch (analysis::info(kind).look) {
+    case analysis::FindingLook::Race:
         return kRaceArrow;
-    case analysis::FindingKind::BarrierDivergence:
+    case analysis::FindingLook::Divergence:
         return kDivergence;
-    case analysis::FindingKind::LostUpdate:
+    case analysis::FindingLook::LostUpdate:
         return kLostUpdate;
-    case analysis::FindingKind::Deadlock:
+    case analysis::FindingLook::Deadlock:
         return kDeadlock;
-    case analysis::FindingKind::StaleRead:
-        return kRaceArrow;
-    case analysis::FindingKind::Contention:
-        return kLostUpdate;
     }
     return kRaceArrow;
 }
@@ -128,19 +126,15 @@ uint32_t tone_ink(Tone tone, bool presenter) {
 
 uint32_t finding_ink(analysis::FindingKind kind, bool presenter) {
     const Palette& p = palette(presenter);
-    switch (kind) {
-    case analysis::FindingKind::Race:
+    switch (analysis::info(kind).look) {
+    case analysis::FindingLook::Race:
         return p.race;
-    case analysis::FindingKind::BarrierDivergence:
+    case analysis::FindingLook::Divergence:
         return p.divergence;
-    case analysis::FindingKind::LostUpdate:
+    case analysis::FindingLook::LostUpdate:
         return p.lost_update;
-    case analysis::FindingKind::Deadlock:
+    case analysis::FindingLook::Deadlock:
         return p.deadlock;
-    case analysis::FindingKind::StaleRead:
-        return p.race;
-    case analysis::FindingKind::Contention:
-        return p.lost_update;
     }
     return p.text;
 }

@@ -325,10 +325,10 @@ TEST(TextColourOn, ReadableOnEveryHighlight) {
     EXPECT_EQ(text_colour_on(theme::kDivergence), theme::rgba(0, 0, 0)) << "black on yellow";
     EXPECT_EQ(text_colour_on(theme::kRaceArrow), theme::rgba(0, 0, 0)) << "white on the race pink is 3.9:1";
     EXPECT_EQ(text_colour_on(theme::kDeadlock), theme::rgba(255, 255, 255));
-    EXPECT_EQ(finding_colour(analysis::FindingKind::Race), theme::kRaceArrow);
-    EXPECT_EQ(finding_colour(analysis::FindingKind::BarrierDivergence), theme::kDivergence);
-    EXPECT_EQ(finding_colour(analysis::FindingKind::LostUpdate), theme::kLostUpdate);
-    EXPECT_EQ(finding_colour(analysis::FindingKind::Deadlock), theme::kDeadlock);
+    EXPECT_EQ(theme::finding_mark(analysis::FindingKind::Race), theme::kRaceArrow);
+    EXPECT_EQ(theme::finding_mark(analysis::FindingKind::BarrierDivergence), theme::kDivergence);
+    EXPECT_EQ(theme::finding_mark(analysis::FindingKind::LostUpdate), theme::kLostUpdate);
+    EXPECT_EQ(theme::finding_mark(analysis::FindingKind::Deadlock), theme::kDeadlock);
 }
 
 // [SECTION] Findings as text --------------------------------------------------------------------------
