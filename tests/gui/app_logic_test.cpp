@@ -257,8 +257,9 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
     };
     EXPECT_EQ(error_of({"--scenario", "nope"}),
               "unknown scenario 'nope' (scenarios: stencil, divergent_barrier, loop_barrier, lost_update, "
-              "message_passing, last_block_reduction, fence_scope, atomic_counter, histogram, cas_loop, atomic_ops, "
-              "syncthreads_predicates, warp_neighbour, warp_reduce, cg_tiles, grid_sync)");
+              "message_passing, last_block_reduction, fence_scope, atomic_counter, histogram, cas_loop, "
+              "atomic_ops, "
+              "atomic_scope, syncthreads_predicates, warp_neighbour, warp_reduce, cg_tiles, grid_sync)");
     EXPECT_NE(
         error_of({"--scenario", "stencil", "--variant", "v2"}).find("(variants: correct, missing_barrier)"),
         std::string::npos);
