@@ -252,12 +252,22 @@ class ScopeChecker {
     }
 
     // One racing pair; a pair over two words of one 8-byte access counts once (its second word
-    // finds the same aggregate with the same two accesses).
+    // finds the same aggregate with the same two accesses). Two writes race the same way in either
+    // order (a .cta atomic then a .gpu one, or the other way round): their pairs make one finding,
+    // whose example runs in program order where some pair did.
     void record(Hazard hazard, const Access& first, const Access& second, uint64_t address) {
-        const auto key = std::make_tuple(hazard, first.site, second.site);
+        const bool in_order = !detail::program_before(trace_, second.site, first.site);
+        const auto key = hazard == Hazard::WAW && !in_order
+                             ? std::make_tuple(hazard, second.site, first.site)
+                             : std::make_tuple(hazard, first.site, second.site);
         auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
         if (inserted) aggregates_.push_back(Aggregate{hazard, first, second, address, 0, {}});
         Aggregate& a = aggregates_[it->second];
+        if (!inserted && in_order && detail::program_before(trace_, a.second.site, a.first.site)) {
+            a.first = first;
+            a.second = second;
+            a.address = address;
+        }
         const auto pair = std::make_tuple(first.thread, first.lc, second.thread, second.lc, second.site);
         if (pair == last_pair_ && it->second == last_aggregate_) return;
         last_pair_ = pair;
