@@ -665,6 +665,17 @@ TEST(Callout, GlobalAndOtherKinds) {
     EXPECT_EQ(callout_text(race, t, kOneTile), "block 1 thread 44 read global address 0x1000 just after "
                                                "block 0 thread 10 wrote it: different blocks "
                                                "are not ordered (line 7)");
+    // A scope race says the scope and the fix, whatever its hazard.
+    analysis::Finding scope = race;
+    scope.check = "scope_race";
+    scope.hazard = analysis::Hazard::WAW;
+    EXPECT_EQ(callout_text(scope, t, kOneTile),
+              "block 0 thread 10 and block 1 thread 44 accessed global address 0x1000 from different blocks, but "
+              "block scope (.cta) makes an atomic atomic only inside one block: an update can be lost; use device "
+              "scope (line 7)");
+    EXPECT_EQ(callout_text(scope, t, kOneTile, Language::Zh),
+              "线程块 0 的线程 10 和线程块 1 的线程 44 从不同的块访问了 全局地址 0x1000，但块级作用域（.cta）"
+              "的原子操作只在一个块内是原子的：更新可能丢失；请改用设备级作用域（第 7 行）");
     // A stale read says who saw whose flag and which fence is missing, from Finding::missing.
     analysis::Finding stale;
     stale.kind = analysis::FindingKind::StaleRead;
