@@ -78,6 +78,7 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
     std::vector<Finding> stale;
     append(detail::global_races(trace, options, lost.accesses, nullptr, &stale));
     append(std::move(stale));
+    append(find_scope_races(trace, options));
     append(std::move(lost.findings));
     append(find_contention(trace, options));
     merge_same_lines(all);

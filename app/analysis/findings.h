@@ -133,12 +133,13 @@ std::string memory_name(const trace::Trace& trace, const Finding& finding,
 // right by luck])" where harmful H > 0 (harm per hazard: WAR "loads read the old value", RAW "loads
 // read the new value too early", WAW "writes were lost"), else " (none did harm in this run; N
 // <count_noun>s were right by luck)" ("it did no harm in this run: right by luck" for one pair);
-// "in this run" becomes "in R runs" after a merge. Stale reads of a flag chain (check
-// "flag_without_fence") alike, in loads: " (H loads read the old value[; N more loads were right by
-// luck])", " (none read the old value in this run; N loads were right by luck)" or " (it read the
-// new value in this run: right by luck)". Contention: its text has its figures; after a merge
-// " (figures of the first of R runs)". Other kinds: the text, then, where count > 1 or
-// runs > 1 (or for a lost update), " (N <count_noun>s[, L updates lost][ in R runs])".
+// "in this run" becomes "in R runs" after a merge; a scope race (check "scope_race", whose harm the
+// trace cannot show) says its count alone: " (N racing access pairs[ in R runs])". Stale reads of a
+// flag chain (check "flag_without_fence") alike, in loads: " (H loads read the old value[; N more
+// loads were right by luck])", " (none read the old value in this run; N loads were right by
+// luck)" or " (it read the new value in this run: right by luck)". Contention: its text has its
+// figures; after a merge " (figures of the first of R runs)". Other kinds: the text, then, where
+// count > 1 or runs > 1 (or for a lost update), " (N <count_noun>s[, L updates lost][ in R runs])".
 void render_message(Finding& finding);
 
 // "16,151"
@@ -213,6 +214,12 @@ std::vector<Finding> find_global_races(const trace::Trace& trace, const Options&
 // side (check "flag_without_fence"), or a read ordered after a write that returned another value
 // (check "ordered_read_stale"). Synchronisation as global_races.cpp and sync_order.h describe it.
 std::vector<Finding> find_stale_reads(const trace::Trace& trace, const Options& options = {});
+// Scope races on global memory (FindingKind::Race, check "scope_race"): two strong accesses of
+// threads of different blocks (atomics, .volatile/.relaxed/.acquire/.release loads and stores), at
+// least one a write, that nothing orders and that are not morally strong because one has block
+// scope (atomicAdd_block() used by several blocks on one counter). scoped_atomics.cpp says which
+// pairs are counted; the global race analysis leaves every pair of two strong accesses to it.
+std::vector<Finding> find_scope_races(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_deadlock(const trace::Trace& trace);

@@ -5,8 +5,10 @@
 // they are lanes of one warp in one epoch and a chain of __syncwarp()s leads from A's access to B's
 // (happens_before.h, "Warp edges"), or through release/acquire synchronisation (fences, flags,
 // atomics; see "Fences" below). Two accesses race
-// when they overlap in a byte, at least one writes, they are unordered, they are not both atomic,
-// and they are not morally strong (both strong, each in the other's scope). Hazards, counting and wording follow the shared-memory analysis
+// when they overlap in a byte, at least one writes, they are unordered, and they are not both
+// strong (atomics, .volatile/.relaxed/.acquire/.release): two strong accesses are morally strong (each
+// in the other's scope: no race), or a block scope keeps them apart, which is a scope race, reported
+// by scoped_atomics.cpp. Hazards, counting and wording follow the shared-memory analysis
 // (races.cpp): RAW once per racing read and writer whose value it sees, WAR once per (reader thread,
 // read site) since the last write and racing write, WAW once per write and the write it overwrites.
 //
@@ -31,7 +33,7 @@
 // SyncOrder also follows release/acquire synchronisation: an access is then stamped with its
 // thread's local clock too (kept beside the cells, in a page's SyncCells, allocated only then), and
 // two accesses are also ordered when the later thread's knowledge covers the earlier stamp. Two
-// morally strong accesses (both strong, each in the other's scope) never race.
+// strong accesses never race here (see above).
 //
 // Stale reads. A read R_d of a value written by W_d (another thread) that nothing orders after
 // W_d, but whose thread (or a thread of its block, before a barrier) saw a flag the writer set
@@ -450,7 +452,7 @@ class GlobalRaceChecker {
         if (c.readers == Readers::One) {
             const Stamp reader{c.r_thread, trace_.threads[c.r_thread].block, c.r_epoch, t.sync ? t.sync->r_lc : 0,
                                t.warp ? t.warp->r_sync : 0};
-            if (!happens_before(reader, now) && !morally_strong(c.r_site, reader.block, site, now.block))
+            if (!happens_before(reader, now) && !both_strong(c.r_site, site))
                 racing_.push_back({c.r_site, c.r_thread});
             return;
         }
@@ -460,7 +462,7 @@ class GlobalRaceChecker {
         for (const ReadGroup& g : sets_[c.r_thread].groups) {
             const bool same_block = g.block == now.block;
             if (same_block && g.epoch != now.epoch) continue; // ordered before, or out of order
-            if (morally_strong(g.site, g.block, site, now.block)) continue;
+            if (both_strong(g.site, site)) continue;
             // The whole group (every reader's epoch is at most g.epoch) through its block's epoch.
             if (knows && sync_->knows(now.thread, detail::SyncStamp{kNoThread, g.block, g.epoch, 0})) continue;
             auto add = [&](uint32_t reader_local) {
@@ -525,8 +527,10 @@ class GlobalRaceChecker {
                clock_.warp_ordered(detail::Stamp{earlier.thread, earlier.epoch, earlier.sync},
                                    detail::Stamp{later.thread, later.epoch, later.sync});
     }
-    bool morally_strong(uint16_t site_a, uint32_t block_a, uint16_t site_b, uint32_t block_b) const {
-        return sync_ && sync_->morally_strong(site_a, block_a, site_b, block_b);
+    // Two strong accesses are never this analysis's race: morally strong ones do not race at all,
+    // and those a block scope keeps apart are the scope check's (scoped_atomics.cpp).
+    bool both_strong(uint16_t site_a, uint16_t site_b) const {
+        return sync_ && sync_->strong_site(site_a) && sync_->strong_site(site_b);
     }
 
     // How the bytes load `e` read compare with what the last write of `t` stored.
@@ -603,7 +607,7 @@ class GlobalRaceChecker {
                 values = compare_read(t, e);
             } else {
                 if (sync_) raced_[i] = 1;
-                if (morally_strong(c.w_site, writer.block, e.site, now.block)) continue;
+                if (both_strong(c.w_site, e.site)) continue;
                 values = writes ? compare_write(t, e) : last_write_changed(t);
             }
             const auto seen = std::find_if(writers_seen_.begin(), writers_seen_.end(), [&](const Writer& w) {

@@ -75,6 +75,13 @@ std::string stale_counts(const Finding& f) {
 
 void render_message(Finding& f) {
     f.message = f.text;
+    if (f.kind == FindingKind::Race && f.check == "scope_race") {
+        // Atomics record their operand, not what they read: no pair can be shown harmful or right.
+        f.message +=
+            " (" + counted(f.count, f.count_noun.empty() ? std::string("racing access pair") : f.count_noun) +
+            (f.runs > 1 ? " in " + std::to_string(f.runs) + " runs" : "") + ")";
+        return;
+    }
     if (f.kind == FindingKind::Race) {
         f.message += " (" + race_counts(f) + ")";
         return;

@@ -287,6 +287,37 @@ struct RelaxedMemory::Impl {
         return m;
     }
 
+    // Which message an atomic of `t` at `scope` reads (its index). PTX's atomicity binds morally
+    // strong writes only: no write morally strong with the atomic may come between the message it
+    // reads and its own write. A strong write of another block where one of the two has block
+    // scope (atomicAdd_block() in two blocks, or one .cta and one .gpu atomic) is not morally strong
+    // with it, so the atomic may read a message older than such writes (not older than its view):
+    // both blocks' updates read the same old value and one is lost. Plain writes are not skipped
+    // (a plain store racing with an atomic is a race of its own). Under the sequentially consistent
+    // model (ScMemory) every atomic reads the newest value. Random: now and then an older allowed
+    // message; adversarial: mostly the oldest allowed; exhaustive: each one; rr: the newest.
+    size_t rmw_pick(const ThreadState& t, const WordPart& part, const Location& loc, ptx::MemScope scope) {
+        const size_t newest = loc.messages.size() - 1;
+        if (schedule == Schedule::RoundRobin && !explore) return newest;
+        const bool wide = reaches_other_blocks(scope == ptx::MemScope::None ? ptx::MemScope::Gpu : scope);
+        const size_t lowest = index_of(loc, floor_of(t, part.key));
+        size_t oldest = newest;
+        while (oldest > lowest) {
+            const Message& newer = loc.messages[oldest];
+            // A plain write, the thread's own, or one morally strong with the atomic: not skipped.
+            const bool binds = !newer.strong || newer.writer == t.id || newer.writer_block == t.block ||
+                               (newer.device && wide);
+            if (binds) break;
+            --oldest;
+        }
+        const uint32_t allowed = static_cast<uint32_t>(newest - oldest + 1);
+        if (allowed == 1) return newest;
+        if (explore) return newest - choices.choose(allowed);
+        if (schedule == Schedule::Adversarial) return choices.choose(16) != 0 ? oldest : newest;
+        if (choices.choose(4) != 0) return newest;
+        return oldest + choices.choose(allowed - 1);
+    }
+
     // A strong read of `m`: collect (or, for an acquire, join) the view it releases to `t`.
     void observe(ThreadState& t, const Message& m, ptx::MemScope scope, bool acquire) {
         if (!m.strong) return;
@@ -529,12 +560,13 @@ void RelaxedMemory::atomic(WarpAccess& a) {
                 for (uint32_t i = 0; i < n; ++i)
                     m.flush_word(t, parts[i].key);
         }
-        // Atomicity: the newest message of each word.
+        // Atomicity: the newest message of each word, or, for a one-word atomic, an older one where
+        // every newer message is not morally strong with it (rmw_pick).
         uint64_t old = 0;
         Message* read[2] = {nullptr, nullptr};
         for (uint32_t i = 0; i < n; ++i) {
             Location& loc = m.location(parts[i]);
-            read[i] = &loc.messages.back();
+            read[i] = &loc.messages[n == 1 ? m.rmw_pick(t, parts[i], loc, a.scope) : loc.messages.size() - 1];
             old |= uint64_t(read[i]->value >> parts[i].shift) << (32 * i);
         }
         if (a.size < 4) old &= (uint64_t(1) << (8 * a.size)) - 1;

@@ -9,7 +9,9 @@
 // writes and what it read or synchronised with raise it). A load may read any message not older
 // than its view; a store may be placed anywhere in the word's order above its writer's view (not
 // between an atomic and the message that atomic read); an atomic reads the newest message and
-// writes right after it (atomicity). Ordering restores what PTX promises:
+// writes right after it (atomicity), unless the newest messages are writes not morally strong with
+// it (another block's, where one of the two has block scope: atomicAdd_block() in two blocks), which
+// it may read past: a lost update. Ordering restores what PTX promises:
 //   - release: a fence (membar, fence.acq_rel, fence.sc) attaches the thread's view, as it is then,
 //     to the strong writes that follow it; st.release and atom.release/acq_rel attach their own;
 //   - acquire: a strong read that reads a message carrying a view collects it, and an acquire (a

@@ -140,6 +140,7 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
     const std::string what = memory_name(f, trace, source, language);
     switch (f.kind) {
     case analysis::FindingKind::Race: {
+        if (f.check == "scope_race") return fill(t.scope_race, {thread(0), thread(1), what, at});
         const bool same_block = block_of(0) == block_of(1);
         const std::string why = same_warp ? t.within_warp.s : same_block ? t.no_barrier.s : t.other_blocks.s;
         switch (f.hazard) {

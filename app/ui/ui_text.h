@@ -212,6 +212,9 @@ struct CalloutText {
     Text no_barrier, other_blocks; // why a race happened: same block / different blocks
     Text within_warp;              // ... lanes of one warp with no __syncwarp() between them
     Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock, contention;
+    // A race of check "scope_race": "{0} and {1} accessed {2} from different blocks, but block scope
+    // (.cta) ... use device scope{3}"
+    Text scope_race;
     // stale_read: "{reader} saw {writer}'s flag but read old {what}: {why}", why from Finding::missing
     Text stale, stale_ordered, stale_writer, stale_reader, stale_both, stale_writer_scope,
         stale_reader_scope, stale_flag_scope;

@@ -1,6 +1,6 @@
-// End to end: the kernels of data/global_races.cu and data/warp_divergence.cu (compiled PTX, plain
-// C++ names mangled) run in the simulator under every schedule and a few seeds, then analyze()
-// must give what each kernel's comment says: a finding that must fire, and near-twins that stay
+// End to end: the kernels of data/global_races.cu, data/warp_divergence.cu, data/fences.cu and
+// data/scoped_atomics.cu (compiled PTX, plain C++ names mangled) run in the simulator under every
+// schedule and a few seeds, then analyze() must give what each kernel's comment says: a finding that must fire, and near-twins that stay
 // silent. Also: findings merged over --reps keep count and message consistent.
 #include "analysis/findings.h"
 #include "gpu/gpu_run.h"
@@ -458,6 +458,97 @@ TEST(analysis_e2e, FenceKernelsInGpuFormat) {
             EXPECT_EQ(r.findings[0].lines, c.lines) << where;
             for (const std::string& clause : c.clauses)
                 EXPECT_NE(r.findings[0].message.find(clause), std::string::npos) << where << "\n  missing: " << clause;
+        }
+    }
+}
+
+// [SECTION] Scoped atomics (data/scoped_atomics.cu)
+
+// What one kernel of scoped_atomics.cu must show: scope races at these lines, each with one of
+// `hazards` (which one depends on which block ran first), and no other finding of a bug (no lines:
+// none at all; contention may fire, it is a cost); and the buffers it takes.
+struct ScopeCase {
+    const char* kernel;
+    std::vector<size_t> words;
+    std::vector<Hazard> hazards;
+    std::vector<uint32_t> lines; // sorted
+};
+
+std::vector<ScopeCase> scope_cases() {
+    return {
+        {"_Z15ref_block_scopePi", {1}, {Hazard::WAW}, {12}},
+        {"_Z16ref_device_scopePi", {1}, {}, {}},
+        {"_Z19builtin_block_scopePi", {1}, {Hazard::WAW}, {25}},
+        {"_Z12mixed_scopesPi", {1}, {Hazard::WAW}, {33, 35}},
+        {"_Z18shared_block_scopePi", {1}, {}, {}},
+        {"_Z28block_counter_read_elsewherePiS_", {1, 1}, {Hazard::RAW, Hazard::WAR}, {59, 62}},
+    };
+}
+
+std::vector<Finding> bugs(const std::vector<Finding>& findings) {
+    std::vector<Finding> out;
+    for (const Finding& f : findings)
+        if (f.kind != FindingKind::Contention) out.push_back(f);
+    return out;
+}
+
+// Every finding is a scope race on global memory, at the case's lines, with one of its hazards,
+// naming block scope.
+void expect_scope_races(const ScopeCase& c, const std::vector<Finding>& found, const std::string& where) {
+    ASSERT_FALSE(found.empty()) << where;
+    for (const Finding& f : found) {
+        EXPECT_EQ(f.check, "scope_race") << where;
+        EXPECT_EQ(f.space, trace::Space::Global) << where;
+        EXPECT_NE(std::find(c.hazards.begin(), c.hazards.end(), f.hazard), c.hazards.end()) << where;
+        std::vector<uint32_t> lines = f.lines;
+        std::sort(lines.begin(), lines.end());
+        EXPECT_EQ(lines, c.lines) << where;
+        EXPECT_NE(f.message.find("block scope (.cta)"), std::string::npos) << where;
+    }
+}
+
+// Verdict, per kernel of scoped_atomics.cu, over seeds 1-3 of every schedule and both memory models:
+// cuda::atomic_ref<int, cuda::thread_scope_block>, the built-in at __NV_THREAD_SCOPE_BLOCK through a
+// generic pointer, and one block's atomicAdd_block() beside the others' atomicAdd() give one scope
+// race naming the line(s); a device-scope load of a block-scope counter is a RAW or WAR scope race;
+// device
+// scope, and block scope on __shared__ memory through a generic pointer, give none.
+TEST(analysis_e2e, ScopedAtomicsAsEachKernelSays) {
+    for (const ScopeCase& c : scope_cases()) {
+        for (const launch::MemoryModel memory : kMemoryModels) {
+            for (const sim::Schedule schedule : kSchedules) {
+                for (const uint64_t seed : kSeeds) {
+                    const KernelRun r =
+                        run("scoped_atomics", c.kernel, 3, 64, c.words, schedule, seed, -1, memory);
+                    const std::string where = std::string(c.kernel) + " " + launch::to_string(memory) + " " +
+                                              sim::to_string(schedule) + " seed " + std::to_string(seed) +
+                                              ": " + dump(r.findings);
+                    const std::vector<Finding> found = bugs(r.findings);
+                    if (c.lines.empty()) {
+                        EXPECT_TRUE(found.empty()) << where;
+                        continue;
+                    }
+                    expect_scope_races(c, found, where);
+                }
+            }
+        }
+    }
+}
+
+// The same verdicts from traces in the GPU's format: the instrumentation records each atomic's and
+// each strong load's scope, generic ones classified at run time.
+TEST(analysis_e2e, ScopedAtomicsInGpuFormat) {
+    for (const ScopeCase& c : scope_cases()) {
+        for (const sim::Schedule schedule : kSchedules) {
+            const KernelRun r = run_gpu_format("scoped_atomics", c.kernel, 3, 64, c.words, schedule, 4);
+            const std::string where =
+                std::string(c.kernel) + " " + sim::to_string(schedule) + ": " + dump(r.findings);
+            const std::vector<Finding> found = bugs(r.findings);
+            if (c.lines.empty()) {
+                EXPECT_TRUE(found.empty()) << where;
+                continue;
+            }
+            expect_scope_races(c, found, where);
         }
     }
 }

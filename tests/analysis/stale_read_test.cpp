@@ -164,8 +164,8 @@ TEST(analysis_stale_read, BlockFenceOrdersNothingAcrossBlocks) {
 //   writer: g_data = 42 (line 12); st.release.gpu g_flag = 1 (line 14)
 //   reader: ld.acquire.<scope> g_flag (line 30); r = g_data (line 33)
 // Verdict: gpu scope on both -> nothing; the acquire at cta scope across blocks -> stale_read naming
-// the acquire's scope, and the flag accesses race (not morally strong); a plain (weak) flag load ->
-// no synchronisation and no chain: two races.
+// the acquire's scope, and the flag accesses race (not morally strong: a scope race); a plain (weak) flag
+// load -> no synchronisation and no chain: two races.
 TEST(analysis_stale_read, ReleaseAcquireOnTheFlag) {
     enum class Load { AcquireGpu, AcquireCta, Plain };
     for (const Load load : {Load::AcquireGpu, Load::AcquireCta, Load::Plain}) {
@@ -196,6 +196,7 @@ TEST(analysis_stale_read, ReleaseAcquireOnTheFlag) {
                 << stale[0].message;
             ASSERT_EQ(races.size(), 1u) << dump(found);
             EXPECT_EQ(races[0].lines, (V{14, 30}));
+            EXPECT_EQ(races[0].check, "scope_race"); // both strong: the .cta scope keeps them apart
             break;
         }
         case Load::Plain: {

@@ -12,6 +12,7 @@
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 #include "sim/simulator.h"
+#include "trace/trace_buffer.h"
 
 #include <gtest/gtest.h>
 
@@ -292,6 +293,52 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
         for (uint32_t w : rec.warps) {
             EXPECT_GE(w, 1u);
         }
+    }
+}
+
+// The traced GPU run's atomics carry their scope, so that the scope race analysis works on a GPU
+// trace as on the simulator's: atomic_scope's kernels, instrumented and run in the simulator, record
+// atom.global.cta as block scope, atom.global.add (no scope) and the generic atom.add.relaxed.gpu
+// (resolved to global at run time) as device scope, atom.global.sys as system scope; and the trace
+// made of those events (ordered by time, as the GPU runner merges them) gets the scope race exactly
+// where the simulator's does.
+TEST(Instrument, AtomicsCarryTheirScopeAndTheScopeRaceFollows) {
+    const scenario::Scenario& s = *scenario::find_scenario("atomic_scope");
+    const std::map<std::string, std::set<std::pair<trace::Space, trace::Scope>>> expected = {
+        {"block_scope_across_blocks", {{trace::Space::Global, trace::Scope::Block}}},
+        {"device_scope", {{trace::Space::Global, trace::Scope::Device}}},
+        {"system_scope", {{trace::Space::Global, trace::Scope::System}}},
+        {"builtin_relaxed_device", {{trace::Space::Global, trace::Scope::Device}}},
+        {"block_scope_per_block",
+         {{trace::Space::Global, trace::Scope::Block}, {trace::Space::Global, trace::Scope::Device}}},
+    };
+    for (const scenario::Variant& v : s.variants) {
+        SCOPED_TRACE(v.id);
+        const Case c{&s, &v};
+        runner::RunOptions o;
+        o.schedule = sim::Schedule::RoundRobin;
+        o.seed = 5;
+        const runner::RunSummary sim_run = runner::run_scenario(s, v, o);
+        ASSERT_EQ(sim_run.status, trace::RunStatus::Ok) << sim_run.message;
+        const Recorded rec = run_instrumented(c, 1u << 20, 5);
+        ASSERT_EQ(rec.result.status, trace::RunStatus::Ok) << rec.result.message;
+        std::set<std::pair<trace::Space, trace::Scope>> atomics;
+        for (const trace::Event& e : rec.events)
+            if (e.is_atomic()) atomics.insert({e.space(), e.scope()});
+        EXPECT_EQ(atomics, expected.at(v.id));
+        trace::Trace gpu = sim_run.trace;
+        gpu.events = rec.events;
+        trace::merge_by_time(gpu.events);
+        gpu.timing.clear();
+        gpu.meta.backend = "gpu";
+        gpu.meta.memory_model = "hardware";
+        auto scope_races = [](const std::vector<analysis::Finding>& found) {
+            return std::count_if(found.begin(), found.end(),
+                                 [](const analysis::Finding& f) { return f.check == "scope_race"; });
+        };
+        const bool broken = v.id == "block_scope_across_blocks";
+        EXPECT_EQ(scope_races(analysis::analyze(gpu)), broken ? 1 : 0);
+        EXPECT_EQ(scope_races(analysis::analyze(sim_run.trace)), broken ? 1 : 0);
     }
 }
 

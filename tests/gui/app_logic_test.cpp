@@ -257,8 +257,9 @@ TEST(ScriptArgs, ErrorsSayWhatExists) {
     };
     EXPECT_EQ(error_of({"--scenario", "nope"}),
               "unknown scenario 'nope' (scenarios: stencil, divergent_barrier, loop_barrier, lost_update, "
-              "message_passing, last_block_reduction, fence_scope, atomic_counter, histogram, cas_loop, atomic_ops, "
-              "syncthreads_predicates, warp_neighbour, warp_reduce, cg_tiles, grid_sync)");
+              "message_passing, last_block_reduction, fence_scope, atomic_counter, histogram, cas_loop, "
+              "atomic_ops, "
+              "atomic_scope, syncthreads_predicates, warp_neighbour, warp_reduce, cg_tiles, grid_sync)");
     EXPECT_NE(
         error_of({"--scenario", "stencil", "--variant", "v2"}).find("(variants: correct, missing_barrier)"),
         std::string::npos);
@@ -664,6 +665,17 @@ TEST(Callout, GlobalAndOtherKinds) {
     EXPECT_EQ(callout_text(race, t, kOneTile), "block 1 thread 44 read global address 0x1000 just after "
                                                "block 0 thread 10 wrote it: different blocks "
                                                "are not ordered (line 7)");
+    // A scope race says the scope and the fix, whatever its hazard.
+    analysis::Finding scope = race;
+    scope.check = "scope_race";
+    scope.hazard = analysis::Hazard::WAW;
+    EXPECT_EQ(callout_text(scope, t, kOneTile),
+              "block 0 thread 10 and block 1 thread 44 accessed global address 0x1000 from different blocks, but "
+              "block scope (.cta) makes an atomic atomic only inside one block: an update can be lost; use device "
+              "scope (line 7)");
+    EXPECT_EQ(callout_text(scope, t, kOneTile, Language::Zh),
+              "线程块 0 的线程 10 和线程块 1 的线程 44 从不同的块访问了 全局地址 0x1000，但块级作用域（.cta）"
+              "的原子操作只在一个块内是原子的：更新可能丢失；请改用设备级作用域（第 7 行）");
     // A stale read says who saw whose flag and which fence is missing, from Finding::missing.
     analysis::Finding stale;
     stale.kind = analysis::FindingKind::StaleRead;

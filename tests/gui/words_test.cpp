@@ -470,6 +470,9 @@ TEST(UiText, EveryChineseStringHasAGlyph) {
             texts.push_back(finding_message(f, trace, cuda, Language::Zh));
             texts.push_back(callout_text(f, trace, "", Language::Zh));
             texts.push_back(thread_example(trace, f, "\u2194", Language::Zh));
+            f.check = "scope_race";
+            texts.push_back(finding_message(f, trace, cuda, Language::Zh));
+            texts.push_back(callout_text(f, trace, "", Language::Zh));
         }
     texts.push_back(record_label(*run, Language::Zh));
     texts.push_back(

@@ -112,9 +112,10 @@ TEST(scenario_catalog, HasTheLessonsInOrder) {
     for (const Scenario& s : catalog())
         ids.push_back(s.id);
     EXPECT_EQ(ids, (std::vector<std::string>{"stencil", "divergent_barrier", "loop_barrier", "lost_update",
-                                             "message_passing", "last_block_reduction", "fence_scope", "atomic_counter",
-                                             "histogram", "cas_loop", "atomic_ops", "syncthreads_predicates",
-                                             "warp_neighbour", "warp_reduce", "cg_tiles", "grid_sync"}));
+                                             "message_passing", "last_block_reduction", "fence_scope",
+                                             "atomic_counter", "histogram", "cas_loop", "atomic_ops",
+                                             "atomic_scope", "syncthreads_predicates", "warp_neighbour",
+                                             "warp_reduce", "cg_tiles", "grid_sync"}));
 }
 
 // The catalog's order is the LESSONS file's, and every lesson file embedded is the one in the tree.
@@ -164,10 +165,12 @@ TEST(scenario_catalog, EveryBuiltInLessonParsesFromTheTree) {
             EXPECT_EQ(t.variants[i].zh.look_at, s.variants[i].zh.look_at);
         }
         // fence_scope is message passing at three scopes: its records are checked the same way;
-        // cg_tiles sums groups of 16 as warp_reduce sums groups of 32.
-        const std::string shared_reference = s.id == "fence_scope" ? "message_passing"
-                                             : s.id == "cg_tiles"  ? "warp_reduce"
-                                                                   : s.id;
+        // cg_tiles sums groups of 16 as warp_reduce sums groups of 32; atomic_scope counts one
+        // counter, one increment per thread, as lost_update does.
+        const std::string shared_reference = s.id == "fence_scope"    ? "message_passing"
+                                             : s.id == "cg_tiles"     ? "warp_reduce"
+                                             : s.id == "atomic_scope" ? "lost_update"
+                                                                      : s.id;
         EXPECT_EQ(t.reference, shared_reference)
             << "the built-in lessons keep their C++ references";
         EXPECT_TRUE(t.reference_variant.empty());
@@ -331,12 +334,15 @@ TEST(scenario_catalog, LaunchShapes) {
     EXPECT_EQ(test::scenario("last_block_reduction").launch.grid.x, 16u);
 }
 
-// The fence lessons run under the relaxed model by default (their bugs do not exist under sc); every
-// other lesson keeps sc, so that what a barrier lesson shows does not change with this work.
+// The fence lessons run under the relaxed model by default (their bugs do not exist under sc), and
+// so does atomic_scope (under sc every atomic is indivisible whatever its scope: its lost updates do
+// not exist there either); every other lesson keeps sc, so that what a barrier lesson shows does not
+// change with this work.
 TEST(scenario_catalog, MemoryModelByTopic) {
     for (const Scenario& s : catalog()) {
         SCOPED_TRACE(s.id);
-        EXPECT_EQ(s.memory, s.topic == "fences" ? launch::MemoryModel::Relaxed : launch::MemoryModel::Sc);
+        const bool relaxed = s.topic == "fences" || s.id == "atomic_scope";
+        EXPECT_EQ(s.memory, relaxed ? launch::MemoryModel::Relaxed : launch::MemoryModel::Sc);
     }
     for (const char* id : {"message_passing", "last_block_reduction", "fence_scope"})
         EXPECT_EQ(test::scenario(id).topic, "fences") << id;
