@@ -1,5 +1,7 @@
 #include "ptx/instrument.h"
 
+#include "ptx/event_encoding.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -41,24 +43,6 @@ constexpr const char* kNeverLabel = "$__sl_never"; // a trap at the end of the k
 
 uint32_t event_word(uint32_t site, trace::EventKind kind, uint8_t flags) {
     return site | (uint32_t(static_cast<uint8_t>(kind)) << 16) | (uint32_t(flags) << 24);
-}
-
-trace::Scope access_scope(MemScope scope, bool atomic) {
-    switch (scope) {
-    case MemScope::Cta:
-        return trace::Scope::Block;
-    case MemScope::Sys:
-        return trace::Scope::System;
-    case MemScope::None:
-        return atomic ? trace::Scope::Device : trace::Scope::None;
-    default:
-        return trace::Scope::Device;
-    }
-}
-
-bool is_ordered(MemOrder order) {
-    return order == MemOrder::Acquire || order == MemOrder::Release || order == MemOrder::AcqRel ||
-           order == MemOrder::Sc;
 }
 
 uint32_t type_bits(Type type) {
@@ -545,15 +529,9 @@ class Rewriter {
         case Op::Red: {
             const bool atomic = in.op == Op::Atom || in.op == Op::Red;
             const bool load = in.op == Op::Ld;
-            const trace::EventKind kind = load                ? trace::EventKind::Load
-                                          : in.op == Op::St   ? trace::EventKind::Store
-                                          : in.op == Op::Atom ? trace::EventKind::Atomic
-                                                              : trace::EventKind::Reduction;
+            const trace::EventKind kind = access_event_kind(in);
             const uint32_t elem = type_size(in.type);
             const uint32_t count = atomic ? 1 : in.vector;
-            const bool volatile_like = atomic || in.order != MemOrder::Weak;
-            const trace::Scope scope = access_scope(in.scope, atomic);
-            const bool ordered = is_ordered(in.order);
             const bool sign_extend = load && is_signed(in.type) && elem < 8;
             const trace::Space fixed_space =
                 in.space == Space::Shared ? trace::Space::Shared : trace::Space::Global;
@@ -561,14 +539,11 @@ class Rewriter {
             std::vector<std::string> pre;
             bool generic = false;
             emit_address(pre, i, generic);
-            const uint32_t w_fixed =
-                event_word(i, kind, trace::make_flags(fixed_space, elem, volatile_like, scope, ordered));
+            const uint32_t w_fixed = event_word(i, kind, access_event_flags(in, fixed_space));
             std::string word = std::to_string(w_fixed);
             if (generic) {
-                const uint32_t w_shared = event_word(
-                    i, kind, trace::make_flags(trace::Space::Shared, elem, volatile_like, scope, ordered));
-                const uint32_t w_global = event_word(
-                    i, kind, trace::make_flags(trace::Space::Global, elem, volatile_like, scope, ordered));
+                const uint32_t w_shared = event_word(i, kind, access_event_flags(in, trace::Space::Shared));
+                const uint32_t w_global = event_word(i, kind, access_event_flags(in, trace::Space::Global));
                 pre.push_back(std::string("selp.b32 ") + kWord + ", " + std::to_string(w_shared) + ", " +
                               std::to_string(w_global) + ", " + kIsShared);
                 word = kWord;
@@ -603,7 +578,7 @@ class Rewriter {
         }
         case Op::Bar: {
             const bool arrive_only = (in.mods & mod::kArrive) != 0;
-            const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+            const uint8_t flags = control_event_flags();
             // Barrier events take one atomic per thread, no warp collective: bar.sync is
             // barrier.sync.aligned, and in the block that holds it ptxas may treat the warp as
             // converged (on the H200 the warp-aggregated arrive of a divergent bar.sync was never
@@ -630,8 +605,7 @@ class Rewriter {
             break;
         }
         case Op::Membar: {
-            const uint8_t flags =
-                trace::make_flags(trace::Space::Other, 1, false, access_scope(in.scope, true), true);
+            const uint8_t flags = fence_event_flags(in);
             std::vector<std::string> post = {std::string("mov.u64 ") + kAddr + ", 0",
                                              std::string("mov.u32 ") + kValue + ", 0"};
             emit_event(post, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::Fence, flags)));
@@ -641,7 +615,7 @@ class Rewriter {
         }
         case Op::Ret:
         case Op::Exit: {
-            const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+            const uint8_t flags = control_event_flags();
             std::vector<std::string> pre = {std::string("mov.u64 ") + kAddr + ", 0",
                                             std::string("mov.u32 ") + kValue + ", 0"};
             emit_event(pre, kAddr, kValue, std::to_string(event_word(i, trace::EventKind::Exit, flags)));

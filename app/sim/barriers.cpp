@@ -20,6 +20,7 @@
 // Events: BarrierArrive when a lane reaches the instruction (its own time, before its warp has
 // gathered), BarrierLeave when the phase releases it; both carry the barrier id as address and, as
 // value, the number of the block barrier's phase they arrive in.
+#include "ptx/event_encoding.h"
 #include "sim/run.h"
 
 #include <algorithm>
@@ -56,7 +57,7 @@ void Run::execute_barrier(Warp& warp, const Instruction& in, uint32_t pc, uint32
         }
     // Each lane's arrival, at its own time (an aligned barrier counts it later, with its warp).
     if (recording_) {
-        const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+        const uint8_t flags = ptx::control_event_flags();
         for_each_lane(mask, [&](uint32_t l) {
             const uint32_t id = id_of(l);
             const size_t event = emit(EventKind::BarrierArrive, warp, l, pc, id, block.bars[id].phase, flags);
@@ -170,7 +171,7 @@ void Run::check_barrier(Block& block, uint32_t id) {
     ++tick_;
     memory_->barrier_completed(
         {block.linear, block.sm, id, bar.phase, block.linear * threads_per_block_, bar.waiting});
-    const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+    const uint8_t flags = ptx::control_event_flags();
     // Modelled time: everyone leaves at the latest arrival's clock plus the barrier's cost.
     const uint64_t release = cost_ ? bar.latest + cost_->barrier_cost() : 0;
     for (const Waiter& waiter : bar.waiting) {
@@ -210,7 +211,7 @@ void Run::check_barrier(Block& block, uint32_t id) {
 void Run::exit_lanes(Warp& warp, uint32_t pc, uint32_t mask) {
     if (!mask) return;
     Block& block = *warp.block;
-    const uint8_t flags = trace::make_flags(trace::Space::Other, 4);
+    const uint8_t flags = ptx::control_event_flags();
     end_clock_ = std::max(end_clock_, warp.modelled_cycles);
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));

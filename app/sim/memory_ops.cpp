@@ -1,5 +1,6 @@
 // Loads, stores, atomics and fences: the one place where addresses are resolved and checked (space,
 // bounds, alignment, read-only), then handed to the memory system one warp-instruction at a time.
+#include "ptx/event_encoding.h"
 #include "sim/atomic_ops.h"
 #include "sim/run.h"
 #include "sim/uniformity.h"
@@ -10,30 +11,6 @@ namespace synclab::sim {
 using ptx::Op;
 using ptx::Operand;
 using trace::EventKind;
-
-namespace {
-
-// The trace's scope for a PTX scope (.cta -> block, .sys -> system, .gpu/.cluster -> device);
-// `fallback` for instructions that name none.
-trace::Scope trace_scope(ptx::MemScope scope, trace::Scope fallback) {
-    switch (scope) {
-    case ptx::MemScope::None:
-        return fallback;
-    case ptx::MemScope::Cta:
-        return trace::Scope::Block;
-    case ptx::MemScope::Sys:
-        return trace::Scope::System;
-    default:
-        return trace::Scope::Device;
-    }
-}
-
-bool is_ordered(ptx::MemOrder order) {
-    return order == ptx::MemOrder::Acquire || order == ptx::MemOrder::Release ||
-           order == ptx::MemOrder::AcqRel || order == ptx::MemOrder::Sc;
-}
-
-} // namespace
 
 Issuer Run::issuer(const Warp& warp) const {
     return {warp.block->linear, warp.index, warp.block->sm, warp.global_first};
@@ -222,11 +199,8 @@ void Run::execute_memory(Warp& warp, const Instruction& in, uint32_t pc, uint32_
 
     uint8_t shared_flags = 0, global_flags = 0;
     if (recording_) {
-        const bool volatile_like = in.order != ptx::MemOrder::Weak;
-        const bool ordered = is_ordered(in.order);
-        const trace::Scope scope = trace_scope(in.scope, trace::Scope::None);
-        shared_flags = trace::make_flags(trace::Space::Shared, elem, volatile_like, scope, ordered);
-        global_flags = trace::make_flags(trace::Space::Global, elem, volatile_like, scope, ordered);
+        shared_flags = ptx::access_event_flags(in, trace::Space::Shared);
+        global_flags = ptx::access_event_flags(in, trace::Space::Global);
     }
     const EventKind kind = is_load ? EventKind::Load : EventKind::Store;
 
@@ -326,12 +300,9 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
     time_access(warp, access);
     // The event's value is operand b (b[], which the call leaves alone), timed by the cost model.
     if (recording_) {
-        const trace::Scope scope = trace_scope(in.scope, trace::Scope::Device); // atomics default to .gpu
-        const bool ordered = is_ordered(in.order);
-        const EventKind kind = is_red ? EventKind::Reduction : EventKind::Atomic;
+        const EventKind kind = ptx::access_event_kind(in);
         for_each_lane(mask, [&](uint32_t l) {
-            emit_timed(kind, warp, l, pc, access.address[l], b[l],
-                       trace::make_flags(access.space[l], size, true, scope, ordered));
+            emit_timed(kind, warp, l, pc, access.address[l], b[l], ptx::access_event_flags(in, access.space[l]));
         });
     }
     // A CAS loop's retries: lanes whose compare (operand b) did not match what memory held.
@@ -355,8 +326,7 @@ void Run::execute_fence(Warp& warp, const Instruction& in, uint32_t pc, uint32_t
     // A fence waits (modelled) until the warp's writes are visible at its scope.
     const uint32_t wait = cost_ ? cost_->fence(warp.modelled_cycles, in.scope, warp.stores_visible) : 0;
     if (recording_) {
-        const uint8_t flags = trace::make_flags(trace::Space::Other, 1, false,
-                                                trace_scope(in.scope, trace::Scope::Device), true);
+        const uint8_t flags = ptx::fence_event_flags(in);
         for_each_lane(mask, [&](uint32_t l) {
             const size_t i = emit(EventKind::Fence, warp, l, pc, 0, 0, flags);
             if (timing_) trace_->timing[i].latency = wait;
