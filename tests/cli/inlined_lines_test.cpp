@@ -43,7 +43,7 @@ std::string read(const std::string& path) {
     return text.str();
 }
 
-// reduce6<64>: the warp's last steps are warpReduce<64>'s lines 14-19, called at line 39.
+// reduce6<64>: the warp's last steps are warpReduce<64>'s lines 15-20, called at line 40.
 const std::string kReduce = "check " + source("tests/corpus/kernels/reduce_warp_helper.ptx") +
                             " --kernel 'reduce6<64>' --grid 2 --block 64 --arg buf:i32:256:iota --arg buf:i32:2"
                             " --arg 256 --schedule adversarial";
@@ -55,11 +55,11 @@ const std::string kHeader = "check " + source("tests/cli/data/header_helper.ptx"
 TEST(CliInlined, TheTextNamesTheHelpersLineAndItsCall) {
     const Output o = run(kReduce);
     ASSERT_EQ(o.code, 0) << o.out;
-    EXPECT_TRUE(contains(o.out, "race RAW (shared, lines 19, ")) << o.out;
-    EXPECT_TRUE(contains(o.out, " in `warpReduce<64u>`, called from line 39, x")) << "the findings' lines\n" << o.out;
-    EXPECT_TRUE(contains(o.out, "wrote at line 19 in `warpReduce<64u>`, called from line 39 within a warp"))
+    EXPECT_TRUE(contains(o.out, "race RAW (shared, lines 20, ")) << o.out;
+    EXPECT_TRUE(contains(o.out, " in `warpReduce<64u>`, called from line 40, x")) << "the findings' lines\n" << o.out;
+    EXPECT_TRUE(contains(o.out, "wrote at line 20 in `warpReduce<64u>`, called from line 40 within a warp"))
         << o.out;
-    EXPECT_FALSE(contains(o.out, "at line 39 ")) << "no access is at the call's line\n" << o.out;
+    EXPECT_FALSE(contains(o.out, "at line 40 ")) << "no access is at the call's line\n" << o.out;
 }
 
 TEST(CliInlined, JsonLinesAreTheHelpersWithTheirCalls) {
@@ -72,14 +72,14 @@ TEST(CliInlined, JsonLinesAreTheHelpersWithTheirCalls) {
         ASSERT_EQ(f["line_details"].size(), f["lines"].size()) << f.dump();
         for (size_t i = 0; i < f["lines"].size(); ++i) {
             const uint32_t line = f["lines"][i];
-            EXPECT_GE(line, 14u) << f.dump();
-            EXPECT_LE(line, 19u) << "warpReduce's own lines\n" << f.dump();
+            EXPECT_GE(line, 15u) << f.dump();
+            EXPECT_LE(line, 20u) << "warpReduce's own lines\n" << f.dump();
             const auto& d = f["line_details"][i];
             EXPECT_EQ(d["line"], line);
             EXPECT_EQ(d["file"], "reduce_warp_helper.cu");
             EXPECT_EQ(d["function"], "warpReduce<64u>");
             ASSERT_EQ(d["called_from"].size(), 1u) << d.dump();
-            EXPECT_EQ(d["called_from"][0]["line"], 39);
+            EXPECT_EQ(d["called_from"][0]["line"], 40);
             EXPECT_EQ(d["called_from"][0]["function"], "reduce6<64u>");
             EXPECT_EQ(d["called_from"][0]["file"], "reduce_warp_helper.cu");
         }
@@ -120,14 +120,14 @@ TEST(CliInlined, TheReportAndTheChromeExportOfASavedTraceKeepTheCalls) {
     ASSERT_EQ(run(kReduce + " --out " + slt).code, 0);
     const Output report = run("report " + slt);
     ASSERT_EQ(report.code, 0) << report.out;
-    EXPECT_TRUE(contains(report.out, "=========     at reduce_warp_helper.cu:19 in warpReduce<64u>  [st.volatile.shared"))
+    EXPECT_TRUE(contains(report.out, "=========     at reduce_warp_helper.cu:20 in warpReduce<64u>  [st.volatile.shared"))
         << report.out;
-    EXPECT_TRUE(contains(report.out, "\n=========         called from reduce_warp_helper.cu:39 in reduce6<64u>\n"))
+    EXPECT_TRUE(contains(report.out, "\n=========         called from reduce_warp_helper.cu:40 in reduce6<64u>\n"))
         << report.out;
     ASSERT_EQ(run("export " + slt + " --chrome " + json).code, 0);
     const nlohmann::json chrome = nlohmann::json::parse(read(json));
-    // Both helpers: load_pair (lines 23-24, called at line 33) and warpReduce<64u> (14-19, at 39).
-    const std::map<std::string, uint32_t> call_of = {{"load_pair", 33}, {"warpReduce<64u>", 39}};
+    // Both helpers: load_pair (lines 24-25, called at line 34) and warpReduce<64u> (15-20, at 40).
+    const std::map<std::string, uint32_t> call_of = {{"load_pair", 34}, {"warpReduce<64u>", 40}};
     std::map<std::string, size_t> inlined;
     for (const auto& e : chrome["traceEvents"]) {
         if (!e.contains("args") || !e["args"].contains("function")) continue;
