@@ -185,7 +185,8 @@ std::vector<Finding> find_contention(const trace::Trace& trace, const Options& o
         }
         bool merged = false;
         for (const Finding& g : found)
-            if (g.lines == f.lines && g.ptx_lines == f.ptx_lines && g.origins == f.origins && g.space == f.space)
+            if (g.lines == f.lines && g.ptx_lines == f.ptx_lines && g.origins == f.origins &&
+                g.space == f.space)
                 merged = true;
         if (merged) continue;
 

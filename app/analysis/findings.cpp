@@ -74,7 +74,8 @@ bool at_finding_line(const trace::Trace& trace, const Finding& finding, uint32_t
     if (site >= trace.sites.size()) return false;
     const trace::Site& s = trace.sites[site];
     if (s.source_line == 0)
-        return std::find(finding.ptx_lines.begin(), finding.ptx_lines.end(), s.ptx_line) != finding.ptx_lines.end();
+        return std::find(finding.ptx_lines.begin(), finding.ptx_lines.end(), s.ptx_line) !=
+               finding.ptx_lines.end();
     for (size_t i = 0; i < finding.lines.size(); ++i)
         if (finding.lines[i] == s.source_line && origin_of(finding, i) == s.origin) return true;
     return false;

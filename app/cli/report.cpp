@@ -19,7 +19,8 @@ namespace {
 // (each in the function of the next one; the last in the kernel). Not inlined: the kernel's
 // function and "called_from": [].
 nlohmann::json line_detail_json(uint32_t line, const trace::LineOrigin& origin, const trace::Trace& trace) {
-    const std::string kernel = trace.meta.kernel.empty() ? std::string() : trace::kernel_name(trace.meta.kernel);
+    const std::string kernel =
+        trace.meta.kernel.empty() ? std::string() : trace::kernel_name(trace.meta.kernel);
     auto file = [&](const std::string& f) { return f.empty() ? trace.meta.source_name : f; };
     nlohmann::json calls = nlohmann::json::array();
     for (size_t i = 0; i < origin.inlined.size(); ++i) {
@@ -441,7 +442,8 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
             };
             if (s != nullptr && s->source_line != 0) {
                 out << place(s->origin.file, s->source_line);
-                if (!calls.empty() && !calls.front().function.empty()) out << " in " << calls.front().function;
+                if (!calls.empty() && !calls.front().function.empty())
+                    out << " in " << calls.front().function;
             } else if (s != nullptr) {
                 out << "PTX line " << s->ptx_line;
             } else {

@@ -258,8 +258,8 @@ bool ends_with_any(std::string_view name, std::initializer_list<std::string_view
 trace::Site site_of(const Function& function, const Module* module, size_t index) {
     if (index >= function.code.size()) return {};
     const Instruction& in = function.code[index];
-    trace::Site site{in.ptx_line, in.source_line,
-                     index < function.text.size() ? function.text[index] : std::string(), {}};
+    trace::Site site{
+        in.ptx_line, in.source_line, index < function.text.size() ? function.text[index] : std::string(), {}};
     if (in.source_line != 0) site.origin.file = site_file(function, module, in.source_file);
     if (in.inlined != 0 && in.inlined < function.inlined.size())
         for (const InlinedCall& call : function.inlined[in.inlined])
@@ -292,12 +292,14 @@ bool is_toolkit_source(std::string_view file, std::string_view function) {
     for (size_t at = path.find("/include/"); at != std::string::npos; at = path.find("/include/", at + 1)) {
         const std::string_view before = std::string_view(path).substr(0, at);
         const std::string_view root = before.substr(before.rfind('/') + 1);
-        const bool versioned = root.starts_with("cuda-") && root.size() > 5 && root[5] >= '0' && root[5] <= '9';
+        const bool versioned =
+            root.starts_with("cuda-") && root.size() > 5 && root[5] >= '0' && root[5] <= '9';
         if (root == "cuda" || versioned || before.find("/targets/") != std::string_view::npos) return true;
     }
     const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
     // The toolkit's device headers, for PTX whose .file paths were cut to base names.
-    if (name.starts_with("sm_") && ends_with_any(name, {".h", ".hpp"})) return true; // sm_30_intrinsics.hpp ...
+    if (name.starts_with("sm_") && ends_with_any(name, {".h", ".hpp"}))
+        return true; // sm_30_intrinsics.hpp ...
     if (name.starts_with("device_") && ends_with_any(name, {"_functions.h", "_functions.hpp"})) return true;
     if (name.starts_with("cuda_") && ends_with_any(name, {".h", ".hpp"})) return true; // cuda_fp16.hpp ...
     for (std::string_view known : {"math_functions.h", "math_functions.hpp", "cooperative_groups.h",

@@ -56,7 +56,8 @@ void Parser::parse_function(const Token& kind_token, bool is_extern) {
         st.fn.source_file = in.inlined != 0 ? st.chains[in.inlined - 1].back().file : in.source_file;
         break;
     }
-    if (!st.chains.empty()) pending_chains_.push_back(PendingChains{module_.functions.size(), std::move(st.chains)});
+    if (!st.chains.empty())
+        pending_chains_.push_back(PendingChains{module_.functions.size(), std::move(st.chains)});
     module_.functions.push_back(std::move(st.fn));
 }
 
@@ -297,7 +298,8 @@ void Parser::parse_loc(FunctionState* st) {
         const Token& word = expect_word("function_name or inlined_at in .loc");
         if (word.text == "function_name") {
             label = expect_word("a label after function_name").text;
-            if (accept_punct('+')) label_offset = expect_uint("an offset", std::numeric_limits<uint64_t>::max());
+            if (accept_punct('+'))
+                label_offset = expect_uint("an offset", std::numeric_limits<uint64_t>::max());
         } else if (word.text == "inlined_at") {
             LocKey at;
             at.file = static_cast<uint32_t>(expect_uint("a file number after inlined_at", kMaxFileIndex));

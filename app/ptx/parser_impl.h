@@ -262,9 +262,9 @@ struct FunctionState {
     uint64_t param_bytes = 0;
     uint64_t return_param_bytes = 0;
     uint64_t call_param_bytes = 0;
-    SourcePos loc;                 // current .loc (its own position, however deep it was inlined)
-    uint32_t loc_record = kNoLoc;  // locs index of the current .loc when inlined, else kNoLoc
-    std::vector<LocRecord> locs;   // the inlined .locs and the positions they were inlined at
+    SourcePos loc;                // current .loc (its own position, however deep it was inlined)
+    uint32_t loc_record = kNoLoc; // locs index of the current .loc when inlined, else kNoLoc
+    std::vector<LocRecord> locs;  // the inlined .locs and the positions they were inlined at
     std::unordered_map<LocKey, uint32_t, LocKeyHash> loc_latest; // a position -> its latest locs record
     std::unordered_map<uint32_t, uint32_t> chain_of_record;      // locs index -> pending chain index + 1
     std::vector<std::vector<RawPosition>> chains;                // this function's pending chains
@@ -543,7 +543,7 @@ class Parser {
     uint32_t max_source_file_ = 0;
     // Inlining chains waiting for the .debug_str names and the .file names (resolve_inlining).
     std::vector<PendingChains> pending_chains_;
-    std::vector<uint8_t> debug_str_;                             // the .debug_str section's bytes
+    std::vector<uint8_t> debug_str_;                              // the .debug_str section's bytes
     std::unordered_map<std::string_view, uint64_t> debug_labels_; // its labels -> byte offsets
 };
 

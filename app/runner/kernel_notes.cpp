@@ -31,7 +31,7 @@ std::string kernel_source(const ptx::Function& kernel, std::string_view source) 
     uint32_t first = UINT32_MAX, last = 0;
     for (const ptx::Instruction& in : kernel.code) {
         const bool inlined = in.inlined != 0 && in.inlined < kernel.inlined.size();
-        const uint32_t line = inlined ? kernel.inlined[in.inlined].back().line
+        const uint32_t line = inlined                                ? kernel.inlined[in.inlined].back().line
                               : in.source_file == kernel.source_file ? in.source_line
                                                                      : 0;
         if (line != 0) {

@@ -135,8 +135,7 @@ namespace {
 // "line 20" / "line 3 of reduce.cuh" (Zh: "第 20 行" / "reduce.cuh 第 3 行").
 std::string line_in(uint32_t line, const std::string& file, Language language) {
     const std::string n = std::to_string(line);
-    if (language == Language::Zh)
-        return (file.empty() ? "" : file_base_name(file) + " ") + "第 " + n + " 行";
+    if (language == Language::Zh) return (file.empty() ? "" : file_base_name(file) + " ") + "第 " + n + " 行";
     return "line " + n + (file.empty() ? "" : " of " + file_base_name(file));
 }
 

@@ -529,9 +529,8 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     uint8_t header[kSltHeaderSize] = {};
     const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
                    flags = 0, header_size = kSltHeaderSize,
-                   section_count =
-                       kSectionCountV3 + (trace.residency.empty() ? 0 : 1) + (trace.memory.empty() ? 0 : 1) +
-                       (has_origins(trace.sites) ? 1 : 0);
+                   section_count = kSectionCountV3 + (trace.residency.empty() ? 0 : 1) +
+                                   (trace.memory.empty() ? 0 : 1) + (has_origins(trace.sites) ? 1 : 0);
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
                    event_count = trace.events.size();
     std::memcpy(header + 0, kSltMagic, 8);
@@ -1024,7 +1023,8 @@ class TraceReader {
         };
         auto text = [&](std::string& out, const std::string& what, size_t at) {
             uint32_t length = 0;
-            if (!in.take(length) || !in.take_string(out, length)) bad(what + " runs past the end of the section", at);
+            if (!in.take(length) || !in.take_string(out, length))
+                bad(what + " runs past the end of the section", at);
         };
         uint32_t count = 0;
         if (!in.take(count)) bad("no entry count", 0);
@@ -1035,8 +1035,8 @@ class TraceReader {
             uint32_t site = 0, calls = 0;
             if (!in.take(site)) bad(which + " is cut short", at);
             if (site >= header_.site_count || site < next_site)
-                bad(which + " names site " + std::to_string(site) + " (sites: " +
-                        std::to_string(header_.site_count) + ", in order, once each)",
+                bad(which + " names site " + std::to_string(site) +
+                        " (sites: " + std::to_string(header_.site_count) + ", in order, once each)",
                     at);
             next_site = uint64_t(site) + 1;
             LineOrigin origin;

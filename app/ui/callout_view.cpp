@@ -77,7 +77,8 @@ std::string where_text(const analysis::Finding& f, const CalloutText& t, Languag
     };
     std::vector<std::string> parts;
     for (size_t i = 0; i < f.lines.size(); ++i)
-        parts.push_back(one_origin ? std::to_string(f.lines[i]) : trace::site_line_text(site_of(i), language));
+        parts.push_back(one_origin ? std::to_string(f.lines[i])
+                                   : trace::site_line_text(site_of(i), language));
     std::string ptx;
     for (const uint32_t l : f.ptx_lines)
         ptx += (ptx.empty() ? "" : t.comma.s) + std::to_string(l);
@@ -111,7 +112,8 @@ std::string memory_name(const analysis::Finding& f, const trace::Trace& trace, s
     if (!trace.memory.empty()) return named;
     const std::string fallback = named; // the address in words
     // (The line must be one of the source at hand: not one of a helper in another file.)
-    if (!shared || f.lines.empty() || source.empty() || !analysis::origin_of(f, 0).file.empty()) return fallback;
+    if (!shared || f.lines.empty() || source.empty() || !analysis::origin_of(f, 0).file.empty())
+        return fallback;
     const std::vector<std::string_view> lines = split_lines(source);
     const uint32_t at = f.lines.front();
     if (at == 0 || at > lines.size()) return fallback;

@@ -1407,7 +1407,8 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
                                                                               std::to_string(s.ptx_line)})
                                                   : fill(words.tip_ptx, {std::to_string(s.ptx_line)}))
                                        .c_str());
-            if (s.source_line && !s.origin.empty()) ImGui::TextUnformatted(site_origin_text(s, language_).c_str());
+            if (s.source_line && !s.origin.empty())
+                ImGui::TextUnformatted(site_origin_text(s, language_).c_str());
         }
         time_line(words.tip_from, m.t0);
         if (m.t1 != m.t0) time_line(words.tip_to, m.t1);

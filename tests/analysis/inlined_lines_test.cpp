@@ -38,10 +38,11 @@ TEST(analysis_inlined, ARaceInAHelperNamesTheHelpersLineAndItsCall) {
     ASSERT_EQ(f.origins.size(), 2u);
     EXPECT_EQ(f.origins[0], (trace::LineOrigin{"", {{"reduce<true>", "", 29}}}));
     EXPECT_TRUE(f.origins[1].empty());
-    EXPECT_EQ(f.message,
-              "RAW hazard on __shared__ address 0x10: block 0 thread 2 (warp 0, lane 2) at line 40 reads a value "
-              "block 0 thread 1 (warp 0, lane 1) wrote at line 20 in `reduce<true>`, called from line 29 within "
-              "a warp: no __syncwarp() between them (it did no harm in this run: right by luck)");
+    EXPECT_EQ(
+        f.message,
+        "RAW hazard on __shared__ address 0x10: block 0 thread 2 (warp 0, lane 2) at line 40 reads a value "
+        "block 0 thread 1 (warp 0, lane 1) wrote at line 20 in `reduce<true>`, called from line 29 within "
+        "a warp: no __syncwarp() between them (it did no harm in this run: right by luck)");
     EXPECT_EQ(kernel_file_lines(f), (V{20, 40})) << "a helper of the kernel's own file lights its own line";
 }
 
@@ -49,8 +50,8 @@ TEST(analysis_inlined, ARaceInAHelperNamesTheHelpersLineAndItsCall) {
 // both: two findings, not one (the key is the line and its calls), each naming its call.
 TEST(analysis_inlined, OneHelperLineCalledFromTwoPlacesIsTwoFindings) {
     TraceBuilder b(1, 32);
-    const uint16_t first = helper_site(b, 20, "reduce<true>", 29), second = helper_site(b, 20, "reduce<true>", 31),
-                   load = b.site(40);
+    const uint16_t first = helper_site(b, 20, "reduce<true>", 29),
+                   second = helper_site(b, 20, "reduce<true>", 31), load = b.site(40);
     b.store(1, first, 0x10).load(2, load, 0x10);
     b.store(3, second, 0x20).load(4, load, 0x20).exit_all();
     const auto found = analyze(b.trace());

@@ -44,9 +44,10 @@ std::string read(const std::string& path) {
 }
 
 // reduce6<64>: the warp's last steps are warpReduce<64>'s lines 15-20, called at line 40.
-const std::string kReduce = "check " + source("tests/corpus/kernels/reduce_warp_helper.ptx") +
-                            " --kernel 'reduce6<64>' --grid 2 --block 64 --arg buf:i32:256:iota --arg buf:i32:2"
-                            " --arg 256 --schedule adversarial";
+const std::string kReduce =
+    "check " + source("tests/corpus/kernels/reduce_warp_helper.ptx") +
+    " --kernel 'reduce6<64>' --grid 2 --block 64 --arg buf:i32:256:iota --arg buf:i32:2"
+    " --arg 256 --schedule adversarial";
 // shift_left: the store at line 5 of header_helper.cuh (store_tile), called at line 11.
 const std::string kHeader = "check " + source("tests/cli/data/header_helper.ptx") +
                             " --kernel shift_left --grid 1 --block 64 --arg buf:i32:64:iota --arg buf:i32:64"
@@ -56,7 +57,8 @@ TEST(CliInlined, TheTextNamesTheHelpersLineAndItsCall) {
     const Output o = run(kReduce);
     ASSERT_EQ(o.code, 0) << o.out;
     EXPECT_TRUE(contains(o.out, "race RAW (shared, lines 20, ")) << o.out;
-    EXPECT_TRUE(contains(o.out, " in `warpReduce<64u>`, called from line 40, x")) << "the findings' lines\n" << o.out;
+    EXPECT_TRUE(contains(o.out, " in `warpReduce<64u>`, called from line 40, x")) << "the findings' lines\n"
+                                                                                  << o.out;
     EXPECT_TRUE(contains(o.out, "wrote at line 20 in `warpReduce<64u>`, called from line 40 within a warp"))
         << o.out;
     EXPECT_FALSE(contains(o.out, "at line 40 ")) << "no access is at the call's line\n" << o.out;
@@ -98,8 +100,9 @@ TEST(CliInlined, AHeadersHelperIsAtItsFilesLine) {
             header = true;
             EXPECT_EQ(d["line"], 5);
             EXPECT_EQ(d["function"], "store_tile");
-            EXPECT_EQ(d["called_from"], nlohmann::json::parse(
-                                            R"([{"line": 11, "file": "header_helper.cu", "function": "shift_left"}])"));
+            EXPECT_EQ(d["called_from"],
+                      nlohmann::json::parse(
+                          R"([{"line": 11, "file": "header_helper.cu", "function": "shift_left"}])"));
         } else {
             kernel = true;
             EXPECT_EQ(d["file"], "header_helper.cu");
@@ -109,7 +112,8 @@ TEST(CliInlined, AHeadersHelperIsAtItsFilesLine) {
         }
     }
     EXPECT_TRUE(header && kernel) << f.dump();
-    EXPECT_TRUE(contains(f["message"].get<std::string>(), "line 5 of header_helper.cuh in `store_tile`, called from line 11"))
+    EXPECT_TRUE(contains(f["message"].get<std::string>(),
+                         "line 5 of header_helper.cuh in `store_tile`, called from line 11"))
         << f["message"];
 }
 
@@ -120,9 +124,11 @@ TEST(CliInlined, TheReportAndTheChromeExportOfASavedTraceKeepTheCalls) {
     ASSERT_EQ(run(kReduce + " --out " + slt).code, 0);
     const Output report = run("report " + slt);
     ASSERT_EQ(report.code, 0) << report.out;
-    EXPECT_TRUE(contains(report.out, "=========     at reduce_warp_helper.cu:20 in warpReduce<64u>  [st.volatile.shared"))
+    EXPECT_TRUE(contains(report.out,
+                         "=========     at reduce_warp_helper.cu:20 in warpReduce<64u>  [st.volatile.shared"))
         << report.out;
-    EXPECT_TRUE(contains(report.out, "\n=========         called from reduce_warp_helper.cu:40 in reduce6<64u>\n"))
+    EXPECT_TRUE(
+        contains(report.out, "\n=========         called from reduce_warp_helper.cu:40 in reduce6<64u>\n"))
         << report.out;
     ASSERT_EQ(run("export " + slt + " --chrome " + json).code, 0);
     const nlohmann::json chrome = nlohmann::json::parse(read(json));
@@ -136,8 +142,8 @@ TEST(CliInlined, TheReportAndTheChromeExportOfASavedTraceKeepTheCalls) {
         ++inlined[function];
         const uint32_t call = call_of.at(function), line = e["args"]["line"];
         EXPECT_EQ(e["args"]["called_from"], nlohmann::json::array({call})) << e.dump();
-        EXPECT_EQ(e["args"]["where"], "line " + std::to_string(line) + " in `" + function + "`, called from line " +
-                                          std::to_string(call));
+        EXPECT_EQ(e["args"]["where"], "line " + std::to_string(line) + " in `" + function +
+                                          "`, called from line " + std::to_string(call));
         EXPECT_TRUE(contains(e["name"].get<std::string>(), " line " + std::to_string(line))) << e.dump();
     }
     EXPECT_GT(inlined["warpReduce<64u>"], 0u) << "the warp's last steps";
@@ -148,7 +154,8 @@ TEST(CliInlined, TheReportAndTheChromeExportOfASavedTraceKeepTheCalls) {
     const Output header_report = run("report " + header_slt);
     EXPECT_TRUE(contains(header_report.out, "at header_helper.cuh:5 in store_tile  [st.shared.u32"))
         << header_report.out;
-    EXPECT_TRUE(contains(header_report.out, "called from header_helper.cu:11 in shift_left")) << header_report.out;
+    EXPECT_TRUE(contains(header_report.out, "called from header_helper.cu:11 in shift_left"))
+        << header_report.out;
     EXPECT_TRUE(contains(header_report.out, "at header_helper.cu:12  [ld.shared.u32")) << header_report.out;
 }
 

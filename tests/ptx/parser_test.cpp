@@ -518,7 +518,8 @@ TEST(ptx_parser, LocLeavesOutToolkitFrames) {
 TEST(ptx_parser, ToolkitSources) {
     EXPECT_TRUE(is_toolkit_source("/usr/local/cuda/include/sm_30_intrinsics.hpp", "__shfl_sync"));
     EXPECT_TRUE(is_toolkit_source("/usr/local/cuda-13.0/include/cccl/cuda/std/__atomic/api/reference.h", ""));
-    EXPECT_TRUE(is_toolkit_source("/usr/local/cuda/bin/../targets/x86_64-linux/include/cooperative_groups.h", ""));
+    EXPECT_TRUE(
+        is_toolkit_source("/usr/local/cuda/bin/../targets/x86_64-linux/include/cooperative_groups.h", ""));
     EXPECT_TRUE(is_toolkit_source("sm_60_atomic_functions.hpp", "")) << "a base name (normalized PTX)";
     EXPECT_TRUE(is_toolkit_source("device_atomic_functions.hpp", ""));
     EXPECT_TRUE(is_toolkit_source("cuda_fp16.hpp", ""));
@@ -526,7 +527,8 @@ TEST(ptx_parser, ToolkitSources) {
     EXPECT_TRUE(is_toolkit_source("base.h", "void cuda::std::__4::__atomic_store_dispatch<int>(int*)"));
     EXPECT_TRUE(is_toolkit_source("reference.h", "_INTERNAL_1_x_cu::cuda::std::__4::f()"));
     EXPECT_FALSE(is_toolkit_source("reduce.cu", "void warpReduce<64u>(int volatile*, unsigned int)"));
-    EXPECT_FALSE(is_toolkit_source("/home/me/include/helpers.cuh", "load_neighbour(int const*, unsigned int)"));
+    EXPECT_FALSE(
+        is_toolkit_source("/home/me/include/helpers.cuh", "load_neighbour(int const*, unsigned int)"));
     EXPECT_FALSE(is_toolkit_source("/home/me/cuda-course/src/k.cu", ""));
     EXPECT_FALSE(is_toolkit_source("k.cu", "mycuda::f()")) << "'cuda::' inside another name";
 }

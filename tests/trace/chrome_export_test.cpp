@@ -226,7 +226,8 @@ TEST(trace_chrome, InlinedLinesNameTheirHelperAndCalls) {
     EXPECT_EQ(args["function"], "load_neighbour");
     EXPECT_EQ(args["called_from"], json::array({19, 32}));
     EXPECT_FALSE(args.contains("file")) << "the kernel's own file";
-    EXPECT_EQ(args["where"], "line 7 in `load_neighbour`, called from line 19 in `twice<true>`, called from line 32");
+    EXPECT_EQ(args["where"],
+              "line 7 in `load_neighbour`, called from line 19 in `twice<true>`, called from line 32");
     const auto barriers =
         events_where(doc, [](const json& e) { return e["ph"] == "X" && e["cat"] == "barrier"; });
     ASSERT_FALSE(barriers.empty());

@@ -55,8 +55,9 @@ std::vector<int32_t> iota(size_t n) {
 
 // A run of `kernel` of the PTX at `ptx` (its .cu beside it) under the adversarial schedule, as the
 // app keeps it.
-std::shared_ptr<const RunRecord> run_kernel(const std::string& ptx, const std::string& cu, const std::string& kernel,
-                                            uint32_t grid, uint32_t block, launch::Inputs inputs) {
+std::shared_ptr<const RunRecord> run_kernel(const std::string& ptx, const std::string& cu,
+                                            const std::string& kernel, uint32_t grid, uint32_t block,
+                                            launch::Inputs inputs) {
     static std::map<std::string, std::unique_ptr<ptx::Module>> modules;
     static std::map<std::string, std::string> texts;
     texts[ptx] = read(ptx);
@@ -85,8 +86,8 @@ std::shared_ptr<const RunRecord> header_run() {
         launch::Inputs in;
         in.buffers = {i32_buffer("g_in", iota(64)), i32_buffer("g_out", std::vector<int32_t>(64, 0))};
         in.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1)};
-        return run_kernel("tests/cli/data/header_helper.ptx", "tests/cli/data/header_helper.cu", "_Z10shift_leftPKiPi",
-                          1, 64, in);
+        return run_kernel("tests/cli/data/header_helper.ptx", "tests/cli/data/header_helper.cu",
+                          "_Z10shift_leftPKiPi", 1, 64, in);
     }();
     return record;
 }
@@ -95,9 +96,11 @@ std::shared_ptr<const RunRecord> reduce_run() {
     static const auto record = [] {
         launch::Inputs in;
         in.buffers = {i32_buffer("g_idata", iota(256)), i32_buffer("g_odata", {0, 0})};
-        in.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1), launch::KernelArg::scalar(256)};
-        return run_kernel("tests/corpus/kernels/reduce_warp_helper.ptx", "tests/corpus/kernels/reduce_warp_helper.cu",
-                          "_Z7reduce6ILj64EEvPKiPij", 2, 64, in);
+        in.args = {launch::KernelArg::pointer(0), launch::KernelArg::pointer(1),
+                   launch::KernelArg::scalar(256)};
+        return run_kernel("tests/corpus/kernels/reduce_warp_helper.ptx",
+                          "tests/corpus/kernels/reduce_warp_helper.cu", "_Z7reduce6ILj64EEvPKiPij", 2, 64,
+                          in);
     }();
     return record;
 }
@@ -105,8 +108,8 @@ std::shared_ptr<const RunRecord> reduce_run() {
 // The first race of a record (the verdicts of both kernels: a race on shared memory).
 int first_race(const RunRecord& r) {
     const auto& f = r.summary.findings;
-    const auto it = std::find_if(f.begin(), f.end(),
-                                 [](const analysis::Finding& x) { return x.kind == analysis::FindingKind::Race; });
+    const auto it = std::find_if(
+        f.begin(), f.end(), [](const analysis::Finding& x) { return x.kind == analysis::FindingKind::Race; });
     EXPECT_NE(it, f.end()) << r.label << ": no race (" << r.summary.message << ")";
     return it == f.end() ? -1 : int(it - f.begin());
 }
@@ -123,7 +126,8 @@ TEST(AppInlined, AHeadersLineLightsTheCallInTheKernelsSource) {
     const int race = first_race(*r);
     ASSERT_GE(race, 0);
     const analysis::Finding& f = r->summary.findings[size_t(race)];
-    EXPECT_NE(std::find(f.lines.begin(), f.lines.end(), 5u), f.lines.end()) << "the store's own line, in the header";
+    EXPECT_NE(std::find(f.lines.begin(), f.lines.end(), 5u), f.lines.end())
+        << "the store's own line, in the header";
     Selection sel;
     sel.selected_finding = race;
     const SourceMarks m = source_marks(r.get(), sel, true);
@@ -137,12 +141,15 @@ TEST(AppInlined, AHeadersLineLightsTheCallInTheKernelsSource) {
 
     // The words: the callout (every language) and the findings panel's message.
     const std::string en = callout_text(f, r->summary.trace, r->summary.trace.meta.source_text, Language::En);
-    EXPECT_NE(en.find("line 5 of header_helper.cuh in `store_tile`, called from line 11"), std::string::npos) << en;
+    EXPECT_NE(en.find("line 5 of header_helper.cuh in `store_tile`, called from line 11"), std::string::npos)
+        << en;
     const std::string zh = callout_text(f, r->summary.trace, r->summary.trace.meta.source_text, Language::Zh);
-    EXPECT_NE(zh.find("header_helper.cuh 第 5 行（在 `store_tile` 中，由第 11 行调用）"), std::string::npos) << zh;
-    EXPECT_NE(finding_message(f, r->summary.trace, "", Language::En).find("called from line 11"), std::string::npos);
-    EXPECT_EQ(memory_name(f, r->summary.trace, r->summary.trace.meta.source_text), "s_tile[" +
-                  std::to_string(f.address / 4) + "]");
+    EXPECT_NE(zh.find("header_helper.cuh 第 5 行（在 `store_tile` 中，由第 11 行调用）"), std::string::npos)
+        << zh;
+    EXPECT_NE(finding_message(f, r->summary.trace, "", Language::En).find("called from line 11"),
+              std::string::npos);
+    EXPECT_EQ(memory_name(f, r->summary.trace, r->summary.trace.meta.source_text),
+              "s_tile[" + std::to_string(f.address / 4) + "]");
 
     // Every event of the header's store stands at line 11 where the kernel's file is shown (the
     // timeline's outline, the playhead, a hover).
