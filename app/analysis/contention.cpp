@@ -178,14 +178,16 @@ std::vector<Finding> find_contention(const trace::Trace& trace, const Options& o
             Finding probe;
             for (const auto& [site, n] : o.sites)
                 detail::add_line(probe, trace, site);
-            if (probe.lines == f.lines && probe.ptx_lines == f.ptx_lines) {
+            if (probe.lines == f.lines && probe.ptx_lines == f.ptx_lines && probe.origins == f.origins) {
                 ++more;
                 more_atomics += o.atomics;
             }
         }
         bool merged = false;
         for (const Finding& g : found)
-            if (g.lines == f.lines && g.ptx_lines == f.ptx_lines && g.space == f.space) merged = true;
+            if (g.lines == f.lines && g.ptx_lines == f.ptx_lines && g.origins == f.origins &&
+                g.space == f.space)
+                merged = true;
         if (merged) continue;
 
         const std::string op = h.sites.empty() ? "atomic" : operation(trace, h.sites.front().first);

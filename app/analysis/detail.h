@@ -26,8 +26,9 @@ inline uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// "line 12" for a site with a CUDA source line, "PTX line 40" when only its PTX line is known,
-// "an unknown line" for a site outside the site table.
+// "line 12" for a site with a CUDA source line (with its file and inlined calls where it has them:
+// "line 20 in `reduce<true>`, called from line 29", trace::site_line_text), "PTX line 40" when only
+// its PTX line is known, "an unknown line" for a site outside the site table.
 std::string line_label(const trace::Trace& trace, uint32_t site);
 
 // Adds `site` to the finding unless a site of the same line (line_of) is listed already: `site` goes
@@ -35,11 +36,25 @@ std::string line_label(const trace::Trace& trace, uint32_t site);
 // finding.ptx_lines.
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site);
 
+// A hash of a line's origin (file and inlined calls): 0 for the kernel's body, else never 0.
+uint64_t origin_hash(const trace::LineOrigin& origin);
+
 // A site's line as a key that keeps CUDA and PTX lines apart: line_of() is the line a reader sees,
-// but CUDA line 40 and a site known only by its PTX line 40 are different places.
+// but CUDA line 40 and a site known only by its PTX line 40 are different places; and so are line 20
+// of a helper inlined at line 29 and line 20 of the same helper inlined at line 31 (the high bits
+// hold a hash of the line's origin, 0 for the kernel's body: two origins could share a hash, which
+// would merge their findings; same_place() compares them exactly).
 inline uint64_t line_key_of(const trace::Trace& trace, uint32_t site) {
     const bool cuda = site < trace.sites.size() && trace.sites[site].source_line != 0;
-    return (cuda ? 0 : uint64_t(1) << 32) | line_of(trace, site);
+    const uint64_t origin = cuda ? origin_hash(trace.sites[site].origin) & 0x7fffffffu : 0;
+    return (origin << 33) | (cuda ? 0 : uint64_t(1) << 32) | line_of(trace, site);
+}
+
+// Whether two sites are one place to the reader: the same line (line_key_of) of the same origin.
+inline bool same_place(const trace::Trace& trace, uint32_t a, uint32_t b) {
+    if (line_key_of(trace, a) != line_key_of(trace, b)) return false;
+    if (a >= trace.sites.size() || b >= trace.sites.size()) return true;
+    return trace.sites[a].origin == trace.sites[b].origin;
 }
 
 // "block 3 thread 17" (trace::thread_name).
@@ -115,10 +130,23 @@ Finding stale_read_finding(const trace::Trace& trace, const StaleExample& exampl
 
 // Whether instruction `a` comes before instruction `b` in the program: the lower CUDA source line
 // where both have one and the lines differ, else the lower instruction index; false for a == b.
+// Lines of inlined helpers compare by their calls first, outermost first (a store at line 32 comes
+// before the load at line 14 of a helper called at line 39), then by their own lines.
 inline bool program_before(const trace::Trace& trace, uint32_t a, uint32_t b) {
     if (a < trace.sites.size() && b < trace.sites.size()) {
-        const uint32_t la = trace.sites[a].source_line, lb = trace.sites[b].source_line;
-        if (la != 0 && lb != 0 && la != lb) return la < lb;
+        const trace::Site& sa = trace.sites[a];
+        const trace::Site& sb = trace.sites[b];
+        if (sa.source_line != 0 && sb.source_line != 0) {
+            const auto& ca = sa.origin.inlined;
+            const auto& cb = sb.origin.inlined;
+            // Lines from the kernel's body inward: the calls (outermost first), then the line itself.
+            const size_t na = ca.size() + 1, nb = cb.size() + 1;
+            for (size_t i = 0; i < na && i < nb; ++i) {
+                const uint32_t la = i + 1 < na ? ca[ca.size() - 1 - i].line : sa.source_line;
+                const uint32_t lb = i + 1 < nb ? cb[cb.size() - 1 - i].line : sb.source_line;
+                if (la != lb) return la < lb;
+            }
+        }
     }
     return a < b;
 }

@@ -40,12 +40,32 @@ uint32_t line_of(const trace::Trace& trace, uint32_t site) {
     return s.source_line != 0 ? s.source_line : s.ptx_line;
 }
 
+const trace::LineOrigin& origin_of(const Finding& finding, size_t i) {
+    static const trace::LineOrigin kNone;
+    return i < finding.origins.size() ? finding.origins[i] : kNone;
+}
+
+std::vector<uint32_t> kernel_file_lines(const Finding& finding) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < finding.lines.size(); ++i) {
+        trace::Site site;
+        site.source_line = finding.lines[i];
+        site.origin = origin_of(finding, i);
+        const uint32_t line = site.kernel_file_line();
+        if (line != 0 && std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+    }
+    return out;
+}
+
 bool at_finding_line(const trace::Trace& trace, const Finding& finding, uint32_t site) {
     if (site >= trace.sites.size()) return false;
     const trace::Site& s = trace.sites[site];
-    const std::vector<uint32_t>& lines = s.source_line != 0 ? finding.lines : finding.ptx_lines;
-    const uint32_t line = s.source_line != 0 ? s.source_line : s.ptx_line;
-    return std::find(lines.begin(), lines.end(), line) != lines.end();
+    if (s.source_line == 0)
+        return std::find(finding.ptx_lines.begin(), finding.ptx_lines.end(), s.ptx_line) !=
+               finding.ptx_lines.end();
+    for (size_t i = 0; i < finding.lines.size(); ++i)
+        if (finding.lines[i] == s.source_line && origin_of(finding, i) == s.origin) return true;
+    return false;
 }
 
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options) {
@@ -92,18 +112,35 @@ namespace detail {
 std::string line_label(const trace::Trace& trace, uint32_t site) {
     if (site >= trace.sites.size()) return "an unknown line";
     const trace::Site& s = trace.sites[site];
-    if (s.source_line != 0) return "line " + std::to_string(s.source_line);
+    if (s.source_line != 0) return trace::site_line_text(s);
     return "PTX line " + std::to_string(s.ptx_line);
 }
 
 void add_line(Finding& finding, const trace::Trace& trace, uint32_t site) {
     const uint32_t line = line_of(trace, site);
     for (uint32_t listed : finding.sites)
-        if (line_key_of(trace, listed) == line_key_of(trace, site)) return;
+        if (same_place(trace, listed, site)) return;
     finding.sites.push_back(site);
     if (site >= trace.sites.size()) return; // no line of either kind
     const trace::Site& s = trace.sites[site];
-    (s.source_line != 0 ? finding.lines : finding.ptx_lines).push_back(line);
+    if (s.source_line == 0) {
+        finding.ptx_lines.push_back(line);
+        return;
+    }
+    finding.origins.resize(finding.lines.size()); // entries of lines given without origins: empty
+    finding.lines.push_back(line);
+    finding.origins.push_back(s.origin);
+}
+
+uint64_t origin_hash(const trace::LineOrigin& origin) {
+    if (origin.empty()) return 0;
+    uint64_t h = std::hash<std::string>{}(origin.file);
+    for (const trace::InlinedCall& call : origin.inlined) {
+        h = mix(h ^ std::hash<std::string>{}(call.function));
+        h = mix(h ^ std::hash<std::string>{}(call.file));
+        h = mix(h ^ call.line);
+    }
+    return h == 0 ? 1 : h;
 }
 
 std::string block_thread(const trace::Trace& trace, uint32_t thread) {

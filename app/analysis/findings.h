@@ -48,7 +48,13 @@ const char* to_string(Hazard hazard); // "", "RAW", "WAR", "WAW"
 //   its CUDA source line, or its PTX line where it has none (Site::source_line == 0).
 // - lines: the CUDA source lines of those sites, deduplicated, in the same order; a site without a
 //   source line is not in `lines` but its PTX line is in `ptx_lines`. Messages say "line 12" for the
-//   one and "PTX line 40" for the other.
+//   one and "PTX line 40" for the other. A line is the access's own line (trace::Site::source_line):
+//   inside an inlined __device__ helper, the helper's line, and messages name the calls that lead
+//   there: "line 20 in `reduce<true>`, called from line 29" (trace::site_line_text).
+// - origins: parallel to `lines`, where each line is beyond its number (trace::LineOrigin: its file
+//   when not the kernel's, the inlined calls); empty entries for lines of the kernel's body, and
+//   entries past the end of `origins` are empty too. One line reached through two different calls
+//   (a helper called twice) is two places: two entries of `lines`, two findings where they differ.
 // - space: the memory space for Race / LostUpdate; trace::Space::Other for BarrierDivergence and
 //   Deadlock (no memory involved).
 // - address: Race / LostUpdate: a byte address in `space`; barrier findings: the barrier id.
@@ -99,6 +105,7 @@ struct Finding {
     Hazard hazard = Hazard::None;
     trace::Space space = trace::Space::Shared;
     std::vector<uint32_t> lines;     // CUDA source lines involved (see above)
+    std::vector<trace::LineOrigin> origins; // parallel to `lines`: their files and inlined calls (see above)
     std::vector<uint32_t> ptx_lines; // PTX lines of the sites that have no CUDA source line
     std::vector<uint32_t> sites;     // one instruction index per distinct line (see above)
     std::vector<uint32_t> threads;   // example threads (trace thread indices), first access's thread first
@@ -165,8 +172,17 @@ bool shown_before(const Finding& a, const Finding& b);
 // analyze() does this; the order of first appearance is kept.
 void merge_same_lines(std::vector<Finding>& findings);
 
-// Whether `site`'s line is one of the finding's: its CUDA source line is in `lines`, or it has none
-// and its PTX line is in `ptx_lines`.
+// The origin of finding.lines[i] (Finding::origins; an empty one past its end).
+const trace::LineOrigin& origin_of(const Finding& finding, size_t i);
+
+// The lines of the kernel's own source file that stand for the finding's lines: each line itself,
+// or, for a line in another file (a helper in a header), the innermost call in the kernel's file
+// (trace::Site::kernel_file_line); lines with no such call are left out. What a view of the
+// kernel's file marks. In the order of `lines`, deduplicated.
+std::vector<uint32_t> kernel_file_lines(const Finding& finding);
+
+// Whether `site`'s line is one of the finding's: its CUDA source line, with the same origin, is in
+// `lines`, or it has none and its PTX line is in `ptx_lines`.
 bool at_finding_line(const trace::Trace& trace, const Finding& finding, uint32_t site);
 
 // Which blocks the analyses used. They use the events of blocks whose history is whole only

@@ -109,11 +109,22 @@ void render_message(Finding& f) {
 
 namespace {
 
+// A finding's origins without the empty entries at their end (a finding whose lines were given
+// without origins and one with empty origins are at the same places).
+std::vector<trace::LineOrigin> trimmed_origins(const Finding& f) {
+    std::vector<trace::LineOrigin> origins = f.origins;
+    if (origins.size() > f.lines.size()) origins.resize(f.lines.size());
+    while (!origins.empty() && origins.back().empty())
+        origins.pop_back();
+    return origins;
+}
+
 // The same finding to the reader: one kind, found by one check, with one hazard on one space at the
-// same source (and PTX) lines. Copies of one line (an unrolled loop gives one site per copy) are one
-// finding.
+// same source (and PTX) lines, reached through the same inlined calls. Copies of one line (an
+// unrolled loop gives one site per copy) are one finding; one line of a helper called from two
+// places is two.
 auto same_finding_key(const Finding& f) {
-    return std::tie(f.kind, f.check, f.hazard, f.space, f.lines, f.ptx_lines);
+    return std::make_tuple(f.kind, f.check, f.hazard, f.space, f.lines, f.ptx_lines, trimmed_origins(f));
 }
 
 // Adds `f` into the matching finding of `into` (keeping that one's example), or appends it.

@@ -451,9 +451,7 @@ std::string compile_cu(const std::string& path, const std::vector<std::string>& 
 // (file name, text), or nothing when it is not on this machine.
 std::optional<std::pair<std::string, std::string>>
 source_of_ptx(const ptx::Function& kernel, const ptx::Module& module, const std::string& ptx_path) {
-    uint32_t file = 0;
-    for (const ptx::Instruction& in : kernel.code)
-        if (in.source_file != 0) file = in.source_file;
+    const uint32_t file = kernel.source_file; // the kernel's own file, not a header a helper is in
     if (file == 0 || file >= module.files.size() || module.files[file].empty()) return std::nullopt;
     const std::filesystem::path named(module.files[file]);
     for (const std::filesystem::path& candidate :

@@ -12,6 +12,31 @@
 
 namespace synclab::cli {
 
+namespace {
+
+// One CUDA line of a finding in the JSON: {"line": 20, "file": "reduce.cu", "function":
+// "warpReduce<64u>", "called_from": [{"line": 29, "file": "reduce.cu", "function": "reduce6<64u>"}]}:
+// the file and function the line is in, and the inlined calls that lead there, innermost first
+// (each in the function of the next one; the last in the kernel). Not inlined: the kernel's
+// function and "called_from": [].
+nlohmann::json line_detail_json(uint32_t line, const trace::LineOrigin& origin, const trace::Trace& trace) {
+    const std::string kernel =
+        trace.meta.kernel.empty() ? std::string() : trace::kernel_name(trace.meta.kernel);
+    auto file = [&](const std::string& f) { return f.empty() ? trace.meta.source_name : f; };
+    nlohmann::json calls = nlohmann::json::array();
+    for (size_t i = 0; i < origin.inlined.size(); ++i) {
+        const trace::InlinedCall& call = origin.inlined[i];
+        const std::string caller = i + 1 < origin.inlined.size() ? origin.inlined[i + 1].function : kernel;
+        calls.push_back({{"line", call.line}, {"file", file(call.file)}, {"function", caller}});
+    }
+    return {{"line", line},
+            {"file", file(origin.file)},
+            {"function", origin.inlined.empty() ? kernel : origin.inlined.front().function},
+            {"called_from", calls}};
+}
+
+} // namespace
+
 nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trace) {
     nlohmann::json threads = nlohmann::json::array();
     for (uint32_t t : f.threads) {
@@ -28,11 +53,15 @@ nlohmann::json finding_json(const analysis::Finding& f, const trace::Trace& trac
                         {"space", trace::to_string(f.space)},
                         {"lines", f.lines},
                         {"ptx_lines", f.ptx_lines},
+                        {"line_details", nlohmann::json::array()},
                         {"threads", threads},
                         {"count", f.count},
                         {"harmful", f.harmful},
                         {"runs", f.runs},
                         {"message", f.message}};
+    // Parallel to "lines": each line's file, function and the inlined calls that lead to it.
+    for (size_t i = 0; i < f.lines.size(); ++i)
+        j["line_details"].push_back(line_detail_json(f.lines[i], analysis::origin_of(f, i), trace));
     if (f.kind == analysis::FindingKind::LostUpdate) j["lost"] = f.lost;
     // The example address, always as a number, and as the source names it where a variable or
     // buffer holds it ("memory": "s_tile[159]", "region": "s_tile"; else the address in words and
@@ -53,7 +82,9 @@ nlohmann::json coverage_json(const analysis::Coverage& c) {
 
 namespace {
 
-// "lines 12, 15" / "line 12, PTX line 40" / "PTX lines 40, 41"
+// "lines 12, 15" / "line 12, PTX line 40" / "PTX lines 40, 41"; lines inlined from a helper with
+// the calls that lead there: "lines 19, 16 in `warpReduce<64u>`, called from line 39" when they all
+// share them, else each line on its own ("line 19 in `f`, called from line 39, line 32").
 std::string lines_text(const analysis::Finding& f) {
     auto list = [](const char* noun, const std::vector<uint32_t>& lines) {
         std::string out = std::string(noun) + (lines.size() == 1 ? " " : "s ");
@@ -62,7 +93,24 @@ std::string lines_text(const analysis::Finding& f) {
         return out;
     };
     std::string out;
-    if (!f.lines.empty()) out = list("line", f.lines);
+    bool one_origin = true;
+    for (size_t i = 1; i < f.lines.size(); ++i)
+        one_origin = one_origin && analysis::origin_of(f, i) == analysis::origin_of(f, 0);
+    if (!f.lines.empty() && one_origin) {
+        trace::Site first;
+        first.source_line = f.lines.front();
+        first.origin = analysis::origin_of(f, 0);
+        out = list("line", f.lines);
+        if (!first.origin.file.empty()) out += " of " + trace::file_base_name(first.origin.file);
+        out += trace::inlined_text(first);
+    } else {
+        for (size_t i = 0; i < f.lines.size(); ++i) {
+            trace::Site site;
+            site.source_line = f.lines[i];
+            site.origin = analysis::origin_of(f, i);
+            out += (i ? ", " : "") + trace::site_line_text(site);
+        }
+    }
     if (!f.ptx_lines.empty()) out += (out.empty() ? "" : ", ") + list("PTX line", f.ptx_lines);
     return out.empty() ? "no line" : out;
 }
@@ -342,6 +390,7 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
                            const std::vector<analysis::Finding>& findings) {
     const trace::RunMeta& m = trace.meta;
     const std::string file = m.source_name.empty() ? std::string("line ") : m.source_name + ":";
+    const std::string kernel = m.kernel.empty() ? std::string() : trace::kernel_name(m.kernel);
     out << "========= SYNCLAB REPORT\n";
     out << "========= Kernel " << (m.kernel.empty() ? "?" : ptx::demangle(m.kernel));
     if (!m.scenario.empty()) out << " (" << m.scenario << "/" << m.variant << ")";
@@ -359,19 +408,37 @@ void print_findings_report(std::ostream& out, const trace::Trace& trace,
         if (!f.memory.empty()) out << " at " << f.memory;
         out << " (" << analysis::with_thousands(f.count) << (f.count == 1 ? " occurrence" : " occurrences")
             << ", " << analysis::with_thousands(f.harmful) << " harmful)\n";
-        // One line per site: its CUDA line where it has one, else its PTX line.
+        // One line per site: its CUDA line where it has one, else its PTX line; a line inlined from a
+        // helper names its function, and the calls that lead there follow, one line each, as
+        // compute-sanitizer lists device frames.
         for (size_t i = 0; i < f.sites.size(); ++i) {
             const uint32_t site = f.sites[i];
             out << "=========     at ";
-            if (site < trace.sites.size() && trace.sites[site].source_line != 0)
-                out << file << trace.sites[site].source_line;
-            else if (site < trace.sites.size())
-                out << "PTX line " << trace.sites[site].ptx_line;
-            else
+            const trace::Site* s = site < trace.sites.size() ? &trace.sites[site] : nullptr;
+            const auto& calls = s != nullptr ? s->origin.inlined : std::vector<trace::InlinedCall>();
+            auto place = [&](const std::string& in_file, uint32_t line) {
+                return in_file.empty() ? file + std::to_string(line)
+                                       : trace::file_base_name(in_file) + ":" + std::to_string(line);
+            };
+            if (s != nullptr && s->source_line != 0) {
+                out << place(s->origin.file, s->source_line);
+                if (!calls.empty() && !calls.front().function.empty())
+                    out << " in " << calls.front().function;
+            } else if (s != nullptr) {
+                out << "PTX line " << s->ptx_line;
+            } else {
                 out << "an unknown line";
-            if (site < trace.sites.size()) out << "  [" << trace.sites[site].text << "]";
+            }
+            if (s != nullptr) out << "  [" << s->text << "]";
             if (i < f.threads.size()) out << " by " << trace::thread_name(trace, f.threads[i]);
             out << "\n";
+            if (s == nullptr || s->source_line == 0) continue;
+            for (size_t c = 0; c < calls.size(); ++c) {
+                const std::string caller = c + 1 < calls.size() ? calls[c + 1].function : kernel;
+                out << "=========         called from " << place(calls[c].file, calls[c].line);
+                if (!caller.empty()) out << " in " << caller;
+                out << "\n";
+            }
         }
         out << "=========     " << f.message << "\n";
     }

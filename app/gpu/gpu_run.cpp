@@ -165,7 +165,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.drops_known = r.drops_known;
         out.warp_attempted = std::move(r.warp_attempted);
         out.events_withheld = r.events_withheld;
-        out.trace.sites = ptx::site_table(*fn);
+        out.trace.sites = ptx::site_table(*fn, &module);
         // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
         if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
             out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps,

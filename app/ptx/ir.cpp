@@ -4,6 +4,9 @@
 #include "ptx/parser.h"
 #include "trace/naming.h"
 
+#include <initializer_list>
+#include <string_view>
+
 namespace synclab::ptx {
 
 // PTX spelling of the opcode (opcodes.h; WarpSync is written bar.warp.sync in PTX).
@@ -234,13 +237,75 @@ const char* to_string(SpecialReg reg) {
     return "?";
 }
 
-std::vector<trace::Site> site_table(const Function& function) {
+namespace {
+
+// The name a site gives file `index` of `module`: "" for the function's own file (and when unknown).
+std::string site_file(const Function& function, const Module* module, uint32_t index) {
+    if (index == 0 || index == function.source_file || function.source_file == 0) return "";
+    if (module != nullptr && index < module->files.size() && !module->files[index].empty())
+        return module->files[index];
+    return "file " + std::to_string(index); // a .loc naming a file no .file directive names
+}
+
+bool ends_with_any(std::string_view name, std::initializer_list<std::string_view> ends) {
+    for (std::string_view end : ends)
+        if (name.ends_with(end)) return true;
+    return false;
+}
+
+} // namespace
+
+trace::Site site_of(const Function& function, const Module* module, size_t index) {
+    if (index >= function.code.size()) return {};
+    const Instruction& in = function.code[index];
+    trace::Site site{
+        in.ptx_line, in.source_line, index < function.text.size() ? function.text[index] : std::string(), {}};
+    if (in.source_line != 0) site.origin.file = site_file(function, module, in.source_file);
+    if (in.inlined != 0 && in.inlined < function.inlined.size())
+        for (const InlinedCall& call : function.inlined[in.inlined])
+            site.origin.inlined.push_back({call.function, site_file(function, module, call.file), call.line});
+    return site;
+}
+
+std::vector<trace::Site> site_table(const Function& function, const Module* module) {
     std::vector<trace::Site> sites;
     sites.reserve(function.code.size());
     for (size_t i = 0; i < function.code.size(); ++i)
-        sites.push_back({function.code[i].ptx_line, function.code[i].source_line,
-                         i < function.text.size() ? function.text[i] : std::string()});
+        sites.push_back(site_of(function, module, i));
     return sites;
+}
+
+bool is_toolkit_source(std::string_view file, std::string_view function) {
+    for (std::string_view ns : {"cuda::", "cooperative_groups::", "cub::", "thrust::", "nv::"}) {
+        // At the start, or after a qualifier or a return type ("_INTERNAL_..._cu::cuda::std::...",
+        // "void cuda::std::__4::__atomic_store_dispatch<...>(...)").
+        for (size_t at = function.find(ns); at != std::string_view::npos; at = function.find(ns, at + 1)) {
+            const char before = at == 0 ? ' ' : function[at - 1];
+            if (before == ' ' || before == ':') return true;
+        }
+    }
+    std::string path(file);
+    for (char& c : path)
+        if (c == '\\') c = '/';
+    // A toolkit's include tree: <root>/include/... with <root> "cuda" or "cuda-13.0", or
+    // <root>/targets/<platform>/include/... (nvcc's own spelling); cccl beneath it.
+    for (size_t at = path.find("/include/"); at != std::string::npos; at = path.find("/include/", at + 1)) {
+        const std::string_view before = std::string_view(path).substr(0, at);
+        const std::string_view root = before.substr(before.rfind('/') + 1);
+        const bool versioned =
+            root.starts_with("cuda-") && root.size() > 5 && root[5] >= '0' && root[5] <= '9';
+        if (root == "cuda" || versioned || before.find("/targets/") != std::string_view::npos) return true;
+    }
+    const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
+    // The toolkit's device headers, for PTX whose .file paths were cut to base names.
+    if (name.starts_with("sm_") && ends_with_any(name, {".h", ".hpp"}))
+        return true; // sm_30_intrinsics.hpp ...
+    if (name.starts_with("device_") && ends_with_any(name, {"_functions.h", "_functions.hpp"})) return true;
+    if (name.starts_with("cuda_") && ends_with_any(name, {".h", ".hpp"})) return true; // cuda_fp16.hpp ...
+    for (std::string_view known : {"math_functions.h", "math_functions.hpp", "cooperative_groups.h",
+                                   "texture_indirect_functions.h", "surface_indirect_functions.h"})
+        if (name == known) return true;
+    return false;
 }
 
 namespace {

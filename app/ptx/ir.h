@@ -31,9 +31,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synclab::ptx {
+
+struct Module;
 
 const char* to_string(Op op);
 
@@ -228,8 +231,12 @@ struct Instruction {
     Operand ops[6];
     uint32_t target = 0;      // bra: destination instruction index
     uint32_t ptx_line = 0;    // 1-based line of the instruction in the PTX text
-    uint32_t source_file = 0; // Module::files index of the outermost (inlined_at) location; 0 = unknown
-    uint32_t source_line = 0; // CUDA source line (outermost inlined_at location); 0 = unknown
+    // Source position (see "Source positions" above Function): the instruction's own CUDA line,
+    // inside whatever helper it was inlined from, and the calls that led there.
+    uint32_t source_file = 0; // Module::files index of source_line's file; 0 = unknown
+    uint32_t source_line = 0; // CUDA source line; 0 = unknown
+    uint32_t inlined = 0;     // Function::inlined index of the calls source_line was inlined through;
+                              // 0 = none (the kernel's own body)
 };
 
 struct Register {
@@ -284,6 +291,33 @@ struct SharedSymbol {
     bool is_extern = false; // starts at Function::shared_dynamic_offset
 };
 
+// Source positions. nvcc's line info (`-lineinfo`) writes `.loc F L C` before instructions and, for
+// code inlined from a `__device__` function, `.loc F L C, function_name LABEL, inlined_at F2 L2 C2`:
+// position F:L is in the function LABEL names (a string of the PTX's .debug_str section), which was
+// called at F2:L2 (itself given by an earlier .loc, perhaps inlined too). The parser follows such a
+// chain and keeps the innermost position in the user's code as Instruction::source_file/line and the
+// calls as Function::inlined: "line 20 in `warpReduce<64u, float>`, called from line 29". Positions
+// in the CUDA toolkit's headers (is_toolkit_source: atomicAdd, __shfl_sync, cooperative groups,
+// cuda::atomic_ref) are not followed: an atomicAdd is at the line that calls it.
+
+// One call of an inlined function, as the parser resolved it.
+struct InlinedCall {
+    std::string function; // the called function as the source names it ("warpReduce<64u, float>");
+                          // "" when the PTX does not name it (no .debug_str entry)
+    uint32_t file = 0;    // Module::files index of the call
+    uint32_t line = 0;    // the call's line
+    bool operator==(const InlinedCall&) const = default;
+};
+
+// Whether a source position is inside the CUDA toolkit rather than the user's code: its file lies
+// in a toolkit include tree ("/usr/local/cuda/include/...", ".../targets/x86_64-linux/include/...",
+// ".../include/cccl/..."), or, for PTX whose .file paths were cut to base names
+// (scripts/normalize_ptx.cmake), is one of the toolkit's device headers by name
+// (sm_60_atomic_functions.hpp, device_atomic_functions.hpp, sm_30_intrinsics.hpp, ...); or the
+// function holding it (demangled) is in the toolkit's namespaces (cuda::, cooperative_groups::,
+// cub::, thrust::, nv::).
+bool is_toolkit_source(std::string_view file, std::string_view demangled_function);
+
 struct Function {
     std::string name;
     bool is_entry = false;
@@ -297,11 +331,20 @@ struct Function {
     std::vector<SharedSymbol> shared_symbols; // its shared window's variables, by offset
     uint32_t local_bytes = 0;           // per-thread .local frame (__local_depot)
     uint32_t decl_line = 0;             // PTX line of the .entry / .func
+    // Inlined calls (see "Source positions"), innermost first; Instruction::inlined indexes them.
+    // inlined[0] is empty (not inlined); the others are distinct.
+    std::vector<std::vector<InlinedCall>> inlined{{}};
+    uint32_t source_file = 0; // Module::files index of the function's own body (where its
+                              // outermost positions are); 0 = unknown
 };
 
-// The trace's site table of a function: one Site per instruction (PTX line, CUDA line, text), so that
-// events name lines without the PTX at hand. Every runner builds its traces' sites with it.
-std::vector<trace::Site> site_table(const Function& function);
+// The trace's site table of a function: one Site per instruction (PTX line, CUDA line, text, and
+// where the line is: its file when it is not the function's own, the inlined calls), so that events
+// name lines without the PTX at hand. Every runner builds its traces' sites with it. `module`
+// names the files (Module::files); without it (nullptr) no file is named.
+std::vector<trace::Site> site_table(const Function& function, const Module* module);
+// One entry of that table: instruction `index`'s Site (an empty one past the end).
+trace::Site site_of(const Function& function, const Module* module, size_t index);
 
 // The trace's names for a function's shared window (trace::MemoryMap): one region per shared
 // variable, named as the source names it ("s_tile"), its `extern` arrays as big as

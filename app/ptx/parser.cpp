@@ -139,6 +139,7 @@ Module Parser::run() {
     module_.files.assign(1, std::string());
     while (peek().kind != TokenKind::End)
         parse_module_statement();
+    resolve_inlining();
     // Every source_file index used by an instruction has an entry (possibly "" when no .file named it).
     if (module_.files.size() <= max_source_file_) module_.files.resize(max_source_file_ + 1);
     return std::move(module_);
@@ -209,7 +210,8 @@ void Parser::parse_file_directive() {
     module_.files[index] = std::string(name.text.substr(1, name.text.size() - 2));
 }
 
-// `.section NAME { ... }`: debug data (DWARF), skipped by brace matching.
+// `.section NAME { ... }`: debug data (DWARF), skipped by brace matching; .debug_str's strings are
+// read first (the names `.loc ... function_name LABEL` refers to).
 void Parser::skip_section() {
     const Token& directive = take();
     const Token& name = peek();
@@ -219,6 +221,7 @@ void Parser::skip_section() {
     if (!peek().is_punct('{'))
         fail_at(peek(), "expected '{' after '.section " + std::string(name.text) + "'");
     take();
+    if (name.text == ".debug_str") parse_debug_str(); // the names of inlined functions
     int depth = 1;
     while (depth > 0) {
         const Token& token = take();

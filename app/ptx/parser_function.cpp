@@ -6,6 +6,9 @@
 //   [SECTION] .loc and inlining
 #include "ptx/parser_impl.h"
 
+#include "trace/naming.h"
+
+#include <algorithm>
 #include <limits>
 
 namespace synclab::ptx::detail {
@@ -47,6 +50,14 @@ void Parser::parse_function(const Token& kind_token, bool is_extern) {
         fail_at(peek(), "expected '{' to start the body of '" + st.fn.name + "', found " + describe(peek()));
     parse_body(st);
     finish_function(st);
+    // The function's own file: where its first positioned instruction is before any inlining.
+    for (const Instruction& in : st.fn.code) {
+        if (in.source_line == 0) continue;
+        st.fn.source_file = in.inlined != 0 ? st.chains[in.inlined - 1].back().file : in.source_file;
+        break;
+    }
+    if (!st.chains.empty())
+        pending_chains_.push_back(PendingChains{module_.functions.size(), std::move(st.chains)});
     module_.functions.push_back(std::move(st.fn));
 }
 
@@ -268,9 +279,10 @@ void Parser::declare_register(FunctionState& st, const Token& at, std::string_vi
 // =================================================================================================
 
 // `.loc F L C [, function_name LABEL[+N]] [, inlined_at F2 L2 C2]*`
-// The instruction's source position is the outermost call site: nvcc writes an inlining chain as a
-// run of .loc lines, each naming the location it was inlined at, so every location maps to the
-// outermost position recorded for its inlined_at location (or that location itself when unknown).
+// The instruction's source position is F:L itself, however deep it was inlined (ir.h, "Source
+// positions"). nvcc writes an inlining chain as a run of .loc lines, outermost first, each naming
+// the position it was inlined at, so that position's latest record (or the position itself, when
+// no .loc named it) is the caller's frame. With several inlined_at the last one counts.
 void Parser::parse_loc(FunctionState* st) {
     take();
     LocKey key;
@@ -280,11 +292,14 @@ void Parser::parse_loc(FunctionState* st) {
     key.column =
         static_cast<uint32_t>(expect_uint("a column number in .loc", std::numeric_limits<uint32_t>::max()));
     std::optional<LocKey> inlined_at;
+    std::string_view label;
+    uint64_t label_offset = 0;
     while (accept_punct(',')) {
         const Token& word = expect_word("function_name or inlined_at in .loc");
         if (word.text == "function_name") {
-            expect_word("a label after function_name");
-            if (accept_punct('+')) expect_uint("an offset", std::numeric_limits<uint64_t>::max());
+            label = expect_word("a label after function_name").text;
+            if (accept_punct('+'))
+                label_offset = expect_uint("an offset", std::numeric_limits<uint64_t>::max());
         } else if (word.text == "inlined_at") {
             LocKey at;
             at.file = static_cast<uint32_t>(expect_uint("a file number after inlined_at", kMaxFileIndex));
@@ -298,13 +313,128 @@ void Parser::parse_loc(FunctionState* st) {
         }
     }
     if (st == nullptr) return;
-    SourcePos outer{key.file, key.line};
-    if (inlined_at) {
-        auto it = st->loc_outer.find(*inlined_at);
-        outer = it != st->loc_outer.end() ? it->second : SourcePos{inlined_at->file, inlined_at->line};
+    st->loc = SourcePos{key.file, key.line};
+    if (!inlined_at) {
+        st->loc_record = kNoLoc;
+        return;
     }
-    st->loc_outer[key] = outer;
-    st->loc = outer;
+    uint32_t parent = kNoLoc;
+    if (auto it = st->loc_latest.find(*inlined_at); it != st->loc_latest.end()) {
+        parent = it->second;
+    } else {
+        parent = static_cast<uint32_t>(st->locs.size());
+        st->locs.push_back(LocRecord{*inlined_at, {}, 0, kNoLoc});
+    }
+    const uint32_t record = static_cast<uint32_t>(st->locs.size());
+    st->locs.push_back(LocRecord{key, label, label_offset, parent});
+    st->loc_latest[key] = record;
+    st->loc_record = record;
+}
+
+// The chain of the current .loc as a pending chain of the function (1-based; 0 when not inlined).
+// Records are only ever appended and a parent precedes its child, so the walk ends.
+uint32_t Parser::pending_chain(FunctionState& st) {
+    if (st.loc_record == kNoLoc) return 0;
+    if (auto it = st.chain_of_record.find(st.loc_record); it != st.chain_of_record.end()) return it->second;
+    std::vector<RawPosition> chain;
+    for (uint32_t r = st.loc_record; r != kNoLoc && chain.size() < kMaxInlineDepth; r = st.locs[r].parent) {
+        const LocRecord& rec = st.locs[r];
+        chain.push_back(RawPosition{rec.at.file, rec.at.line, rec.label, rec.offset});
+    }
+    st.chains.push_back(std::move(chain));
+    const uint32_t index = static_cast<uint32_t>(st.chains.size());
+    st.chain_of_record[st.loc_record] = index;
+    return index;
+}
+
+// `.section .debug_str { LABEL: .b8 95,90,...,0 ... }` (the section's opening token is next): the
+// strings `function_name` refers to, kept as bytes with each label's offset. Anything but labels
+// and .b8 lists ends the reading (names after it stay unknown); the rest of the section is skipped
+// by the caller.
+void Parser::parse_debug_str() {
+    while (true) {
+        const Token& token = peek();
+        if (token.kind == TokenKind::Word && peek(1).is_punct(':')) {
+            debug_labels_[token.text] = debug_str_.size();
+            take();
+            take();
+            continue;
+        }
+        if (!token.is_directive(".b8")) return;
+        take();
+        do {
+            const Token& number = peek();
+            if (number.kind != TokenKind::Number) return;
+            const auto value = parse_int_magnitude(number.text);
+            if (!value || *value > 255 || debug_str_.size() >= kMaxInitBytes) return;
+            take();
+            debug_str_.push_back(static_cast<uint8_t>(*value));
+        } while (accept_punct(','));
+    }
+}
+
+// Gives every function's pending chains their names and files: each instruction's source position
+// becomes the innermost position in the user's code (positions in the toolkit's headers are left
+// out, ir.h), its calls Function::inlined.
+void Parser::resolve_inlining() {
+    auto file_name = [&](uint32_t file) -> std::string_view {
+        return file < module_.files.size() ? std::string_view(module_.files[file]) : std::string_view();
+    };
+    // The demangled function a label names ("" when the section does not have it).
+    auto function_of = [&](const RawPosition& p) -> std::string {
+        if (p.label.empty()) return "";
+        const auto it = debug_labels_.find(p.label);
+        if (it == debug_labels_.end() || it->second + p.offset >= debug_str_.size()) return "";
+        const size_t begin = static_cast<size_t>(it->second + p.offset);
+        size_t end = begin;
+        while (end < debug_str_.size() && debug_str_[end] != 0)
+            ++end;
+        return trace::demangle(std::string(debug_str_.begin() + begin, debug_str_.begin() + end));
+    };
+    for (PendingChains& pending : pending_chains_) {
+        Function& fn = module_.functions[pending.function];
+        struct Resolved {
+            uint32_t inlined = 0; // Function::inlined index
+            SourcePos own;        // the innermost position in the user's code
+        };
+        std::vector<Resolved> resolved(pending.chains.size());
+        for (size_t c = 0; c < pending.chains.size(); ++c) {
+            const std::vector<RawPosition>& raw = pending.chains[c];
+            struct Kept {
+                RawPosition at;
+                std::string function; // demangled; "" for the function itself or unknown
+            };
+            std::vector<Kept> kept;
+            for (size_t i = 0; i < raw.size(); ++i) {
+                std::string function = function_of(raw[i]);
+                const bool outermost = i + 1 == raw.size();
+                if (!outermost && is_toolkit_source(file_name(raw[i].file), function)) continue;
+                kept.push_back(Kept{raw[i], std::move(function)});
+            }
+            resolved[c].own = SourcePos{kept.front().at.file, kept.front().at.line};
+            std::vector<InlinedCall> calls;
+            for (size_t i = 0; i + 1 < kept.size(); ++i) {
+                calls.push_back(InlinedCall{trace::without_parameters(kept[i].function), kept[i + 1].at.file,
+                                            kept[i + 1].at.line});
+                max_source_file_ = std::max(max_source_file_, kept[i + 1].at.file);
+            }
+            if (calls.empty()) continue; // only toolkit frames: at the function's own position
+            auto same = std::find(fn.inlined.begin(), fn.inlined.end(), calls);
+            if (same == fn.inlined.end()) {
+                fn.inlined.push_back(std::move(calls));
+                same = fn.inlined.end() - 1;
+            }
+            resolved[c].inlined = static_cast<uint32_t>(same - fn.inlined.begin());
+        }
+        for (Instruction& in : fn.code) {
+            if (in.inlined == 0) continue;
+            const Resolved& r = resolved[in.inlined - 1];
+            in.inlined = r.inlined;
+            in.source_file = r.own.file;
+            in.source_line = r.own.line;
+        }
+    }
+    pending_chains_.clear();
 }
 
 } // namespace synclab::ptx::detail

@@ -226,6 +226,30 @@ struct SourcePos {
     uint32_t file = 0, line = 0;
 };
 
+// One .loc as its inlining chain needs it: the position, the function it is in (a .debug_str label
+// and offset; empty for the function being parsed), and the record of the position it was
+// inlined at.
+constexpr uint32_t kNoLoc = UINT32_MAX;
+struct LocRecord {
+    LocKey at;
+    std::string_view label; // `function_name LABEL[+offset]`; "" when the .loc names none
+    uint64_t offset = 0;
+    uint32_t parent = kNoLoc; // FunctionState::locs index of the inlined_at position
+};
+constexpr size_t kMaxInlineDepth = 64; // chains longer than this are cut (a malformed file's loops)
+
+// An instruction's chain before names and files are known (the .debug_str section and the .file
+// directives come after the functions): positions innermost first, the last in the function itself.
+struct RawPosition {
+    uint32_t file = 0, line = 0;
+    std::string_view label;
+    uint64_t offset = 0;
+};
+struct PendingChains {
+    size_t function = 0;                          // Module::functions index
+    std::vector<std::vector<RawPosition>> chains; // Instruction::inlined - 1 indexes them until resolved
+};
+
 // Everything about the function being parsed.
 struct FunctionState {
     Function fn;
@@ -238,8 +262,12 @@ struct FunctionState {
     uint64_t param_bytes = 0;
     uint64_t return_param_bytes = 0;
     uint64_t call_param_bytes = 0;
-    SourcePos loc;                                               // current .loc (outermost)
-    std::unordered_map<LocKey, SourcePos, LocKeyHash> loc_outer; // .loc -> its outermost location
+    SourcePos loc;                // current .loc (its own position, however deep it was inlined)
+    uint32_t loc_record = kNoLoc; // locs index of the current .loc when inlined, else kNoLoc
+    std::vector<LocRecord> locs;  // the inlined .locs and the positions they were inlined at
+    std::unordered_map<LocKey, uint32_t, LocKeyHash> loc_latest; // a position -> its latest locs record
+    std::unordered_map<uint32_t, uint32_t> chain_of_record;      // locs index -> pending chain index + 1
+    std::vector<std::vector<RawPosition>> chains;                // this function's pending chains
 };
 
 // =================================================================================================
@@ -436,6 +464,9 @@ class Parser {
     void declare_register(FunctionState& st, const Token& at, std::string_view name, Type type);
     void declare_local_name(FunctionState& st, const Token& at, std::string_view name, const Symbol& symbol);
     void parse_loc(FunctionState* st);
+    uint32_t pending_chain(FunctionState& st); // the current .loc's chain (Instruction::inlined), 0 if none
+    void parse_debug_str();                    // `.section .debug_str { LABEL: .b8 ... }`
+    void resolve_inlining();                   // at the module's end: names, files, toolkit frames
     void finish_function(FunctionState& st);
 
     // --- statements, dispatch, shared modifier helpers (parser_statement.cpp) ---
@@ -510,6 +541,10 @@ class Parser {
     FunctionState* fn_ = nullptr;
     const Stmt* stmt_ = nullptr;
     uint32_t max_source_file_ = 0;
+    // Inlining chains waiting for the .debug_str names and the .file names (resolve_inlining).
+    std::vector<PendingChains> pending_chains_;
+    std::vector<uint8_t> debug_str_;                              // the .debug_str section's bytes
+    std::unordered_map<std::string_view, uint64_t> debug_labels_; // its labels -> byte offsets
 };
 
 } // namespace synclab::ptx::detail

@@ -32,6 +32,7 @@ void Parser::parse_instruction(FunctionState& st) {
     inst.ptx_line = line;
     inst.source_file = st.loc.file;
     inst.source_line = st.loc.line;
+    inst.inlined = pending_chain(st); // resolved at the module's end (resolve_inlining)
     max_source_file_ = std::max(max_source_file_, st.loc.file);
 
     size_t i = begin;

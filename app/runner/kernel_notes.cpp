@@ -27,12 +27,18 @@ std::string line_range(std::string_view text, uint32_t first, uint32_t last) {
 // to its last instruction's line (the compiled code names the lines it came from; declarations such
 // as `__shared__ int s[256];` produce no instruction but sit inside that range).
 std::string kernel_source(const ptx::Function& kernel, std::string_view source) {
+    // The kernel's own lines: an instruction inlined from a helper stands at its outermost call.
     uint32_t first = UINT32_MAX, last = 0;
-    for (const ptx::Instruction& in : kernel.code)
-        if (in.source_line != 0) {
-            first = std::min(first, in.source_line);
-            last = std::max(last, in.source_line);
+    for (const ptx::Instruction& in : kernel.code) {
+        const bool inlined = in.inlined != 0 && in.inlined < kernel.inlined.size();
+        const uint32_t line = inlined                                ? kernel.inlined[in.inlined].back().line
+                              : in.source_file == kernel.source_file ? in.source_line
+                                                                     : 0;
+        if (line != 0) {
+            first = std::min(first, line);
+            last = std::max(last, line);
         }
+    }
     if (last == 0) return "";
     for (uint32_t l = first; l >= 1; --l) {
         if (line_range(source, l, l).find("__global__") != std::string::npos) {

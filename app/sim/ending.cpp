@@ -2,6 +2,7 @@
 // says it), the thread table of the threads still resident, the block history of a run cut short,
 // and the run's metadata.
 #include "sim/run.h"
+#include "trace/naming.h"
 #include "trace/text_format.h"
 
 #include <algorithm>
@@ -67,6 +68,8 @@ std::string Run::line_of(uint32_t pc) const {
     if (in.source_line) {
         const std::string file = in.source_file < module_.files.size() ? module_.files[in.source_file] : "";
         s += ", " + (file.empty() ? std::string("line ") : file + ":") + std::to_string(in.source_line);
+        // A line of an inlined helper: the calls that lead there (" in `f`, called from line 39").
+        s += trace::inlined_text(ptx::site_of(fn_, &module_, pc));
     }
     return s;
 }

@@ -207,7 +207,7 @@ void Run::start_trace() {
     if (!trace_) return;
     trace::Trace& t = *trace_;
     t.sites.clear();
-    t.sites = ptx::site_table(fn_);
+    t.sites = ptx::site_table(fn_, &module_);
     // The thread table is the run's record of how every thread ended: filled as blocks start and
     // threads exit or fault, and at the end for the threads still resident and the blocks that never
     // started (finish_trace).

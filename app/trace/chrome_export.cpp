@@ -94,8 +94,25 @@ std::vector<SiteText> format_sites(const Trace& trace) {
         s.name_suffix = site.source_line != 0 ? " line " + std::to_string(site.source_line)
                                               : " ptx " + std::to_string(site.ptx_line);
         append_json_string(s.ptx_json, site.text);
-        s.args_tail = ",\"line\":" + std::to_string(site.source_line) +
-                      ",\"ptx_line\":" + std::to_string(site.ptx_line) + ",\"ptx\":" + s.ptx_json + "}}";
+        s.args_tail = ",\"line\":" + std::to_string(site.source_line);
+        // A line of an inlined helper (or in another file): where it is, in words and as the call lines.
+        if (site.source_line != 0 && !site.origin.empty()) {
+            if (!site.origin.file.empty()) {
+                s.args_tail += ",\"file\":";
+                append_json_string(s.args_tail, site.origin.file);
+            }
+            if (!site.origin.inlined.empty()) {
+                s.args_tail += ",\"function\":";
+                append_json_string(s.args_tail, site.origin.inlined.front().function);
+                s.args_tail += ",\"called_from\":[";
+                for (size_t c = 0; c < site.origin.inlined.size(); ++c)
+                    s.args_tail += (c ? "," : "") + std::to_string(site.origin.inlined[c].line);
+                s.args_tail += "]";
+            }
+            s.args_tail += ",\"where\":";
+            append_json_string(s.args_tail, site_line_text(site));
+        }
+        s.args_tail += ",\"ptx_line\":" + std::to_string(site.ptx_line) + ",\"ptx\":" + s.ptx_json + "}}";
     }
     return out;
 }

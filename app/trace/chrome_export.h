@@ -17,8 +17,12 @@
 //              "memory"), fences "fence[.cta|.gpu|.sys] line N" (cat "fence"), exits "exit line N"
 //              (cat "exit"); args: thread, lane, address (hex string), value, size, line, ptx_line, ptx,
 //              and volatile / ordered / scope when set. ("ptx N" replaces "line N" when the CUDA line is
-//              unknown.) With the cost model's timing (Trace::timing) also issue_cycle and
-//              latency_cycles, and queue_depth for atomics: modelled SM cycles (ts stays the tick).
+//              unknown.) "line N" is the access's own line, inside any inlined __device__ helper; such a
+//              site's args (accesses and barriers) add "function" (the helper), "called_from" (the
+//              call lines, innermost first), "file" (when the line is in another file than the
+//              kernel's) and "where": "line 20 in `reduce<true>`, called from line 29". With the cost model's
+//              timing (Trace::timing) also issue_cycle and latency_cycles, and queue_depth for atomics:
+//              modelled SM cycles (ts stays the tick).
 //   metadata:  RunMeta fields, modelled_cycles among them (0: not modelled).
 //
 // Slices on one track never overlap (a slice that would start inside the previous one starts where

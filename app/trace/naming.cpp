@@ -125,4 +125,47 @@ std::string variable_name(const std::string& symbol) {
     return last == std::string::npos ? name : name.substr(last + 2);
 }
 
+std::string file_base_name(const std::string& path) {
+    const size_t slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+namespace {
+
+// "line 20" / "line 3 of reduce.cuh" (Zh: "第 20 行" / "reduce.cuh 第 3 行").
+std::string line_in(uint32_t line, const std::string& file, Language language) {
+    const std::string n = std::to_string(line);
+    if (language == Language::Zh) return (file.empty() ? "" : file_base_name(file) + " ") + "第 " + n + " 行";
+    return "line " + n + (file.empty() ? "" : " of " + file_base_name(file));
+}
+
+} // namespace
+
+std::string line_name(const Site& site, Language language) {
+    return site.source_line == 0 ? std::string() : line_in(site.source_line, site.origin.file, language);
+}
+
+std::string inlined_text(const Site& site, Language language) {
+    if (site.source_line == 0 || site.origin.inlined.empty()) return "";
+    const bool zh = language == Language::Zh;
+    std::string out;
+    for (size_t i = 0; i < site.origin.inlined.size(); ++i) {
+        const InlinedCall& call = site.origin.inlined[i];
+        if (zh) {
+            out += (i == 0 ? "（" : "，");
+            if (!call.function.empty()) out += "在 `" + call.function + "` 中，";
+            out += "由" + line_in(call.line, call.file, language) + "调用";
+        } else {
+            if (!call.function.empty()) out += " in `" + call.function + "`";
+            out += ", called from " + line_in(call.line, call.file, language);
+        }
+    }
+    if (zh) out += "）";
+    return out;
+}
+
+std::string site_line_text(const Site& site, Language language) {
+    return line_name(site, language) + inlined_text(site, language);
+}
+
 } // namespace synclab::trace

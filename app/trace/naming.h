@@ -54,6 +54,20 @@ std::string region_name(const Trace& trace, Space space, uint64_t address);
 // The fallback alone: "__shared__ address 0x27c", "global address 0x1000000000".
 std::string address_name(Space space, uint64_t address, Language language = Language::En);
 
+// A site's CUDA line as a person reads it: "line 20", and where it is not in the kernel's own file
+// "line 3 of reduce.cuh" (the file's base name; Zh: "第 20 行", "reduce.cuh 第 3 行"). "" when the
+// site has no CUDA line.
+std::string line_name(const Site& site, Language language = Language::En);
+// The inlined calls that lead to a site's line (Site::origin), "" when none: " in `warpReduce<64u,
+// float>`, called from line 29"; deeper: " in `inner`, called from line 8 in `outer<true>`, called
+// from line 15"; a call in another file: "called from line 4 of helpers.cuh"; a function the PTX does not
+// name: ", called from line 29" alone (Zh: "（在 `warpReduce<64u, float>` 中，由第 29 行调用）").
+std::string inlined_text(const Site& site, Language language = Language::En);
+// line_name + inlined_text: "line 20 in `warpReduce<64u, float>`, called from line 29".
+std::string site_line_text(const Site& site, Language language = Language::En);
+// The base name of a path ("reduce.cuh" for "/src/reduce.cuh").
+std::string file_base_name(const std::string& path);
+
 // "block_sum(int const*, int*)" for "_Z9block_sumPKiPi"; a name that is not mangled comes back as is.
 std::string demangle(const std::string& symbol);
 // A demangled signature without its parameters and return type: "void reduce<256u>(int const*)" ->

@@ -41,6 +41,9 @@ constexpr uint32_t kTagCas = 0x46534143;     // "CASF"
 constexpr uint32_t kTagResidency = 0x4e445352; // "RSDN"
 // Optional likewise (written only when the trace has a memory map): the MemoryMap's regions.
 constexpr uint32_t kTagMemoryMap = 0x50414d4d; // "MMAP"
+// Optional likewise (written only when some site's line was inlined or is in another file): the
+// sites' LineOrigins.
+constexpr uint32_t kTagOrigins = 0x4e4c4e49; // "INLN"
 constexpr uint32_t kSectionCountV1 = 4;
 constexpr uint32_t kSectionCountV3 = 7;
 constexpr uint32_t kMaxHeaderSize = 4096;   // sanity bound for headers of future versions
@@ -138,6 +141,8 @@ const char* section_name(uint32_t tag) {
         return "residency";
     case kTagMemoryMap:
         return "memory map";
+    case kTagOrigins:
+        return "line origins";
     case kTagCas:
         return "cas failures";
     }
@@ -448,6 +453,35 @@ std::vector<uint8_t> memory_map_payload(const MemoryMap& map) {
     return std::move(w.bytes);
 }
 
+bool has_origins(const std::vector<Site>& sites) {
+    for (const Site& s : sites)
+        if (!s.origin.empty()) return true;
+    return false;
+}
+
+// INLN: u32 entry count, then per site with a non-empty origin, in site order: u32 site index, file
+// (u32 length + UTF-8), u32 call count, per call: function, file (each u32 length + UTF-8), u32 line.
+std::vector<uint8_t> origins_payload(const std::vector<Site>& sites) {
+    ByteWriter w;
+    uint32_t count = 0;
+    for (const Site& s : sites)
+        count += s.origin.empty() ? 0 : 1;
+    w.put(count);
+    for (size_t i = 0; i < sites.size(); ++i) {
+        const LineOrigin& o = sites[i].origin;
+        if (o.empty()) continue;
+        w.put(uint32_t(i));
+        w.put_string(o.file);
+        w.put(uint32_t(o.inlined.size()));
+        for (const InlinedCall& call : o.inlined) {
+            w.put_string(call.function);
+            w.put_string(call.file);
+            w.put(call.line);
+        }
+    }
+    return std::move(w.bytes);
+}
+
 void write_section_header(Sink& sink, uint32_t tag, uint32_t record_size, uint64_t payload_size,
                           uint64_t checksum) {
     uint8_t h[kSltSectionHeaderSize];
@@ -495,8 +529,8 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     uint8_t header[kSltHeaderSize] = {};
     const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
                    flags = 0, header_size = kSltHeaderSize,
-                   section_count =
-                       kSectionCountV3 + (trace.residency.empty() ? 0 : 1) + (trace.memory.empty() ? 0 : 1);
+                   section_count = kSectionCountV3 + (trace.residency.empty() ? 0 : 1) +
+                                   (trace.memory.empty() ? 0 : 1) + (has_origins(trace.sites) ? 1 : 0);
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
                    event_count = trace.events.size();
     std::memcpy(header + 0, kSltMagic, 8);
@@ -535,6 +569,10 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
     if (!trace.memory.empty()) {
         const std::vector<uint8_t> map = memory_map_payload(trace.memory);
         write_section(sink, kTagMemoryMap, 0, map.data(), map.size());
+    }
+    if (has_origins(trace.sites)) {
+        const std::vector<uint8_t> origins = origins_payload(trace.sites);
+        write_section(sink, kTagOrigins, 0, origins.data(), origins.size());
     }
 }
 
@@ -683,6 +721,8 @@ class TraceReader {
         if (header_.version >= 2 && !seen_blocks_) fail("missing blocks section");
         if (header_.version >= 3 && !seen_timing_) fail("missing timing section");
         if (header_.version >= 3 && !seen_cas_) fail("missing cas failures section");
+        for (auto& [site, origin] : origins_) // INLN may precede SITE in a file another writer made
+            if (site < trace_.sites.size()) trace_.sites[site].origin = std::move(origin);
         if (offset != size_) {
             fail(std::to_string(size_ - offset) + " unexpected bytes after the last section at offset " +
                  std::to_string(offset));
@@ -784,6 +824,7 @@ class TraceReader {
                      : tag == kTagCas       ? &seen_cas_
                      : tag == kTagResidency ? &seen_residency_
                      : tag == kTagMemoryMap ? &seen_memory_map_
+                     : tag == kTagOrigins   ? &seen_origins_
                                             : nullptr;
         if (seen && *seen) fail("duplicate " + label + " at offset " + std::to_string(offset));
         if (seen) *seen = true;
@@ -849,6 +890,7 @@ class TraceReader {
             if (tag == kTagSites) parse_sites(payload);
             if (tag == kTagBlocks) parse_blocks(payload);
             if (tag == kTagMemoryMap) parse_memory_map(payload, payload_at);
+            if (tag == kTagOrigins) parse_origins(payload, payload_at);
         } else {
             computed = read_records(payload_at, nullptr, payload_size, nullptr); // verify, then skip
         }
@@ -973,6 +1015,47 @@ class TraceReader {
             bad(std::to_string(in.left()) + " unexpected bytes after the last region", in.offset());
     }
 
+    // `payload_at`: the payload's offset in the file, so that an error says where the bad entry is.
+    void parse_origins(const std::vector<uint8_t>& payload, uint64_t payload_at) {
+        ByteReader in(payload, name_);
+        auto bad = [&](const std::string& problem, size_t at) {
+            fail("line origins section: " + problem + " at offset " + std::to_string(payload_at + at));
+        };
+        auto text = [&](std::string& out, const std::string& what, size_t at) {
+            uint32_t length = 0;
+            if (!in.take(length) || !in.take_string(out, length))
+                bad(what + " runs past the end of the section", at);
+        };
+        uint32_t count = 0;
+        if (!in.take(count)) bad("no entry count", 0);
+        uint64_t next_site = 0; // entries are in site order, one per site at most
+        for (uint32_t i = 0; i < count; ++i) {
+            const size_t at = in.offset();
+            const std::string which = "entry " + std::to_string(i);
+            uint32_t site = 0, calls = 0;
+            if (!in.take(site)) bad(which + " is cut short", at);
+            if (site >= header_.site_count || site < next_site)
+                bad(which + " names site " + std::to_string(site) +
+                        " (sites: " + std::to_string(header_.site_count) + ", in order, once each)",
+                    at);
+            next_site = uint64_t(site) + 1;
+            LineOrigin origin;
+            text(origin.file, which + ": its file", at);
+            if (!in.take(calls)) bad(which + " is cut short", at);
+            if (calls > in.left() / 12) bad(which + " claims " + std::to_string(calls) + " calls", at);
+            origin.inlined.resize(calls);
+            for (InlinedCall& call : origin.inlined) {
+                text(call.function, which + ": a call's function", at);
+                text(call.file, which + ": a call's file", at);
+                if (!in.take(call.line)) bad(which + ": a call's line is cut short", at);
+            }
+            if (origin.empty()) bad(which + " is empty (an empty origin is not written)", at);
+            origins_.emplace_back(size_t(site), std::move(origin));
+        }
+        if (in.left() != 0)
+            bad(std::to_string(in.left()) + " unexpected bytes after the last entry", in.offset());
+    }
+
     void parse_sites(const std::vector<uint8_t>& payload) {
         ByteReader in(payload, name_);
         trace_.sites.resize(size_t(header_.site_count)); // bounded by payload size / 12 above
@@ -1006,6 +1089,8 @@ class TraceReader {
     bool seen_cas_ = false;
     bool seen_residency_ = false;
     bool seen_memory_map_ = false;
+    bool seen_origins_ = false;
+    std::vector<std::pair<size_t, LineOrigin>> origins_; // INLN, applied to the sites at the end
     std::string event_problem_;
 };
 
@@ -1137,8 +1222,10 @@ uint64_t slt_file_size(const Trace& trace) {
         trace.residency.empty() ? 0 : kSltSectionHeaderSize + trace.residency.size() * sizeof(BlockResidency);
     const uint64_t memory_map_size =
         trace.memory.empty() ? 0 : kSltSectionHeaderSize + round_up8(memory_map_payload(trace.memory).size());
+    const uint64_t origins_size =
+        has_origins(trace.sites) ? kSltSectionHeaderSize + round_up8(origins_payload(trace.sites).size()) : 0;
     return kSltHeaderSize + uint64_t(kSectionCountV3) * kSltSectionHeaderSize + round_up8(meta_size) +
-           residency_size + memory_map_size + trace.timing.size() * sizeof(EventTiming) +
+           residency_size + memory_map_size + origins_size + trace.timing.size() * sizeof(EventTiming) +
            round_up8(trace.cas_failures.size() * sizeof(uint32_t)) +
            round_up8(trace.threads.size() * sizeof(ThreadInfo)) + round_up8(sites_size) +
            trace.events.size() * sizeof(Event) + round_up8(blocks_size);

@@ -39,6 +39,14 @@
 //         empty; files without it load with an empty map (addresses then name no variable), and a
 //         reader older than it skips it. A malformed one is an error naming the section, the region
 //         and its file offset.
+//   INLN  (optional, after MMAP) the sites' line origins (Site::origin: a line's file when it is not
+//         the kernel's, and the inlined calls that lead to it): u32 entry count, then per site with
+//         a non-empty origin, in increasing site order: u32 site index, file (u32 length + UTF-8),
+//         u32 call count, per call: function and file (u32 length + UTF-8 each), u32 line. Written
+//         only when some site has one (a kernel that inlines a __device__ helper); files without it
+//         load with empty origins (every line in the kernel's body: files written before it knew only
+//         the outermost line), and a reader older than it skips it. A malformed one is an error
+//         naming the section, the entry and its file offset.
 //
 // Version 3 writes the seven sections in that order and appends RunMeta::modelled_cycles (u64) to
 // META; a version 2 file has neither (read as not modelled). Version 3 keeps min_reader_version 1:

@@ -191,6 +191,13 @@ const char* to_string(BlockHistory history) {
     return "?";
 }
 
+uint32_t Site::kernel_file_line() const {
+    if (origin.file.empty()) return source_line;
+    for (const InlinedCall& call : origin.inlined)
+        if (call.file.empty()) return call.line;
+    return 0;
+}
+
 bool Trace::every_block_whole() const {
     for (BlockHistory h : block_history)
         if (h != BlockHistory::Whole) return false;

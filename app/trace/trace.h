@@ -9,6 +9,7 @@
 #include "trace/memory_map.h"
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -107,11 +108,47 @@ struct ThreadInfo {
 };
 static_assert(sizeof(ThreadInfo) == 20, "ThreadInfo is a 20-byte wire record");
 
+// One call through which a line was inlined (nvcc's `.loc F L C, function_name X, inlined_at F2 L2 C2`).
+struct InlinedCall {
+    std::string function; // the called function as its source names it ("warpReduce<64u, float>",
+                          // trace/naming.h kernel_name); "" when the PTX does not name it
+    std::string file;     // the file of the call, when it is not the kernel's own; "" = the kernel's
+    uint32_t line = 0;    // the line of the call
+    bool operator==(const InlinedCall&) const = default;
+    auto operator<=>(const InlinedCall&) const = default;
+};
+
+// Where a CUDA source line is, beyond its number: its file, when that is not the kernel's own (a
+// helper in a header), and the inlined calls that lead to it from the kernel's body, innermost
+// first: the line is in inlined[0].function, which was called at inlined[0].line, which is in
+// inlined[1].function, ..., called at inlined.back().line, in the kernel itself. Empty: the line is in
+// the kernel's body. Calls into the CUDA toolkit's own headers (atomicAdd, __shfl_sync, cuda::atomic_ref)
+// are not followed: an access there is at the line of the user's code that calls them.
+struct LineOrigin {
+    std::string file;                 // "" = the kernel's own source file (RunMeta::source_name)
+    std::vector<InlinedCall> inlined; // innermost first
+    bool empty() const { return file.empty() && inlined.empty(); }
+    bool operator==(const LineOrigin&) const = default;
+    auto operator<=>(const LineOrigin&) const = default;
+};
+
 // One instruction of the kernel, so that events can name lines without the PTX at hand.
 struct Site {
     uint32_t ptx_line = 0;    // 1-based line in the PTX text
-    uint32_t source_line = 0; // 1-based line in the CUDA source (0: unknown)
+    uint32_t source_line = 0; // 1-based line in the CUDA source (0: unknown): the line of the
+                              // instruction itself, inside any inlined helper (origin says which)
     std::string text;         // the PTX instruction, e.g. "st.shared.f32 [%r4], %f13"
+    LineOrigin origin;        // source_line's file and inlined calls; empty for the kernel's body
+
+    // The line of the kernel's own source file that stands for this site: source_line when it is in
+    // that file, else the innermost call in it (a helper in a header: the line that calls it); 0
+    // when none is known. What a view of the kernel's file highlights.
+    uint32_t kernel_file_line() const;
+    // The kernel's own line the site was reached through: the outermost call, or source_line when
+    // not inlined (the line before inlining was followed).
+    uint32_t outermost_line() const {
+        return origin.inlined.empty() ? source_line : origin.inlined.back().line;
+    }
 };
 
 enum class RunStatus : uint8_t { Ok = 0, Deadlock = 1, Budget = 2, Error = 3, Timeout = 4, Cancelled = 5 };
@@ -218,9 +255,13 @@ struct Trace {
     bool block_is_whole(uint32_t block) const { return history_of(block) == BlockHistory::Whole; }
     bool every_block_whole() const;
 
-    // CUDA source line of an event's site (0 if unknown).
+    // CUDA source line of an event's site (0 if unknown): the innermost line (Site::source_line).
     uint32_t source_line(const Event& e) const {
         return e.site < sites.size() ? sites[e.site].source_line : 0;
+    }
+    // The line of the kernel's own file that stands for an event's site (Site::kernel_file_line).
+    uint32_t kernel_file_line(const Event& e) const {
+        return e.site < sites.size() ? sites[e.site].kernel_file_line() : 0;
     }
 };
 

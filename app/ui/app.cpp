@@ -1427,7 +1427,7 @@ void App::focus_finding(int index) {
     if (!record || index < 0 || size_t(index) >= record->summary.findings.size()) return;
     const analysis::Finding& f = record->summary.findings[size_t(index)];
     state_.selection.selected_finding = index;
-    state_.selection.finding_lines = f.lines;
+    state_.selection.finding_lines = analysis::kernel_file_lines(f);
     // Presenter mode puts the finding's lines beside the timeline (the lesson gives way to the source).
     // A picture the presenter chose (heatmap, ladder, residency) stays: it is what the audience is looking at.
     const bool picture = state_.focus_view == View::Heatmap || state_.focus_view == View::Ladder ||

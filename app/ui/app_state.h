@@ -69,8 +69,10 @@ struct TimelineCamera {
 // Cross-view highlighting.
 struct Selection {
     int selected_finding = -1;           // index into the current record's findings
-    std::vector<uint32_t> finding_lines; // CUDA lines of the selected finding (highlighted in the source)
-    uint32_t hovered_line = 0;           // CUDA line of the event under the mouse (0: none)
+    // Lines of the kernel's own source file (trace::Site::kernel_file_line: a line of a helper in a
+    // header stands as the line that calls it), as the source view shows them.
+    std::vector<uint32_t> finding_lines; // lines of the selected finding (highlighted in the source)
+    uint32_t hovered_line = 0;           // line of the event under the mouse (0: none)
     uint32_t hovered_site = UINT32_MAX;  // PTX instruction of the event under the mouse
 };
 
@@ -80,7 +82,7 @@ struct Playhead {
     uint64_t serial = 0;          // RunRecord::serial of the record it steps through
     double camera_time = 0;       // the timeline draws a vertical line here
     std::vector<uint32_t> events; // the warp instruction just passed (trace indices), marked on the timeline
-    std::vector<uint32_t> lines;  // each warp's current CUDA line, lit in the source view
+    std::vector<uint32_t> lines;  // each warp's current line of the kernel's file, lit in the source view
     uint32_t line = 0;            // the CUDA line of the instruction just passed (0: none)
     bool on(uint64_t record_serial) const { return active && serial == record_serial; }
 };

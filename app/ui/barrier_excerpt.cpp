@@ -16,7 +16,7 @@ std::vector<uint32_t> barrier_lines(const trace::Trace& trace, size_t max) {
     std::set<uint32_t> lines;
     for (const trace::Event& e : trace.events)
         if (e.kind == trace::EventKind::BarrierArrive)
-            if (const uint32_t line = trace.source_line(e); line != 0) lines.insert(line);
+            if (const uint32_t line = trace.kernel_file_line(e); line != 0) lines.insert(line);
     std::vector<uint32_t> out(lines.begin(), lines.end());
     if (out.size() > max) out.resize(max);
     return out;

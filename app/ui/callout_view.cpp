@@ -63,20 +63,40 @@ bool parse_shared(std::string_view line, SharedArray& out) {
     return i < rest.size() && rest[i] == ']';
 }
 
-std::string where_text(const analysis::Finding& f, const CalloutText& t) {
+// "line 12" / "lines 19 and 16"; lines inlined from a helper with the calls that lead there: "lines
+// 19 and 16 in `warpReduce<64u>`, called from line 39" when they share them, else each line with its
+// own ("line 19 in `f`, called from line 39 and line 32").
+std::string where_text(const analysis::Finding& f, const CalloutText& t, Language language) {
+    bool one_origin = true;
+    for (size_t i = 1; i < f.lines.size(); ++i)
+        one_origin = one_origin && analysis::origin_of(f, i) == analysis::origin_of(f, 0);
+    auto site_of = [&](size_t i) {
+        trace::Site site;
+        site.source_line = f.lines[i];
+        site.origin = analysis::origin_of(f, i);
+        return site;
+    };
     std::vector<std::string> parts;
-    for (const uint32_t l : f.lines)
-        parts.push_back(std::to_string(l));
+    for (size_t i = 0; i < f.lines.size(); ++i)
+        parts.push_back(one_origin ? std::to_string(f.lines[i])
+                                   : trace::site_line_text(site_of(i), language));
     std::string ptx;
     for (const uint32_t l : f.ptx_lines)
         ptx += (ptx.empty() ? "" : t.comma.s) + std::to_string(l);
     std::string out;
-    if (parts.size() == 1) out = fill(t.line, {parts[0]});
-    if (parts.size() > 1) {
-        std::string list;
-        for (size_t i = 0; i < parts.size(); ++i)
-            list += (i == 0 ? "" : i + 1 == parts.size() ? t.and_.s : t.comma.s) + parts[i];
-        out = fill(t.lines, {list});
+    std::string list;
+    for (size_t i = 0; i < parts.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == parts.size() ? t.and_.s : t.comma.s) + parts[i];
+    if (!one_origin) {
+        out = list;
+    } else if (!parts.empty()) {
+        out = fill(parts.size() == 1 ? t.line : t.lines, {list});
+        const trace::Site first = site_of(0);
+        if (!first.origin.file.empty()) {
+            const std::string file = trace::file_base_name(first.origin.file);
+            out = language == Language::Zh ? file + " " + out : out + " of " + file;
+        }
+        out += trace::inlined_text(first, language);
     }
     if (!ptx.empty())
         out += (out.empty() ? "" : t.semicolon.s) +
@@ -92,7 +112,9 @@ std::string memory_name(const analysis::Finding& f, const trace::Trace& trace, s
     const std::string named = analysis::memory_name(trace, f, language);
     if (!trace.memory.empty()) return named;
     const std::string fallback = named; // the address in words
-    if (!shared || f.lines.empty() || source.empty()) return fallback;
+    // (The line must be one of the source at hand: not one of a helper in another file.)
+    if (!shared || f.lines.empty() || source.empty() || !analysis::origin_of(f, 0).file.empty())
+        return fallback;
     const std::vector<std::string_view> lines = split_lines(source);
     const uint32_t at = f.lines.front();
     if (at == 0 || at > lines.size()) return fallback;
@@ -135,7 +157,7 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
         if (i >= f.threads.size() || f.threads[i] >= trace.threads.size()) return t.a_thread.s;
         return trace::thread_name(trace, f.threads[i], detail, language);
     };
-    const std::string where = where_text(f, t);
+    const std::string where = where_text(f, t, language);
     const std::string at = where.empty() ? "" : fill(t.at, {where});
     const std::string what = memory_name(f, trace, source, language);
     switch (f.kind) {

@@ -82,8 +82,8 @@ RunRecord live_skeleton(const scenario::Scenario& scenario, const scenario::Vari
     m.source_text = std::string(scenario.cuda_source());
     m.ptx_text = std::string(scenario.ptx_source());
     // The same sites as the final trace (gpu_run.cpp): the uninstrumented kernel's instructions.
-    if (const ptx::Function* fn = runner::scenario_module(scenario).find_entry(variant.kernel))
-        t.sites = ptx::site_table(*fn);
+    const ptx::Module& module = runner::scenario_module(scenario);
+    if (const ptx::Function* fn = module.find_entry(variant.kernel)) t.sites = ptx::site_table(*fn, &module);
     r.summary.device = "GPU";
     return r;
 }

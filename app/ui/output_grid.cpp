@@ -283,7 +283,8 @@ ProvenanceMarks explain_element(const RunRecord& record, const GridOutput& outpu
     const analysis::OutputProvenance p = analysis::explain_output(trace, trace::Space::Global, address);
     auto add_line = [&](uint64_t event) {
         if (event >= trace.events.size()) return;
-        if (const uint32_t line = trace.source_line(trace.events[event]); line != 0) m.lines.push_back(line);
+        if (const uint32_t line = trace.kernel_file_line(trace.events[event]); line != 0)
+            m.lines.push_back(line);
     };
     if (p.written) {
         m.final_store = uint32_t(p.store);

@@ -94,8 +94,9 @@ std::vector<Playback::WarpAt> Playback::warps_at() const {
 std::vector<uint32_t> Playback::current_lines() const {
     std::vector<uint32_t> lines;
     for (const WarpAt& w : warps_at())
-        if (w.site < trace_->sites.size() && trace_->sites[w.site].source_line != 0)
-            lines.push_back(trace_->sites[w.site].source_line);
+        // The line of the kernel's file it stands at (a helper in a header: the line calling it).
+        if (w.site < trace_->sites.size() && trace_->sites[w.site].kernel_file_line() != 0)
+            lines.push_back(trace_->sites[w.site].kernel_file_line());
     std::sort(lines.begin(), lines.end());
     lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
     return lines;

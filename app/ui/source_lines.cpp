@@ -134,7 +134,7 @@ uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site) {
 }
 
 std::vector<uint32_t> finding_cuda_lines(const analysis::Finding& finding) {
-    std::vector<uint32_t> lines = finding.lines;
+    std::vector<uint32_t> lines = analysis::kernel_file_lines(finding);
     lines.erase(std::remove(lines.begin(), lines.end(), 0u), lines.end());
     sort_unique(lines);
     return lines;
@@ -239,10 +239,19 @@ std::string thread_example(const trace::Trace& trace, const analysis::Finding& f
     return out;
 }
 
+std::string site_origin_text(const trace::Site& site, Language language) {
+    return trace::site_line_text(site, language);
+}
+
 std::string lines_text(const analysis::Finding& finding) {
     std::string out;
-    for (uint32_t line : finding.lines)
-        out += (out.empty() ? "" : ", ") + std::to_string(line);
+    for (size_t i = 0; i < finding.lines.size(); ++i) {
+        out += (out.empty() ? "" : ", ") + std::to_string(finding.lines[i]);
+        // A helper's line: the line of the kernel's file that calls it ("19 <- 39").
+        const trace::LineOrigin& origin = analysis::origin_of(finding, i);
+        if (!origin.file.empty()) out += " (" + trace::file_base_name(origin.file) + ")";
+        if (!origin.inlined.empty()) out += " \u2190 " + std::to_string(origin.inlined.back().line);
+    }
     for (uint32_t line : finding.ptx_lines)
         out += (out.empty() ? "PTX " : ", PTX ") + std::to_string(line);
     return out;

@@ -82,8 +82,11 @@ uint32_t text_colour_on(uint32_t background);
 // PTX line of a site (1-based), 0 when the site is not in the trace's site table.
 uint32_t ptx_line_of_site(const trace::Trace& trace, uint32_t site);
 
-// CUDA lines of a finding (Finding::lines: a site without a CUDA line is in Finding::ptx_lines
-// instead, so it lights up no CUDA line). Sorted, unique.
+// CUDA lines of a finding as the kernel's source shows them (Finding::lines: a site without a CUDA
+// line is in Finding::ptx_lines instead, so it lights up no CUDA line; a line of a helper inlined
+// from another file, a header, stands as the line of the kernel's file that calls it:
+// analysis::kernel_file_lines). Sorted, unique. A helper in the kernel's own file lights its own
+// line, the innermost one, where the access is.
 std::vector<uint32_t> finding_cuda_lines(const analysis::Finding& finding);
 
 // PTX lines of a finding's sites. Sorted, unique.
@@ -132,8 +135,14 @@ std::string thread_example(const trace::Trace& trace, const analysis::Finding& f
                            std::string_view arrow = "\u2194", Language language = Language::En);
 
 // The finding's lines as written in the table: its CUDA lines "20, 23, 24", then the PTX lines of its
-// sites that have no CUDA line, each written "PTX 41".
+// sites that have no CUDA line, each written "PTX 41". A line inlined from a helper shows the
+// kernel's line that calls it, "19 ← 39", and its file where that is not the kernel's,
+// "3 (reduce.cuh) ← 15".
 std::string lines_text(const analysis::Finding& finding);
+
+// Where a site's line is, for hovers: "line 19 in `warpReduce<64u>`, called from line 39"
+// (trace::site_line_text in `language`).
+std::string site_origin_text(const trace::Site& site, Language language);
 
 // "shared" / "global" / "local"; "" for findings that involve no memory (barriers, deadlock).
 std::string space_text(const analysis::Finding& finding, Language language = Language::En);

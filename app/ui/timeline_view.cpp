@@ -472,7 +472,7 @@ void TimelineView::handle_input(AppState& state, TimelineCamera& camera, const G
     } else if (clicked && hovered_arrow_ >= 0) {
         const uint32_t f = marks_.arrows[size_t(hovered_arrow_)].finding;
         state.selection.selected_finding = int(f);
-        state.selection.finding_lines = (*findings_)[f].lines;
+        state.selection.finding_lines = analysis::kernel_file_lines((*findings_)[f]);
     }
     if (hovered_ && g.mouse_in_time && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
         hit_.what == Hit::What::Event) {
@@ -687,9 +687,10 @@ void TimelineView::draw_rows(const AppState& state, const Geometry& g) const {
                 dl->AddText({(x0 + x1 - ts.x) / 2, (y0 + y1 - ts.y) / 2}, kFoldedCount, count_text,
                             count_text + n);
         }
-        // Events of the line hovered in the source view, or of the selected finding, get an outline.
+        // Events of the line hovered in the source view, or of the selected finding, get an outline
+        // (lines of the kernel's file, as the source view shows them).
         const Event& e = trace.events[item.event];
-        const uint32_t line = e.site < trace.sites.size() ? trace.sites[e.site].source_line : 0;
+        const uint32_t line = trace.kernel_file_line(e);
         if (line != 0 && (item.count == 1 || item.uniform)) {
             if (line == hovered_line) {
                 dl->AddRect({x0 - 2, y0 - 2}, {x1 + 2, y1 + 2}, IM_COL32(255, 255, 255, 255), 0, 0, 2);
@@ -1313,6 +1314,7 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
                 ImGui::TextUnformatted(
                     fill(words.tip_cuda_ptx, {std::to_string(s.source_line), std::to_string(s.ptx_line)})
                         .c_str());
+                if (!s.origin.empty()) ImGui::TextUnformatted(site_origin_text(s, language_).c_str());
             } else {
                 ImGui::TextUnformatted(fill(words.tip_ptx, {std::to_string(s.ptx_line)}).c_str());
             }
@@ -1357,7 +1359,7 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         ImGui::EndTooltip();
         const Event& e = trace.events[arrow.to.event];
         site = e.site;
-        line = trace.source_line(e);
+        line = trace.kernel_file_line(e);
     } else if (hit_.what == Hit::What::Event) {
         const EventItem& item = frame_.events[hit_.item];
         const Event& e = trace.events[item.event];
@@ -1377,7 +1379,7 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         event_details(item.event);
         ImGui::EndTooltip();
         site = e.site;
-        line = trace.source_line(e);
+        line = trace.kernel_file_line(e);
     } else if (hit_.what == Hit::What::Collective) {
         const CollectiveItem& item = frame_.collectives[hit_.item];
         const CollectiveMark& m = index_->collectives().mark(item.mark);
@@ -1405,13 +1407,15 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
                                                                               std::to_string(s.ptx_line)})
                                                   : fill(words.tip_ptx, {std::to_string(s.ptx_line)}))
                                        .c_str());
+            if (s.source_line && !s.origin.empty())
+                ImGui::TextUnformatted(site_origin_text(s, language_).c_str());
         }
         time_line(words.tip_from, m.t0);
         if (m.t1 != m.t0) time_line(words.tip_to, m.t1);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
         site = m.site;
-        line = m.site < trace.sites.size() ? trace.sites[m.site].source_line : 0;
+        line = m.site < trace.sites.size() ? trace.sites[m.site].kernel_file_line() : 0;
     } else if (hit_.what == Hit::What::Wait) {
         const SpanItem& s = frame_.waits[hit_.item];
         const TimelineRow& row = layout_.rows[s.row];
@@ -1431,6 +1435,8 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
                 fill(words.tip_site, {site_info.text, std::to_string(site_info.source_line),
                                       std::to_string(site_info.ptx_line)})
                     .c_str());
+            if (site_info.source_line && !site_info.origin.empty())
+                ImGui::TextUnformatted(site_origin_text(site_info, language_).c_str());
         }
         time_line(words.tip_from, w.t0);
         if (w.open) {
@@ -1440,7 +1446,7 @@ void TimelineView::draw_tooltip(AppState& state, const Geometry& g) {
         }
         ImGui::EndTooltip();
         site = w.site;
-        line = w.site < trace.sites.size() ? trace.sites[w.site].source_line : 0;
+        line = w.site < trace.sites.size() ? trace.sites[w.site].kernel_file_line() : 0;
     } else if (g.mouse_in_labels) {
         const uint32_t r = layout_.row_at(g.mouse.y - g.rows_min.y + scroll_);
         if (layout_.fold_at(g.mouse.y - g.rows_min.y + scroll_) != nullptr) {

@@ -24,6 +24,7 @@ struct Case {
     std::string name;                // file stem
     std::vector<std::string> expect; // the finding kinds that must appear, and no other; empty: clean
     std::string also;                // a word the expected finding's space or hazard must show
+    std::string at;                  // words a message of the expected kind must contain (a line)
     std::vector<std::string> checks; // synclab check arguments, one run each (block sizes differ)
     std::string status = "ok";
 };
@@ -51,6 +52,8 @@ Case parse_case(const fs::path& cu) {
                 if (w != "clean") c.expect.push_back(w);
         } else if (auto v = value("also")) {
             c.also = *v;
+        } else if (auto v = value("at")) {
+            c.at = *v;
         } else if (auto v = value("check")) {
             c.checks.push_back(*v);
         } else if (auto v = value("status")) {
@@ -103,6 +106,14 @@ TEST_P(Corpus, GetsItsVerdict) {
                     shown = shown || f["space"] == c.also || f["hazard"] == c.also;
             EXPECT_TRUE(shown) << c.name << ": no '" << c.expect.front() << "' finding on/with '" << c.also
                                << "':" << found;
+        }
+        if (!c.at.empty() && !c.expect.empty()) {
+            bool said = false;
+            for (const auto& f : j["findings"])
+                if (f["kind"] == c.expect.front())
+                    said = said || f["message"].get<std::string>().find(c.at) != std::string::npos;
+            EXPECT_TRUE(said) << c.name << ": no '" << c.expect.front() << "' finding says '" << c.at
+                              << "':" << found;
         }
         // Every finding names CUDA source lines of this kernel's file (the .ptx names its .cu).
         for (const auto& f : j["findings"]) {

@@ -427,38 +427,146 @@ TEST(ptx_parser, InstructionTextAndLines) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(ptx_parser, LocSetsSourceLines) {
+    // File 2 is a user's header ("helpers.cuh"), so inlined positions in it are kept: each
+    // instruction is at its own line, the calls that lead there in Function::inlined.
     const Module m = parse(wrap(".reg .b32 %r<9>;\n"
                                 "mov.u32 %r1, 1;\n" // before any .loc
                                 ".loc 1 9 3\n"
                                 "mov.u32 %r2, 2;\n"
                                 ".loc 2 107 3, function_name $L__info_string0, inlined_at 1 9 3\n"
-                                "mov.u32 %r3, 3;\n" // inlined: outermost is 1:9
+                                "mov.u32 %r3, 3;\n" // inlined: helpers.cuh:107, called at 1:9
                                 ".loc 1 0 3\n"
                                 "mov.u32 %r4, 4;\n"
                                 ".loc 2 112 3, function_name $L__info_string0+4, inlined_at 1 16 41\n"
-                                "mov.u32 %r5, 5;\n" // inlined_at a location not seen: 1:16
+                                "mov.u32 %r5, 5;\n" // inlined_at a location not seen: called at 1:16
                                 ".loc 1 20 3\n"
                                 ".loc 2 80 14, function_name $L__info_string1, inlined_at 1 20 3\n"
                                 ".loc 3 93 3, function_name $L__info_string2, inlined_at 2 80 14\n"
                                 ".loc 4 319 3, function_name $L__info_string3, inlined_at 3 93 3\n"
-                                "mov.u32 %r6, 6;\n" // a chain: outermost is 1:20
+                                "mov.u32 %r6, 6;\n" // a chain: 4:319 <- 3:93 <- 2:80 <- 1:20
                                 ".loc 4 319 3, function_name $L__info_string3, inlined_at 3 93 3\n"
-                                "mov.u32 %r7, 7;\n" // same inner location again: still 1:20
+                                "mov.u32 %r7, 7;\n" // same inner location again: the same chain
                                 ".loc 5 1 1, function_name $L__s, inlined_at 4 4 4, inlined_at 1 30 2\n"
                                 "mov.u32 %r8, 8;\n") + // two inlined_at on one line: the last wins
-                           ".file 1 \"k.cu\"\n.file 2 \"atomic.hpp\"\n");
+                           ".file 1 \"k.cu\"\n.file 2 \"helpers.cuh\"\n.file 3 \"more.cuh\"\n"
+                           ".file 4 \"deep.cuh\"\n.file 5 \"last.cuh\"\n"
+                           // Names: _Z4stepv = step(), _Z1fv = f(), _Z1gv = g(), _Z1hv = h();
+                           // LABEL+4 names the bytes from 4 on: "tepv" of "_Z4stepv".
+                           ".section .debug_str\n{\n"
+                           "$L__info_string0:\n.b8 95,90,52,115,116,101,112,118,0\n"
+                           "$L__info_string1:\n.b8 95,90,49,102,118,0\n"
+                           "$L__info_string2:\n.b8 95,90,49,103,118,0\n"
+                           "$L__info_string3:\n.b8 95,90,49,104,118,0\n}\n");
     const Function& fn = m.functions.at(0);
     ASSERT_EQ(fn.code.size(), 8u);
-    const uint32_t files[] = {0, 1, 1, 1, 1, 1, 1, 1};
-    const uint32_t lines[] = {0, 9, 9, 0, 16, 20, 20, 30};
+    EXPECT_EQ(fn.source_file, 1u) << "the kernel's own file";
+    const uint32_t files[] = {0, 1, 2, 1, 2, 4, 4, 5};
+    const uint32_t lines[] = {0, 9, 107, 0, 112, 319, 319, 1};
     for (size_t i = 0; i < 8; ++i) {
         SCOPED_TRACE(i);
         EXPECT_EQ(fn.code[i].source_file, files[i]);
         EXPECT_EQ(fn.code[i].source_line, lines[i]);
     }
-    ASSERT_EQ(m.files.size(), 3u);
+    auto calls = [&](size_t i) { return fn.inlined.at(fn.code[i].inlined); };
+    EXPECT_TRUE(calls(0).empty());
+    EXPECT_TRUE(calls(1).empty());
+    EXPECT_EQ(calls(2), (std::vector<InlinedCall>{{"step", 1, 9}}));
+    EXPECT_EQ(calls(4), (std::vector<InlinedCall>{{"tepv", 1, 16}})) << "label+offset: bytes 4.. of the name";
+    EXPECT_EQ(calls(5), (std::vector<InlinedCall>{{"h", 3, 93}, {"g", 2, 80}, {"f", 1, 20}}));
+    EXPECT_EQ(fn.code[6].inlined, fn.code[5].inlined) << "one chain, kept once";
+    EXPECT_EQ(calls(7), (std::vector<InlinedCall>{{"", 1, 30}})) << "$L__s is in no .debug_str: unnamed";
+    ASSERT_EQ(m.files.size(), 6u);
     EXPECT_EQ(m.files[1], "k.cu");
-    EXPECT_EQ(m.files[2], "atomic.hpp");
+    EXPECT_EQ(m.files[2], "helpers.cuh");
+}
+
+// Positions inside the CUDA toolkit's own headers are not followed: the instruction is at the
+// user's line that called into the toolkit (atomicAdd at the kernel's line, or at a helper's line).
+TEST(ptx_parser, LocLeavesOutToolkitFrames) {
+    const Module m = parse(wrap(".reg .b32 %r<9>;\n"
+                                ".loc 1 12 3\n"
+                                ".loc 2 107 3, function_name $L__info_string0, inlined_at 1 12 3\n"
+                                "mov.u32 %r1, 1;\n" // atomicAdd at line 12 of the kernel
+                                ".loc 1 20 3\n"
+                                ".loc 1 5 9, function_name $L__info_string1, inlined_at 1 20 3\n"
+                                ".loc 2 107 3, function_name $L__info_string0, inlined_at 1 5 9\n"
+                                "mov.u32 %r2, 2;\n" // atomicAdd in helper `f` (line 5), called at 20
+                                ".loc 1 21 3\n"
+                                ".loc 3 93 3, function_name $L__info_string2, inlined_at 1 21 3\n"
+                                "mov.u32 %r3, 3;\n") + // a generic header name, a toolkit namespace
+                           ".file 1 \"/home/me/k.cu\"\n"
+                           ".file 2 \"/usr/local/cuda/bin/../targets/x86_64-linux/include/"
+                           "device_atomic_functions.hpp\"\n"
+                           ".file 3 \"base.h\"\n"
+                           ".section .debug_str\n{\n"
+                           "$L__info_string0:\n.b8 95,90,57,97,116,111,109,105,99,65,100,100,80,105,105,0\n"
+                           "$L__info_string1:\n.b8 95,90,49,102,118,0\n"
+                           // _ZN4cuda3std4loadEv = cuda::std::load()
+                           "$L__info_string2:\n.b8 95,90,78,52,99,117,100,97,51,115,116,100,52,108,111,"
+                           "97,100,69,118,0\n}\n");
+    const Function& fn = m.functions.at(0);
+    ASSERT_EQ(fn.code.size(), 3u);
+    EXPECT_EQ(fn.code[0].source_line, 12u);
+    EXPECT_EQ(fn.code[0].inlined, 0u) << "only toolkit frames: not inlined as far as the user can see";
+    EXPECT_EQ(fn.code[1].source_line, 5u);
+    EXPECT_EQ(fn.code[1].source_file, 1u);
+    EXPECT_EQ(fn.inlined.at(fn.code[1].inlined), (std::vector<InlinedCall>{{"f", 1, 20}}));
+    EXPECT_EQ(fn.code[2].source_line, 21u) << "cuda::std::load is the toolkit's, whatever its file is called";
+    EXPECT_EQ(fn.code[2].inlined, 0u);
+}
+
+TEST(ptx_parser, ToolkitSources) {
+    EXPECT_TRUE(is_toolkit_source("/usr/local/cuda/include/sm_30_intrinsics.hpp", "__shfl_sync"));
+    EXPECT_TRUE(is_toolkit_source("/usr/local/cuda-13.0/include/cccl/cuda/std/__atomic/api/reference.h", ""));
+    EXPECT_TRUE(
+        is_toolkit_source("/usr/local/cuda/bin/../targets/x86_64-linux/include/cooperative_groups.h", ""));
+    EXPECT_TRUE(is_toolkit_source("sm_60_atomic_functions.hpp", "")) << "a base name (normalized PTX)";
+    EXPECT_TRUE(is_toolkit_source("device_atomic_functions.hpp", ""));
+    EXPECT_TRUE(is_toolkit_source("cuda_fp16.hpp", ""));
+    EXPECT_TRUE(is_toolkit_source("helpers.h", "cooperative_groups::__v1::thread_block::sync()"));
+    EXPECT_TRUE(is_toolkit_source("base.h", "void cuda::std::__4::__atomic_store_dispatch<int>(int*)"));
+    EXPECT_TRUE(is_toolkit_source("reference.h", "_INTERNAL_1_x_cu::cuda::std::__4::f()"));
+    EXPECT_FALSE(is_toolkit_source("reduce.cu", "void warpReduce<64u>(int volatile*, unsigned int)"));
+    EXPECT_FALSE(
+        is_toolkit_source("/home/me/include/helpers.cuh", "load_neighbour(int const*, unsigned int)"));
+    EXPECT_FALSE(is_toolkit_source("/home/me/cuda-course/src/k.cu", ""));
+    EXPECT_FALSE(is_toolkit_source("k.cu", "mycuda::f()")) << "'cuda::' inside another name";
+}
+
+// The site table names files and functions as the trace keeps them: the kernel's own file as "",
+// another file by name.
+TEST(ptx_parser, SiteTableCarriesOrigins) {
+    const Module m = parse(wrap(".reg .b32 %r<9>;\n"
+                                ".loc 1 9 3\n"
+                                "mov.u32 %r1, 1;\n"
+                                ".loc 2 4 5, function_name $L__info_string0, inlined_at 1 9 3\n"
+                                "mov.u32 %r2, 2;\n") +
+                           ".file 1 \"k.cu\"\n.file 2 \"helpers.cuh\"\n"
+                           ".section .debug_str\n{\n$L__info_string0:\n.b8 95,90,49,102,118,0\n}\n");
+    const std::vector<trace::Site> sites = site_table(m.functions.at(0), &m);
+    ASSERT_EQ(sites.size(), 2u);
+    EXPECT_TRUE(sites[0].origin.empty());
+    EXPECT_EQ(sites[0].source_line, 9u);
+    EXPECT_EQ(sites[1].source_line, 4u);
+    EXPECT_EQ(sites[1].origin.file, "helpers.cuh");
+    EXPECT_EQ(sites[1].origin.inlined, (std::vector<trace::InlinedCall>{{"f", "", 9}}));
+    EXPECT_EQ(sites[1].kernel_file_line(), 9u) << "the header's line 4 is no line of k.cu: the call is";
+    EXPECT_EQ(sites[1].outermost_line(), 9u);
+    // Without the module no file can be named, but a file other than the kernel's still is one.
+    EXPECT_EQ(site_table(m.functions.at(0), nullptr)[1].origin.file, "file 2");
+}
+
+// Hand-written PTX may say function_name without a .debug_str section, or one this parser cannot
+// read: the calls keep their lines, unnamed.
+TEST(ptx_parser, LocWithoutDebugStrings) {
+    const Module m = parse(wrap(".reg .b32 %r<9>;\n"
+                                ".loc 1 30 3\n"
+                                ".loc 1 8 5, function_name $L__info_string0, inlined_at 1 30 3\n"
+                                "mov.u32 %r1, 1;\n") +
+                           ".section .debug_str\n{\n$L__info_string0:\n.b32 7\n}\n");
+    const Function& fn = m.functions.at(0);
+    EXPECT_EQ(fn.code[0].source_line, 8u);
+    EXPECT_EQ(fn.inlined.at(fn.code[0].inlined), (std::vector<InlinedCall>{{"", 1, 30}}));
 }
 
 TEST(ptx_parser, LocDoesNotLeakIntoTheNextFunction) {

@@ -15,7 +15,7 @@ using test::read_file;
 
 const char* const kSamples[] = {
     "shared_basic.ptx", "atomics.ptx",    "warp_sync.ptx", "memory_sm90.ptx",
-    "module_vars.ptx",  "hints_sm90.ptx", "bits.ptx",
+    "module_vars.ptx",  "hints_sm90.ptx", "bits.ptx",      "inlined.ptx",
 };
 
 Module parse_sample(const char* name) {
@@ -39,6 +39,9 @@ std::string check_consistency(const Module& m) {
                 return where + "bad guard";
             }
             if (inst.source_file >= m.files.size()) return where + "source_file out of range";
+            if (inst.inlined >= fn.inlined.size()) return where + "inlined out of range";
+            for (const InlinedCall& call : fn.inlined[inst.inlined])
+                if (call.file >= m.files.size() || call.line == 0) return where + "bad inlined call";
             if (inst.operand_count > 6) return where + "operand_count > 6";
             if (inst.vector != 1 && inst.vector != 2 && inst.vector != 4) return where + "bad vector count";
             for (uint8_t k = 0; k < 6; ++k) {
@@ -329,6 +332,60 @@ TEST(ptx_samples, Bits) {
 
 // Truncated and byte-corrupted samples: always a Module (with consistent IR) or a ParseError;
 // never a crash, a hang or another exception.
+// inlined.cu at -O3: every helper is inlined, and each access keeps its own line (the helper's)
+// with the calls that lead there, as nvcc's `.loc ..., function_name, inlined_at` say.
+TEST(ptx_samples, InlinedHelpersKeepTheirLines) {
+    const Module m = parse_sample("inlined.ptx");
+    const Function* k = m.find_entry("_Z14inlined_kernelPKiPiS1_");
+    ASSERT_NE(k, nullptr);
+    ASSERT_EQ(m.files.size(), 4u);
+    EXPECT_EQ(m.files[2], "inlined_helpers.cuh");
+    EXPECT_EQ(k->source_file, 1u);
+    auto find = [&](std::string_view text) -> size_t {
+        for (size_t i = 0; i < k->text.size(); ++i)
+            if (k->text[i] == text) return i;
+        ADD_FAILURE() << "no instruction '" << text << "'";
+        return 0;
+    };
+    struct Expect {
+        std::string_view text;
+        uint32_t file, line;
+        std::vector<InlinedCall> calls;
+    };
+    const Expect expected[] = {
+        // The kernel's own store, not inlined.
+        {"st.shared.u32 [%r1], %r3", 1, 25, {}},
+        // The template, once per instantiation: reduce_step<true> at line 9, reduce_step<false> at 11.
+        {"ld.shared.u32 %r7, [%r1+128]", 1, 9, {{"reduce_step<true>", 1, 27}}},
+        {"st.shared.u32 [%r1], %r8", 1, 9, {{"reduce_step<true>", 1, 27}}},
+        {"ld.shared.u32 %r11, [%r1+64]", 1, 11, {{"reduce_step<false>", 1, 29}}},
+        // load_neighbour called from the kernel (line 31) and from twice() (line 19, called at 32).
+        {"ld.shared.u32 %r15, [%r1+4]", 1, 15, {{"load_neighbour", 1, 31}}},
+        {"ld.shared.u32 %r13, [%r1+20]", 1, 15, {{"load_neighbour", 1, 19}, {"twice", 1, 32}}},
+        // The header's helper: its line is one of inlined_helpers.cuh.
+        {"ld.shared.u32 %r17, [%r1+8]", 2, 6, {{"header_load", 1, 33}}},
+        // atomicAdd is the toolkit's: at the kernel's line.
+        {"atom.global.add.u32 %r19, [%rd11], 1", 1, 35, {}},
+    };
+    for (const Expect& e : expected) {
+        SCOPED_TRACE(std::string(e.text));
+        const Instruction& in = k->code[find(e.text)];
+        EXPECT_EQ(in.source_file, e.file);
+        EXPECT_EQ(in.source_line, e.line);
+        EXPECT_EQ(k->inlined.at(in.inlined), e.calls);
+    }
+    // The site table the traces carry: the header by name, the kernel's file as "".
+    const std::vector<trace::Site> sites = site_table(*k, &m);
+    const trace::Site& header = sites[find("ld.shared.u32 %r17, [%r1+8]")];
+    EXPECT_EQ(header.origin.file, "inlined_helpers.cuh");
+    EXPECT_EQ(header.origin.inlined, (std::vector<trace::InlinedCall>{{"header_load", "", 33}}));
+    EXPECT_EQ(header.kernel_file_line(), 33u);
+    const trace::Site& nested = sites[find("ld.shared.u32 %r13, [%r1+20]")];
+    EXPECT_TRUE(nested.origin.file.empty());
+    EXPECT_EQ(nested.kernel_file_line(), 15u) << "a helper of the kernel's file lights its own line";
+    EXPECT_EQ(nested.outermost_line(), 32u);
+}
+
 TEST(ptx_samples, CorruptedInputNeverCrashes) {
     std::mt19937 rng(12345);
     const char kBytes[] = "{}[]();:,.%$@!|+-_0123456789abcdefxXU\" \n\t/*<>=";

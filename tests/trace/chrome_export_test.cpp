@@ -211,6 +211,35 @@ TEST(trace_chrome, InstantEvents) {
     EXPECT_EQ(fences[0]["args"]["scope"], "block");
 }
 
+// A line inlined from a helper: the instant is named by the helper's own line, and its args say
+// the function, the call lines, the file (a header) and where, in words; the barrier slice too.
+// Sites of the kernel's body have none of these args.
+TEST(trace_chrome, InlinedLinesNameTheirHelperAndCalls) {
+    Trace t = make_tiny_trace();
+    t.sites[2].origin = {"", {{"load_neighbour", "", 19}, {"twice<true>", "", 32}}};
+    t.sites[1].origin = {"sync.cuh", {{"block_sync", "", 27}}};
+    const json doc = export_json(t);
+    const auto loads = events_where(doc, [](const json& e) { return e["name"] == "ld.shared line 7"; });
+    ASSERT_EQ(loads.size(), 66u);
+    const json& args = loads[0]["args"];
+    EXPECT_EQ(args["line"], 7);
+    EXPECT_EQ(args["function"], "load_neighbour");
+    EXPECT_EQ(args["called_from"], json::array({19, 32}));
+    EXPECT_FALSE(args.contains("file")) << "the kernel's own file";
+    EXPECT_EQ(args["where"],
+              "line 7 in `load_neighbour`, called from line 19 in `twice<true>`, called from line 32");
+    const auto barriers =
+        events_where(doc, [](const json& e) { return e["ph"] == "X" && e["cat"] == "barrier"; });
+    ASSERT_FALSE(barriers.empty());
+    EXPECT_EQ(barriers[0]["args"]["file"], "sync.cuh");
+    EXPECT_EQ(barriers[0]["args"]["where"], "line 6 of sync.cuh in `block_sync`, called from line 27");
+    const auto stores = events_where(doc, [](const json& e) { return e["name"] == "st.shared line 5"; });
+    ASSERT_FALSE(stores.empty());
+    for (const char* key : {"function", "called_from", "file", "where"})
+        EXPECT_FALSE(stores[0]["args"].contains(key)) << key;
+    expect_tracks_well_formed(doc);
+}
+
 // The cost model's timing rides along in the instants' args; without it there are none.
 TEST(trace_chrome, ModelledTimingInArgsAndMetadata) {
     Trace t = make_tiny_trace();

@@ -608,5 +608,93 @@ TEST(trace_slt, AMalformedMemoryMapIsAnErrorNamingTheSectionAndOffset) {
     }
 }
 
+// The golden trace with lines of inlined helpers: site 1 in warpReduce<64u>, called from line 39;
+// a third site in a header's helper, called from a helper, called from the kernel.
+Trace make_golden_origins_trace() {
+    Trace golden = make_golden_trace();
+    golden.meta.variant = "inlined lines";
+    golden.sites.push_back({3, 6, "ld.shared.u32 %r3, [%r1+4];"});
+    golden.sites[1].origin.inlined = {{"warpReduce<64u>", "", 39}};
+    golden.sites[2].origin.file = "reduce.cuh";
+    golden.sites[2].origin.inlined = {{"load_pair", "", 8}, {"sum<true>", "", 21}};
+    return golden;
+}
+
+// The line origins (INLN, optional) frozen in tests/trace/data/golden_v3_origins.slt.bin (written
+// once with SYNCLAB_WRITE_GOLDEN=1): saved traces keep their inlined calls and files; the files
+// without the section (every golden file above) still load, with every line in the kernel's body.
+TEST(trace_slt, GoldenFileWithLineOrigins) {
+    const Trace golden = make_golden_origins_trace();
+    ASSERT_GE(golden.sites.size(), 3u);
+    const std::string path = std::string(SYNCLAB_SOURCE_DIR) + "/tests/trace/data/golden_v3_origins.slt.bin";
+    if (std::getenv("SYNCLAB_WRITE_GOLDEN") != nullptr) save_trace(golden, path);
+    const std::vector<uint8_t> on_disk = read_bytes(path);
+    ASSERT_FALSE(on_disk.empty()) << "missing " << path;
+    const Trace loaded = load_trace(path);
+    expect_same_trace(golden, loaded);
+    EXPECT_EQ(loaded.sites[2].origin.inlined.at(1).function, "sum<true>");
+    EXPECT_EQ(loaded.sites[2].kernel_file_line(), 8u);
+    EXPECT_EQ(serialize(golden), on_disk);
+    EXPECT_EQ(on_disk.size(), slt_file_size(golden));
+    EXPECT_EQ(test::find_sections(on_disk).back().tag, test::tag_of("INLN"));
+    EXPECT_EQ(serialize(load_trace(golden_path(3))), read_bytes(golden_path(3)))
+        << "a trace without origins saves as before (no INLN section)";
+    for (const Site& s : load_trace(golden_path(3)).sites)
+        EXPECT_TRUE(s.origin.empty()) << "a file without INLN: lines of the kernel's body";
+    // With the memory map, INLN comes last.
+    Trace both = make_golden_memory_map_trace();
+    both.sites = golden.sites;
+    const std::vector<uint8_t> bytes = serialize(both);
+    expect_same_trace(both, deserialize(bytes, "both.slt"));
+    const auto sections = test::find_sections(bytes);
+    EXPECT_EQ(sections[sections.size() - 2].tag, test::tag_of("MMAP"));
+}
+
+// A reader that does not know INLN (an older SyncLab) skips it; so does this one for a tag it does
+// not know. Here: the section removed by hand reads as a trace without origins.
+TEST(trace_slt, AFileWithoutLineOriginsLoadsWithTheLinesAlone) {
+    const Trace golden = make_golden_origins_trace();
+    std::vector<uint8_t> bytes = serialize(golden);
+    const test::SectionLocation inln = test::find_sections(bytes).back();
+    ASSERT_EQ(inln.tag, test::tag_of("INLN"));
+    test::put_at<uint32_t>(bytes, inln.header, test::tag_of("ZZZZ")); // an unknown section: skipped
+    test::fix_checksums(bytes);
+    const Trace loaded = deserialize(bytes, "renamed.slt");
+    for (size_t i = 0; i < loaded.sites.size(); ++i) {
+        EXPECT_TRUE(loaded.sites[i].origin.empty()) << "site " << i;
+        EXPECT_EQ(loaded.sites[i].source_line, golden.sites[i].source_line) << "site " << i;
+    }
+}
+
+TEST(trace_slt, AMalformedLineOriginsSectionIsAnErrorNamingTheEntryAndOffset) {
+    std::vector<uint8_t> bytes = serialize(make_golden_origins_trace());
+    const test::SectionLocation inln = test::find_sections(bytes).back();
+    ASSERT_EQ(inln.tag, test::tag_of("INLN"));
+    // Entry 0 (after the u32 count) names site 1; make it site 99.
+    test::put_at<uint32_t>(bytes, inln.payload + 4, 99);
+    test::fix_checksums(bytes);
+    try {
+        deserialize(bytes, "inln.slt");
+        FAIL() << "an entry naming site 99 loaded";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(e.problem(), "line origins section: entry 0 names site 99 (sites: " +
+                                   std::to_string(make_golden_origins_trace().sites.size()) +
+                                   ", in order, once each) at offset " + std::to_string(inln.payload + 4));
+    }
+    // A call count far past the section's end.
+    bytes = serialize(make_golden_origins_trace());
+    const size_t calls = inln.payload + 4 + 4 + 4; // count, site, empty file
+    ASSERT_EQ(test::get_at<uint32_t>(bytes, calls), 1u);
+    test::put_at<uint32_t>(bytes, calls, 1000000);
+    test::fix_checksums(bytes);
+    try {
+        deserialize(bytes, "inln.slt");
+        FAIL() << "a million calls loaded";
+    } catch (const TraceFileError& e) {
+        EXPECT_EQ(e.problem(), "line origins section: entry 0 claims 1000000 calls at offset " +
+                                   std::to_string(inln.payload + 4));
+    }
+}
+
 } // namespace
 } // namespace synclab::trace

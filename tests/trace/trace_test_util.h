@@ -148,6 +148,7 @@ inline void expect_same_trace(const Trace& a, const Trace& b) {
         EXPECT_EQ(a.sites[i].ptx_line, b.sites[i].ptx_line) << "site " << i;
         EXPECT_EQ(a.sites[i].source_line, b.sites[i].source_line) << "site " << i;
         EXPECT_EQ(a.sites[i].text, b.sites[i].text) << "site " << i;
+        EXPECT_EQ(a.sites[i].origin, b.sites[i].origin) << "site " << i;
     }
     ASSERT_EQ(a.events.size(), b.events.size());
     if (!a.events.empty()) {
