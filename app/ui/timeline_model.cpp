@@ -1044,7 +1044,10 @@ TimeRange focus_range(const TimelineIndex& index, const FindingEvents& events, d
     if (!(hi >= lo)) return fit_range(index);
     const double width = std::max((hi - lo) * (1 + 2 * margin), min_width);
     const double centre = (lo + hi) / 2;
-    return {centre - width / 2, centre + width / 2};
+    // Camera time 0 is the run's first event: a finding near it is shown from 0, not from before
+    // the run began (an axis labelled -10).
+    const double t0 = std::max(0.0, centre - width / 2);
+    return {t0, t0 + width};
 }
 
 TimeRange zoom_range(const TimeRange& range, double anchor, double factor, double min_width) {

@@ -855,9 +855,14 @@ TEST(TimelineFindings, FocusFramesBothEvents) {
     EXPECT_LT(focus.t0, a);
     EXPECT_GT(focus.t1, b);
     EXPECT_NEAR(focus.length(), 2 * (b - a), 1e-9);
+    // Wider than the events: centred on them, but never before the run's first event (camera 0).
     const TimeRange wide = focus_range(index, r, 0.5, 100);
     EXPECT_NEAR(wide.length(), 100, 1e-9);
-    EXPECT_NEAR((wide.t0 + wide.t1) / 2, (a + b) / 2, 1e-9);
+    EXPECT_NEAR(wide.t0, std::max(0.0, (a + b) / 2 - 50), 1e-9);
+    EXPECT_GE(wide.t0, 0.0);
+    const TimeRange far = focus_range(index, r, 0.5, 4 * (a + b) + 8);
+    EXPECT_EQ(far.t0, 0.0) << "a finding near the start is shown from 0, not from before the run";
+    EXPECT_GT(far.t1, b);
     const TimeRange none = focus_range(index, FindingEvents{});
     EXPECT_EQ(none.t0, fit_range(index).t0);
 }
