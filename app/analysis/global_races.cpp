@@ -493,26 +493,7 @@ class GlobalRaceChecker {
     // --- synchronisation (sync_order.h) -----------------------------------------------------------
 
     // A non-memory event with a SyncOrder: barriers go to both clocks, fences to the SyncOrder.
-    void synchronise(const Event& e) {
-        switch (e.kind) {
-        case trace::EventKind::Fence:
-            sync_->fence(e, clock_.stamp(e.thread).epoch);
-            break;
-        case trace::EventKind::BarrierArrive:
-            sync_->arrive(e);
-            clock_.observe(e);
-            break;
-        case trace::EventKind::BarrierLeave: {
-            const uint32_t before = clock_.stamp(e.thread).epoch;
-            clock_.observe(e);
-            sync_->leave(e, clock_.stamp(e.thread).epoch != before);
-            break;
-        }
-        default:
-            clock_.observe(e);
-            break;
-        }
-    }
+    void synchronise(const Event& e) { detail::synchronise(e, clock_, *sync_); }
 
     // Whether `earlier` happens before `later`: program order and barrier epochs (ordered()), a
     // __syncwarp() chain, or release/acquire synchronisation. `later` is the access being checked.

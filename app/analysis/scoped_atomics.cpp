@@ -156,26 +156,7 @@ class ScopeChecker {
 
   private:
     // As global_races.cpp feeds them: barriers to both clocks, fences to the SyncOrder.
-    void synchronise(const Event& e) {
-        switch (e.kind) {
-        case trace::EventKind::Fence:
-            sync_->fence(e, clock_.stamp(e.thread).epoch);
-            break;
-        case trace::EventKind::BarrierArrive:
-            sync_->arrive(e);
-            clock_.observe(e);
-            break;
-        case trace::EventKind::BarrierLeave: {
-            const uint32_t before = clock_.stamp(e.thread).epoch;
-            clock_.observe(e);
-            sync_->leave(e, clock_.stamp(e.thread).epoch != before);
-            break;
-        }
-        default:
-            clock_.observe(e);
-            break;
-        }
-    }
+    void synchronise(const Event& e) { detail::synchronise(e, clock_, *sync_); }
 
     // Whether `earlier` (another block's) happens before the current point of `thread`.
     bool ordered(const Access& earlier, uint32_t thread) const {

@@ -514,4 +514,25 @@ std::optional<Seen> SyncOrder::chain(uint32_t thread, const SyncStamp& earlier) 
     return std::nullopt;
 }
 
+void synchronise(const trace::Event& e, BarrierClock& clock, SyncOrder& sync) {
+    switch (e.kind) {
+    case trace::EventKind::Fence:
+        sync.fence(e, clock.stamp(e.thread).epoch);
+        break;
+    case trace::EventKind::BarrierArrive:
+        sync.arrive(e);
+        clock.observe(e);
+        break;
+    case trace::EventKind::BarrierLeave: {
+        const uint32_t before = clock.stamp(e.thread).epoch;
+        clock.observe(e);
+        sync.leave(e, clock.stamp(e.thread).epoch != before);
+        break;
+    }
+    default:
+        clock.observe(e);
+        break;
+    }
+}
+
 } // namespace synclab::analysis::detail

@@ -55,6 +55,7 @@
 // considered; only the newest 64 strong writes of an address are candidates for a load.
 #pragma once
 
+#include "analysis/happens_before.h"
 #include "trace/trace.h"
 
 #include <cstdint>
@@ -295,5 +296,10 @@ class SyncOrder {
     std::unordered_map<PhaseKey, PhaseJoin, PhaseKeyHash> phases_;
     bool defer_ = true; // loads may wait for their write (not a simulator trace)
 };
+
+// Feeds one event that is not a memory access to a global analysis's two orders: barriers to the
+// block clock and the SyncOrder, fences to the SyncOrder (with the thread's barrier epoch), the rest
+// to the clock. The global race and scope race analyses both walk a trace this way.
+void synchronise(const trace::Event& e, BarrierClock& clock, SyncOrder& sync);
 
 } // namespace synclab::analysis::detail
