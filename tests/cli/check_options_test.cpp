@@ -1,26 +1,14 @@
 // `synclab check` and `run` as a script or CI job uses them: arguments bound to the right kind of
 // parameter before anything runs, --cooperative for a kernel with grid.sync(), and --error-exitcode
 // N (compute-sanitizer's option) when a bug was found.
-#include "common/run_command.h"
+#include "cli_util.h"
 #include <gtest/gtest.h>
 
 #include <string>
 
 namespace {
 
-using Output = synclab::testing::CommandOutput;
-
-Output run(const std::string& args) {
-    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
-}
-
-std::string data(const std::string& name) {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using namespace synclab::testing::cli;
 
 // [SECTION] Pointers and scalars
 

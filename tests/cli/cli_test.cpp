@@ -2,7 +2,7 @@
 // error messages that say what was wrong and where.
 #include "trace/slt_file.h"
 
-#include "common/run_command.h"
+#include "cli_util.h"
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -18,25 +18,7 @@
 
 namespace {
 
-using Output = synclab::testing::CommandOutput;
-
-Output run(const std::string& args) {
-    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
-}
-
-std::string data(const std::string& name) {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name;
-}
-
-std::string temp(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("synclab-cli-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using namespace synclab::testing::cli;
 
 // "16,151", as messages write counts.
 std::string grouped(uint64_t n) {

@@ -1,7 +1,7 @@
 // `synclab check` on kernels written as public suites write them (tests/cli/data/cpp_kernels.cu:
 // plain C++ names, templates, overloads, a namespace, -O3): the user names a kernel as in the
 // source, reports show the signature, and a kernel nvcc emptied says so.
-#include "common/run_command.h"
+#include "cli_util.h"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -10,19 +10,7 @@
 
 namespace {
 
-using Output = synclab::testing::CommandOutput;
-
-Output run(const std::string& args) {
-    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
-}
-
-std::string data(const std::string& name) {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using namespace synclab::testing::cli;
 
 bool have_nvcc() {
     for (const char* p : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"})

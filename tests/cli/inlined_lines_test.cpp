@@ -3,7 +3,7 @@
 // kernel whose racy store is in a header's helper (tests/cli/data/header_helper.cu) are reported at
 // the helper's line with the calls that lead there, in the text, the JSON, the report of a saved
 // trace and the Chrome export.
-#include "common/run_command.h"
+#include "cli_util.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,25 +16,7 @@
 
 namespace {
 
-using Output = synclab::testing::CommandOutput;
-
-Output run(const std::string& args) {
-    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
-}
-
-std::string source(const std::string& relative) {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/" + relative;
-}
-
-std::string temp(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("synclab-inlined-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using namespace synclab::testing::cli;
 
 std::string read(const std::string& path) {
     std::ifstream in(path);

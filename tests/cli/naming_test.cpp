@@ -2,7 +2,7 @@
 // array, a `__device__` variable, a --arg buffer by the name given to it or by the kernel's
 // parameter name in its source, in the text, the JSON (with the address kept), the report of a saved
 // trace and the Chrome export.
-#include "common/run_command.h"
+#include "cli_util.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,25 +14,7 @@
 
 namespace {
 
-using Output = synclab::testing::CommandOutput;
-
-Output run(const std::string& args) {
-    return synclab::testing::run_command(std::string(SYNCLAB_CLI) + " " + args);
-}
-
-std::string data(const std::string& name) {
-    return std::string(SYNCLAB_SOURCE_DIR) + "/tests/cli/data/" + name;
-}
-
-std::string temp(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("synclab-naming-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using namespace synclab::testing::cli;
 
 TEST(Naming, TheStencilsRaceNamesItsSharedArrayElement) {
     const Output o = run("run stencil --variant missing_barrier");
