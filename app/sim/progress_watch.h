@@ -54,6 +54,11 @@ class WatchedMemory final : public MemorySystem {
     uint64_t progress_ = 0;
 };
 
+// The spin detector samples a quiet stretch only once it has lasted this many thread-instructions per
+// live thread: a spin never ends, so waiting costs it a little time, while ordinary work (loads and
+// arithmetic before a block's stores) is never quiet that long and never pays for a sample.
+constexpr uint64_t kQuietBeforeSampling = 64;
+
 // Per-warp states seen during one quiet stretch (no progress), sampled.
 class SpinDetector {
   public:

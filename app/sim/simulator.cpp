@@ -97,6 +97,7 @@ Result Run::execute() {
         uint64_t next_check = 4096;
         uint64_t next_spin_sample = 0;
         uint64_t quiet_since = UINT64_MAX; // progress count of the quiet stretch sampled
+        uint64_t quiet_from = 0;           // thread-instructions when that stretch began
         while (!resident_.empty()) {
             const Pick pick = scheduler_->pick(warp_set());
             if (pick.warp == Pick::kNone) {
@@ -131,16 +132,24 @@ Result Run::execute() {
                         live += std::popcount(w->live_mask());
                     next_spin_sample = thread_instructions_ + std::max<uint64_t>(16384, 4 * live);
                     const uint64_t progress = watch_->progress();
+                    // Sampled only once quiet for long: a wave of blocks that loads and computes
+                    // before it stores is quiet for a while too, and hashing every resident warp's
+                    // registers then cost two thirds of the simulator's time (docs/PERF_NOTES.md).
+                    const bool quiet_for_long = thread_instructions_ - quiet_from >= kQuietBeforeSampling * live;
                     if (progress != quiet_since) {
                         quiet_since = progress;
+                        quiet_from = thread_instructions_;
                         spin_.reset(progress);
-                    } else if (spin_.sample(warps_, slots_, progress) && spin_.samples() >= 3) {
-                        if (!widen_residency()) {
-                            result.status = trace::RunStatus::Deadlock;
-                            result.message = spin_report();
-                            break;
+                    } else if (quiet_for_long) {
+                        ++result.spin_samples;
+                        if (spin_.sample(warps_, slots_, progress) && spin_.samples() >= 3) {
+                            if (!widen_residency()) {
+                                result.status = trace::RunStatus::Deadlock;
+                                result.message = spin_report();
+                                break;
+                            }
+                            quiet_since = UINT64_MAX;
                         }
-                        quiet_since = UINT64_MAX;
                     }
                 }
             }

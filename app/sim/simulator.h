@@ -133,6 +133,9 @@ struct Result {
     uint64_t cas_failures = 0;
     // Schedule::Exhaustive: each choice point of the execution, as (options offered, option taken).
     std::vector<std::pair<uint32_t, uint32_t>> choices;
+    // Times the spin detector sampled every resident warp's state (progress_watch.h): a cost that
+    // only a grid whose resident blocks stay quiet for long should pay; ordinary work takes none.
+    uint64_t spin_samples = 0;
 };
 
 // Runs `kernel` of `module`. `buffers` are updated in place with the kernel's writes. When
