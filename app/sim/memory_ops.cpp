@@ -301,8 +301,12 @@ void Run::execute_atomic(Warp& warp, const Instruction& in, uint32_t pc, uint32_
     // The event's value is operand b (b[], which the call leaves alone), timed by the cost model.
     if (recording_) {
         const EventKind kind = ptx::access_event_kind(in);
+        // Once per instruction, not per lane: a generic atomic's lanes are in one space or the other.
+        const uint8_t shared_flags = ptx::access_event_flags(in, trace::Space::Shared);
+        const uint8_t global_flags = ptx::access_event_flags(in, trace::Space::Global);
         for_each_lane(mask, [&](uint32_t l) {
-            emit_timed(kind, warp, l, pc, access.address[l], b[l], ptx::access_event_flags(in, access.space[l]));
+            emit_timed(kind, warp, l, pc, access.address[l], b[l],
+                       access.space[l] == trace::Space::Shared ? shared_flags : global_flags);
         });
     }
     // A CAS loop's retries: lanes whose compare (operand b) did not match what memory held.
