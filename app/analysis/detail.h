@@ -234,9 +234,15 @@ template <uint32_t Bytes> struct ValueBytes {
 // first pair) is its example.
 class RacePairs {
   public:
-    // `harmful`: of the `count` pairs, those that did harm (findings.h, "Harm").
+    // `harmful`: of the `count` pairs, those that did harm (findings.h, "Harm"). `when`: the time of
+    // the later access (trace::Event::time); records of one analysis come in time order.
     void record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count, uint64_t harmful,
-                uint32_t first_thread, uint32_t second_thread, uint64_t address);
+                uint32_t first_thread, uint32_t second_thread, uint64_t address, uint64_t when);
+    // Adds the pairs another analysis found in other blocks (a batch analysed as the run went on,
+    // analysis/streamed.h). Which example a finding shows does not depend on how the blocks were
+    // split: the earliest harmful pair, else the earliest pair, by `when`, as one pass in time
+    // order picks it.
+    void merge(const RacePairs& other);
     // One finding per aggregate (race_finding), ordered and capped (sort_and_cap).
     std::vector<Finding> findings(const trace::Trace& trace, trace::Space space,
                                   const Options& options) const;
@@ -254,17 +260,29 @@ class RacePairs {
                                          k.second_site);
         }
     };
+    struct Example {
+        uint32_t first_thread = 0;  // thread of the earlier access
+        uint32_t second_thread = 0; // thread of the later access
+        uint64_t address = 0;
+        uint64_t when = 0;
+    };
     struct Aggregate {
         Key key;
         uint64_t count = 0;
         uint64_t harmful = 0;
-        uint32_t first_thread = 0;  // example: thread of the earlier access
-        uint32_t second_thread = 0; // example: thread of the later access
-        uint64_t address = 0;
+        uint64_t first_when = 0; // the aggregate's first pair: findings keep that order on ties
+        Example example;         // the first harmful pair, else the first pair
     };
+    void add(const Key& key, uint64_t count, uint64_t harmful, uint64_t first_when, const Example& example);
+
     std::unordered_map<Key, size_t, KeyHash> index_;
     std::vector<Aggregate> aggregates_;
 };
+
+// The shared-memory race analysis (races.cpp) as pairs not yet made findings, over the blocks with a
+// whole history except those `skip_blocks` marks (nonzero per block; shorter than the grid: the rest
+// are read).
+RacePairs shared_race_pairs(const trace::Trace& trace, const std::vector<uint8_t>* skip_blocks = nullptr);
 
 Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space space, uint16_t first_site,
                      uint16_t second_site, uint32_t first_thread, uint32_t second_thread, uint64_t address,

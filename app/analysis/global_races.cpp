@@ -620,7 +620,7 @@ class GlobalRaceChecker {
             }
             const bool harmful = !detail::program_before(trace_, w.site, e.site) && w.values.harmful();
             pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, e.site, 1, harmful ? 1 : 0, w.thread,
-                          e.thread, w.address);
+                          e.thread, w.address, e.time);
         }
 
         if (!writes) {
@@ -660,7 +660,7 @@ class GlobalRaceChecker {
             if (rmw_address && explained(e.address, r.reader, r.site, e.thread, e.site)) continue;
             const bool harmful = !detail::program_before(trace_, r.site, e.site) && r.values.harmful();
             pairs_.record(Hazard::WAR, r.site, e.site, 1, harmful ? 1 : 0, r.reader, e.thread,
-                          targets_.front().address);
+                          targets_.front().address, e.time);
         }
         for (size_t i = 0; i < targets_.size(); ++i) {
             const Target& t = targets_[i];

@@ -94,14 +94,15 @@ struct Granule {
 
 class RaceChecker {
   public:
-    explicit RaceChecker(const trace::Trace& trace)
-        : trace_(trace), whole_(trace), table_(trace), clock_(trace) {
+    // `skip`: per block, nonzero for blocks another pass analysed (may be shorter than the grid).
+    RaceChecker(const trace::Trace& trace, const std::vector<uint8_t>* skip)
+        : trace_(trace), whole_(trace), table_(trace), clock_(trace), skip_(skip) {
         shadow_.resize(table_.block_count());
     }
 
     void run() {
         for (const Event& e : trace_.events) {
-            if (!whole_.thread(e.thread)) continue;
+            if (!whole_.thread(e.thread) || skipped(e.thread)) continue;
             if (e.is_memory_access()) {
                 if (e.space() == trace::Space::Shared) access(e);
                 continue;
@@ -116,11 +117,15 @@ class RaceChecker {
         }
     }
 
-    std::vector<Finding> findings(const Options& options) const {
-        return pairs_.findings(trace_, trace::Space::Shared, options);
-    }
+    const detail::RacePairs& pairs() const { return pairs_; }
 
   private:
+    bool skipped(uint32_t thread) const {
+        if (skip_ == nullptr || thread >= trace_.threads.size()) return false;
+        const uint32_t block = trace_.threads[thread].block;
+        return block < skip_->size() && (*skip_)[block] != 0;
+    }
+
     void access(const Event& e) {
         const uint32_t block = trace_.threads[e.thread].block;
         const uint32_t size = e.size();
@@ -176,7 +181,7 @@ class RaceChecker {
         for (const Writer& w : writers_seen_) {
             const bool harmful = !detail::program_before(trace_, w.site, site) && w.values.harmful();
             pairs_.record(writes ? Hazard::WAW : Hazard::RAW, w.site, site, 1, harmful ? 1 : 0, w.thread,
-                          e.thread, w.address);
+                          e.thread, w.address, e.time);
         }
 
         if (!writes) {
@@ -252,7 +257,7 @@ class RaceChecker {
             if (harmful_example != kNoThread) example = harmful_example;
             if (count == 0) continue;
             pairs_.record(Hazard::WAR, u.site, site, count, harmful, table_.global(block, example), e.thread,
-                          u.address);
+                          u.address, e.time);
         }
         for (uint32_t b = first_byte; b < last_byte; ++b) {
             g.writes[b] = WriteCell{e.thread, now.sync, site, atomic};
@@ -307,6 +312,7 @@ class RaceChecker {
     detail::RacePairs pairs_;
     std::vector<Writer> writers_seen_; // scratch
     std::vector<SiteUnion> unions_;    // scratch
+    const std::vector<uint8_t>* skip_ = nullptr;
 };
 
 } // namespace
@@ -314,27 +320,46 @@ class RaceChecker {
 namespace detail {
 
 void RacePairs::record(Hazard hazard, uint16_t first_site, uint16_t second_site, uint64_t count,
-                       uint64_t harmful, uint32_t first_thread, uint32_t second_thread, uint64_t address) {
-    const Key key{hazard, first_site, second_site};
+                       uint64_t harmful, uint32_t first_thread, uint32_t second_thread, uint64_t address,
+                       uint64_t when) {
+    add(Key{hazard, first_site, second_site}, count, harmful, when,
+        Example{first_thread, second_thread, address, when});
+}
+
+void RacePairs::add(const Key& key, uint64_t count, uint64_t harmful, uint64_t first_when,
+                    const Example& example) {
     auto [it, inserted] = index_.try_emplace(key, aggregates_.size());
-    if (inserted) aggregates_.push_back(Aggregate{key, 0, 0, first_thread, second_thread, address});
+    if (inserted) aggregates_.push_back(Aggregate{key, 0, 0, first_when, example});
     Aggregate& a = aggregates_[it->second];
-    if (a.harmful == 0 && harmful > 0) { // a harmful pair is the better example
-        a.first_thread = first_thread;
-        a.second_thread = second_thread;
-        a.address = address;
-    }
+    // A harmful pair is the better example; among examples of one kind, the earlier one.
+    const bool better = harmful > 0 ? a.harmful == 0 || example.when < a.example.when
+                                    : a.harmful == 0 && example.when < a.example.when;
+    if (better) a.example = example;
+    a.first_when = std::min(a.first_when, first_when);
     a.count += count;
     a.harmful += harmful;
 }
 
+void RacePairs::merge(const RacePairs& other) {
+    for (const Aggregate& a : other.aggregates_)
+        add(a.key, a.count, a.harmful, a.first_when, a.example);
+}
+
 std::vector<Finding> RacePairs::findings(const trace::Trace& trace, trace::Space space,
                                          const Options& options) const {
-    std::vector<Finding> out;
-    out.reserve(aggregates_.size());
+    // In the order of their first pairs (one pass in time order made them so; merged batches may not).
+    std::vector<const Aggregate*> order;
+    order.reserve(aggregates_.size());
     for (const Aggregate& a : aggregates_)
-        out.push_back(race_finding(trace, a.key.hazard, space, a.key.first_site, a.key.second_site,
-                                   a.first_thread, a.second_thread, a.address, a.count, a.harmful));
+        order.push_back(&a);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Aggregate* x, const Aggregate* y) { return x->first_when < y->first_when; });
+    std::vector<Finding> out;
+    out.reserve(order.size());
+    for (const Aggregate* a : order)
+        out.push_back(race_finding(trace, a->key.hazard, space, a->key.first_site, a->key.second_site,
+                                   a->example.first_thread, a->example.second_thread, a->example.address,
+                                   a->count, a->harmful));
     sort_and_cap(out, options.max_findings_per_kind);
     return out;
 }
@@ -379,12 +404,16 @@ Finding race_finding(const trace::Trace& trace, Hazard hazard, trace::Space spac
     return f;
 }
 
+RacePairs shared_race_pairs(const trace::Trace& trace, const std::vector<uint8_t>* skip_blocks) {
+    RaceChecker checker(trace, skip_blocks);
+    checker.run();
+    return checker.pairs();
+}
+
 } // namespace detail
 
 std::vector<Finding> find_shared_races(const trace::Trace& trace, const Options& options) {
-    RaceChecker checker(trace);
-    checker.run();
-    return checker.findings(options);
+    return detail::shared_race_pairs(trace).findings(trace, trace::Space::Shared, options);
 }
 
 } // namespace synclab::analysis
