@@ -2,6 +2,7 @@
 // ordering and capping of findings).
 #include "analysis/detail.h"
 #include "analysis/finding_kinds.h"
+#include "analysis/streamed.h"
 #include "trace/naming.h"
 #include "trace/text_format.h"
 
@@ -93,7 +94,7 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
         all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
     };
     append(find_barrier_divergence(trace, options));
-    append(find_shared_races(trace, options));
+    append(options.streamed ? options.streamed->shared_races(trace, options) : find_shared_races(trace, options));
     detail::LostUpdates lost = detail::lost_updates(trace, options);
     std::vector<Finding> stale;
     append(detail::global_races(trace, options, lost.accesses, nullptr, &stale));

@@ -201,8 +201,13 @@ struct Coverage {
 };
 Coverage coverage(const trace::Trace& trace);
 
+class StreamedAnalysis; // streamed.h
+
 struct Options {
     uint32_t max_findings_per_kind = 64;
+    // A trace recorded with analysis as the run went (streamed.h): its shared races come from there,
+    // after StreamedAnalysis::finish().
+    const StreamedAnalysis* streamed = nullptr;
 };
 
 // Runs every analysis over the blocks with a whole history (coverage()) and returns the findings

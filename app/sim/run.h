@@ -239,6 +239,17 @@ class Run {
     size_t event_room_ = 0;                     // events that fit before the next budget check
     uint64_t fixed_bytes_ = 0;                  // state and tables sized up front
     uint64_t peak_bytes_ = 0;
+
+    // analysing as the run goes (Options::block_sink; events.cpp)
+    std::vector<uint8_t> streamed_; // per block: running, handed to the sink, in the batch being made
+    size_t handed_prefix_ = 0;      // events before it: only what stays of blocks handed over
+    uint64_t streamed_events_ = 0, dropped_events_ = 0;
+    uint32_t streamed_blocks_ = 0;
+    uint64_t stream_limit_ = 0;     // events the vector may fill before the next hand-over (0: not streaming)
+    uint64_t stream_window_ = 0;    // its first size
+    bool hand_over_finished_blocks();
+    bool make_room_by_handing_over();
+    BudgetExceeded trace_over_budget(uint64_t used) const;
 };
 
 } // namespace synclab::sim

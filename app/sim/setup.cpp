@@ -238,9 +238,21 @@ void Run::start_trace() {
         }
         const uint64_t room = (options_.max_memory_bytes - fixed_bytes_) / event_bytes();
         const uint64_t want = per_thread * uint64_t(block_count_) * threads_per_block_;
-        t.events.reserve(std::min({want, options_.max_events, room}));
+        if (options_.block_sink) {
+            // Analysing as the run goes: a window that finished blocks leave (events.cpp), in a
+            // reservation of eight windows, of which only what the window reaches is ever touched.
+            stream_window_ = std::min({options_.stream_window_events
+                                           ? options_.stream_window_events
+                                           : options_.max_memory_bytes / 16 / event_bytes(),
+                                       options_.max_events, std::max<uint64_t>(room, 1)});
+            stream_window_ = std::max<uint64_t>(stream_window_, 1);
+            t.events.reserve(std::min(8 * stream_window_, options_.max_events));
+            stream_limit_ = stream_window_;
+        } else {
+            t.events.reserve(std::min({want, options_.max_events, room}));
+        }
         if (timing_) t.timing.reserve(t.events.capacity());
-        event_room_ = std::min<uint64_t>(t.events.capacity(), options_.max_events);
+        event_room_ = stream_limit_ ? stream_limit_ : std::min<uint64_t>(t.events.capacity(), options_.max_events);
         peak_bytes_ = fixed_bytes_ + trace_bytes();
     }
     fill_memory_map(t.memory);

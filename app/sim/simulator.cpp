@@ -172,6 +172,9 @@ Result Run::execute() {
     result.warp_instructions = warp_instructions_;
     result.modelled_cycles = modelled_end();
     result.cas_failures = cas_failures_total_;
+    result.streamed_events = streamed_events_;
+    result.dropped_events = dropped_events_;
+    result.streamed_blocks = streamed_blocks_;
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_trace(result, ms);

@@ -25,6 +25,7 @@
 
 #include "launch/launch.h"
 #include "ptx/ir.h"
+#include "trace/block_stream.h"
 #include "trace/trace.h"
 
 #include <atomic>
@@ -109,7 +110,13 @@ struct Options {
     // What the caller holds for this run besides what the simulator allocates (the inputs kept for
     // the check, an earlier repetition's trace): counted against max_memory_bytes with the rest.
     uint64_t held_by_caller_bytes = 0;
-    uint64_t max_events = 50'000'000;              // trace events; past it: status Budget ("--max-events N")
+    uint64_t max_events = 50'000'000;              // trace events held; past it: status Budget ("--max-events N")
+    // Analyse as the run goes (trace/block_stream.h): when the event vector fills, the events of the
+    // blocks finished since the last time go to the sink, and those it deals with leave the trace.
+    // The vector starts at stream_window_events (0: a sixteenth of max_memory_bytes) and grows only
+    // when finished blocks do not free a quarter of it. Null: every event stays (a whole trace).
+    trace::BlockSink* block_sink = nullptr;
+    uint64_t stream_window_events = 0;
     const std::atomic<bool>* cancel = nullptr;     // set to true to stop the run (status Cancelled)
     std::function<void(double fraction)> progress; // called now and then with blocks done / blocks
 };
@@ -136,6 +143,11 @@ struct Result {
     // Times the spin detector sampled every resident warp's state (progress_watch.h): a cost that
     // only a grid whose resident blocks stay quiet for long should pay; ordinary work takes none.
     uint64_t spin_samples = 0;
+    // Options::block_sink: events handed to the sink in batches of finished blocks, and of them
+    // those that left the trace (the sink dealt with them); blocks handed over.
+    uint64_t streamed_events = 0;
+    uint64_t dropped_events = 0;
+    uint32_t streamed_blocks = 0;
 };
 
 // Runs `kernel` of `module`. `buffers` are updated in place with the kernel's writes. When

@@ -1,0 +1,61 @@
+#include "analysis/streamed.h"
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <utility>
+
+namespace synclab::analysis {
+
+StreamedAnalysis::StreamedAnalysis(unsigned workers)
+    : workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency() - 1)) {}
+
+StreamedAnalysis::~StreamedAnalysis() {
+    // A run that threw: the workers still read their own copies; wait for them before going.
+    for (std::future<detail::RacePairs>& f : running_)
+        if (f.valid()) f.wait();
+}
+
+bool StreamedAnalysis::drops(const trace::Event& e) const {
+    return e.is_memory_access() && !e.is_atomic() && e.space() == trace::Space::Shared;
+}
+
+void StreamedAnalysis::take(const trace::Trace& recording, trace::FinishedBlocks batch) {
+    if (taken_.empty()) taken_.assign(recording.meta.grid.count(), 0);
+    for (uint32_t b : batch.blocks) {
+        if (b >= taken_.size()) taken_.resize(size_t(b) + 1, 0);
+        taken_[b] = 1;
+    }
+    blocks_taken_ += static_cast<uint32_t>(batch.blocks.size());
+    // The worker gets a trace of its own: the recording's tables as they are now (the simulating
+    // thread goes on changing them) and the batch's events. Every block of the batch finished, so
+    // its history is whole.
+    auto part = std::make_shared<trace::Trace>();
+    part->meta.grid = recording.meta.grid;
+    part->meta.block = recording.meta.block;
+    part->threads = recording.threads;
+    part->sites = recording.sites;
+    part->memory = recording.memory;
+    part->events = std::move(batch.events);
+    while (running_.size() >= workers_)
+        merge_oldest();
+    running_.push_back(std::async(std::launch::async, [part] { return detail::shared_race_pairs(*part); }));
+}
+
+void StreamedAnalysis::merge_oldest() {
+    merged_.merge(running_.front().get());
+    running_.pop_front();
+}
+
+void StreamedAnalysis::finish() {
+    while (!running_.empty())
+        merge_oldest();
+}
+
+std::vector<Finding> StreamedAnalysis::shared_races(const trace::Trace& trace, const Options& options) const {
+    detail::RacePairs all = merged_;
+    all.merge(detail::shared_race_pairs(trace, &taken_));
+    return all.findings(trace, trace::Space::Shared, options);
+}
+
+} // namespace synclab::analysis

@@ -1,0 +1,55 @@
+// The analyses' side of analysing as the run goes (trace/block_stream.h): the shared-memory race
+// analysis of each batch of finished blocks runs on a worker thread while the simulator goes on,
+// and the batch's plain shared-memory accesses leave the trace. After the run, analyze() with
+// Options::streamed takes the shared races from here: the batches' pairs, merged in batch order,
+// and the pairs of the blocks the trace still holds whole.
+//
+// The findings equal those of a whole trace, whatever the number of worker threads and however the
+// blocks were batched: shared memory is per block, a batch holds every event of its blocks, and the
+// pairs merge by count and by the earliest example (detail::RacePairs::merge). Tested against the
+// whole-trace analysis of every lesson variant and corpus kernel (tests/analysis/streamed_test.cpp).
+#pragma once
+
+#include "analysis/detail.h"
+#include "trace/block_stream.h"
+
+#include <cstdint>
+#include <deque>
+#include <future>
+#include <vector>
+
+namespace synclab::analysis {
+
+class StreamedAnalysis final : public trace::BlockSink {
+  public:
+    // `workers`: batches analysed at once beside the simulating thread (0: one per spare core, at
+    // least one). A batch waits for a worker before the simulator goes on, so that memory stays
+    // bounded by the window and `workers` batches.
+    explicit StreamedAnalysis(unsigned workers = 0);
+    ~StreamedAnalysis() override;
+    StreamedAnalysis(const StreamedAnalysis&) = delete;
+    StreamedAnalysis& operator=(const StreamedAnalysis&) = delete;
+
+    void take(const trace::Trace& recording, trace::FinishedBlocks batch) override;
+    // Plain (not atomic) shared-memory accesses: only the shared race analysis reads them.
+    bool drops(const trace::Event& e) const override;
+
+    // Waits for every batch (call once the run has ended).
+    void finish();
+    // Shared races of the whole run: the batches' and those of the blocks `trace` still holds (the
+    // ones never handed over). After finish().
+    std::vector<Finding> shared_races(const trace::Trace& trace, const Options& options) const;
+
+    uint32_t blocks_taken() const { return blocks_taken_; }
+
+  private:
+    void merge_oldest();
+
+    unsigned workers_;
+    std::deque<std::future<detail::RacePairs>> running_; // in batch order
+    detail::RacePairs merged_;                           // the batches done, merged in batch order
+    std::vector<uint8_t> taken_;                          // per block: handed over
+    uint32_t blocks_taken_ = 0;
+};
+
+} // namespace synclab::analysis

@@ -1,0 +1,40 @@
+// Analysing as the run goes. A run of a big grid records tens of millions of events, most of them
+// shared-memory accesses that only the shared-memory race analysis reads, and it reads them one
+// block at a time (shared memory is per block). A runner that wants findings rather than a whole
+// trace gives the simulator a BlockSink: when the event vector fills, the simulator hands the events
+// of the blocks that have finished since the last time to the sink (in trace order), then drops the
+// events the sink says it has dealt with. What stays (global accesses, barriers, fences, atomics,
+// exits) is what the analyses of the whole grid need. This is what compute-sanitizer's racecheck
+// does: shadow state per block, analysed as blocks run, not a log of every access.
+//
+// The simulator sits below the analyses, so the seam is here, in the trace layer both see
+// (analysis/streamed.h implements it). A trace recorded this way is not a whole trace (the
+// simulator's Result says how many events it dropped): it is for the findings, not for saving or
+// for the app's views, so runners that save or show traces do not stream.
+#pragma once
+
+#include "trace/trace.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace synclab::trace {
+
+// The blocks that finished since the last batch, and every event of theirs the trace still holds.
+struct FinishedBlocks {
+    std::vector<uint32_t> blocks; // linear block indices, ascending
+    std::vector<Event> events;    // their events, in trace order
+};
+
+class BlockSink {
+  public:
+    virtual ~BlockSink() = default;
+    // Called on the simulating thread. `recording` is the trace being recorded: its threads, sites,
+    // memory map and meta are valid now (copy what is needed: they change as the run goes on); its
+    // events are not those of the batch.
+    virtual void take(const Trace& recording, FinishedBlocks batch) = 0;
+    // Whether the trace may drop `e`, an event of a block already taken.
+    virtual bool drops(const Event& e) const = 0;
+};
+
+} // namespace synclab::trace
