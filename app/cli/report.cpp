@@ -284,6 +284,7 @@ nlohmann::json summary_json(const runner::RunSummary& s, const runner::RunOption
         {"coverage", coverage_json(analysis::coverage(s.trace))},
         {"events", s.events},
         {"dropped_events", s.dropped_events},
+        {"analysed_and_dropped", s.analysed_and_dropped},
         {"traced", s.traced},
         {"kernel_ms", gpu ? nlohmann::json(s.kernel_ms) : nlohmann::json(nullptr)},
         // The simulator's modelled duration in SM cycles (cost model); null on the GPU, which has
@@ -383,6 +384,10 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
                "time)\n";
     out << "events:   " << s.events << "  thread-instructions " << s.thread_instructions << "  time "
         << std::fixed << std::setprecision(1) << s.elapsed_ms << " ms\n";
+    if (s.analysed_and_dropped > 0)
+        out << "          (" << analysis::with_thousands(s.analysed_and_dropped)
+            << " plain shared-memory accesses were analysed as their blocks finished, then dropped; "
+               "--out FILE keeps every event)\n";
     out.unsetf(std::ios::fixed);
 }
 

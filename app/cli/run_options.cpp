@@ -84,6 +84,9 @@ runner::RunOptions run_options(const Args& a) {
         o.memory = model;
     }
     o.limits.warp_model = warp_model_option(a, o.backend);
+    // Findings rather than a file: the simulator analyses shared memory as blocks finish and keeps
+    // only what the whole-grid analyses need (a trace saved with --out keeps every event).
+    o.analyse_as_it_runs = !a.value("out");
     if (a.value("per") && !a.value("histogram"))
         throw UsageError("--per N cuts the --histogram buffer into records: it needs --histogram BUFFER");
     o.histogram.per = static_cast<uint32_t>(a.uint_or("per", 0, 1, 1u << 24));

@@ -1,5 +1,6 @@
 #include "runner/runner.h"
 
+#include "analysis/streamed.h"
 #include "gpu/gpu_run.h"
 #include "ptx/instrument.h"
 #include "ptx/parser.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace synclab::runner {
@@ -352,7 +354,7 @@ class SimRuns {
 
     // One run: returns false where it ended with a non-ok status (the summary takes it; no more runs).
     bool add(const sim::Result& result, const scenario::Inputs& inputs, std::vector<launch::Buffer>& buffers,
-             trace::Trace& trace, uint64_t seed) {
+             trace::Trace& trace, uint64_t seed, const analysis::StreamedAnalysis* streamed) {
         trace.meta.scenario = job_.scenario_id;
         trace.meta.variant = job_.variant_id;
         trace.meta.source_name = job_.source_name;
@@ -364,13 +366,16 @@ class SimRuns {
         trace.meta.wrong_outputs = check.wrong;
         trace.meta.checked_outputs = check.checked;
 
-        const std::vector<analysis::Finding> findings = analysis::analyze(trace);
+        analysis::Options analysis_options;
+        analysis_options.streamed = streamed;
+        const std::vector<analysis::Finding> findings = analysis::analyze(trace, analysis_options);
         analysis::merge_findings(s_.findings, findings);
         ++s_.reps_run;
         s_.wrong_outputs += check.wrong;
         s_.checked_outputs += check.checked;
         if (check.wrong) ++s_.reps_with_wrong_outputs;
-        s_.events += trace.events.size();
+        s_.events += trace.events.size() + result.dropped_events;
+        s_.analysed_and_dropped += result.dropped_events;
         s_.thread_instructions += result.thread_instructions;
         s_.warp_instructions += result.warp_instructions;
         s_.elapsed_ms += trace.meta.elapsed_ms;
@@ -433,7 +438,7 @@ void explore_job(const KernelJob& job, const RunOptions& options, RunSummary& su
         [&](const sim::Result& result, const std::vector<launch::Buffer>& after, trace::Trace* trace) {
             std::vector<launch::Buffer> buffers = after;
             trace::Trace empty;
-            const bool go_on = runs.add(result, inputs, buffers, trace ? *trace : empty, options.seed);
+            const bool go_on = runs.add(result, inputs, buffers, trace ? *trace : empty, options.seed, nullptr);
             // The bound is not known to be reached before the end: progress is the share of it used.
             if (options.progress)
                 options.progress(std::min(1.0, double(summary.reps_run) / double(options.max_executions)));
@@ -485,9 +490,12 @@ RunSummary run_job_sim(const KernelJob& job, const RunOptions& options) {
         if (options.progress) sim_options.progress = [&, r](double f) { options.progress((r + f) / reps); };
 
         trace::Trace trace;
+        std::optional<analysis::StreamedAnalysis> streamed;
+        if (options.analyse_as_it_runs) sim_options.block_sink = &streamed.emplace();
         const sim::Result result =
             sim::simulate(*job.module, job.kernel, job.launch, buffers, inputs.args, sim_options, &trace);
-        if (!runs.add(result, inputs, buffers, trace, options.seed + r)) break;
+        if (streamed) streamed->finish();
+        if (!runs.add(result, inputs, buffers, trace, options.seed + r, streamed ? &*streamed : nullptr)) break;
     }
     // Merged over the repetitions: the most harmful first again.
     analysis::order_findings(summary.findings);

@@ -120,6 +120,11 @@ struct RunOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all repetitions
     GpuOptions gpu;                                // backend "gpu" only
+    // Simulator: analyse as the run goes (analysis/streamed.h): the plain shared-memory accesses of
+    // finished blocks are analysed on a worker thread and leave the trace, so that a big grid is
+    // checked in a fraction of the memory. The findings are the same; RunSummary::trace then lacks
+    // those events (not for saving or for the app's views). Runs of exhaustive schedules never stream.
+    bool analyse_as_it_runs = false;
 };
 
 // One side of a GPU run (RunSummary::gpu_untraced / gpu_traced).
@@ -153,6 +158,9 @@ struct RunSummary {
     uint64_t checked_outputs = 0;
     uint32_t reps_with_wrong_outputs = 0;
     uint64_t events = 0; // summed over repetitions
+    // RunOptions::analyse_as_it_runs: of `events`, those analysed as their blocks finished and then
+    // dropped from the trace (summed over repetitions).
+    uint64_t analysed_and_dropped = 0;
     uint64_t thread_instructions = 0;
     uint64_t warp_instructions = 0;
     double elapsed_ms = 0;
