@@ -12,8 +12,8 @@
 # Without them only the worker builds (the worker-only configuration is checked here too).
 #
 # Usage: scripts/gpu_session.sh [phases...]
-#   phases: env build gputests bench cli fences ladder claims cputests sass sanitizer (default: all but sass and
-#   sanitizer, in that order: the GPU's answers first, so that a session cut short still brings them
+#   phases: env build gputests bench cli fences ladder claims cputests sass sanitizer checker scale (default: all
+#   but sass, sanitizer, checker and scale, in that order: the GPU's answers first, so that a session cut short still brings them
 #   back). fences: every fence lesson variant with 1,024 reader/writer pairs x 50 launches on the
 #   GPU beside the simulator (relaxed, 50 seeds), as outcome histograms (fences.log), and
 #   fence_scope's CPU reader of host-mapped memory (its stale rate per variant). sanitizer:
@@ -23,7 +23,11 @@
 #   (ladder_LESSON_gpu.json, ladder_LESSON_sim.json) and tables (ladder.log). claims: every lesson's
 #   GPU claims run here (claims.log), the figures written as lessons/LESSON/h200.json:
 #   copy them over assets/lessons/ to refresh the recordings the CI checks (then `synclab claims
-#   --recorded` says which still lack a figure).
+#   --recorded` says which still lack a figure). checker: every corpus kernel through `synclab check
+#   --backend gpu` (traced) beside its expected verdict, and a cooperative launch of one's own kernel
+#   (checker.tsv, checker.log). scale: the check-at-scale kernel (tests/corpus/kernels/tiled_matmul,
+#   16 x 16 blocks of 16 x 16 threads, clean and racy) whole-process, side by side: compute-sanitizer
+#   racecheck, synclab check on the GPU and on the simulator (wall seconds and peak RSS, scale.log).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-session-logs}
@@ -248,6 +252,56 @@ if want sanitizer; then
     done
   } >"$out/sanitizer.log" 2>&1
   cat "$out/sanitizer.tsv"
+fi
+
+if want checker; then
+  {
+    s="$build/synclab"
+    printf 'kernel\texpect\tgpu status\tgpu findings\n' >"$out/checker.tsv"
+    for cu in "$root"/tests/corpus/kernels/*.cu; do
+      name=$(basename "$cu" .cu)
+      expect=$(sed -n 's|^// expect: ||p' "$cu")
+      sed -n 's|^// check: ||p' "$cu" | sed 's/--schedule [a-z]*//' | while read -r args; do
+        say "check $name $args --backend gpu"
+        log=/tmp/checker-$name.log
+        eval timeout 120 "$s" check "$root/tests/corpus/kernels/$name.ptx" $args --backend gpu --timeout 10 >"$log" 2>&1
+        cat "$log"
+        status=$(sed -n 's/^status: *//p' "$log" | head -1 | cut -c1-40)
+        kinds=$(grep -oE '^  [a-z_]+ ' "$log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+        printf '%s\t%s\t%s\t%s\n' "$name" "$expect" "$status" "$kinds" >>"$out/checker.tsv"
+      done
+    done
+    say "check --cooperative (grid.sync()) on the GPU"
+    timeout 60 "$s" check "$root/assets/ptx/grid_sync.ptx" --kernel grid_sync_cooperative_launch --grid 64 --block 256 \
+      --arg buf:f32:16384:iota --arg buf:f32:16384 --arg buf:f32:16384 --arg 16384 --arg buf:u32:1 --cooperative --backend gpu --timeout 10
+    echo "exit $?"
+    timeout 60 "$s" check "$root/assets/ptx/grid_sync.ptx" --kernel grid_sync_cooperative_launch --grid 64 --block 256 \
+      --arg buf:f32:16384:iota --arg buf:f32:16384 --arg buf:f32:16384 --arg 16384 --arg buf:u32:1 --backend gpu --timeout 10
+    echo "exit $? (no --cooperative)"
+  } >"$out/checker.log" 2>&1
+  cat "$out/checker.tsv"
+fi
+
+if want scale; then
+  {
+    s="$build/synclab"
+    k="$root/tests/corpus/kernels"
+    launch="--kernel tiled_matmul --grid 16,16 --block 16,16 --arg a:f32:65536:random --arg b:f32:65536:random --arg c:f32:65536"
+    for v in tiled_matmul tiled_matmul_racy; do
+      for i in 1 2 3; do
+        say "$v: compute-sanitizer --tool racecheck (untraced GPU launch in the worker), run $i"
+        /usr/bin/time -f "WALL %e s RSS %M KB" timeout 300 compute-sanitizer --tool racecheck --target-processes all --print-limit 4 \
+          "$s" check "$k/$v.ptx" $launch --backend gpu --untraced --timeout 60 2>&1 | grep -E 'SUMMARY|WALL|status'
+        say "$v: synclab check --backend gpu (traced), run $i"
+        /usr/bin/time -f "WALL %e s RSS %M KB" timeout 300 "$s" check "$k/$v.ptx" $launch --backend gpu --timeout 60 2>&1 | grep -E '^status|^findings|^  race|^events|^traced|WALL'
+        say "$v: synclab check (simulator), run $i"
+        /usr/bin/time -f "WALL %e s RSS %M KB" timeout 300 "$s" check "$k/$v.ptx" $launch 2>&1 | grep -E '^status|^findings|^  race|^events|WALL|analysed'
+      done
+    done
+    say "children's RSS: the worker (synclab-gpu) is a child of synclab; time -v of the GPU check"
+    /usr/bin/time -v timeout 300 "$s" check "$k/tiled_matmul.ptx" $launch --backend gpu --timeout 60 2>&1 | grep -E 'Maximum resident|Elapsed|^status'
+  } >"$out/scale.log" 2>&1
+  grep -E '^===|WALL|SUMMARY|^findings' "$out/scale.log" | head -80
 fi
 
 if want cputests; then
