@@ -13,6 +13,7 @@
 #include "sim/simulator.h"
 #include "trace/trace_buffer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -106,6 +107,16 @@ gpu::RunResult run(const gpu::RunRequest& req) {
                                         buffers, args, options, nullptr);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // Where the memory is, as the real worker reports it (its buffers, then the globals it was
+    // asked for by name; 0 for a name the module lacks).
+    res.buffer_addresses.assign(r.buffer_addresses.begin(),
+                                r.buffer_addresses.begin() + std::min(own, r.buffer_addresses.size()));
+    for (const std::string& name : req.globals) {
+        uint64_t address = 0;
+        for (size_t i = 0; i < module.globals.size() && i < r.global_addresses.size(); ++i)
+            if (module.globals[i].name == name) address = r.global_addresses[i];
+        res.global_addresses.push_back(address);
+    }
     if (r.status == trace::RunStatus::Deadlock) {
         res.status = gpu::ResultStatus::Timeout;
         res.message = "the kernel did not finish within " + std::to_string(req.timeout_s) + " s";
