@@ -58,6 +58,37 @@ trace::RunStatus run_status(ResultStatus s) {
 
 } // namespace
 
+std::vector<std::string> global_names(const ptx::Module& module) {
+    std::vector<std::string> names;
+    for (const ptx::GlobalVar& v : module.globals)
+        if (v.space == ptx::Space::Global) names.push_back(v.name);
+    return names;
+}
+
+trace::MemoryMap memory_map(const ptx::Module& module, const ptx::Function& fn,
+                            const launch::LaunchConfig& config, const std::vector<launch::Buffer>& buffers,
+                            const RunResult& result) {
+    // The worker's answers (RunResult::global_addresses, parallel to global_names) by Module::globals
+    // index, as ptx::kernel_regions takes them.
+    std::vector<uint64_t> global_addresses(module.globals.size(), 0);
+    size_t asked = 0;
+    for (size_t i = 0; i < module.globals.size(); ++i) {
+        if (module.globals[i].space != ptx::Space::Global) continue;
+        if (asked < result.global_addresses.size()) global_addresses[i] = result.global_addresses[asked];
+        ++asked;
+    }
+    trace::MemoryMap map;
+    for (trace::MemoryRegion& r : launch::buffer_regions(buffers, result.buffer_addresses))
+        map.add(std::move(r));
+    for (trace::MemoryRegion& r :
+         ptx::kernel_regions(module, fn, config.dynamic_shared_bytes, global_addresses))
+        map.add(std::move(r));
+    // (A variable the loaded module lacks, address 0, cannot be reached: the map stays complete.)
+    map.set_complete(!config.cooperative && result.buffer_addresses.size() == buffers.size() &&
+                     result.global_addresses.size() == asked);
+    return map;
+}
+
 LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
                      const std::string& kernel, const launch::LaunchConfig& config,
                      const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
@@ -142,6 +173,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     req.timeout_s = options.timeout_s;
     req.launches = std::max<uint32_t>(options.launches, 1);
     req.host_reader = options.host_reader;
+    if (options.traced) req.globals = global_names(module);
 
     RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress);
     out.status = run_status(r.status);
@@ -166,6 +198,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.warp_attempted = std::move(r.warp_attempted);
         out.events_withheld = r.events_withheld;
         out.trace.sites = ptx::site_table(*fn, &module);
+        out.trace.memory = memory_map(module, *fn, config, buffers, r);
         // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
         if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
             out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps,

@@ -59,6 +59,21 @@ struct LaunchOutcome {
     std::vector<HostReaderLaunch> host_reader; // LaunchOptions::host_reader: what the CPU saw, per launch
 };
 
+// The module-scope `.global` variables (`__device__`) a launch asks the worker to locate
+// (RunRequest::globals): their PTX names, in Module::globals order.
+std::vector<std::string> global_names(const ptx::Module& module);
+
+// A GPU run's memory map (trace::Trace::memory), filled as the simulator fills its own
+// (launch::buffer_regions, ptx::kernel_regions): `buffers` at the addresses the worker reported,
+// the module's `__device__` variables at theirs (`result.global_addresses` answers
+// global_names(module)) and `fn`'s shared window (a GPU trace's shared events are window offsets,
+// ptx/instrument.cpp, as the simulator's are). Complete (trace::MemoryMap::complete) when the worker
+// reported every buffer and variable and the launch is not cooperative (grid.sync()'s workspace is
+// the driver's memory, which no map holds); otherwise it only names.
+trace::MemoryMap memory_map(const ptx::Module& module, const ptx::Function& fn,
+                            const launch::LaunchConfig& config, const std::vector<launch::Buffer>& buffers,
+                            const RunResult& result);
+
 // Runs one request on `worker`. Never throws for problems of the kernel (status Error / Timeout
 // with a message); throws Unavailable when the GPU cannot be used at all, and
 // ptx::InstrumentError when a traced run's PTX cannot be instrumented.
