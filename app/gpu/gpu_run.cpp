@@ -182,6 +182,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.jit_log = r.jit_log;
     out.worker_ms = r.wall_ms;
     out.partial_trace = r.partial;
+    out.faulted = r.status == ResultStatus::Fault;
     out.device_free_bytes = r.device_free_bytes;
     out.trace_area_bytes = r.trace_area_bytes;
     out.host_reader = std::move(r.host_reader);
@@ -299,6 +300,36 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
         plan.launches = 2;
         plan.capacity =
             trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
+    }
+    if (out.faulted && options.buffer == TraceBuffer::Device && hello.can_map_host_memory) {
+        // A kernel that faulted (an illegal address, a trap) takes its context with it, and a device
+        // trace buffer with it: nothing of the trace can be read, so no analysis can name the access.
+        // Once, trace it again into host-mapped memory, which the worker reads after a fault
+        // (RunResult::partial): the events written before it, the out-of-bounds accesses that did
+        // not fault themselves among them (a write that faults may or may not have been recorded:
+        // events are written after their access). Bounded: one more launch of the same inputs, no
+        // live updates, a buffer no larger than the first's; its outcome replaces the first's (the
+        // same kernel, which on a GPU usually faults again), and its message says why it ran.
+        const std::string first_fault = out.message;
+        LaunchOptions again = first;
+        again.buffer = TraceBuffer::Mapped;
+        again.live = false;
+        again.on_progress = {};
+        again.events_if_dropped = true;
+        const TraceBudget mapped =
+            trace_budget(memory, sizing.cap_bytes, TraceBuffer::Mapped,
+                         trace_table_bytes(config.grid, config.block, options.stripes, TraceBuffer::Mapped));
+        again.event_capacity = std::max<uint64_t>(std::min(first.event_capacity, mapped.events), 1);
+        out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
+        plan.launches = 2;
+        plan.first_fault = first_fault;
+        plan.capacity =
+            trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
+        if (out.status != trace::RunStatus::Ok) {
+            out.message += " (traced again into host-mapped memory after the first traced launch failed: "
+                           "a fault leaves a device trace buffer unreadable)";
+            out.trace.meta.status_message = out.message;
+        }
     }
     plan.partial = blocks_with(out.trace.block_history, trace::BlockHistory::Partial);
     plan.losses_known = out.drops_known;

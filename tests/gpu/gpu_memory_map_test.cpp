@@ -4,8 +4,10 @@
 //   helpers, launch::buffer_regions and ptx::kernel_regions, builds both), complete only where the
 //   worker reported every address and the launch is not cooperative;
 // - the runner's GPU side over synclab-sim-worker (tests/gpu/sim_worker.cpp, which reports where it
-//   placed buffers and `__device__` variables as the real worker does): the traced run's map names
-//   the buffers.
+//   placed buffers and `__device__` variables as the real worker does, and answers an access out of
+//   bounds as a GPU that faulted): the traced run's map names the buffers, and a launch that faults
+//   with its events in device memory is traced again into host-mapped memory, whose events are read
+//   up to the fault.
 #include "analysis/bounds_kernels.h"
 #include "gpu/gpu_run.h"
 #include "ptx/parser.h"
@@ -185,6 +187,34 @@ TEST(GpuMemoryMap, ATracedRunNamesTheBuffers) {
     }
     EXPECT_EQ(stores, 16u);
     EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
+// A launch that faults with its events in device memory leaves nothing to read; the runner traces
+// it once more into host-mapped memory and reads that up to the fault. (The simulator worker stops
+// at the faulting instruction, before the instrumentation records it, so here the trace holds the
+// loads before the fault; a GPU goes on a little, and may record the out-of-bounds writes that did
+// not fault themselves: the GPU test.)
+TEST(GpuMemoryMap, AFaultIsTracedAgainIntoMappedMemory) {
+    const runner::RunSummary r = runner::run_job(
+        analysis::testing::bounds_job("_Z21copy_far_past_the_endPKiPi", 2, 64, {{"in", 128}, {"a", 16}}),
+        sim_worker());
+    EXPECT_EQ(r.status, trace::RunStatus::Error);
+    const runner::GpuSide& t = r.gpu_traced;
+    EXPECT_TRUE(contains(t.message, "CUDA_ERROR_ILLEGAL_ADDRESS")) << t.message;
+    EXPECT_TRUE(
+        contains(t.message, "traced again into host-mapped memory after the first traced launch failed"))
+        << t.message;
+    EXPECT_EQ(t.trace_buffer, "mapped") << "the kept trace's buffer";
+    EXPECT_TRUE(t.partial_trace);
+    ASSERT_GT(r.trace.events.size(), 0u) << "the events before the fault";
+    EXPECT_TRUE(r.trace.memory.complete());
+    size_t loads = 0;
+    for (const trace::Event& e : r.trace.events)
+        if (e.kind == trace::EventKind::Load) {
+            ++loads;
+            EXPECT_EQ(trace::region_name(r.trace, e.space(), e.address), "in");
+        }
+    EXPECT_GT(loads, 0u);
 }
 
 } // namespace
