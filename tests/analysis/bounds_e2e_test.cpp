@@ -6,6 +6,7 @@
 #include "analysis/findings.h"
 #include "bounds_kernels.h"
 #include "trace/slt_file.h"
+#include "trace/text_format.h"
 
 #include <gtest/gtest.h>
 
@@ -123,6 +124,23 @@ TEST(analysis_bounds_e2e, BeforeTheStartAndAReadPastTheEnd) {
               "out-of-bounds read of 4 bytes at line 28 by block 0 thread 16: 0 bytes past the "
               "end of a (64 bytes)");
     EXPECT_TRUE(contains(r.message, "out-of-bounds read of 4 bytes")) << r.message;
+}
+
+// 1 GiB past a's start: the simulator's message still counts from a's end; the finding says that no
+// buffer is near (a wild address, as a GPU sees it).
+TEST(analysis_bounds_e2e, AWriteFarFromEveryBuffer) {
+    const runner::RunSummary r = runner::run_job(bounds_job("_Z14write_far_awayPi", 2, 64, {{"a", 16}}),
+                                                 sim_options(sim::Schedule::RoundRobin));
+    EXPECT_EQ(r.status, trace::RunStatus::Error);
+    const std::vector<Finding> found = out_of_bounds(r.findings);
+    ASSERT_EQ(found.size(), 1u) << dump(r.findings);
+    const Finding& f = found[0];
+    EXPECT_EQ(f.text, "out-of-bounds write of 4 bytes at line 46 by block 0 thread 1: global address " +
+                          trace::format_hex(f.address) + ", not inside any buffer");
+    EXPECT_EQ(f.memory, "global address " + trace::format_hex(f.address));
+    const trace::MemoryRegion* a = r.trace.memory.find(trace::Space::Global, f.address - (uint64_t(1) << 30));
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->name, "a");
 }
 
 TEST(analysis_bounds_e2e, WritesInsideGiveNothing) {

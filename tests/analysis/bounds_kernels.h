@@ -38,6 +38,7 @@ constexpr uint32_t kFarWriteLine = 12;    // write_far_past_the_end: a[i * 1024]
 constexpr uint32_t kBeforeWriteLine = 20; // write_before_the_start: a[i - 1] = i
 constexpr uint32_t kReadLine = 28;        // read_past_the_end: out[i] = a[i]
 constexpr uint32_t kCopyLine = 37;        // copy_far_past_the_end: a[i * 1024] = in[i]
+constexpr uint32_t kFarAwayLine = 46;     // write_far_away: a[i << 28] = int(i)
 
 // `kernel` (its PTX name) over `grid` blocks of `block` threads, with zeroed int buffers named and
 // sized by `buffers` (one pointer parameter each, in order) and the scalar `n` last when given.

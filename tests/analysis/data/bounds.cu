@@ -37,6 +37,15 @@ __global__ void copy_far_past_the_end(const int* in, int* a)
     a[i * 1024] = in[i];
 }
 
+// out_of_bounds (write), far from every buffer. Launch: 2 blocks of 64 threads, a = 16 ints. Thread i
+// writes 4 * 2^28 * i bytes (i GiB) past a's start: addresses no allocation is near, which a GPU
+// faults on (CUDA_ERROR_ILLEGAL_ADDRESS) where nothing is mapped there.
+__global__ void write_far_away(int* a)
+{
+    long long i = blockIdx.x * blockDim.x + threadIdx.x;
+    a[i << 28] = int(i);
+}
+
 // Nothing. Launch: 2 blocks of 64 threads, a = 16 ints, n = 16: the same write, kept inside.
 __global__ void write_inside(int* a, int n)
 {
