@@ -85,7 +85,8 @@ std::vector<Finding> find_stale_reads(const trace::Trace& trace, const Options& 
 }
 
 std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) {
-    // Most important first: a hang explains everything after it; a divergent barrier makes the
+    // Most important first: a hang explains everything after it, and so does a fault (an access out
+    // of bounds stops the simulator's run, and may stop the GPU's); a divergent barrier makes the
     // barrier-based ordering of the race analysis questionable; lost updates are global races
     // of a more specific shape (the global race analysis leaves out the pairs they explain).
     std::vector<Finding> all = find_deadlock(trace);
@@ -93,6 +94,7 @@ std::vector<Finding> analyze(const trace::Trace& trace, const Options& options) 
     auto append = [&all](std::vector<Finding>&& found) {
         all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
     };
+    append(find_out_of_bounds(trace, options));
     append(find_barrier_divergence(trace, options));
     append(options.streamed ? options.streamed->shared_races(trace, options) : find_shared_races(trace, options));
     detail::LostUpdates lost = detail::lost_updates(trace, options);

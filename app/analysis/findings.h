@@ -27,9 +27,12 @@ enum class FindingKind : uint8_t {
     Contention,        // a performance finding, not a bug: many atomics on one hot address queue
                        // behind each other (the cost model's queue depth and latency), with the
                        // source line that issues them
+    OutOfBounds,       // a global access not wholly inside one buffer or `__device__` variable of
+                       // the launch (find_out_of_bounds; only where the trace's memory map is
+                       // complete)
 };
 const char* to_string(FindingKind kind); // "race", "barrier_divergence", "lost_update", "deadlock",
-                                         // "stale_read", "contention"
+                                         // "stale_read", "contention", "out_of_bounds"
 
 enum class Hazard : uint8_t { None, RAW, WAR, WAW };
 
@@ -159,10 +162,10 @@ void merge_findings(std::vector<Finding>& into, const std::vector<Finding>& more
 
 // The order findings are shown in: correctness findings first (contention, a performance finding,
 // after all of them), and among those the most harmful first: harmful descending, then count descending,
-// then as the analyses rank them (deadlock, barrier divergence, race on shared, then global memory,
-// stale read, lost update), then by lines, PTX lines, sites and hazard. Stable: equal findings keep
-// their order.
-// analyze() returns findings in this order; call it again after merge_findings (the runner does).
+// then as the analyses rank them (deadlock, out-of-bounds access, barrier divergence, race on shared,
+// then global memory, stale read, lost update), then by lines, PTX lines, sites and hazard. Stable: equal
+// findings keep their order. analyze() returns findings in this order; call it again after merge_findings
+// (the runner does).
 void order_findings(std::vector<Finding>& findings);
 // Whether `a` comes before `b` in that order.
 bool shown_before(const Finding& a, const Finding& b);
@@ -210,11 +213,11 @@ struct Options {
     const StreamedAnalysis* streamed = nullptr;
 };
 
-// Runs every analysis over the blocks with a whole history (coverage()) and returns the findings
-// most harmful first (order_findings(): harmful descending, then count descending, then deadlock,
-// barrier divergence, race (shared, then global), stale read, lost update, then lines): finding 0,
-// which the app
-// focuses first, is the one that did the most harm in this run. At most
+// Runs every analysis over the blocks with a whole history (coverage(); the bounds check reads every
+// block) and returns the findings most harmful first (order_findings(): harmful descending, then count
+// descending, then deadlock, out-of-bounds access, barrier divergence, race (shared, then global),
+// stale read, lost update, then lines): finding 0, which the app focuses first, is the one that did
+// the most harm in this run. At most
 // options.max_findings_per_kind of each kind are kept, the most harmful (shared and global races are
 // capped separately).
 std::vector<Finding> analyze(const trace::Trace& trace, const Options& options = {});
@@ -244,6 +247,19 @@ std::vector<Finding> find_scope_races(const trace::Trace& trace, const Options& 
 std::vector<Finding> find_barrier_divergence(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_lost_updates(const trace::Trace& trace, const Options& options = {});
 std::vector<Finding> find_deadlock(const trace::Trace& trace);
+// Out-of-bounds accesses (FindingKind::OutOfBounds, check "outside_memory", bounds.cpp): every load,
+// store, atomic and reduction of global memory whose bytes are not all inside one Global region of
+// the trace's memory map. One finding per instruction (site): count = its accesses out of bounds
+// (harmful = count: every one touched memory the kernel does not own), the example is the first
+// such access in the trace, worded as the simulator words its fault: "out-of-bounds write of 4 bytes
+// at line 7 by block 1 thread 3: 131008 bytes past the end of a (64 bytes)" ("N bytes before the
+// start of a (64 bytes)", "from byte 62 of a (64 bytes), 2 bytes past its end" for an access that
+// straddles the end, "global address 0x10, not inside any buffer" where no region is near). Runs
+// only where the map is complete (trace::MemoryMap::complete): a map that only names memory (an old
+// .slt, a cooperative launch) gives none. Reads every block's events, also of blocks with a partial
+// history: one access out of bounds needs no ordering to be one. `.const` accesses are left alone
+// (their addresses are the constant bank's on a GPU, not global addresses).
+std::vector<Finding> find_out_of_bounds(const trace::Trace& trace, const Options& options = {});
 
 // [SECTION] Contention (contention.cpp)
 // One address's atomics: how many, from whom, from where, and (with the cost model's timing) how

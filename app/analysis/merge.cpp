@@ -21,7 +21,8 @@ std::string with_thousands(uint64_t n) {
 namespace {
 
 std::string counted(uint64_t n, const std::string& noun) {
-    return with_thousands(n) + " " + noun + (n == 1 ? "" : "s");
+    // ("out-of-bounds access": accesses)
+    return with_thousands(n) + " " + noun + (n == 1 ? "" : noun.ends_with('s') ? "es" : "s");
 }
 
 // "169 loads read the old value" (a race's harmful pairs, by hazard).

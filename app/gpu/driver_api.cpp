@@ -46,6 +46,7 @@ bool load(Api& api, std::string& why) {
            resolve(lib, api.ModuleLoadDataEx, {"cuModuleLoadDataEx"}, why) &&
            resolve(lib, api.ModuleUnload, {"cuModuleUnload"}, why) &&
            resolve(lib, api.ModuleGetFunction, {"cuModuleGetFunction"}, why) &&
+           resolve(lib, api.ModuleGetGlobal, {"cuModuleGetGlobal_v2"}, why) &&
            resolve(lib, api.FuncSetAttribute, {"cuFuncSetAttribute"}, why) &&
            resolve(lib, api.MemGetInfo, {"cuMemGetInfo_v2"}, why) &&
            resolve(lib, api.MemAlloc, {"cuMemAlloc_v2"}, why) &&

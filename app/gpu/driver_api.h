@@ -29,6 +29,7 @@ using Event = EventSt*;
 
 constexpr Result kSuccess = 0;
 constexpr Result kErrorNoDevice = 100;
+constexpr Result kErrorNotFound = 500; // cuModuleGetGlobal: no such symbol in the module
 constexpr Result kErrorNotReady = 600;
 constexpr Result kErrorCooperativeLaunchTooLarge = 720;
 
@@ -69,6 +70,9 @@ struct Api {
     Result (*ModuleLoadDataEx)(Module*, const void*, unsigned, int*, void**) = nullptr;
     Result (*ModuleUnload)(Module) = nullptr;
     Result (*ModuleGetFunction)(Function*, Module, const char*) = nullptr;
+    // Where a module-scope `__device__` variable lives (device address and bytes): the traced run's
+    // memory map names accesses to it.
+    Result (*ModuleGetGlobal)(DevicePtr*, size_t*, Module, const char*) = nullptr;
     Result (*FuncSetAttribute)(Function, int, int) = nullptr;
     Result (*MemGetInfo)(size_t* free, size_t* total) = nullptr;
     Result (*MemAlloc)(DevicePtr*, size_t) = nullptr;

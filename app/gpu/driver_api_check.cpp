@@ -12,6 +12,7 @@ static_assert(sizeof(CUdeviceptr) == sizeof(cu::DevicePtr));
 static_assert(cu::kSuccess == CUDA_SUCCESS);
 static_assert(cu::kErrorNoDevice == CUDA_ERROR_NO_DEVICE);
 static_assert(cu::kErrorNotReady == CUDA_ERROR_NOT_READY);
+static_assert(cu::kErrorNotFound == CUDA_ERROR_NOT_FOUND);
 static_assert(cu::kErrorCooperativeLaunchTooLarge == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
 static_assert(cu::kAttrCooperativeLaunch == CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
 static_assert(cu::kAttrMultiprocessorCount == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
@@ -51,6 +52,9 @@ static_assert(
     std::is_same_v<decltype(&cuLaunchKernel),
                    CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
                                 unsigned int, unsigned int, unsigned int, CUstream, void**, void**)>);
+// The memory map of a traced run: where the module's `__device__` variables are.
+static_assert(std::is_same_v<decltype(&cuModuleGetGlobal_v2),
+                             CUresult (*)(CUdeviceptr*, size_t*, CUmodule, const char*)>);
 // Cooperative launch and occupancy (the grid_sync lesson).
 static_assert(std::is_same_v<decltype(&cuLaunchCooperativeKernel),
                              CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,

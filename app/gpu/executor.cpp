@@ -404,6 +404,18 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         cu::Function fn = nullptr;
         cu::check(api_, api_.ModuleGetFunction(&fn, module_, req.kernel.c_str()), "cuModuleGetFunction",
                   "kernel '" + req.kernel + "'");
+        // Where the module's `__device__` variables are (the runner's memory map). A symbol the
+        // loaded module lacks (ptxas may drop an unused static one) cannot be touched by the kernel
+        // either: its address stays 0.
+        res.global_addresses.reserve(req.globals.size());
+        for (const std::string& name : req.globals) {
+            cu::DevicePtr address = 0;
+            size_t bytes = 0;
+            const cu::Result found = api_.ModuleGetGlobal(&address, &bytes, module_, name.c_str());
+            if (found != cu::kErrorNotFound)
+                cu::check(api_, found, "cuModuleGetGlobal", "variable '" + name + "'");
+            res.global_addresses.push_back(found == cu::kSuccess ? address : 0);
+        }
         if (req.dynamic_shared_bytes > 48 * 1024)
             cu::check(api_,
                       api_.FuncSetAttribute(fn, cu::kFuncAttrMaxDynamicSharedSizeBytes,
@@ -447,6 +459,8 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             buffers.push_back(mapped ? allocs.alloc_mapped(b.bytes.size(), "buffer " + b.name, host_side[i])
                                      : allocs.alloc(b.bytes.size(), "buffer " + b.name));
         }
+        // Known before the launch, so a Timeout or Fault answer carries them too.
+        res.buffer_addresses.assign(buffers.begin(), buffers.end());
         // The inputs, into device or mapped memory (again before every launch with a CPU reader).
         auto copy_inputs = [&] {
             for (size_t i = 0; i < req.buffers.size(); ++i) {

@@ -58,6 +58,37 @@ trace::RunStatus run_status(ResultStatus s) {
 
 } // namespace
 
+std::vector<std::string> global_names(const ptx::Module& module) {
+    std::vector<std::string> names;
+    for (const ptx::GlobalVar& v : module.globals)
+        if (v.space == ptx::Space::Global) names.push_back(v.name);
+    return names;
+}
+
+trace::MemoryMap memory_map(const ptx::Module& module, const ptx::Function& fn,
+                            const launch::LaunchConfig& config, const std::vector<launch::Buffer>& buffers,
+                            const RunResult& result) {
+    // The worker's answers (RunResult::global_addresses, parallel to global_names) by Module::globals
+    // index, as ptx::kernel_regions takes them.
+    std::vector<uint64_t> global_addresses(module.globals.size(), 0);
+    size_t asked = 0;
+    for (size_t i = 0; i < module.globals.size(); ++i) {
+        if (module.globals[i].space != ptx::Space::Global) continue;
+        if (asked < result.global_addresses.size()) global_addresses[i] = result.global_addresses[asked];
+        ++asked;
+    }
+    trace::MemoryMap map;
+    for (trace::MemoryRegion& r : launch::buffer_regions(buffers, result.buffer_addresses))
+        map.add(std::move(r));
+    for (trace::MemoryRegion& r :
+         ptx::kernel_regions(module, fn, config.dynamic_shared_bytes, global_addresses))
+        map.add(std::move(r));
+    // (A variable the loaded module lacks, address 0, cannot be reached: the map stays complete.)
+    map.set_complete(!config.cooperative && result.buffer_addresses.size() == buffers.size() &&
+                     result.global_addresses.size() == asked);
+    return map;
+}
+
 LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view ptx_text,
                      const std::string& kernel, const launch::LaunchConfig& config,
                      const std::vector<launch::Buffer>& buffers, const std::vector<launch::KernelArg>& args,
@@ -142,6 +173,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     req.timeout_s = options.timeout_s;
     req.launches = std::max<uint32_t>(options.launches, 1);
     req.host_reader = options.host_reader;
+    if (options.traced) req.globals = global_names(module);
 
     RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress);
     out.status = run_status(r.status);
@@ -150,6 +182,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.jit_log = r.jit_log;
     out.worker_ms = r.wall_ms;
     out.partial_trace = r.partial;
+    out.faulted = r.status == ResultStatus::Fault;
     out.device_free_bytes = r.device_free_bytes;
     out.trace_area_bytes = r.trace_area_bytes;
     out.host_reader = std::move(r.host_reader);
@@ -166,6 +199,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.warp_attempted = std::move(r.warp_attempted);
         out.events_withheld = r.events_withheld;
         out.trace.sites = ptx::site_table(*fn, &module);
+        out.trace.memory = memory_map(module, *fn, config, buffers, r);
         // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
         if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
             out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps,
@@ -266,6 +300,36 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
         plan.launches = 2;
         plan.capacity =
             trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
+    }
+    if (out.faulted && options.buffer == TraceBuffer::Device && hello.can_map_host_memory) {
+        // A kernel that faulted (an illegal address, a trap) takes its context with it, and a device
+        // trace buffer with it: nothing of the trace can be read, so no analysis can name the access.
+        // Once, trace it again into host-mapped memory, which the worker reads after a fault
+        // (RunResult::partial): the events written before it, the out-of-bounds accesses that did
+        // not fault themselves among them (a write that faults may or may not have been recorded:
+        // events are written after their access). Bounded: one more launch of the same inputs, no
+        // live updates, a buffer no larger than the first's; its outcome replaces the first's (the
+        // same kernel, which on a GPU usually faults again), and its message says why it ran.
+        const std::string first_fault = out.message;
+        LaunchOptions again = first;
+        again.buffer = TraceBuffer::Mapped;
+        again.live = false;
+        again.on_progress = {};
+        again.events_if_dropped = true;
+        const TraceBudget mapped =
+            trace_budget(memory, sizing.cap_bytes, TraceBuffer::Mapped,
+                         trace_table_bytes(config.grid, config.block, options.stripes, TraceBuffer::Mapped));
+        again.event_capacity = std::max<uint64_t>(std::min(first.event_capacity, mapped.events), 1);
+        out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
+        plan.launches = 2;
+        plan.first_fault = first_fault;
+        plan.capacity =
+            trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
+        if (out.status != trace::RunStatus::Ok) {
+            out.message += " (traced again into host-mapped memory after the first traced launch failed: "
+                           "a fault leaves a device trace buffer unreadable)";
+            out.trace.meta.status_message = out.message;
+        }
     }
     plan.partial = blocks_with(out.trace.block_history, trace::BlockHistory::Partial);
     plan.losses_known = out.drops_known;

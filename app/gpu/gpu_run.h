@@ -54,10 +54,28 @@ struct LaunchOutcome {
     uint64_t device_free_bytes = 0, trace_area_bytes = 0; // when the request began
     TracePlan plan;                                       // launch_traced only
     bool partial_trace = false; // the events were read from a kernel that had not finished
+    // The kernel failed on the device (ResultStatus::Fault: an illegal address, a trap; status is
+    // Error): the worker's context died with it, and a device trace buffer could not be read.
+    bool faulted = false;
     std::string jit_log;
     double worker_ms = 0; // the request inside the worker (JIT, copies, launches)
     std::vector<HostReaderLaunch> host_reader; // LaunchOptions::host_reader: what the CPU saw, per launch
 };
+
+// The module-scope `.global` variables (`__device__`) a launch asks the worker to locate
+// (RunRequest::globals): their PTX names, in Module::globals order.
+std::vector<std::string> global_names(const ptx::Module& module);
+
+// A GPU run's memory map (trace::Trace::memory), filled as the simulator fills its own
+// (launch::buffer_regions, ptx::kernel_regions): `buffers` at the addresses the worker reported,
+// the module's `__device__` variables at theirs (`result.global_addresses` answers
+// global_names(module)) and `fn`'s shared window (a GPU trace's shared events are window offsets,
+// ptx/instrument.cpp, as the simulator's are). Complete (trace::MemoryMap::complete) when the worker
+// reported every buffer and variable and the launch is not cooperative (grid.sync()'s workspace is
+// the driver's memory, which no map holds); otherwise it only names.
+trace::MemoryMap memory_map(const ptx::Module& module, const ptx::Function& fn,
+                            const launch::LaunchConfig& config, const std::vector<launch::Buffer>& buffers,
+                            const RunResult& result);
 
 // Runs one request on `worker`. Never throws for problems of the kernel (status Error / Timeout
 // with a message); throws Unavailable when the GPU cannot be used at all, and
@@ -70,7 +88,10 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
 
 // A traced launch whose trace holds whole blocks (trace_plan.h: the plan): a first launch, and,
 // where it overflowed, a second one from the same inputs with a buffer sized from its counts and,
-// where even that cannot hold every block, a sample of blocks. `options.traced` must be set;
+// where even that cannot hold every block, a sample of blocks; or, where a first launch into device
+// memory faulted (nothing of its trace can be read after a fault), a second one into host-mapped
+// memory, which is read up to the fault, so that the analyses see the accesses before it (an
+// out-of-bounds one among them). `options.traced` must be set;
 // event_capacity, stripes and block_ranks are the plan's. Live updates come from the first launch
 // only (the second is a re-run whose result replaces them). The outcome is the last launch's, with
 // `plan` saying what was chosen and why.

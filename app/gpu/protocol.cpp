@@ -71,6 +71,11 @@ class Writer {
             vec(x.bytes);
         }
     }
+    void strings(const std::vector<std::string>& v) {
+        pod<uint64_t>(v.size());
+        for (const std::string& x : v)
+            str(x);
+    }
     void readers(const std::vector<HostReaderLaunch>& v) {
         pod<uint64_t>(v.size());
         for (const HostReaderLaunch& x : v)
@@ -123,6 +128,14 @@ class Reader {
             x.name = str();
             vec(x.bytes);
         }
+    }
+    void strings(std::vector<std::string>& v) {
+        const uint64_t n = pod<uint64_t>();
+        // (each string takes at least its 8-byte length)
+        if (n > uint64_t(end_ - p_) / 8) throw ProtocolError("truncated message (string count)");
+        v.resize(n);
+        for (std::string& x : v)
+            x = str();
     }
     void readers(std::vector<HostReaderLaunch>& v) {
         const uint64_t n = pod<uint64_t>();
@@ -185,6 +198,7 @@ template <class Stream, class Msg> void request_fields(Stream& s, Msg& m) {
     s.pod(m.host_reader.data_buffer);
     s.pod(m.host_reader.pairs);
     s.pod(m.cooperative);
+    s.strings(m.globals);
 }
 
 template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
@@ -207,6 +221,8 @@ template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.pod(m.trace_area_bytes);
     s.pod(m.wall_ms);
     s.readers(m.host_reader);
+    s.vec(m.buffer_addresses);
+    s.vec(m.global_addresses);
 }
 
 template <class Stream, class Msg> void progress_fields(Stream& s, Msg& m) {

@@ -25,8 +25,9 @@
 namespace synclab::gpu {
 
 // 2: striped trace buffers; 3: block table, drop table, free memory; 4: the CPU reader of host-mapped
-// memory (RunRequest::host_reader, RunResult::host_reader)
-constexpr uint32_t kProtocolVersion = 5; // 5: RunRequest::cooperative
+// memory (RunRequest::host_reader, RunResult::host_reader); 5: RunRequest::cooperative; 6: where the
+// memory is (RunRequest::globals, RunResult::buffer_addresses and global_addresses)
+constexpr uint32_t kProtocolVersion = 6;
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
@@ -133,6 +134,10 @@ struct RunRequest {
     // from the request's inputs (all buffers copied again), because the reader needs flags that
     // start unset.
     HostReaderRequest host_reader;
+    // The module-scope `.global` variables (`__device__`) to locate, by their PTX names: the worker
+    // answers their device addresses (RunResult::global_addresses), so that a traced run's memory
+    // map names accesses to them and its bounds check knows them.
+    std::vector<std::string> globals;
 };
 
 enum class ResultStatus : uint8_t {
@@ -172,6 +177,13 @@ struct RunResult {
     double wall_ms = 0; // the whole request inside the worker
     // RunRequest::host_reader: one per launch that started (also one that hung or failed).
     std::vector<HostReaderLaunch> host_reader;
+    // Where the worker placed the request's memory, known before the launch and so also in a
+    // Timeout or Fault answer (empty where the request failed before allocating): the device address
+    // of each request buffer (cuMemAlloc, or the mapped one of a CPU reader's buffer), parallel to
+    // RunRequest::buffers, and of each RunRequest::globals variable (cuModuleGetGlobal; 0: the loaded
+    // module has no such symbol, e.g. an unused static one ptxas left out), parallel to it.
+    std::vector<uint64_t> buffer_addresses;
+    std::vector<uint64_t> global_addresses;
 };
 
 struct Progress {

@@ -180,7 +180,11 @@ std::string plan_summary(const TracePlan& p) {
     const std::string buffer =
         count_text(p.capacity) + " events (" + bytes_text(p.capacity * sizeof(trace::Event)) + ")";
     std::string s;
-    if (p.launches <= 1) {
+    if (!p.first_fault.empty()) {
+        s = "the first traced launch failed (" + p.first_fault +
+            ") with its events in device memory, which a fault leaves unreadable; traced again into " +
+            buffer + " of host-mapped memory, which can be read after a fault";
+    } else if (p.launches <= 1) {
         s = "trace buffer of " + buffer;
         if (p.first_limited) s += ", set by " + p.budget.why;
         if (p.first_complete) s += ": every block recorded whole";

@@ -111,7 +111,7 @@ std::vector<trace::BlockHistory> block_history(uint64_t blocks, uint32_t warps_p
 
 // What gpu::launch_traced chose, and why.
 struct TracePlan {
-    uint32_t launches = 0;          // traced launches made (1, or 2 after an overflow)
+    uint32_t launches = 0;          // traced launches made (1, or 2 after an overflow or a fault)
     uint64_t first_capacity = 0;    // slots of the first launch
     bool first_limited = false;     // the budget made the first buffer smaller than TraceSizing::first_events
     bool first_complete = false;    // the first launch completed and lost no event
@@ -124,6 +124,9 @@ struct TracePlan {
     std::vector<uint32_t> partial;  // blocks that lost events
     bool losses_known = true;       // false: the drop table could not be read (a faulted kernel), so
                                     // `partial` holds the blocks that may have lost events
+    // The first launch faulted with its events in device memory, unreadable after a fault: this is
+    // its message, and the kept launch traced into host-mapped memory instead ("": no such retry).
+    std::string first_fault;
     std::string summary;            // plan_summary
 };
 

@@ -262,6 +262,29 @@ bool is_float(ElemType t) {
     return t == ElemType::F32 || t == ElemType::F64;
 }
 
+std::string buffer_name(const Buffer& buffer, size_t index) {
+    return buffer.name.empty() ? "buffer " + std::to_string(index) : buffer.name;
+}
+
+std::vector<trace::MemoryRegion> buffer_regions(const std::vector<Buffer>& buffers,
+                                                const std::vector<uint64_t>& addresses) {
+    std::vector<trace::MemoryRegion> regions;
+    for (size_t i = 0; i < buffers.size() && i < addresses.size(); ++i) {
+        if (buffers[i].bytes.empty()) continue;
+        trace::MemoryRegion r;
+        r.name = buffer_name(buffers[i], i);
+        r.space = trace::Space::Global;
+        r.base = addresses[i];
+        r.bytes = buffers[i].bytes.size();
+        if (buffers[i].type) {
+            r.element_type = ptx_type(*buffers[i].type);
+            r.element_size = elem_size(*buffers[i].type);
+        }
+        regions.push_back(std::move(r));
+    }
+    return regions;
+}
+
 bool is_buffer_spec(std::string_view text) {
     return text.starts_with("buf:");
 }

@@ -61,6 +61,17 @@ struct Buffer {
     std::optional<ElemType> type;
 };
 
+// What a runner calls buffer `index` of a launch: its name, or "buffer <index>" where it has none.
+std::string buffer_name(const Buffer& buffer, size_t index);
+
+// The trace's memory map (trace/memory_map.h) of a launch's buffers, placed at `addresses` (parallel
+// to `buffers`, where the runner put them: the simulator's global memory, the GPU worker's
+// allocations; buffers past the end of `addresses` were not placed): one region per non-empty
+// buffer, named by buffer_name and typed where the buffer has an element type. Every runner fills
+// its map with these and the kernel's own (ptx::kernel_regions), so both name memory alike.
+std::vector<trace::MemoryRegion> buffer_regions(const std::vector<Buffer>& buffers,
+                                                const std::vector<uint64_t>& addresses);
+
 // One kernel argument, in the order of the kernel's parameters.
 struct KernelArg {
     enum class Kind : uint8_t { Buffer, Scalar };

@@ -344,6 +344,18 @@ trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address) {
     return r;
 }
 
+std::vector<trace::MemoryRegion> kernel_regions(const Module& module, const Function& function,
+                                                uint32_t dynamic_shared_bytes,
+                                                const std::vector<uint64_t>& global_addresses) {
+    std::vector<trace::MemoryRegion> regions;
+    for (size_t i = 0; i < module.globals.size() && i < global_addresses.size(); ++i)
+        if (module.globals[i].space == Space::Global && global_addresses[i] != 0)
+            regions.push_back(global_region(module.globals[i], global_addresses[i]));
+    for (trace::MemoryRegion& r : shared_regions(function, dynamic_shared_bytes))
+        regions.push_back(std::move(r));
+    return regions;
+}
+
 // Only kernels (.entry) are found: a .func of that name, or no function at all, gives nullptr.
 const Function* Module::find_entry(const std::string& name) const {
     for (const Function& function : functions) {

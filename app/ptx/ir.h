@@ -352,6 +352,14 @@ trace::Site site_of(const Function& function, const Module* module, size_t index
 std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes);
 // The region of a module-scope `.global` variable (a `__device__` variable) placed at `address`.
 trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address);
+// The regions of a launch of `function` besides its buffers (launch::buffer_regions): the module's
+// `.global` variables at `global_addresses` (parallel to Module::globals, where the runner placed
+// them; 0 or past the end: not placed, e.g. not in the module the GPU loaded) and the function's
+// shared window (shared_regions). `.const` variables are left out: a `ld.const` names the constant
+// bank, not a global address, on the GPU. Every runner fills its traces' maps with these.
+std::vector<trace::MemoryRegion> kernel_regions(const Module& module, const Function& function,
+                                                uint32_t dynamic_shared_bytes,
+                                                const std::vector<uint64_t>& global_addresses);
 
 struct Module {
     std::string version; // ".version 9.0" -> "9.0"

@@ -154,7 +154,9 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         else
             t.message = o.message + (left_out ? "; " + o.plan.summary : "");
         coverage_note = o.status == trace::RunStatus::Ok && left_out;
-        t.trace_buffer = gpu::to_string(traced.buffer);
+        // (the kept trace's: a launch that faulted into device memory was traced again into mapped)
+        t.trace_buffer =
+            gpu::to_string(o.plan.first_fault.empty() ? traced.buffer : gpu::TraceBuffer::Mapped);
         t.events = o.trace.events.size();
         t.dropped_events = o.dropped_events;
         t.partial_trace = o.partial_trace;

@@ -49,11 +49,19 @@ uint8_t* Run::resolve_slow(Warp& warp, const Instruction& in, uint32_t pc, uint3
     case ptx::Space::Const: {
         space = trace::Space::Global;
         Allocation* a = global_.find(address, size);
-        if (!a)
+        if (!a) {
+            // The run stops here, as a GPU may; the access goes into the trace first, so that the
+            // analyses name it as they name one a traced GPU run recorded (out_of_bounds). Its value
+            // is not known yet (a store's operand is read after the address): 0. Only into room the
+            // trace already has: a fault must not turn into a budget stop.
+            if (recording_ && trace_->events.size() < event_room_)
+                emit(ptx::access_event_kind(in), warp, lane, pc, address, 0,
+                     ptx::access_event_flags(in, trace::Space::Global));
             fault(warp, lane, pc,
                   std::string("out-of-bounds ") + (write ? "write" : "read") + " of " + std::to_string(size) +
                       " bytes at global address " + trace::format_hex(address) + " (" +
                       global_.describe(address) + ")");
+        }
         if (write && a->read_only) fault(warp, lane, pc, "write to read-only " + a->name);
         return a->data + (address - a->base);
     }

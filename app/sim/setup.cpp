@@ -165,9 +165,8 @@ void Run::build_params() {
                           " parameters, " + std::to_string(args_.size()) + " given"};
     buffer_address_.resize(buffers_.size());
     for (size_t i = 0; i < buffers_.size(); ++i)
-        buffer_address_[i] =
-            global_.add(buffers_[i].name.empty() ? "buffer " + std::to_string(i) : buffers_[i].name,
-                        buffers_[i].bytes.data(), buffers_[i].bytes.size());
+        buffer_address_[i] = global_.add(launch::buffer_name(buffers_[i], i), buffers_[i].bytes.data(),
+                                         buffers_[i].bytes.size());
     params_.assign(fn_.param_bytes, 0);
     for (size_t i = 0; i < args_.size(); ++i) {
         const ptx::Param& p = fn_.params[i];
@@ -270,27 +269,20 @@ void Run::start_trace() {
 }
 
 // The launch's named memory, where this run placed it: the caller's buffers, the module's
-// `__device__` variables and the kernel's shared arrays (every block's window alike). A few regions
-// per launch: naming happens when a finding or view is written, never per event.
+// `__device__` variables and the kernel's shared arrays (every block's window alike), as a traced GPU
+// run fills its map (gpu/gpu_run.h: memory_map). A few regions per launch: naming happens when a
+// finding or view is written, never per event.
 void Run::fill_memory_map(trace::MemoryMap& map) const {
     map.clear();
-    for (size_t i = 0; i < buffers_.size(); ++i) {
-        trace::MemoryRegion r;
-        r.name = buffers_[i].name.empty() ? "buffer " + std::to_string(i) : buffers_[i].name;
-        r.space = trace::Space::Global;
-        r.base = buffer_address_[i];
-        r.bytes = buffers_[i].bytes.size();
-        if (buffers_[i].type) {
-            r.element_type = launch::ptx_type(*buffers_[i].type);
-            r.element_size = launch::elem_size(*buffers_[i].type);
-        }
+    for (trace::MemoryRegion& r : launch::buffer_regions(buffers_, buffer_address_))
         map.add(std::move(r));
-    }
-    for (size_t i = 0; i < module_.globals.size(); ++i)
-        if (module_.globals[i].space == ptx::Space::Global)
-            map.add(ptx::global_region(module_.globals[i], symbol_address_[i]));
-    for (trace::MemoryRegion& r : ptx::shared_regions(fn_, launch_.dynamic_shared_bytes))
+    for (trace::MemoryRegion& r :
+         ptx::kernel_regions(module_, fn_, launch_.dynamic_shared_bytes, symbol_address_))
         map.add(std::move(r));
+    // Every global allocation a kernel may reach is in it, except a cooperative launch's grid-barrier
+    // workspace (place_grid_workspace), which on the GPU is the driver's: there the map only names.
+    // (`.const` variables are not in it either; the bounds check leaves `ld.const` alone.)
+    map.set_complete(!launch_.cooperative);
 }
 
 // [SECTION] Cooperative launch =====================================================================

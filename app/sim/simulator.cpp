@@ -180,6 +180,7 @@ Result Run::execute() {
     finish_trace(result, ms);
     result.memory_bytes = peak_bytes_;
     result.buffer_addresses = buffer_address_;
+    result.global_addresses = symbol_address_;
     if (replay_) result.choices = std::move(replay_->taken());
     return result;
 }

@@ -133,6 +133,8 @@ struct Result {
     uint64_t warp_instructions = 0;         // instructions issued, counted per warp group
     uint64_t memory_bytes = 0;              // peak of what max_memory_bytes counts
     std::vector<uint64_t> buffer_addresses; // global address of each caller buffer (empty: never placed)
+    std::vector<uint64_t> global_addresses; // of each Module::globals variable, .const ones too (empty:
+                                            // never placed)
     // With the cost model: the run's modelled duration in SM cycles (0: not modelled).
     uint64_t modelled_cycles = 0;
     // atom.cas whose compare failed (the CAS loop's retries), in total; per site in

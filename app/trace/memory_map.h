@@ -35,6 +35,15 @@ struct MemoryRegion {
 // Regions of one launch, ordered by space and base; regions of one space never overlap.
 class MemoryMap {
   public:
+    // Whether the map holds every global allocation the kernel may legally reach (the launch's
+    // buffers and its module's `__device__` variables), placed by a runner that knows them all: the
+    // simulator, or a traced GPU run whose worker reported every address. Only then is a global
+    // access outside every region out of bounds (analysis::find_out_of_bounds). Not complete: a map
+    // that only names memory (a file saved before the flag existed, a cooperative launch whose grid
+    // barrier uses a workspace the runtime places, a GPU run that failed before its buffers were
+    // placed). The .slt keeps it (slt_file.h: kSltFlagCompleteMemoryMap).
+    bool complete() const { return complete_; }
+    void set_complete(bool complete) { complete_ = complete; }
     // Adds `region`; false (the map unchanged) when it has no name, no bytes, a space other than
     // Global or Shared, or overlaps a region of its space already there.
     bool add(MemoryRegion region);
@@ -42,11 +51,15 @@ class MemoryMap {
     const MemoryRegion* find(Space space, uint64_t address) const;
     const std::vector<MemoryRegion>& regions() const { return regions_; }
     bool empty() const { return regions_.empty(); }
-    void clear() { regions_.clear(); }
+    void clear() {
+        regions_.clear();
+        complete_ = false;
+    }
     bool operator==(const MemoryMap&) const = default;
 
   private:
     std::vector<MemoryRegion> regions_;
+    bool complete_ = false;
 };
 
 } // namespace synclab::trace

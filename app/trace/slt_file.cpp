@@ -528,7 +528,8 @@ void write_trace(const Trace& trace, Sink& sink, const std::string& name) {
 
     uint8_t header[kSltHeaderSize] = {};
     const uint32_t version = kSltVersion, min_reader = trace.every_block_whole() ? kSltMinReaderVersion : 2,
-                   flags = 0, header_size = kSltHeaderSize,
+                   flags = trace.memory.complete() ? kSltFlagCompleteMemoryMap : 0,
+                   header_size = kSltHeaderSize,
                    section_count = kSectionCountV3 + (trace.residency.empty() ? 0 : 1) +
                                    (trace.memory.empty() ? 0 : 1) + (has_origins(trace.sites) ? 1 : 0);
     const uint64_t thread_count = trace.threads.size(), site_count = trace.sites.size(),
@@ -696,6 +697,7 @@ struct MetaReader {
 struct Header {
     uint32_t version = 0;
     uint32_t min_reader = 0;
+    uint32_t flags = 0;
     uint32_t header_size = 0;
     uint32_t section_count = 0;
     uint64_t thread_count = 0;
@@ -723,6 +725,8 @@ class TraceReader {
         if (header_.version >= 3 && !seen_cas_) fail("missing cas failures section");
         for (auto& [site, origin] : origins_) // INLN may precede SITE in a file another writer made
             if (site < trace_.sites.size()) trace_.sites[site].origin = std::move(origin);
+        // (flags this reader does not know are ignored: a newer writer may define them)
+        trace_.memory.set_complete((header_.flags & kSltFlagCompleteMemoryMap) != 0);
         if (offset != size_) {
             fail(std::to_string(size_ - offset) + " unexpected bytes after the last section at offset " +
                  std::to_string(offset));
@@ -787,6 +791,7 @@ class TraceReader {
             fail("checksum mismatch in header (stored " + hex64(stored) + ", computed " + hex64(computed) +
                  ")");
         }
+        std::memcpy(&header_.flags, bytes.data() + 16, 4);
         std::memcpy(&header_.section_count, bytes.data() + 24, 4);
         header_.thread_count = load_u64(bytes.data() + 32);
         header_.site_count = load_u64(bytes.data() + 40);

@@ -6,7 +6,8 @@
 //        0     8  magic "\x89SLT\r\n\x1a\n" (high bit + CR LF + ^Z catch 7-bit and text-mode mangling)
 //        8     4  u32 version              (of the writer)
 //       12     4  u32 min_reader_version   (oldest reader that can read this file)
-//       16     4  u32 flags                (none defined; readers ignore them)
+//       16     4  u32 flags                (bit 0: kSltFlagCompleteMemoryMap; readers ignore the
+//                                           bits they do not know)
 //       20     4  u32 header_size          (64 in version 1; multiple of 8; a newer header may be longer)
 //       24     4  u32 section_count
 //       28     4  u32 reserved (0)
@@ -38,7 +39,11 @@
 //         name and element_type as u32 length + UTF-8 bytes. Written only when the map is not
 //         empty; files without it load with an empty map (addresses then name no variable), and a
 //         reader older than it skips it. A malformed one is an error naming the section, the region
-//         and its file offset.
+//         and its file offset. Whether the map is complete (MemoryMap::complete: every global
+//         allocation the kernel may reach is in it, so that the bounds check may run) is the header's
+//         flag kSltFlagCompleteMemoryMap, not a field of MMAP: a reader older than the flag ignores
+//         header flags but refuses bytes after MMAP's last region, and a complete map may have no
+//         regions (no MMAP section) at all. Files written before the flag load as not complete.
 //   INLN  (optional, after MMAP) the sites' line origins (Site::origin: a line's file when it is not
 //         the kernel's, and the inlined calls that lead to it): u32 entry count, then per site with
 //         a non-empty origin, in increasing site order: u32 site index, file (u32 length + UTF-8),
@@ -81,6 +86,8 @@ constexpr uint32_t kSltVersion = 3;          // what this code writes and the ne
 constexpr uint32_t kSltMinReaderVersion = 1; // what it writes as min_reader_version (2 when a block
                                              // is not whole: see BLKS)
 constexpr uint32_t kSltHeaderSize = 64;
+// Header flags (the u32 at offset 16).
+constexpr uint32_t kSltFlagCompleteMemoryMap = 1u << 0; // Trace::memory.complete()
 constexpr uint32_t kSltSectionHeaderSize = 24;
 constexpr char kSltMagic[8] = {'\x89', 'S', 'L', 'T', '\r', '\n', '\x1a', '\n'};
 

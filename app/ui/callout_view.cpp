@@ -208,6 +208,8 @@ std::string callout_text(const analysis::Finding& f, const trace::Trace& trace, 
         return t.deadlock.s + at;
     case analysis::FindingKind::Contention:
         return fill(t.contention, {thousands(f.count), what, at});
+    case analysis::FindingKind::OutOfBounds:
+        return fill(t.out_of_bounds, {thread(0), what, at});
     }
     return f.text;
 }

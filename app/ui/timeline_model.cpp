@@ -938,6 +938,12 @@ FindingEvents resolve_finding(const TimelineIndex& index, const analysis::Findin
     }
     case analysis::FindingKind::Contention: // a hot address, not a pair: nothing to point at yet
         break;
+    case analysis::FindingKind::OutOfBounds: // one access: its example's, marked as a point
+        if (!f.threads.empty() && !f.sites.empty()) {
+            const std::vector<uint32_t> a = accesses(index, f, f.threads[0], f.sites[0]);
+            if (!a.empty()) out.others.push_back(a.front());
+        }
+        break;
     case analysis::FindingKind::BarrierDivergence:
     case analysis::FindingKind::Deadlock:
         for (uint32_t t : f.threads) {

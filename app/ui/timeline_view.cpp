@@ -947,8 +947,8 @@ void TimelineView::draw_marks(const AppState& state, const Geometry& g) {
     for (const FindingPoint& p : marks_.points) {
         const ImVec2 c = point(p.at);
         const float r = layout_.rows[p.at.row].height * 0.42f;
-        const ImU32 colour =
-            p.kind == analysis::FindingKind::Deadlock ? theme::kDeadlock : theme::kDivergence;
+        // (the kind's look: deadlock and out-of-bounds red, barrier divergence its own)
+        const ImU32 colour = theme::finding_mark(p.kind);
         diamond(dl, c, r, colour, IM_COL32(0, 0, 0, 200));
     }
     draw_story_marks(state, g);

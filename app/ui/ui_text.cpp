@@ -384,6 +384,7 @@ constexpr UiText kEnglish = {
             .deadlock = "the run never finished: threads are still waiting at a barrier",
             .contention = "{0} atomics queued on {1}{2}: they complete one at a time, so this one address "
                           "sets the kernel's pace",
+            .out_of_bounds = "{0} accessed {1}, outside every buffer of the launch{2}",
             .scope_race = "{0} and {1} accessed {2} from different blocks, but block scope (.cta) makes an "
                           "atomic atomic only inside one block: an update can be lost; use device scope{3}",
             .stale = "{0} saw the flag {1} set, then read {2} from before it: {3}",
@@ -1088,6 +1089,7 @@ constexpr UiText kChinese = {
             .diverged_all = "块 {0}：它的线程没有到达同一个屏障",
             .deadlock = "运行一直没有结束：还有线程在屏障处等待",
             .contention = "{0} 次原子操作排队等待 {1}{2}：它们只能一个接一个地完成，所以这一个地址决定了整个内核的速度",
+            .out_of_bounds = "{0} 访问了 {1}，越出了本次启动的所有缓冲区{2}",
             .scope_race = "{0} 和{1} 从不同的块访问了 {2}，但块级作用域（.cta）的原子操作只在一个块内是原子的："
                           "更新可能丢失；请改用设备级作用域{3}",
             .stale = "{0} 看到了{1} 设置的标志，却读到了 {2} 在那之前的旧值：{3}",

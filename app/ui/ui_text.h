@@ -212,6 +212,8 @@ struct CalloutText {
     Text no_barrier, other_blocks; // why a race happened: same block / different blocks
     Text within_warp;              // ... lanes of one warp with no __syncwarp() between them
     Text war, raw, waw, raced, lost, diverged, diverged_all, deadlock, contention;
+    // out_of_bounds: "{0} accessed {1}, outside every buffer of the launch{2}"
+    Text out_of_bounds;
     // A race of check "scope_race": "{0} and {1} accessed {2} from different blocks, but block scope
     // (.cta) ... use device scope{3}"
     Text scope_race;

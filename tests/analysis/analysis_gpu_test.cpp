@@ -3,6 +3,7 @@
 // ordered by %globaltimer, phase numbers count each thread's own barriers, and events of one warp's
 // lanes interleave as the hardware ran them; the verdicts must hold all the same. And a traced
 // launch whose buffer cannot hold every event gives no finding from the blocks it lost events of.
+#include "analysis/bounds_kernels.h"
 #include "analysis/findings.h"
 #include "gpu/client.h"
 #include "gpu/require_gpu.h"
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -64,6 +66,10 @@ runner::RunSummary run_on_gpu(const std::string& file, const std::string& kernel
     o.gpu.trace.first_events = event_capacity;
     o.gpu.trace.whole_blocks = event_capacity >= (1u << 22);
     return runner::run_job(job, o);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
 }
 
 std::string dump(const std::vector<Finding>& findings) {
@@ -154,6 +160,110 @@ TEST(analysis_gpu, ATraceThatLostEventsGivesNoFinding) {
     const Coverage c = coverage(s.trace);
     EXPECT_FALSE(c.complete()) << c.summary;
     std::printf("%s\n", c.summary.c_str());
+}
+
+runner::RunOptions gpu_options() {
+    runner::RunOptions o;
+    o.backend = "gpu";
+    o.reps = 1;
+    o.gpu.worker = SYNCLAB_GPU_WORKER;
+    o.gpu.timeout_s = 3;
+    return o;
+}
+
+std::vector<Finding> out_of_bounds(const std::vector<Finding>& findings) {
+    std::vector<Finding> out;
+    for (const Finding& f : findings)
+        if (f.kind == FindingKind::OutOfBounds) out.push_back(f);
+    return out;
+}
+
+// Issue 20 on a GPU: thread i of 2 blocks of 64 writes a[i * 1024] into 16 ints. The H200 let such
+// writes land (status ok, no finding before the bounds check); the traced run now checks every
+// address against the buffers where the worker placed them, and names the buffer, the line and a
+// thread as the simulator does. Should this GPU fault instead, the runner traced the launch again
+// into mapped memory, which is read up to the fault: the finding then rests on the writes that
+// were recorded before it.
+TEST(analysis_gpu, AWriteFarPastTheEndIsOutOfBoundsOnTheGpu) {
+    REQUIRE_GPU();
+    const runner::RunSummary s = runner::run_job(testing::far_write_job(), gpu_options());
+    const runner::GpuSide& t = s.gpu_traced;
+    std::printf("untraced: %s %s\ntraced: %s %s (%llu events, %s buffer)\n",
+                trace::to_string(s.gpu_untraced.status), s.gpu_untraced.message.c_str(),
+                trace::to_string(t.status), t.message.c_str(), (unsigned long long)t.events,
+                t.trace_buffer.c_str());
+    if (t.status != trace::RunStatus::Ok) {
+        EXPECT_TRUE(contains(t.message, "traced again into host-mapped memory")) << t.message;
+        EXPECT_TRUE(t.partial_trace);
+    }
+    ASSERT_TRUE(s.trace.memory.complete()) << "the worker reported where it placed a";
+    const std::vector<Finding> found = out_of_bounds(s.findings);
+    ASSERT_EQ(found.size(), 1u) << dump(s.findings);
+    const Finding& f = found[0];
+    std::printf("%s\n", f.message.c_str());
+    EXPECT_EQ(f.lines, std::vector<uint32_t>{testing::kFarWriteLine});
+    ASSERT_EQ(f.threads.size(), 1u);
+    const trace::ThreadInfo& who = s.trace.threads.at(f.threads[0]);
+    const uint64_t i = uint64_t(who.block) * 64 + who.thread_in_block;
+    ASSERT_GE(i, 1u) << "thread 0 writes a[0]";
+    EXPECT_EQ(f.text, "out-of-bounds write of 4 bytes at line 12 by block " + std::to_string(who.block) +
+                          " thread " + std::to_string(who.thread_in_block) + ": " +
+                          std::to_string(i * 4096 - 64) + " bytes past the end of a (64 bytes)");
+    EXPECT_GE(f.count, 1u);
+    EXPECT_LE(f.count, 127u) << "threads 1-127";
+    if (t.status == trace::RunStatus::Ok) {
+        EXPECT_EQ(f.count, 127u) << "a completed trace holds every write";
+    }
+    // The map also names the in-bounds write: thread 0's a[0].
+    for (const trace::Event& e : s.trace.events)
+        if (e.kind == trace::EventKind::Store && e.thread == 0) {
+            EXPECT_EQ(trace::memory_name(s.trace, e.space(), e.address), "a[0]");
+        }
+}
+
+// Writes gigabytes away from every buffer: a GPU faults (CUDA_ERROR_ILLEGAL_ADDRESS), a device trace
+// buffer is gone with the context, and the runner traces the launch again into mapped memory. What
+// that trace holds up to the fault is the hardware's business (events are written after their
+// access): where it shows an out-of-bounds write, the finding says no buffer is near it.
+TEST(analysis_gpu, AFaultIsTracedAgainAndItsAccessesNamed) {
+    REQUIRE_GPU();
+    const runner::RunSummary s =
+        runner::run_job(testing::bounds_job("_Z14write_far_awayPi", 2, 64, {{"a", 16}}), gpu_options());
+    const runner::GpuSide& t = s.gpu_traced;
+    std::printf("untraced: %s %s\ntraced: %s %s (%llu events, %s buffer)\n",
+                trace::to_string(s.gpu_untraced.status), s.gpu_untraced.message.c_str(),
+                trace::to_string(t.status), t.message.c_str(), (unsigned long long)t.events,
+                t.trace_buffer.c_str());
+    EXPECT_EQ(s.gpu_untraced.status, trace::RunStatus::Error) << s.gpu_untraced.message;
+    EXPECT_TRUE(contains(s.gpu_untraced.message, "CUDA_ERROR_ILLEGAL_ADDRESS")) << s.gpu_untraced.message;
+    ASSERT_EQ(t.status, trace::RunStatus::Error) << t.message;
+    EXPECT_TRUE(contains(t.message, "traced again into host-mapped memory")) << t.message;
+    EXPECT_EQ(t.trace_buffer, "mapped");
+    EXPECT_TRUE(t.partial_trace);
+    EXPECT_TRUE(s.trace.memory.complete());
+    for (const Finding& f : out_of_bounds(s.findings)) {
+        std::printf("%s\n", f.message.c_str());
+        EXPECT_EQ(f.lines, std::vector<uint32_t>{testing::kFarAwayLine});
+        EXPECT_TRUE(contains(f.text, ", not inside any buffer")) << f.text;
+    }
+}
+
+// The same kernel kept inside its buffer: no finding, and the map names every store.
+TEST(analysis_gpu, WritesInsideAreNamedAndGiveNothing) {
+    REQUIRE_GPU();
+    const runner::RunSummary s =
+        runner::run_job(testing::bounds_job("_Z12write_insidePii", 2, 64, {{"a", 16}}, 16), gpu_options());
+    ASSERT_EQ(s.status, trace::RunStatus::Ok) << s.message;
+    EXPECT_TRUE(s.findings.empty()) << dump(s.findings);
+    EXPECT_TRUE(s.trace.memory.complete());
+    size_t stores = 0;
+    for (const trace::Event& e : s.trace.events)
+        if (e.kind == trace::EventKind::Store) {
+            ++stores;
+            EXPECT_EQ(trace::memory_name(s.trace, e.space(), e.address),
+                      "a[" + std::to_string(e.value) + "]");
+        }
+    EXPECT_EQ(stores, 16u);
 }
 
 } // namespace

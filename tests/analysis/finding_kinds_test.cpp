@@ -24,7 +24,7 @@ TEST(analysis_finding_kinds, EveryKindHasOneRowWithWordsInBothLanguages) {
         EXPECT_EQ(back, row.kind);
         EXPECT_EQ(std::string(to_string(row.kind)), row.id);
     }
-    EXPECT_EQ(ids.size(), 6u);
+    EXPECT_EQ(ids.size(), 7u);
     FindingKind unused{};
     EXPECT_FALSE(parse_finding_kind("races", unused));
     EXPECT_FALSE(parse_finding_kind("", unused));
@@ -35,6 +35,21 @@ TEST(analysis_finding_kinds, OnlyContentionIsAboutSpeedAndDeadlockComesFirst) {
         EXPECT_EQ(row.performance, row.kind == FindingKind::Contention) << row.id;
     EXPECT_EQ(info(FindingKind::Deadlock).rank, 0);
     EXPECT_EQ(info(FindingKind::StaleRead).look, FindingLook::Race) << "drawn as the race it resembles";
+}
+
+// Issue 20's kind: a bug, right after deadlock (a fault ends a run as a hang does), drawn as one.
+TEST(analysis_finding_kinds, OutOfBoundsRanksRightAfterDeadlock) {
+    const FindingKindInfo& row = info(FindingKind::OutOfBounds);
+    EXPECT_STREQ(row.id, "out_of_bounds");
+    EXPECT_STREQ(row.zh, "越界访问");
+    EXPECT_FALSE(row.performance);
+    EXPECT_EQ(row.look, FindingLook::Deadlock);
+    for (const FindingKindInfo& other : finding_kinds()) {
+        if (other.kind != FindingKind::Deadlock && other.kind != FindingKind::OutOfBounds) {
+            EXPECT_LT(row.rank, other.rank) << other.id;
+        }
+    }
+    EXPECT_EQ(row.rank, info(FindingKind::Deadlock).rank + 1);
 }
 
 TEST(analysis_finding_kinds, ReportTitlesNameHazardAndSpace) {

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sys/wait.h>
 
 namespace synclab {
@@ -44,7 +45,7 @@ class ScopedEnv {
 
 constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
 
-constexpr size_t kHelloBytes = 54, kRequestBytes = 120, kResultBytes = 117;
+constexpr size_t kHelloBytes = 54, kRequestBytes = 128, kResultBytes = 133;
 
 TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::RunRequest q;
@@ -64,6 +65,7 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     q.live = true;
     q.block_ranks = {0, trace::kBlockNotRecorded, 1};
     q.events_if_dropped = false;
+    q.globals = {"_ZN2ns7counterE", "g_flag"};
     gpu::RunRequest q2;
     gpu::decode(gpu::encode(q), q2);
     EXPECT_EQ(q2.ptx, q.ptx);
@@ -78,6 +80,7 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     EXPECT_EQ(q2.trace_layout.stripe_capacity, 99u);
     EXPECT_EQ(q2.block_ranks, q.block_ranks);
     EXPECT_FALSE(q2.events_if_dropped);
+    EXPECT_EQ(q2.globals, q.globals);
     EXPECT_TRUE(gpu::RunRequest{}.events_if_dropped);
 
     gpu::RunResult r;
@@ -96,6 +99,9 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     r.events_withheld = true;
     r.device_free_bytes = uint64_t(139) << 30;
     r.trace_area_bytes = 4096;
+    // (a timed-out answer still says where the memory was: the addresses are known before the launch)
+    r.buffer_addresses = {0x7f1200000000ull, 0x7f1200000200ull};
+    r.global_addresses = {0x7f1300000000ull, 0};
     gpu::RunResult r2;
     gpu::decode(gpu::encode(r), r2);
     EXPECT_EQ(r2.status, gpu::ResultStatus::Timeout);
@@ -109,6 +115,8 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     EXPECT_TRUE(r2.events_withheld);
     EXPECT_EQ(r2.device_free_bytes, r.device_free_bytes);
     EXPECT_EQ(r2.trace_area_bytes, 4096u);
+    EXPECT_EQ(r2.buffer_addresses, r.buffer_addresses);
+    EXPECT_EQ(r2.global_addresses, r.global_addresses);
     gpu::Hello hello;
     hello.device = "NVIDIA H200";
     hello.memory_bytes = uint64_t(141) << 30;
@@ -117,9 +125,10 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::decode(gpu::encode(hello), hello2);
     EXPECT_EQ(hello2.free_memory_bytes, hello.free_memory_bytes);
     EXPECT_EQ(hello2.memory_bytes, hello.memory_bytes);
-    // The layout of version 5 (4 + RunRequest::cooperative): a field added or removed changes these sizes; then bump
-    // kProtocolVersion (a worker of another build must be refused, not misread) and update them.
-    EXPECT_EQ(gpu::kProtocolVersion, 5u);
+    // The layout of version 6 (5 + RunRequest::globals, RunResult::buffer_addresses and
+    // global_addresses): a field added or removed changes these sizes; then bump kProtocolVersion (a
+    // worker of another build must be refused, not misread) and update them.
+    EXPECT_EQ(gpu::kProtocolVersion, 6u);
     EXPECT_EQ(gpu::encode(gpu::Hello{}).size(), kHelloBytes);
     EXPECT_EQ(gpu::encode(gpu::RunRequest{}).size(), kRequestBytes);
     EXPECT_EQ(gpu::encode(gpu::RunResult{}).size(), kResultBytes);
@@ -128,6 +137,15 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     std::string torn = gpu::encode(r);
     torn.resize(torn.size() - 3);
     EXPECT_THROW(gpu::decode(torn, r2), gpu::ProtocolError);
+    // A request whose list of globals is cut inside a name, or claims more names than it has bytes.
+    std::string request = gpu::encode(q);
+    request.resize(request.size() - 2);
+    EXPECT_THROW(gpu::decode(request, q2), gpu::ProtocolError);
+    gpu::RunRequest many;
+    std::string huge = gpu::encode(many);
+    const uint64_t lie = uint64_t(1) << 40;
+    std::memcpy(huge.data() + huge.size() - 8, &lie, 8); // the globals' count is the last field
+    EXPECT_THROW(gpu::decode(huge, q2), gpu::ProtocolError);
     gpu::Hello h;
     h.version = gpu::kProtocolVersion + 1;
     gpu::Hello h2;

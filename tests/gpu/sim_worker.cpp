@@ -5,7 +5,10 @@
 // side, the trace plan) runs end to end in CI. What the executor itself does on a device is the GPU
 // tests' business.
 //
-// A request the simulator ends in a deadlock answers as a hung kernel does (Timeout, partial trace).
+// A request the simulator ends in a deadlock answers as a hung kernel does (Timeout, partial trace);
+// one it stops at an out-of-bounds access as a GPU that faulted does (Fault, CUDA_ERROR_ILLEGAL_ADDRESS:
+// with a mapped trace buffer the events written before it, with a device one nothing), and the
+// worker exits after either, as the real one does.
 // Environment: SYNCLAB_SIM_WORKER_FREE_MB sets the free device memory it reports (default 131072),
 // SYNCLAB_SIM_WORKER_TOTAL_MB the total (default 139264).
 #include "gpu/protocol.h"
@@ -13,6 +16,7 @@
 #include "sim/simulator.h"
 #include "trace/trace_buffer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -106,10 +110,35 @@ gpu::RunResult run(const gpu::RunRequest& req) {
                                         buffers, args, options, nullptr);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // Where the memory is, as the real worker reports it (its buffers, then the globals it was
+    // asked for by name; 0 for a name the module lacks).
+    res.buffer_addresses.assign(r.buffer_addresses.begin(),
+                                r.buffer_addresses.begin() + std::min(own, r.buffer_addresses.size()));
+    for (const std::string& name : req.globals) {
+        uint64_t address = 0;
+        for (size_t i = 0; i < module.globals.size() && i < r.global_addresses.size(); ++i)
+            if (module.globals[i].name == name) address = r.global_addresses[i];
+        res.global_addresses.push_back(address);
+    }
     if (r.status == trace::RunStatus::Deadlock) {
         res.status = gpu::ResultStatus::Timeout;
         res.message = "the kernel did not finish within " + std::to_string(req.timeout_s) + " s";
         res.partial = true;
+    } else if (r.status == trace::RunStatus::Error && r.message.find("out-of-bounds") != std::string::npos) {
+        res.status = gpu::ResultStatus::Fault;
+        res.message =
+            "the kernel failed on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was "
+            "encountered) [simulated: " +
+            r.message + "]";
+        if (traced && req.trace_buffer == gpu::TraceBuffer::Mapped) {
+            const auto* slots = reinterpret_cast<const trace::Event*>(buffers[events_at].bytes.data());
+            res.partial = true;
+            res.events = trace::complete_events(slots, req.trace_layout, nullptr);
+            res.warps.resize(req.warp_count);
+            std::memcpy(res.warps.data(), buffers[warps_at].bytes.data(), req.warp_count * 4);
+            res.drops_known = !trace::any_stripe_full(slots, req.trace_layout);
+        }
+        return res;
     } else if (r.status != trace::RunStatus::Ok) {
         res.status = gpu::ResultStatus::Error;
         res.message = r.message;
@@ -161,6 +190,7 @@ int main(int argc, char** argv) {
     hello.sm_count = 8;
     hello.memory_bytes = env_mb("SYNCLAB_SIM_WORKER_TOTAL_MB", 139264);
     hello.free_memory_bytes = env_mb("SYNCLAB_SIM_WORKER_FREE_MB", 131072);
+    hello.can_map_host_memory = true; // (its "mapped" trace buffer is as readable after a fault)
     try {
         gpu::write_message(out, gpu::MessageType::Hello, gpu::encode(hello));
         for (;;) {
@@ -172,7 +202,8 @@ int main(int argc, char** argv) {
             gpu::decode(payload, request);
             const gpu::RunResult result = run(request);
             gpu::write_message(out, gpu::MessageType::Result, gpu::encode(result));
-            if (result.status == gpu::ResultStatus::Timeout) return 0; // as the real worker does
+            if (result.status == gpu::ResultStatus::Timeout || result.status == gpu::ResultStatus::Fault)
+                return 0; // as the real worker does
         }
     } catch (const gpu::ProtocolError& e) {
         std::cerr << "synclab-sim-worker: " << e.what() << "\n";

@@ -328,6 +328,19 @@ TEST(PlanText, WhatWasChosenAndWhy) {
     EXPECT_TRUE(
         contains(gpu::plan_summary(p), "(5 of 256) may have lost events (the drop counts could not be read)"))
         << gpu::plan_summary(p);
+    // A first launch into device memory faulted: traced again into mapped memory (gpu::launch_traced).
+    p = {};
+    p.blocks = 2;
+    p.launches = 2;
+    p.first_capacity = p.capacity = uint64_t(1) << 22;
+    p.first_fault = "the kernel failed on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was "
+                    "encountered)";
+    EXPECT_EQ(
+        gpu::plan_summary(p),
+        "the first traced launch failed (the kernel failed on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS (an "
+        "illegal memory access was encountered)) with its events in device memory, which a fault leaves "
+        "unreadable; traced again into 4.2 M events (128 MB) of host-mapped memory, which can be read "
+        "after a fault");
 }
 
 } // namespace

@@ -20,8 +20,9 @@ namespace {
 
 using analysis::FindingKind;
 using Kinds = std::vector<FindingKind>;
-const Kinds kAll = {FindingKind::Race, FindingKind::BarrierDivergence, FindingKind::LostUpdate,
-                    FindingKind::Deadlock, FindingKind::StaleRead, FindingKind::Contention};
+const Kinds kAll = {FindingKind::Race,       FindingKind::BarrierDivergence, FindingKind::LostUpdate,
+                    FindingKind::Deadlock,   FindingKind::StaleRead,         FindingKind::Contention,
+                    FindingKind::OutOfBounds};
 // The correctness findings: a clean variant must not have any of them (contention, a performance
 // finding, is the lead's to add to the atomics lessons' expectations).
 const Kinds kCorrectness = {FindingKind::Race, FindingKind::BarrierDivergence, FindingKind::LostUpdate,
@@ -442,7 +443,8 @@ TEST(scenario_catalog, FindingKindsByName) {
     EXPECT_FALSE(parse_finding_kind("Race", untouched));
     EXPECT_FALSE(parse_finding_kind("", untouched));
     EXPECT_EQ(untouched, FindingKind::Deadlock);
-    EXPECT_EQ(finding_kind_names(), "race, barrier_divergence, lost_update, deadlock, stale_read, contention");
+    EXPECT_EQ(finding_kind_names(),
+              "race, barrier_divergence, lost_update, deadlock, stale_read, contention, out_of_bounds");
     EXPECT_EQ(run_status_names(), "ok, deadlock, budget, error, timeout, cancelled");
     WrongOutputs w = WrongOutputs::Unchecked;
     EXPECT_TRUE(parse_wrong_outputs("never", w));

@@ -110,7 +110,7 @@ TEST(LessonErrors, UnknownFindingKindStatusOrOutputs) {
     Files f;
     f.toml = with(f.toml, "must_find = [\"race\"]", "must_find = [\"raze\"]");
     expect_error(f, "lesson.toml:23: variant 'missing_barrier': unknown finding kind 'raze' (race, "
-                    "barrier_divergence, lost_update, deadlock, stale_read, contention)");
+                    "barrier_divergence, lost_update, deadlock, stale_read, contention, out_of_bounds)");
     Files g;
     g.toml = with(g.toml, "wrong_outputs = \"possible\"", "wrong_outputs = \"possible\"\nstatus = \"hang\"");
     expect_error(g, "lesson.toml:26: variant 'missing_barrier': unknown status 'hang' (ok, deadlock, budget, "

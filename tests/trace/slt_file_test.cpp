@@ -8,6 +8,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <sys/resource.h>
@@ -575,6 +576,37 @@ TEST(trace_slt, GoldenFileWithAMemoryMap) {
     EXPECT_EQ(on_disk.size(), slt_file_size(golden));
     EXPECT_EQ(test::find_sections(on_disk).back().tag, test::tag_of("MMAP"));
     EXPECT_TRUE(load_trace(golden_path(3)).memory.empty()) << "a file without MMAP has no names";
+}
+
+// Whether the map holds every global allocation (MemoryMap::complete, which the bounds check needs)
+// is the header's flag bit 0: kept with the regions, kept for a complete map without regions (no
+// MMAP section), and absent from the files written before it (they load as not complete). A flag
+// bit this reader does not know is ignored, as the format promises older readers.
+TEST(trace_slt, TheMemoryMapKeepsWhetherItIsComplete) {
+    Trace complete = make_golden_memory_map_trace();
+    complete.memory.set_complete(true);
+    std::vector<uint8_t> bytes = serialize(complete);
+    uint32_t flags = 0;
+    std::memcpy(&flags, bytes.data() + 16, 4);
+    EXPECT_EQ(flags, kSltFlagCompleteMemoryMap);
+    Trace loaded = deserialize(bytes, "complete.slt");
+    expect_same_trace(complete, loaded);
+    EXPECT_TRUE(loaded.memory.complete());
+    EXPECT_EQ(test::find_sections(bytes).back().tag, test::tag_of("MMAP"));
+
+    Trace no_regions = make_golden_trace();
+    no_regions.memory.set_complete(true);
+    bytes = serialize(no_regions);
+    EXPECT_NE(test::find_sections(bytes).back().tag, test::tag_of("MMAP"));
+    EXPECT_TRUE(deserialize(bytes, "empty.slt").memory.complete());
+
+    EXPECT_FALSE(deserialize(serialize(make_golden_memory_map_trace()), "names.slt").memory.complete());
+    EXPECT_FALSE(load_trace(golden_path(3)).memory.complete()) << "a file from before the flag";
+
+    bytes = serialize(complete);
+    test::put_at<uint32_t>(bytes, 16, kSltFlagCompleteMemoryMap | (1u << 7));
+    test::fix_checksums(bytes);
+    EXPECT_TRUE(deserialize(bytes, "newer.slt").memory.complete());
 }
 
 TEST(trace_slt, AMalformedMemoryMapIsAnErrorNamingTheSectionAndOffset) {
