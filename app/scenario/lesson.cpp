@@ -582,6 +582,15 @@ class Builder {
                     v.expect.must_not_find.end())
                     fail(line_of(*t, "must_not_find"),
                          where + "'" + analysis::to_string(k) + "' is in both must_find and must_not_find");
+            // A memory error is never part of a lesson unless it says so: an out-of-bounds access in
+            // a lesson's kernel is a bug of the lesson, whatever its lists name.
+            auto listed = [&](analysis::FindingKind k) {
+                return std::find(v.expect.must_find.begin(), v.expect.must_find.end(), k) != v.expect.must_find.end() ||
+                       std::find(v.expect.must_not_find.begin(), v.expect.must_not_find.end(), k) !=
+                           v.expect.must_not_find.end();
+            };
+            if (!listed(analysis::FindingKind::OutOfBounds))
+                v.expect.must_not_find.push_back(analysis::FindingKind::OutOfBounds);
             const Value* wrong = field(*t, "wrong_outputs", Kind::String, where);
             if (!parse_wrong_outputs(wrong->string, v.expect.wrong_outputs))
                 fail(wrong->line, where + "unknown wrong_outputs '" + wrong->string +

@@ -11,7 +11,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace synclab::ui {
 
@@ -83,7 +85,22 @@ ImVec4 since(ImVec2 start) {
 
 // [SECTION] Choices ---------------------------------------------------------------------------------
 
-void draw_prediction_pickers(Prediction& p, Language language, const LessonFrameText& words) {
+// The findings a student may predict: every kind, but a memory error only in a lesson about one (it
+// is never part of a lesson by accident, scenario/lesson.cpp), so that the row stays one line.
+std::vector<analysis::FindingKind> prediction_kinds(const scenario::Scenario& s) {
+    std::vector<analysis::FindingKind> out;
+    for (analysis::FindingKind kind : scenario::all_finding_kinds()) {
+        bool taught = kind != analysis::FindingKind::OutOfBounds;
+        for (const scenario::Variant& v : s.variants)
+            taught = taught || std::find(v.expect.must_find.begin(), v.expect.must_find.end(), kind) !=
+                                   v.expect.must_find.end();
+        if (taught) out.push_back(kind);
+    }
+    return out;
+}
+
+void draw_prediction_pickers(Prediction& p, const scenario::Scenario& s, Language language,
+                             const LessonFrameText& words) {
     ImGui::PushID("prediction");
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(words.results_q);
@@ -98,7 +115,7 @@ void draw_prediction_pickers(Prediction& p, Language language, const LessonFrame
         p.finding_set = true;
         p.finding.reset();
     }
-    for (analysis::FindingKind kind : scenario::all_finding_kinds()) {
+    for (analysis::FindingKind kind : prediction_kinds(s)) {
         const std::string label = kind_words(kind, language, false) + "##kind" + std::to_string(int(kind));
         if (radio(label.c_str(), p.finding_set && p.finding == kind, false)) {
             p.finding_set = true;
@@ -160,7 +177,7 @@ void PredictCard::draw_question(const AppState& state, const scenario::Scenario&
     if (!state.predict) return;
     const ImVec2 start = ImGui::GetCursorScreenPos();
     widgets::heading(words.your_prediction, p.accent);
-    draw_prediction_pickers(prediction, language, words);
+    draw_prediction_pickers(prediction, s, language, words);
     rects_.choices = since(start);
     if (!variant_revealed(state.predict, prediction, ran)) widgets::disabled_wrapped(words.predict_hint);
 }
