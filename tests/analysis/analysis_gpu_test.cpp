@@ -20,6 +20,8 @@
 namespace synclab::analysis {
 namespace {
 
+using testing::out_of_bounds;
+
 const ptx::Module& module(const std::string& name, std::string* text = nullptr) {
     static std::map<std::string, std::pair<std::string, ptx::Module>> modules;
     auto it = modules.find(name);
@@ -169,13 +171,6 @@ runner::RunOptions gpu_options() {
     o.gpu.worker = SYNCLAB_GPU_WORKER;
     o.gpu.timeout_s = 3;
     return o;
-}
-
-std::vector<Finding> out_of_bounds(const std::vector<Finding>& findings) {
-    std::vector<Finding> out;
-    for (const Finding& f : findings)
-        if (f.kind == FindingKind::OutOfBounds) out.push_back(f);
-    return out;
 }
 
 // Issue 20 on a GPU: thread i of 2 blocks of 64 writes a[i * 1024] into 16 ints. The H200 let such

@@ -13,6 +13,8 @@
 namespace synclab::analysis {
 namespace {
 
+using testing::out_of_bounds;
+
 using testing::bounds_job;
 using testing::far_write_job;
 
@@ -25,13 +27,6 @@ runner::RunOptions sim_options(sim::Schedule schedule, uint64_t seed = 1) {
     o.schedule = schedule;
     o.seed = seed;
     return o;
-}
-
-std::vector<Finding> out_of_bounds(const std::vector<Finding>& findings) {
-    std::vector<Finding> out;
-    for (const Finding& f : findings)
-        if (f.kind == FindingKind::OutOfBounds) out.push_back(f);
-    return out;
 }
 
 std::string dump(const std::vector<Finding>& findings) {

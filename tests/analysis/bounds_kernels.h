@@ -72,4 +72,12 @@ inline runner::KernelJob far_write_job() {
     return bounds_job("_Z22write_far_past_the_endPi", 2, 64, {{"a", 16}});
 }
 
+// The out-of-bounds findings among `findings`.
+inline std::vector<Finding> out_of_bounds(const std::vector<Finding>& findings) {
+    std::vector<Finding> out;
+    for (const Finding& f : findings)
+        if (f.kind == FindingKind::OutOfBounds) out.push_back(f);
+    return out;
+}
+
 } // namespace synclab::analysis::testing
