@@ -122,21 +122,22 @@ class Run {
     // events and budgets (events.cpp)
     size_t emit(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
                 uint64_t value, uint8_t flags) {
-        std::vector<trace::Event>& events = trace_->events;
-        if (events.size() == event_room_) grow_events();
-        events.push_back(trace::Event{tick_, address, static_cast<uint32_t>(value), warp.global_first + lane,
-                                      0, static_cast<uint16_t>(pc), kind, flags});
-        if (timing_) trace_->timing.push_back({warp.modelled_cycles, 0, 0});
-        return events.size() - 1;
+        return append(kind, warp, lane, pc, address, value, flags, {warp.modelled_cycles, 0, 0});
     }
     // A memory event with the cost model's timing of its lane.
     void emit_timed(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
                     uint64_t value, uint8_t flags) {
-        const size_t i = emit(kind, warp, lane, pc, address, value, flags);
-        if (timing_) {
-            const LaneTiming& t = lane_timing_[lane];
-            trace_->timing[i] = {t.issue, t.latency, t.queue_depth};
-        }
+        const LaneTiming& t = lane_timing_[lane];
+        append(kind, warp, lane, pc, address, value, flags, {t.issue, t.latency, t.queue_depth});
+    }
+    size_t append(trace::EventKind kind, const Warp& warp, uint32_t lane, uint32_t pc, uint64_t address,
+                  uint64_t value, uint8_t flags, const trace::EventTiming& timing) {
+        std::vector<trace::Event>& events = trace_->events;
+        if (events.size() == event_room_) grow_events();
+        events.push_back(trace::Event{tick_, address, static_cast<uint32_t>(value), warp.global_first + lane,
+                                      0, static_cast<uint16_t>(pc), kind, flags});
+        if (timing_) trace_->timing.push_back(timing);
+        return events.size() - 1;
     }
     uint64_t event_bytes() const { return sizeof(trace::Event) + (timing_ ? sizeof(trace::EventTiming) : 0); }
     // Times a warp-instruction's access at the warp's clock (no-op without the cost model).

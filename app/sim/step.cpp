@@ -47,6 +47,20 @@ static bool splits_at(const ptx::Instruction& in) {
            in.space != ptx::Space::Const;
 }
 
+// A predicate register's lanes (0 or 1 each) as a lane mask, branch-free: eight lanes at a time,
+// their bits packed one per byte and gathered into one byte by a multiplication (the bytes' bits
+// land at 56..63 without carries). Lanes outside the group are masked off by the caller.
+static uint32_t predicate_bits(const uint64_t* p) {
+    uint32_t set = 0;
+    for (uint32_t l = 0; l < kWarpSize; l += 8) {
+        uint64_t packed = 0;
+        for (uint32_t k = 0; k < 8; ++k)
+            packed |= (p[l + k] & 1) << (8 * k);
+        set |= static_cast<uint32_t>((packed * 0x0102040810204080ull) >> 56) << l;
+    }
+    return set;
+}
+
 void Run::step(Warp& warp) {
     // Held-back lanes rejoin when their time is up, or when nothing else of the warp can run.
     if (warp.held_mask && (--warp.held_steps == 0 || (warp.ready_mask & ~warp.held_mask) == 0))
@@ -79,11 +93,8 @@ void Run::step(Warp& warp) {
     // Guard predicate: lanes whose guard is false only move on.
     uint32_t mask = group;
     if (in.guard != Operand::kNoReg) {
-        const uint64_t* p = reg(warp, in.guard);
-        uint32_t set = 0;
-        for (uint32_t l = 0; l < kWarpSize; ++l) // branch-free: lanes outside the group are masked off
-            set |= static_cast<uint32_t>(p[l] & 1) << l;
-        mask = (in.guard_negated ? ~set : set) & group;
+        mask = (in.guard_negated ? ~predicate_bits(reg(warp, in.guard)) : predicate_bits(reg(warp, in.guard))) &
+               group;
     }
 
     switch (in.op) {

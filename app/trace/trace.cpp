@@ -133,14 +133,17 @@ bool parse_run_status(const std::string& text, RunStatus& out) {
 // never silently becomes a different one in the trace.
 std::vector<ThreadInfo> thread_layout(const Dim3& grid, const Dim3& block) {
     const uint64_t per_block = block.count();
-    std::vector<ThreadInfo> threads(static_cast<size_t>(grid.count() * per_block));
-    for (size_t g = 0; g < threads.size(); ++g) {
-        ThreadInfo& t = threads[g];
-        t.block = static_cast<uint32_t>(g / per_block);
-        t.thread_in_block = static_cast<uint32_t>(g % per_block);
-        t.warp = static_cast<uint16_t>(t.thread_in_block / 32);
-        t.lane = static_cast<uint8_t>(t.thread_in_block % 32);
-    }
+    const uint64_t blocks = grid.count();
+    std::vector<ThreadInfo> threads(static_cast<size_t>(blocks * per_block));
+    // Nested loops, not a division per thread: a simulated launch builds this table every run.
+    ThreadInfo* t = threads.data();
+    for (uint64_t b = 0; b < blocks; ++b)
+        for (uint64_t i = 0; i < per_block; ++i, ++t) {
+            t->block = static_cast<uint32_t>(b);
+            t->thread_in_block = static_cast<uint32_t>(i);
+            t->warp = static_cast<uint16_t>(i / 32);
+            t->lane = static_cast<uint8_t>(i % 32);
+        }
     return threads;
 }
 
