@@ -1,7 +1,7 @@
 #version 330 core
 // One texel per cell (R32F, nearest): the cell's value, or a negative value where it has no data
 // (drawn in u_empty, not in the coldest colour). The value is placed in u_range on a linear or log
-// scale and coloured by interpolating u_stops (app/ui/colour_map.cpp holds the stops: the legend and
+// scale and coloured by interpolating u_stops (app/ui/model/colour_map.cpp holds the stops: the legend and
 // the tests read the same table).
 const int kStops = 9;
 uniform sampler2D u_cells;

@@ -14,7 +14,7 @@
 //      error          it failed otherwise (a fault, a trap)
 //      cancelled      it was cancelled
 //    A right outcome of a broken kernel is luck, not a virtue: the findings say why (the app colours a
-//    right run with findings as a warning, ui/outcome_words.h).
+//    right run with findings as a warning, ui/model/outcome_words.h).
 // 2. Whether it matched the lesson (LessonMatch): "as expected" (the lesson's expectation held: a hang
 //    of a variant that should hang is as expected) or "a surprise". A match is never "good": it sits
 //    beside wrong outputs and hangs.
@@ -23,7 +23,7 @@
 //    and is not what the reference computes (a weak outcome: "flag seen, data stale") is a warning,
 //    never good; a forbidden one that was seen is the model broken.
 //
-// English words here (the CLI's); ui/outcome_words.h gives them in English and Chinese, with colours.
+// English words here (the CLI's); ui/model/outcome_words.h gives them in English and Chinese, with colours.
 #pragma once
 
 #include "runner/runner.h"

@@ -8,7 +8,7 @@
 //   bench_heatmap --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
 // zoom: 1 = the whole run in view, 100 = 1 % of it, 10000 = 0.01 % (few events: the exact path).
-#include "ui/heatmap_model.h"
+#include "ui/core/heatmap_model.h"
 
 #include <benchmark/benchmark.h>
 

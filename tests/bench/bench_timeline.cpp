@@ -8,8 +8,8 @@
 // block_rows: 0 = every block open (~44 warp rows on screen), 1 = blocks closed (~42 block rows, each
 // holding 1/64 of the events: the densest rows). Counters: items (event marks drawn, folded ones
 // included), rows (visible rows), vertices (ImGui's, full frame).
-#include "ui/timeline_model.h"
-#include "ui/timeline_view.h"
+#include "ui/model/timeline_model.h"
+#include "ui/views/timeline_view.h"
 
 #include <benchmark/benchmark.h>
 #include <imgui.h>

@@ -16,8 +16,8 @@
 #include "gpu/client.h"
 #include "gpu/require_gpu.h"
 #include "runner/runner.h"
-#include "ui/gpu_probe.h"
-#include "ui/run_controller.h"
+#include "ui/core/gpu_probe.h"
+#include "ui/core/run_controller.h"
 
 #include <gtest/gtest.h>
 

@@ -4,14 +4,14 @@
 // display needed.
 #include "cli/run_options.h"
 #include "scenario/scenario.h"
-#include "ui/callout_view.h"
-#include "ui/gpu_probe.h"
-#include "ui/key_queue.h"
-#include "ui/live_trace.h"
-#include "ui/run_controller.h"
-#include "ui/script.h"
-#include "ui/settings.h"
-#include "ui/source_lines.h"
+#include "ui/views/callout_view.h"
+#include "ui/core/gpu_probe.h"
+#include "ui/model/key_queue.h"
+#include "ui/core/live_trace.h"
+#include "ui/core/run_controller.h"
+#include "ui/shell/script.h"
+#include "ui/model/settings.h"
+#include "ui/model/source_lines.h"
 
 #include <gtest/gtest.h>
 

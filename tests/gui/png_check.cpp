@@ -39,8 +39,8 @@
 //   [SECTION] English left in a Chinese frame
 //   [SECTION] Main
 #include "scenario/scenario.h"
-#include "ui/colour_map.h"
-#include "ui/theme.h"
+#include "ui/model/colour_map.h"
+#include "ui/model/theme.h"
 
 #include <nlohmann/json.hpp>
 #include <stb/stb_image.h>
@@ -155,7 +155,7 @@ std::optional<Rgb> parse_colour(const std::string& text) {
         {"provenance", theme::kProvenance},
         {"outcome_sim", theme::kOutcomeSim},
         {"outcome_gpu", theme::kOutcomeGpu},
-        // The heatmap colour map's ends (ui/colour_map.h: the shader's stops), IM_COL32 packed.
+        // The heatmap colour map's ends (ui/model/colour_map.h: the shader's stops), IM_COL32 packed.
         {"heat_hot", heat::colour_u32(1.0f)},
         {"heat_cold", heat::colour_u32(0.0f)},
         // Text inks (theme::Palette): outcome words, normal and presenter theme.
@@ -363,7 +363,7 @@ std::vector<std::string> english_words(const std::string& quoted_text) {
     return out;
 }
 
-// Fails for every drawn text of `layout` (the app's "drawn_text", see app/ui/drawn_text.h) that has an
+// Fails for every drawn text of `layout` (the app's "drawn_text", see app/ui/shell/drawn_text.h) that has an
 // English word or a missing glyph (U+FFFD or "??"), but for the source code itself (region source_code).
 void check_no_english(const Layout& layout, const std::string& name, Failures& fail) {
     if (!layout.doc.contains("drawn_text")) {

@@ -1,7 +1,7 @@
 // Every text/background pair the views draw, in the normal and the presenter theme, reads at a
 // contrast ratio of at least 4.5:1 (WCAG 2 relative luminance); the worst pairs are printed.
 #include "scenario/scenario.h"
-#include "ui/theme.h"
+#include "ui/model/theme.h"
 
 #include <gtest/gtest.h>
 

@@ -9,17 +9,17 @@
 //   [SECTION] The expectation as a sentence
 //   [SECTION] Predictions
 //   [SECTION] Panels, headless
-#include "ui/callout_view.h"
-#include "ui/drawn_text.h"
-#include "ui/findings_panel.h"
-#include "ui/fonts.h"
+#include "ui/views/callout_view.h"
+#include "ui/shell/drawn_text.h"
+#include "ui/views/findings_panel.h"
+#include "ui/shell/fonts.h"
 #include "ui/headless_panel.h" // tests/ui
-#include "ui/lesson_panel.h"
-#include "ui/outcome_words.h"
-#include "ui/predict_card.h"
-#include "ui/source_lines.h"
-#include "ui/theme.h"
-#include "ui/ui_text.h"
+#include "ui/views/lesson_panel.h"
+#include "ui/model/outcome_words.h"
+#include "ui/views/predict_card.h"
+#include "ui/model/source_lines.h"
+#include "ui/model/theme.h"
+#include "ui/model/ui_text.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -355,7 +355,7 @@ TEST(ExpectationSentence, AHangSaysSo) {
 
 // Whether the app's CJK font atlas has a glyph for every character of `text`: it holds ImGui's common
 // simplified Chinese set, CJK punctuation and full-width forms, and every character of the lessons'
-// Chinese texts and the UI's own words (app/ui/fonts.cpp). A word outside those shows as a missing-glyph
+// Chinese texts and the UI's own words (app/ui/shell/fonts.cpp). A word outside those shows as a missing-glyph
 // box (it did: 歧).
 bool font_covers(const std::string& text, std::string* missing) {
     static const std::vector<ImWchar> ranges = [] {

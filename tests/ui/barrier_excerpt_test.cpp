@@ -1,9 +1,9 @@
-// Presenter compare's excerpt of the correct run's barrier lines (app/ui/barrier_excerpt.h): which
+// Presenter compare's excerpt of the correct run's barrier lines (app/ui/views/barrier_excerpt.h): which
 // lines it shows (pure), and the excerpt drawn headless for a real correct run beside its source.
 #include "headless_panel.h"
 #include "timeline_test_util.h"
-#include "ui/barrier_excerpt.h"
-#include "ui/source_lines.h"
+#include "ui/views/barrier_excerpt.h"
+#include "ui/model/source_lines.h"
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"

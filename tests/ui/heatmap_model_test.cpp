@@ -2,8 +2,8 @@
 // queue depth), per-thread latencies (cost model and [latency] buffers), the block x thread and SM x
 // warp grids, hovering, and the colour map the shader and legend share. Synthetic traces with chosen
 // Trace::timing: every expected value below is counted from the events the test made.
-#include "ui/colour_map.h"
-#include "ui/heatmap_model.h"
+#include "ui/model/colour_map.h"
+#include "ui/core/heatmap_model.h"
 
 #include <gtest/gtest.h>
 

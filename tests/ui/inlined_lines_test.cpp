@@ -4,11 +4,11 @@
 // header's helper (tests/cli/data/header_helper.cu). The source view lights the line where the
 // access is (the helper's, innermost), or, for a header's line, the kernel's line that calls it,
 // never the header's line number in the kernel's file; the finding's words name the calls.
-#include "ui/callout_view.h"
-#include "ui/findings_panel.h"
-#include "ui/source_lines.h"
-#include "ui/source_view.h"
-#include "ui/theme.h"
+#include "ui/views/callout_view.h"
+#include "ui/views/findings_panel.h"
+#include "ui/model/source_lines.h"
+#include "ui/views/source_view.h"
+#include "ui/model/theme.h"
 
 #include "headless_panel.h"
 

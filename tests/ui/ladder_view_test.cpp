@@ -2,10 +2,10 @@
 // bars in their colours (the baseline apart), its words, "not modelled" without bars, a ladder of
 // another lesson not shown, the Run button's request; the heatmap without GL says so and still draws
 // its legend in the colour map's colours.
-#include "ui/colour_map.h"
-#include "ui/heatmap_view.h"
-#include "ui/ladder_view.h"
-#include "ui/theme.h"
+#include "ui/model/colour_map.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/ladder_view.h"
+#include "ui/model/theme.h"
 
 #include "ui/headless_panel.h"
 

@@ -1,6 +1,6 @@
-// The layout rules (ui/layout_plan.h) on the screens the app is used on: a 1366x768 laptop, a
+// The layout rules (ui/model/layout_plan.h) on the screens the app is used on: a 1366x768 laptop, a
 // 1280x720 projector, 1600x900 and 1920x1080.
-#include "ui/layout_plan.h"
+#include "ui/model/layout_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -3,12 +3,12 @@
 // drawn headless: a forbidden outcome that appeared is drawn red, the bars in the simulator's colour,
 // a click on a row asks to open the run that produced it, the Run button asks for the runs. Then the
 // job the App would start, run for real: its record carries the histogram.
-#include "ui/drawn_text.h"
-#include "ui/outcome_words.h"
-#include "ui/outcomes_view.h"
-#include "ui/run_controller.h"
-#include "ui/theme.h"
-#include "ui/ui_text.h"
+#include "ui/shell/drawn_text.h"
+#include "ui/model/outcome_words.h"
+#include "ui/views/outcomes_view.h"
+#include "ui/core/run_controller.h"
+#include "ui/model/theme.h"
+#include "ui/model/ui_text.h"
 
 #include "ui/headless_panel.h"
 

@@ -1,9 +1,9 @@
 // The output grid's pure part: which elements are wrong, how elements map to cells and rows (and fold
 // for large outputs), the caption and hover words, and explaining a clicked cell through the runner's
 // real stencil run (the marks the source view and the timeline draw).
-#include "ui/output_grid.h"
-#include "ui/source_lines.h"
-#include "ui/theme.h"
+#include "ui/views/output_grid.h"
+#include "ui/model/source_lines.h"
+#include "ui/model/theme.h"
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"

@@ -12,13 +12,13 @@
 //   [SECTION] Headless ImGui harness
 //   [SECTION] Smoke: every panel, every state
 //   [SECTION] Clicks raise requests
-#include "ui/findings_panel.h"
-#include "ui/lesson_panel.h"
-#include "ui/run_panel.h"
-#include "ui/scenario_browser.h"
-#include "ui/source_lines.h"
-#include "ui/source_view.h"
-#include "ui/theme.h"
+#include "ui/views/findings_panel.h"
+#include "ui/views/lesson_panel.h"
+#include "ui/views/run_panel.h"
+#include "ui/views/scenario_browser.h"
+#include "ui/model/source_lines.h"
+#include "ui/views/source_view.h"
+#include "ui/model/theme.h"
 
 #include "headless_panel.h"
 

@@ -1,8 +1,8 @@
-// The playhead (app/ui/playback.h): stepping by event and by warp instruction, forward and back; each
+// The playhead (app/ui/model/playback.h): stepping by event and by warp instruction, forward and back; each
 // warp's current line; a block's shared memory at the cursor with stale slots; and real runs of the
 // stencil, where the broken variant's loads read stale slots and the correct one's never do.
 #include "timeline_test_util.h"
-#include "ui/playback.h"
+#include "ui/model/playback.h"
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"

@@ -2,10 +2,10 @@
 // occupancy binning, the time axis), with no ImGui context; and the view drawn headless (bars in
 // their colours, the never-started strip, one line for a run without residency data, thousands of
 // blocks aggregated into a bounded number of vertices).
-#include "ui/residency_view.h"
+#include "ui/views/residency_view.h"
 
 #include "ui/headless_panel.h"
-#include "ui/theme.h"
+#include "ui/model/theme.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The timeline model (app/ui/timeline_model.h): index, layout, preprocess (visible range, folding,
+// The timeline model (app/ui/model/timeline_model.h): index, layout, preprocess (visible range, folding,
 // clipping), finding arrows, hit testing, fit/focus, and one real simulator run.
 //
 // Index of this file
@@ -10,7 +10,7 @@
 // [SECTION] Hit testing, fit, focus
 // [SECTION] A real run
 #include "timeline_test_util.h"
-#include "ui/timeline_model.h"
+#include "ui/model/timeline_model.h"
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"

@@ -3,9 +3,9 @@
 // fit and focus requests, two views sharing one camera (compare mode), hover, drag, label clicks,
 // focus_finding, and row heights following the font size (presenter mode).
 #include "timeline_test_util.h"
-#include "ui/live_trace.h"
-#include "ui/theme.h"
-#include "ui/timeline_view.h"
+#include "ui/core/live_trace.h"
+#include "ui/model/theme.h"
+#include "ui/views/timeline_view.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

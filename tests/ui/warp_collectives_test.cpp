@@ -1,9 +1,9 @@
-// Warp collectives on the timeline (app/ui/warp_collectives.h and their part of timeline_model):
+// Warp collectives on the timeline (app/ui/model/warp_collectives.h and their part of timeline_model):
 // grouping lane events into one mark per warp execution, the masks a mark shows (gave / received /
 // voted), its frame items on warp rows (folding, clipping, hit testing) and its hover words.
 #include "timeline_test_util.h"
-#include "ui/timeline_model.h"
-#include "ui/warp_collectives.h"
+#include "ui/model/timeline_model.h"
+#include "ui/model/warp_collectives.h"
 
 #include <gtest/gtest.h>
 

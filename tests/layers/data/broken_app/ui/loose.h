@@ -1,0 +1,2 @@
+// Deliberately misplaced: app/ui holds modules in folders.
+#pragma once
