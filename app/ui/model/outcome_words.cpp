@@ -5,10 +5,12 @@
 //   [SECTION] A memory model's verdict on an outcome
 //   [SECTION] The expected verdict as a sentence
 //   [SECTION] Predict, then run
+//   [SECTION] A run's result in one line
 #include "ui/model/outcome_words.h"
 
 #include "analysis/finding_kinds.h"
-
+#include "ui/model/lesson_library.h"
+#include "ui/model/source_lines.h"
 #include "ui/model/value_format.h"
 
 #include <algorithm>
@@ -468,6 +470,23 @@ std::vector<PredictionPart> check_prediction(const Prediction& p, const runner::
         parts.push_back(part);
     }
     return parts;
+}
+
+// [SECTION] A run's result in one line ----------------------------------------------------------------
+
+std::optional<runner::LessonMatch> record_match(const RunRecord& r) {
+    const scenario::Scenario* s = r.scenario_id.empty() ? nullptr : lessons().find(r.scenario_id);
+    const scenario::Variant* v = s ? s->find_variant(r.variant_id) : nullptr;
+    if (v == nullptr) return std::nullopt;
+    const Badge badge = badge_for(*v, r);
+    if (!badge.ran) return std::nullopt;
+    return badge.match;
+}
+
+std::string record_summary_words(const RunRecord& r, Language language) {
+    std::string out = outcome_of(r.summary, language).words;
+    if (const auto match = record_match(r)) out += " \u00b7 " + std::string(match_word(*match, language));
+    return out;
 }
 
 } // namespace synclab::ui

@@ -129,4 +129,12 @@ struct PredictionPart {
 std::vector<PredictionPart> check_prediction(const Prediction& prediction, const runner::RunSummary& summary,
                                              Language language);
 
+// A run's result in one line (the status line, run_summary_line.h draws it):
+// Whether a record matched its lesson; nullopt where that is no lesson's verdict (a loaded trace of
+// a user's kernel, a GPU run, a cancelled or live one: source_lines.h's badge_for).
+std::optional<runner::LessonMatch> record_match(const RunRecord& record);
+
+// The line as words: the outcome's, then " · " and the match's where there is one.
+std::string record_summary_words(const RunRecord& record, Language language);
+
 } // namespace synclab::ui

@@ -7,12 +7,11 @@
 //   [SECTION] Timelines
 //   [SECTION] Menu bar, status line, modals
 //   [SECTION] Requests
-//   [SECTION] Runs
-//   [SECTION] Files
+//   [SECTION] Findings
+//   [SECTION] Settings
+// (runs, their results and files: ui/model/run_director.cpp)
 #include "ui/shell/app.h"
 
-#include "trace/chrome_export.h"
-#include "trace/slt_file.h"
 #include "ui/model/layout_plan.h"
 #include "ui/model/outcome_words.h"
 #include "ui/model/lesson_library.h"
@@ -38,10 +37,6 @@ namespace synclab::ui {
 namespace {
 
 // [SECTION] Small helpers (splitters, colours, record summaries)
-
-std::string variant_key(const std::string& scenario, const std::string& variant) {
-    return scenario + "/" + variant;
-}
 
 ImVec4 colour(uint32_t rgba) {
     return ImGui::ColorConvertU32ToFloat4(rgba);
@@ -109,7 +104,7 @@ void warning_disc(uint32_t rgba) {
 
 App::App(Shell& shell, AppOptions options) : shell_(shell), options_(std::move(options)) {}
 
-App::~App() = default; // runs_ cancels and joins its worker
+App::~App() = default; // director_ cancels and joins its worker
 
 void App::init() {
     // "Predict, then run": the app opens on the lesson, not on an empty timeline.
@@ -142,9 +137,7 @@ void App::init() {
     // The GPU choice stays disabled until the worker has answered (seconds where there is a GPU:
     // cuInit and the device query), which happens off the UI thread.
     run_panel_.set_gpu_backend(false, ui_text(Language::En).shell.checking_gpu.s);
-    gpu_probe_.start();
-    seen_scenario_ = state_.scenario;
-    seen_variant_ = state_.variant;
+    director_.start();
 }
 
 float App::wanted_font_scale() const {
@@ -349,33 +342,8 @@ bool App::select(const std::string& scenario_id, const std::string& variant_id, 
     state_.variant = v;
     // Now, not at the next frame: what the caller sets next for this lesson (a script's --memory)
     // must not be reset as if the selection had moved after it.
-    on_selection_changed();
+    director_.follow_selection();
     return true;
-}
-
-// Views change state.scenario/variant directly; this runs once per change, whoever made it.
-void App::on_selection_changed() {
-    // The memory model and step budget picked in the run panel were for that lesson: another lesson
-    // starts at its own.
-    if (state_.scenario != seen_scenario_) {
-        state_.controls.memory.reset();
-        state_.controls.max_steps.reset();
-    }
-    seen_scenario_ = state_.scenario;
-    seen_variant_ = state_.variant;
-    state_.selection = Selection{};
-    state_.camera = TimelineCamera{};
-    state_.current = nullptr;
-    if (state_.scenario && state_.variant) {
-        const auto it = last_runs_.find(variant_key(state_.scenario->id, state_.variant->id));
-        if (it != last_runs_.end()) state_.current = it->second;
-    }
-    // Compare records belong to one scenario; another scenario's would compare the wrong kernels.
-    if (state_.compare_right &&
-        (!state_.scenario || state_.compare_right->scenario_id != state_.scenario->id)) {
-        state_.compare_left = nullptr;
-        state_.compare_right = nullptr;
-    }
 }
 
 // [SECTION] Frame and layouts
@@ -393,10 +361,10 @@ void App::note_source_columns() {
 
 void App::frame() {
     regions_.clear();
-    poll_gpu_probe();
-    poll_runs();
+    // The run panel offers the GPU once the probe said it is there, and says why not where it is not.
+    if (director_.poll()) run_panel_.set_gpu_backend(state_.gpu.available, state_.gpu.reason);
     handle_keys();
-    if (state_.scenario != seen_scenario_ || state_.variant != seen_variant_) on_selection_changed();
+    director_.follow_selection();
     if (state_.focus_view != seen_view_) {
         seen_view_ = state_.focus_view;
         select_tab_ = true;
@@ -848,7 +816,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
             const UiText& t = ui_text(shown_language(state_));
             const std::string hint = fill(t.shell.compare_hint, {t.run.run_both.s});
-            ImGui::TextWrapped("%s", runs_.busy() ? t.shell.running_both.s : hint.c_str());
+            ImGui::TextWrapped("%s", director_.busy() ? t.shell.running_both.s : hint.c_str());
             ImGui::PopStyleColor();
             ImGui::EndChild();
             return;
@@ -902,7 +870,7 @@ void App::draw_timelines(ImVec2 size, bool stacked) {
     } else {
         ImGui::Dummy(ImVec2(0, em));
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", runs_.busy() ? ui_text(shown_language(state_)).shell.running.s
+        ImGui::TextWrapped("%s", director_.busy() ? ui_text(shown_language(state_)).shell.running.s
                                               : ui_text(shown_language(state_)).shell.no_run_timeline.s);
         ImGui::PopStyleColor();
     }
@@ -940,7 +908,7 @@ void App::draw_menu_bar() {
             state_.requests.run = true;
         if (ImGui::MenuItem(t.run.run_both, nullptr, false, state_.variant != nullptr))
             state_.requests.run_both = true;
-        if (ImGui::MenuItem(t.menu.cancel, nullptr, false, runs_.busy())) state_.requests.cancel = true;
+        if (ImGui::MenuItem(t.menu.cancel, nullptr, false, director_.busy())) state_.requests.cancel = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(id(t.menu.view, "menu_view").c_str())) {
@@ -1115,26 +1083,25 @@ void App::draw_error_modal() {
 void App::handle_requests() {
     Requests& r = state_.requests;
     if (r.cancel) {
-        runs_.cancel();
-        state_.status = ui_text(shown_language(state_)).shell.cancelling;
+        director_.cancel();
     }
     if (r.run_both) {
-        start_run(true);
+        director_.start_run(true);
         state_.compare = true;
     } else if (r.run) {
-        start_run(false);
+        director_.start_run(false);
     }
-    if (r.run_outcomes) start_outcomes();
-    if (r.run_ladder) start_ladder();
-    if (r.open_outcome) open_outcome(*r.open_outcome);
+    if (r.run_outcomes) director_.start_outcomes();
+    if (r.run_ladder) director_.start_ladder();
+    if (r.open_outcome) director_.open_outcome(*r.open_outcome);
     if (r.focus_finding >= 0) focus_finding(r.focus_finding);
     if (r.open_warp && state_.current) {
         TimelineView& view = state_.compare ? compare_right_view_ : timeline_;
         view.open_warp(*state_.current, r.open_warp->first, r.open_warp->second);
     }
-    if (!r.open_trace.empty()) open_trace(r.open_trace);
-    if (!r.save_trace.empty()) save_trace(r.save_trace);
-    if (!r.export_chrome.empty()) export_chrome(r.export_chrome);
+    if (!r.open_trace.empty()) director_.open_trace(r.open_trace);
+    if (!r.save_trace.empty()) director_.save_trace(r.save_trace);
+    if (!r.export_chrome.empty()) director_.export_chrome(r.export_chrome);
     if (!r.save_png.empty()) {
         // Wait one frame so that the menu or modal that asked for it is gone from the picture.
         pending_png_ = r.save_png;
@@ -1155,272 +1122,7 @@ void App::after_render() {
     pending_png_.clear();
 }
 
-// [SECTION] Runs
-
-void App::poll_gpu_probe() {
-    const std::optional<GpuAvailability> found = gpu_probe_.take();
-    if (!found) return;
-    state_.gpu.probing = false;
-    if (!found->available) {
-        mark_gpu_unavailable(found->reason);
-        return;
-    }
-    state_.gpu.available = true;
-    state_.gpu.device = found->device;
-    state_.gpu.reason.clear();
-    run_panel_.set_gpu_backend(true);
-}
-
-void App::mark_gpu_unavailable(const std::string& reason) {
-    state_.gpu.probing = false;
-    state_.gpu.available = false;
-    state_.gpu.reason = reason;
-    run_panel_.set_gpu_backend(false, reason);
-    // A script (or a later settings file) that asked for the GPU gets the simulator, and is told why.
-    if (state_.controls.backend == "gpu") fall_back_to_simulator();
-}
-
-void App::fall_back_to_simulator() {
-    state_.controls.backend = "sim";
-    fallback_note_ = fill(ui_text(shown_language(state_)).shell.fallback,
-                          {gpu_reason_words(state_.gpu.reason, shown_language(state_))});
-    state_.status = fallback_note_;
-}
-
-void App::start_run(bool both) {
-    if (!state_.scenario || !state_.variant) return;
-    // While the probe is still out a GPU run simply starts: it waits for the shared worker the probe
-    // holds and then runs, or comes back saying why it could not (RunRecord::gpu_unavailable).
-    if (state_.controls.backend == "gpu" && !state_.gpu.probing && !state_.gpu.available)
-        fall_back_to_simulator();
-    std::vector<RunJob> jobs;
-    if (both) {
-        // Left: the reference (the first variant that is always correct; not always the first:
-        // lost_update lists the broken one first). Right: the selected variant, or when that is the
-        // reference itself, the first other one: comparing a variant with itself teaches nothing.
-        const auto& variants = state_.scenario->variants;
-        const scenario::Variant* left = &variants.front();
-        for (const scenario::Variant& v : variants)
-            if (v.expect.always_correct()) {
-                left = &v;
-                break;
-            }
-        const scenario::Variant* right = state_.variant;
-        if (right == left)
-            for (const scenario::Variant& v : variants)
-                if (&v != left) {
-                    right = &v;
-                    break;
-                }
-        jobs.push_back(make_scenario_job(*state_.scenario, *left, state_.controls, RunSlot::CompareLeft));
-        jobs.push_back(make_scenario_job(*state_.scenario, *right, state_.controls, RunSlot::CompareRight));
-        state_.status = fill(ui_text(shown_language(state_)).shell.running_pair, {left->id, right->id});
-    } else {
-        jobs.push_back(
-            make_scenario_job(*state_.scenario, *state_.variant, state_.controls, RunSlot::Current));
-        state_.status = fill(ui_text(shown_language(state_)).shell.status_running,
-                             {state_.scenario->id + " / " + state_.variant->id});
-    }
-    runs_.start(std::move(jobs));
-    outcomes_in_flight_ = ladder_in_flight_ = false;
-}
-
-void App::start_outcomes() {
-    if (!state_.scenario || !state_.variant) return;
-    const OutcomeSubject subject = outcome_subject(*state_.scenario);
-    if (!subject.request.wanted()) return;
-    OutcomeRuns& o = state_.outcomes;
-    o.scenario_id = state_.scenario->id;
-    o.variant_id = state_.variant->id;
-    o.sim = nullptr;
-    o.gpu = nullptr;
-    o.error.clear();
-    std::vector<RunJob> jobs;
-    jobs.push_back(make_outcomes_job(*state_.scenario, *state_.variant,
-                                     outcome_run_options(state_.controls, subject, o.runs, false),
-                                     RunSlot::OutcomesSim));
-    // The hardware beside the model, where there is one (untraced launches: its own outcome).
-    if (state_.gpu.available)
-        jobs.push_back(make_outcomes_job(*state_.scenario, *state_.variant,
-                                         outcome_run_options(state_.controls, subject, o.runs, true),
-                                         RunSlot::OutcomesGpu));
-    state_.status = fill(ui_text(shown_language(state_)).outcomes.running,
-                         {state_.scenario->id + " / " + state_.variant->id});
-    runs_.start(std::move(jobs));
-    outcomes_in_flight_ = true;
-    ladder_in_flight_ = false;
-}
-
-void App::start_ladder() {
-    if (!state_.scenario) return;
-    LadderRuns& l = state_.ladder;
-    l.error.clear();
-    Controls c = state_.controls;
-    // The run panel's backend, where it can be used (else the simulator, as a run falls back).
-    if (c.backend == "gpu" && !state_.gpu.available) c.backend = "sim";
-    std::vector<RunJob> jobs;
-    jobs.push_back(make_ladder_job(*state_.scenario, c));
-    state_.status = fill(ui_text(shown_language(state_)).ladder.running, {state_.scenario->id});
-    runs_.start(std::move(jobs));
-    outcomes_in_flight_ = ladder_in_flight_ = false;
-    ladder_in_flight_ = true;
-}
-
-void App::open_outcome(const runner::OutcomeCount& outcome) {
-    const RunRecord* from = state_.outcomes.sim.get();
-    if (!state_.scenario || !state_.variant || from == nullptr) return;
-    // The run that produced it, again, traced, as a run of the selected variant: the same seed with
-    // the same schedule and memory model (the simulator is deterministic per seed), or the same
-    // exhaustive execution replayed from its choices.
-    Controls c = state_.controls;
-    c.backend = "sim";
-    c.schedule = from->options.schedule;
-    c.memory = from->options.memory;
-    c.seed = outcome.seed;
-    c.reps = 1;
-    if (c.schedule == sim::Schedule::Exhaustive) c.replay = outcome.choices;
-    std::vector<RunJob> jobs;
-    jobs.push_back(make_scenario_job(*state_.scenario, *state_.variant, c, RunSlot::Current));
-    state_.status = fill(ui_text(shown_language(state_)).outcomes.opened, {outcome.outcome});
-    runs_.start(std::move(jobs));
-    outcomes_in_flight_ = ladder_in_flight_ = false;
-}
-
-void App::poll_runs() {
-    for (RunDone& done : runs_.poll()) {
-        if (done.provisional) {
-            accept_provisional(done.slot, std::move(done.record));
-            continue;
-        }
-        ++jobs_finished_;
-        const bool outcomes = done.slot == RunSlot::OutcomesSim || done.slot == RunSlot::OutcomesGpu;
-        if (done.slot == RunSlot::Ladder) {
-            // The ladder view's result (or why there is none): the view shows it, no modal.
-            last_job_error_ = done.record ? std::string() : done.error.empty() ? "no result" : done.error;
-            state_.ladder.error = last_job_error_;
-            if (done.record && done.record->ladder) {
-                state_.ladder.result = done.record->ladder;
-                state_.ladder.heat = done.record->ladder_heat;
-                state_.status = fill(ui_text(shown_language(state_)).ladder.done,
-                                     {done.record->ladder->scenario, std::to_string(done.record->ladder->rungs.size())});
-            }
-            continue;
-        }
-        if (outcomes && (!done.error.empty() || !done.record)) {
-            // (e.g. a histogram buffer the kernel does not have: the view says so, no modal)
-            last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
-            state_.outcomes.error = last_job_error_;
-            continue;
-        }
-        if (!done.error.empty() || !done.record) {
-            last_job_error_ = done.error.empty() ? "the job produced no result" : done.error;
-            state_.error = last_job_error_;
-            state_.status = fill(ui_text(shown_language(state_)).shell.failed, {last_job_error_});
-            continue;
-        }
-        last_job_error_.clear();
-        if (!done.record->gpu_unavailable.empty()) mark_gpu_unavailable(done.record->gpu_unavailable);
-        accept_record(done.slot, std::move(done.record));
-    }
-    state_.progress.running = runs_.busy();
-    state_.progress.fraction = runs_.progress();
-    state_.progress.what = state_.progress.running ? runs_.what() : std::string();
-    if (!runs_.busy()) outcomes_in_flight_ = ladder_in_flight_ = false;
-    state_.outcomes.running = outcomes_in_flight_;
-    state_.ladder.running = ladder_in_flight_;
-    state_.ladder.fraction = ladder_in_flight_ ? runs_.progress() : 0.0;
-    state_.outcomes.fraction = outcomes_in_flight_ ? runs_.progress() : 0.0;
-}
-
-void App::accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record) {
-    const RunRecord& r = *record;
-    const scenario::Scenario* s = r.scenario_id.empty() ? nullptr : lessons().find(r.scenario_id);
-    const scenario::Variant* v = s ? s->find_variant(r.variant_id) : nullptr;
-    const std::string key = variant_key(r.scenario_id, r.variant_id);
-    state_.status = r.label + ": " + record_summary(r);
-    if (const std::string sides = gpu_sides_text(r); !sides.empty()) state_.status += " \u00b7 " + sides;
-    if (!r.gpu_unavailable.empty())
-        state_.status = fill(ui_text(shown_language(state_)).shell.gpu_unavailable,
-                             {gpu_reason_words(r.gpu_unavailable, shown_language(state_))});
-    if (!fallback_note_.empty() && slot != RunSlot::Loaded) {
-        state_.status = fallback_note_ + " \u00b7 " + state_.status;
-        if (slot != RunSlot::CompareLeft) fallback_note_.clear();
-    }
-    if (slot == RunSlot::OutcomesSim || slot == RunSlot::OutcomesGpu) {
-        // The outcomes view's counts, kept for the variant they are of (the view shows them only
-        // while it is selected); not a run of the timeline, nor a badge.
-        if (record->scenario_id != state_.outcomes.scenario_id || record->variant_id != state_.outcomes.variant_id)
-            return;
-        // (in the shown language: the outcome counts are not the timeline's run, whose summary the
-        // status line would otherwise translate)
-        if (r.gpu_unavailable.empty())
-            state_.status = fill(ui_text(shown_language(state_)).outcomes.done,
-                                 {record_label(r, shown_language(state_)), thousands(r.summary.reps_run)});
-        (slot == RunSlot::OutcomesSim ? state_.outcomes.sim : state_.outcomes.gpu) = std::move(record);
-        return;
-    }
-    if (slot == RunSlot::Loaded) {
-        // A trace shows what it is of, never the lesson that happened to be selected: a catalog
-        // variant's trace selects that variant (lesson and source match the timeline); a user's
-        // kernel (or a variant this build does not have) selects none, and its own source and PTX
-        // show (choose_source: the record's texts when nothing is selected).
-        state_.scenario = seen_scenario_ = s && v ? s : nullptr;
-        state_.variant = seen_variant_ = s && v ? v : nullptr;
-        if (!(s && v)) {
-            state_.focus_view = View::Source;
-            if (!r.summary.trace.meta.ptx_text.empty()) state_.show_ptx = true;
-        }
-        state_.compare = false;
-        state_.current = std::move(record);
-        state_.selection = Selection{};
-        state_.camera = TimelineCamera{}; // the whole trace, its time axis from 0
-        return;
-    }
-    // The badges are the lessons' verdicts, which are about the simulator (the GPU's outcome is shown
-    // as it is, both sides): a GPU run does not change them (badge_for).
-    if (s && v && r.summary.status != trace::RunStatus::Cancelled && r.gpu_unavailable.empty())
-        last_runs_[key] = record;
-    if (s && v) {
-        if (const Badge badge = badge_for(*v, r); badge.ran) state_.badges[key] = badge;
-    }
-    if (slot == RunSlot::CompareLeft) state_.compare_left = record;
-    if (slot == RunSlot::CompareRight) state_.compare_right = record;
-    // A run becomes current only if its variant is still selected (the user may have moved on); in
-    // compare mode that is the right-hand (selected) one, whose findings the panels then show.
-    // (The right-hand side is not always the selected variant: with the correct one selected it is
-    // the first other one, and its findings are the ones to show and focus.)
-    const bool is_selected =
-        s && v && s == state_.scenario && (v == state_.variant || slot == RunSlot::CompareRight);
-    if (is_selected && slot != RunSlot::CompareLeft) {
-        state_.current = std::move(record);
-        state_.selection = Selection{};
-        state_.camera.fit_requested = true;
-        focus_first_finding();
-    }
-}
-
-// A finished run starts at its most harmful finding (findings come most harmful
-// first): its block open, its threads pinned, both accesses marked and its lines lit, so that a
-// student sees at once what went wrong and where, without touching anything.
-void App::focus_first_finding() {
-    if (state_.current && !state_.current->summary.findings.empty() && !state_.current->provisional)
-        state_.requests.focus_finding = 0;
-}
-
-void App::accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record) {
-    // Live events go where the final record will: the current run of the selected variant (or the
-    // right-hand side of compare mode). Nothing else (badges, last runs) sees a partial record.
-    const RunRecord& r = *record;
-    const bool is_selected = state_.scenario && state_.variant && r.scenario_id == state_.scenario->id &&
-                             r.variant_id == state_.variant->id;
-    if (!is_selected || slot == RunSlot::CompareLeft || slot == RunSlot::Loaded) return;
-    if (slot == RunSlot::CompareRight) state_.compare_right = record;
-    const bool first = !state_.current || !state_.current->provisional;
-    state_.current = std::move(record);
-    if (first) state_.selection = Selection{};
-    // Follow the growing trace: the camera fits it on every update while the kernel runs.
-    state_.camera.fit_requested = true;
-}
+// [SECTION] Findings
 
 void App::focus_finding(int index) {
     const std::shared_ptr<const RunRecord> record = state_.current;
@@ -1441,39 +1143,7 @@ void App::focus_finding(int index) {
     view.focus_finding(*record, index, state_.camera);
 }
 
-// [SECTION] Files
-
-void App::open_trace(const std::string& path) {
-    state_.status = fill(ui_text(shown_language(state_)).shell.opening, {path});
-    runs_.start({make_load_job(path)});
-    outcomes_in_flight_ = ladder_in_flight_ = false;
-}
-
-void App::save_trace(const std::string& path) {
-    if (!state_.current) {
-        state_.error = ui_text(shown_language(state_)).shell.nothing_to_save;
-        return;
-    }
-    try {
-        trace::save_trace(state_.current->summary.trace, path);
-        state_.status = fill(ui_text(shown_language(state_)).shell.saved_trace, {path});
-    } catch (const std::exception& e) {
-        state_.error = fill(ui_text(shown_language(state_)).shell.could_not_save, {e.what()});
-    }
-}
-
-void App::export_chrome(const std::string& path) {
-    if (!state_.current) {
-        state_.error = ui_text(shown_language(state_)).shell.nothing_to_export;
-        return;
-    }
-    try {
-        trace::export_chrome_json(state_.current->summary.trace, path);
-        state_.status = fill(ui_text(shown_language(state_)).shell.wrote_json, {path});
-    } catch (const std::exception& e) {
-        state_.error = fill(ui_text(shown_language(state_)).shell.could_not_export, {e.what()});
-    }
-}
+// [SECTION] Settings
 
 void App::remember_settings() {
     if (!options_.remember_settings) return;

@@ -13,7 +13,6 @@
 #include "ui/views/callout_view.h"
 #include "ui/views/findings_panel.h"
 #include "ui/shell/fonts.h"
-#include "ui/core/gpu_probe.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/help_overlay.h"
 #include "ui/views/ladder_view.h"
@@ -23,9 +22,9 @@
 #include "ui/views/outcomes_view.h"
 #include "ui/views/output_grid.h"
 #include "ui/views/playback_bar.h"
-#include "ui/core/run_controller.h"
 #include "ui/views/run_panel.h"
 #include "ui/views/scenario_browser.h"
+#include "ui/model/run_director.h"
 #include "ui/model/settings.h"
 #include "ui/views/shared_memory_view.h"
 #include "ui/views/source_view.h"
@@ -99,12 +98,12 @@ class App {
     bool select(const std::string& scenario_id, const std::string& variant_id, std::string& error);
 
     // Finished jobs (runs, loaded files) so far, errors included: the scripted mode waits on it.
-    uint64_t jobs_finished() const { return jobs_finished_; }
-    bool busy() const { return runs_.busy(); }
+    uint64_t jobs_finished() const { return director_.jobs_finished(); }
+    bool busy() const { return director_.busy(); }
     // The start-up GPU probe has not answered yet (state().gpu says what it found once it has).
     bool gpu_probing() const { return state_.gpu.probing; }
     // The last error from a job (e.g. a damaged .slt), "" when the last job succeeded.
-    const std::string& last_job_error() const { return last_job_error_; }
+    const std::string& last_job_error() const { return director_.last_job_error(); }
 
   private:
     // [SECTION] helpers, in app.cpp's order
@@ -116,7 +115,6 @@ class App {
     void step_variant(int delta);
     void step_finding(int delta); // ] / [ and, in presenter mode, PgDn / PgUp
     void toggle_compare();
-    void on_selection_changed();
 
     void draw_menu_bar();
     void draw_normal_layout(ImVec2 size);
@@ -139,29 +137,14 @@ class App {
     void note_source_columns(); // "source_column" and "source_code": see SourceView::cuda_code()
 
     void handle_requests();
-    void poll_gpu_probe();
-    void mark_gpu_unavailable(const std::string& reason);
-    void fall_back_to_simulator();
-    void start_run(bool both);
-    void start_outcomes(); // the outcomes view's N runs: simulator, and GPU where there is one
-    void start_ladder();   // the ladder view: every variant of the selected lesson, timed
-    void open_outcome(const runner::OutcomeCount& outcome); // one run that produced it, traced
-    void poll_runs();
-    void accept_record(RunSlot slot, std::shared_ptr<const RunRecord> record);
-    void accept_provisional(RunSlot slot, std::shared_ptr<const RunRecord> record);
     void focus_finding(int index);
-    void focus_first_finding();
-    void open_trace(const std::string& path);
-    void save_trace(const std::string& path);
-    void export_chrome(const std::string& path);
     void remember_settings();
 
     Shell& shell_;
     AppOptions options_;
     AppState state_;
     Fonts fonts_;
-    RunController runs_;
-    GpuProbe gpu_probe_; // after runs_: destroyed first (joins the probe; the runs' worker after it)
+    RunDirector director_{state_}; // the runs, the GPU probe, which run is current
 
     ScenarioBrowser browser_;
     RunPanel run_panel_;
@@ -188,16 +171,10 @@ class App {
     // The fonts/style currently built, to notice when presenter mode changes.
     bool built_presenter_ = false;
     float built_scale_ = 0;
-    // Selection seen last frame (views change it directly).
-    const scenario::Scenario* seen_scenario_ = nullptr;
-    const scenario::Variant* seen_variant_ = nullptr;
     View seen_view_ = View::Lesson;
     int presenter_scroll_ = 0; // PageUp (-1) / PageDown (+1) without findings: scroll the lesson
     bool select_tab_ = true;   // apply state.focus_view to the lesson/source tabs this frame
     View shown_tab_ = View::Lesson;
-    // The last record of every variant run this session ("scenario/variant"): going back to a
-    // variant shows its last run again.
-    std::map<std::string, std::shared_ptr<const RunRecord>> last_runs_;
 
     // File dialog (an ImGui modal: no OS dialog dependency).
     enum class FileAction : uint8_t { None, Open, Save, Export, Png };
@@ -213,11 +190,6 @@ class App {
     std::string settings_file_;
     // "GPU unavailable (...): ran on the simulator": said before the next run's result, because the
     // result replaces the status line and the reason must not vanish with it.
-    std::string fallback_note_;
-    uint64_t jobs_finished_ = 0;
-    bool outcomes_in_flight_ = false; // the batch runs_ holds is the outcomes view's
-    bool ladder_in_flight_ = false;   // ... the ladder view's
-    std::string last_job_error_;
     RegionMap regions_;
 };
 

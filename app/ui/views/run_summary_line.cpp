@@ -14,21 +14,6 @@ namespace {
 const char* kSep = " \u00b7 ";
 } // namespace
 
-std::optional<runner::LessonMatch> record_match(const RunRecord& r) {
-    const scenario::Scenario* s = r.scenario_id.empty() ? nullptr : lessons().find(r.scenario_id);
-    const scenario::Variant* v = s ? s->find_variant(r.variant_id) : nullptr;
-    if (v == nullptr) return std::nullopt;
-    const Badge badge = badge_for(*v, r);
-    if (!badge.ran) return std::nullopt;
-    return badge.match;
-}
-
-std::string record_summary_words(const RunRecord& r, Language language) {
-    std::string out = outcome_of(r.summary, language).words;
-    if (const auto match = record_match(r)) out += kSep + std::string(match_word(*match, language));
-    return out;
-}
-
 void draw_record_summary(const RunRecord& r, Language language, bool presenter, bool flow) {
     const Outcome outcome = outcome_of(r.summary, language);
     const auto match = record_match(r);

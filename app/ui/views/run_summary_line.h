@@ -5,19 +5,13 @@
 
 #include "runner/outcome.h"
 #include "ui/core/app_state.h"
+#include "ui/model/outcome_words.h" // record_summary_words
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace synclab::ui {
-
-// Whether a record matched its lesson; nullopt where that is no lesson's verdict (a loaded trace of
-// a user's kernel, a GPU run, a cancelled or live one: source_lines.h's badge_for).
-std::optional<runner::LessonMatch> record_match(const RunRecord& record);
-
-// The line as words: the outcome's, then " · " and the match's where there is one.
-std::string record_summary_words(const RunRecord& record, Language language);
 
 // The line drawn: on the current line (the status line clips it before the key hint), or flowed after
 // the last item (flow: the timeline header breaks it between its parts, never inside a word).
