@@ -93,8 +93,8 @@ void Run::step(Warp& warp) {
     // Guard predicate: lanes whose guard is false only move on.
     uint32_t mask = group;
     if (in.guard != Operand::kNoReg) {
-        mask = (in.guard_negated ? ~predicate_bits(reg(warp, in.guard)) : predicate_bits(reg(warp, in.guard))) &
-               group;
+        const uint32_t set = predicate_bits(reg(warp, in.guard));
+        mask = (in.guard_negated ? ~set : set) & group;
     }
 
     switch (in.op) {
