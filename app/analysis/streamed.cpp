@@ -1,5 +1,7 @@
 #include "analysis/streamed.h"
 
+#include "trace/trace_buffer.h"
+
 #include <algorithm>
 #include <memory>
 #include <thread>
@@ -39,7 +41,11 @@ void StreamedAnalysis::take(const trace::Trace& recording, trace::FinishedBlocks
     part->events = std::move(batch.events);
     while (running_.size() >= workers_)
         merge_oldest();
-    running_.push_back(std::async(std::launch::async, [part] { return detail::shared_race_pairs(*part); }));
+    const bool merge = !batch.in_trace_order;
+    running_.push_back(std::async(std::launch::async, [part, merge] {
+        if (merge) trace::merge_by_time(part->events);
+        return detail::shared_race_pairs(*part);
+    }));
 }
 
 void StreamedAnalysis::merge_oldest() {

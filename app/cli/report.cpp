@@ -132,6 +132,9 @@ nlohmann::json gpu_side_json(const runner::GpuSide& g) {
         j["dropped_events"] = g.dropped_events;
         j["partial_trace"] = g.partial_trace;
         j["trace_buffer"] = g.trace_buffer;
+        j["streamed_events"] = g.streamed_events;
+        j["launch_and_transfer_ms"] = g.launch_and_transfer_ms;
+        j["analysis_ms"] = g.analysis_ms;
     }
     return j;
 }
@@ -339,6 +342,11 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
             if (t.checked_outputs)
                 out << ", " << t.wrong_outputs << " wrong of " << t.checked_outputs << " outputs";
             out << "\n";
+            // Where a check's time went: the launches with the events' way here, then the analyses.
+            std::snprintf(buf, sizeof buf, "%.0f ms, then analyses %.0f ms", t.launch_and_transfer_ms,
+                          t.analysis_ms);
+            out << "          launches and events " << buf
+                << (t.streamed_events ? " (the blocks' events analysed as they arrived)" : "") << "\n";
         }
     } else {
         out << name << "  backend " << options.backend << "  schedule " << sim::to_string(options.schedule)

@@ -134,7 +134,8 @@ const Hello& Worker::start(double timeout_s) {
 }
 
 RunResult Worker::run(const RunRequest& request, double deadline_s,
-                      const std::function<void(const Progress&)>& progress) {
+                      const std::function<void(const Progress&)>& progress,
+                      const std::function<void(BlockEvents&&)>& block_events) {
     RunResult result;
     start();
     const auto deadline = deadline_after(deadline_s);
@@ -163,6 +164,19 @@ RunResult Worker::run(const RunRequest& request, double deadline_s,
                 Progress p;
                 decode(payload, p);
                 if (progress) progress(p);
+                continue;
+            }
+            if (type == MessageType::BlockEvents) {
+                if (!block_events) throw ProtocolError("block events that were not asked for");
+                BlockEvents b;
+                decode(payload, b);
+                payload = {}; // (its bytes are in b now: hold one copy of the batch, not two)
+                try {
+                    block_events(std::move(b));
+                } catch (...) {
+                    kill_now(); // the worker is still sending: it cannot be left half-read
+                    throw;
+                }
                 continue;
             }
             if (type != MessageType::Result)

@@ -39,9 +39,12 @@ class Worker {
     // Sends `request` and waits for the Result at most `deadline_s` seconds (the kernel's timeout
     // plus a grace for JIT and copies). A worker that does not answer in time is killed and the
     // answer is status Timeout; one that dies or garbles the stream gives status Error. After a
-    // Timeout or Fault answer the worker has exited; the next run starts a fresh one.
+    // Timeout or Fault answer the worker has exited; the next run starts a fresh one. `block_events`
+    // takes the batches of a request with events_by_block, in block order, as they arrive; what it
+    // throws kills the worker and leaves run().
     RunResult run(const RunRequest& request, double deadline_s,
-                  const std::function<void(const Progress&)>& progress = {});
+                  const std::function<void(const Progress&)>& progress = {},
+                  const std::function<void(BlockEvents&&)>& block_events = {});
 
     // Asks the worker to quit and reaps it (killing it if it does not go within a second).
     void stop();

@@ -385,7 +385,38 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
     if (own_staging) api_.MemFreeHost(staging);
 }
 
-RunResult Executor::run(const RunRequest& req, const std::function<void(const Progress&)>& progress) {
+void Executor::send_block_events(const RunRequest& req, const std::vector<uint64_t>& cursors,
+                                 const std::function<void(const BlockEvents&)>& block_events) {
+    const trace::TraceBufferLayout& layout = req.trace_layout;
+    const uint32_t warps_per_block = static_cast<uint32_t>((req.block.count() + 31) / 32);
+    BlockEvents batch;
+    for (const trace::BlockBatch& b :
+         trace::block_batches(cursors, req.grid.count(), warps_per_block, kBlockEventsTarget)) {
+        batch.first_block = b.first_block;
+        batch.blocks = b.blocks;
+        batch.events.resize(b.events);
+        uint64_t at = 0;
+        const uint64_t first_warp = uint64_t(b.first_block) * warps_per_block;
+        for (uint64_t w = first_warp; w < first_warp + uint64_t(b.blocks) * warps_per_block; ++w) {
+            const uint64_t used = cursors[w]; // (nothing dropped: all of them written)
+            if (used == 0) continue;
+            const uint64_t first = layout.stripe_first_slot(static_cast<uint32_t>(w));
+            if (req.trace_buffer == TraceBuffer::Mapped)
+                std::memcpy(batch.events.data() + at, static_cast<const trace::Event*>(trace_.host_events) + first,
+                            used * sizeof(trace::Event));
+            else
+                cu::check(api_,
+                          api_.MemcpyDtoH(batch.events.data() + at, trace_.events + first * sizeof(trace::Event),
+                                          used * sizeof(trace::Event)),
+                          "cuMemcpyDtoH", "trace buffer");
+            at += used;
+        }
+        block_events(batch);
+    }
+}
+
+RunResult Executor::run(const RunRequest& req, const std::function<void(const Progress&)>& progress,
+                        const std::function<void(const BlockEvents&)>& block_events) {
     RunResult res;
     const auto t0 = Clock::now();
     if (!ready_) {
@@ -694,11 +725,23 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             res.dropped = totals.dropped;
             res.cursor_known = true;
             res.warps.resize(req.warp_count);
+            const bool per_warp = trace::one_warp_per_stripe(layout, req.warp_count, !req.block_ranks.empty());
+            const bool by_block =
+                req.return_events && req.events_by_block && block_events && totals.dropped == 0 && per_warp;
+            // Events that would be withheld, where each warp's cursor already says what it tried to
+            // record: not even copied (a first launch into a modest buffer costs its launch only).
+            const bool counted_by_cursors =
+                req.return_events && per_warp && totals.dropped > 0 && !req.events_if_dropped;
+            const bool copy_events = req.return_events && !by_block && !counted_by_cursors;
+            if (by_block) {
+                send_block_events(req, cursors, block_events);
+                res.events_by_block = true;
+            }
             if (req.trace_buffer == TraceBuffer::Mapped) {
-                if (req.return_events) res.events = mapped_events(layout, &cursors);
+                if (copy_events) res.events = mapped_events(layout, &cursors);
                 std::memcpy(res.warps.data(), trace_.host_warps, req.warp_count * 4);
             } else {
-                if (req.return_events) {
+                if (copy_events) {
                     // Each stripe's used slots, one after the other (no gaps: once the kernel has
                     // finished, every slot below a stripe's cursor and capacity was written).
                     res.events.resize(totals.written);
@@ -726,7 +769,10 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                 res.warp_dropped.resize(req.warp_count);
                 cu::check(api_, api_.MemcpyDtoH(res.warp_dropped.data(), trace_.drops, req.warp_count * 8),
                           "cuMemcpyDtoH", "drop table");
-                if (req.return_events) {
+                if (counted_by_cursors) {
+                    res.warp_attempted = trace::per_warp_attempted(cursors, req.warp_count);
+                    res.events_withheld = true;
+                } else if (req.return_events) {
                     res.warp_attempted = events_per_warp(res.events, req.grid, req.block);
                     for (size_t w = 0; w < res.warp_attempted.size(); ++w)
                         res.warp_attempted[w] += res.warp_dropped[w];

@@ -20,8 +20,10 @@ class Executor {
     // Loads the driver and sets up device 0. Never throws: the answer says Ready or why not.
     Hello init();
 
-    // Runs one request. `progress` is called (live mode) with the events new since the last call.
-    RunResult run(const RunRequest& request, const std::function<void(const Progress&)>& progress);
+    // Runs one request. `progress` is called (live mode) with the events new since the last call;
+    // `block_events` with each batch of a request with events_by_block (see RunRequest).
+    RunResult run(const RunRequest& request, const std::function<void(const Progress&)>& progress,
+                  const std::function<void(const BlockEvents&)>& block_events = {});
 
     // After a Timeout or Fault the context cannot be trusted: the worker must exit.
     bool must_exit() const { return must_exit_; }
@@ -56,6 +58,9 @@ class Executor {
     // of it: `cursors` null).
     std::vector<trace::Event> mapped_events(const trace::TraceBufferLayout& layout,
                                             const std::vector<uint64_t>* cursors) const;
+    // A completed launch's events, batch by batch of whole blocks (RunRequest::events_by_block).
+    void send_block_events(const RunRequest& req, const std::vector<uint64_t>& cursors,
+                           const std::function<void(const BlockEvents&)>& block_events);
     // A hung kernel: read what it wrote so far (mapped: directly; device: a copy on a second stream).
     void snapshot(RunResult& result, const trace::TraceBufferLayout& layout, uint64_t warp_count);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace synclab::gpu {
@@ -12,29 +13,32 @@ namespace synclab::gpu {
 std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
                                             const std::vector<trace::Event>& events,
                                             const std::vector<uint32_t>& warps, bool finished) {
+    // The last event of each thread says where it stopped (events of one thread are in program order).
+    ThreadEnds ends(grid.count() * block.count());
+    for (const trace::Event& e : events)
+        ends.see(e);
+    return thread_table(grid, block, ends, warps, finished);
+}
+
+std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
+                                            const ThreadEnds& ends, const std::vector<uint32_t>& warps,
+                                            bool finished) {
     const uint64_t warps_per_block = (block.count() + 31) / 32;
     std::vector<trace::ThreadInfo> threads = trace::thread_layout(grid, block);
-    // The last event of each thread says where it stopped (events of one thread are in program order).
     constexpr uint8_t kNone = 0;
-    std::vector<uint8_t> last_kind(threads.size(), kNone);
-    std::vector<uint16_t> last_site(threads.size(), 0);
-    for (const trace::Event& e : events) {
-        if (e.thread >= threads.size()) continue;
-        last_kind[e.thread] = static_cast<uint8_t>(e.kind);
-        last_site[e.thread] = e.site;
-    }
     for (size_t g = 0; g < threads.size(); ++g) {
         trace::ThreadInfo& t = threads[g];
         const uint64_t w = uint64_t(t.block) * warps_per_block + t.warp;
         const uint32_t sm_plus_one = w < warps.size() ? warps[w] : 0;
         t.sm = static_cast<uint16_t>(sm_plus_one ? sm_plus_one - 1 : 0);
-        t.end_site = last_site[g];
-        const auto kind = static_cast<trace::EventKind>(last_kind[g]);
+        const uint8_t last_kind = g < ends.kind.size() ? ends.kind[g] : kNone;
+        t.end_site = g < ends.site.size() ? ends.site[g] : 0;
+        const auto kind = static_cast<trace::EventKind>(last_kind);
         if (finished || kind == trace::EventKind::Exit) {
             t.end = trace::ThreadEnd::Exited;
         } else if (kind == trace::EventKind::BarrierArrive) {
             t.end = trace::ThreadEnd::AtBarrier;
-        } else if (last_kind[g] != kNone || sm_plus_one != 0) {
+        } else if (last_kind != kNone || sm_plus_one != 0) {
             t.end = trace::ThreadEnd::Running;
         } else {
             t.end = trace::ThreadEnd::NotStarted;
@@ -170,12 +174,35 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         req.live = options.live && options.buffer == TraceBuffer::Mapped;
         req.return_events = options.return_events;
     }
+    // Batch by batch into the sink, where each warp writes a stripe of its own (and not live: a
+    // live run's viewer wants the whole trace).
+    const bool by_block = options.traced && options.block_sink && !req.live && options.return_events &&
+                          trace::one_warp_per_stripe(layout, warp_count, !options.block_ranks.empty());
+    req.events_by_block = by_block;
+    trace::Trace recording; // what the sink's batches need to know of the launch
+    std::optional<BlockEventsReceiver> receiver;
+    std::function<void(BlockEvents&&)> on_block_events;
+    if (by_block) {
+        recording.meta.grid = config.grid;
+        recording.meta.block = config.block;
+        recording.threads = trace::thread_layout(config.grid, config.block);
+        recording.sites = ptx::site_table(*fn, &module);
+        receiver.emplace(*options.block_sink, recording);
+        on_block_events = [&](BlockEvents&& b) { receiver->take(std::move(b)); };
+    }
     req.timeout_s = options.timeout_s;
     req.launches = std::max<uint32_t>(options.launches, 1);
     req.host_reader = options.host_reader;
     if (options.traced) req.globals = global_names(module);
 
-    RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress);
+    RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress,
+                             on_block_events);
+    const bool streamed = r.events_by_block && receiver;
+    if (streamed) {
+        r.events = std::move(receiver->kept());
+        out.streamed_events = receiver->received();
+        out.analysed_and_dropped = receiver->dropped();
+    }
     out.status = run_status(r.status);
     out.message = r.message;
     out.kernel_ms = r.kernel_ms;
@@ -201,7 +228,10 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         out.trace.sites = ptx::site_table(*fn, &module);
         out.trace.memory = memory_map(module, *fn, config, buffers, r);
         // Nothing read back (a worker killed in a hang): no thread table rather than one of guesses.
-        if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
+        if (streamed)
+            out.trace.threads = thread_table(config.grid, config.block, receiver->ends(), r.warps,
+                                             out.status == trace::RunStatus::Ok);
+        else if (out.status == trace::RunStatus::Ok || !r.events.empty() || !r.warps.empty())
             out.trace.threads = thread_table(config.grid, config.block, r.events, r.warps,
                                              out.status == trace::RunStatus::Ok);
         out.trace.events = std::move(r.events);
@@ -212,7 +242,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
             out.trace.block_history = block_history(
                 config.grid.count(), static_cast<uint32_t>((config.block.count() + 31) / 32),
                 options.block_ranks, out.warp_dropped, out.drops_known, r.cursor_known, r.dropped, r.warps,
-                events_per_block(out.trace.events, config.grid, config.block));
+                streamed ? receiver->per_block() : events_per_block(out.trace.events, config.grid, config.block));
     }
     meta.status = out.status;
     // (Who waits where is the runner's to say: it reads the trace with the analyses.)
@@ -257,18 +287,27 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
     memory.device_total = hello.memory_bytes;
     memory.kernel_buffers = buffer_bytes(buffers);
     memory.host_available = sizing.host_available ? sizing.host_available : host_available_bytes();
-    const uint64_t tables = trace_table_bytes(config.grid, config.block, options.stripes, options.buffer);
+    // Analysed as the events arrive (LaunchOptions::block_sink): a stripe per warp, so that the
+    // worker can send whole blocks (where there are too many warps for that, the trace comes whole).
+    const uint32_t per_warp =
+        options.block_sink && !options.live ? per_warp_stripes(ptx::trace_warp_count(config.grid, config.block)) : 0;
+    LaunchOptions first = options;
+    if (per_warp) first.stripes = per_warp;
+    const uint64_t tables = trace_table_bytes(config.grid, config.block, first.stripes, options.buffer);
     plan.budget = trace_budget(memory, sizing.cap_bytes, options.buffer, tables);
 
-    LaunchOptions first = options;
     first.block_ranks.clear();
-    first.event_capacity = std::max<uint64_t>(std::min(sizing.first_events, plan.budget.events), 1);
+    // (A stripe per warp makes an overflow cheap: its cursors count each warp's events, so the
+    // worker copies none of them, and the second launch is sized exactly. The first stays modest,
+    // since a hung kernel's buffer is copied whole.)
+    const uint64_t first_events = sizing.first_events ? sizing.first_events : kFirstLaunchEvents;
+    first.event_capacity = std::max<uint64_t>(std::min(first_events, plan.budget.events), 1);
     first.events_if_dropped = !sizing.whole_blocks;
     LaunchOutcome out = launch(worker, module, ptx_text, kernel, config, buffers, args, first);
     plan.launches = 1;
     plan.first_capacity = plan.capacity =
         trace::TraceBufferLayout::for_capacity(first.event_capacity, first.stripes).capacity();
-    plan.first_limited = first.event_capacity < sizing.first_events;
+    plan.first_limited = first.event_capacity < first_events;
     plan.first_complete = out.status == trace::RunStatus::Ok && out.dropped_events == 0;
 
     if (sizing.whole_blocks && out.status == trace::RunStatus::Ok && out.dropped_events > 0 &&
@@ -285,7 +324,13 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
         again.live = false;
         again.on_progress = {};
         again.events_if_dropped = true;
-        if (blocks.fits) {
+        const trace::TraceBufferLayout whole = per_warp ? per_warp_layout(out.warp_attempted) : trace::TraceBufferLayout{};
+        if (per_warp && blocks.every_block && whole.capacity() <= plan.budget.events) {
+            // Every block, a stripe per warp sized from what it tried to record: streamed.
+            again.event_capacity = whole.capacity();
+            again.stripes = whole.stripes;
+            again.block_ranks.clear();
+        } else if (blocks.fits) {
             again.event_capacity = blocks.layout.capacity();
             again.stripes = blocks.layout.stripes;
             again.block_ranks = blocks.ranks;

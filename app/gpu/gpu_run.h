@@ -4,6 +4,7 @@
 // simulator's schema, so analysis, reports and the app work on it unchanged.
 #pragma once
 
+#include "gpu/block_receiver.h"
 #include "gpu/client.h"
 #include "gpu/protocol.h"
 #include "gpu/trace_plan.h"
@@ -37,6 +38,10 @@ struct LaunchOptions {
     bool events_if_dropped = true; // see RunRequest::events_if_dropped
     // A CPU thread that reads two of the buffers, host-mapped, while the kernel runs (protocol.h).
     HostReaderRequest host_reader;
+    // Analyse as the events arrive (gpu/block_receiver.h): where the layout gives each warp its own
+    // stripe (launch_traced chooses one), a completed launch's events come a batch of whole blocks
+    // at a time, go to the sink, and the trace keeps what the sink does not drop. Not with live.
+    trace::BlockSink* block_sink = nullptr;
 };
 
 struct LaunchOutcome {
@@ -60,6 +65,10 @@ struct LaunchOutcome {
     std::string jit_log;
     double worker_ms = 0; // the request inside the worker (JIT, copies, launches)
     std::vector<HostReaderLaunch> host_reader; // LaunchOptions::host_reader: what the CPU saw, per launch
+    // LaunchOptions::block_sink: the events handed to it batch by batch, and of them those that left
+    // the trace (the sink dealt with them). 0 where the events came whole.
+    uint64_t streamed_events = 0;
+    uint64_t analysed_and_dropped = 0;
 };
 
 // The module-scope `.global` variables (`__device__`) a launch asks the worker to locate
@@ -110,5 +119,9 @@ uint64_t host_available_bytes();
 std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
                                             const std::vector<trace::Event>& events,
                                             const std::vector<uint32_t>& warps, bool finished);
+// The same from each thread's last event, taken as the events went by (block_receiver.h).
+std::vector<trace::ThreadInfo> thread_table(const trace::Dim3& grid, const trace::Dim3& block,
+                                            const ThreadEnds& ends, const std::vector<uint32_t>& warps,
+                                            bool finished);
 
 } // namespace synclab::gpu

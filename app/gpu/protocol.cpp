@@ -198,7 +198,8 @@ template <class Stream, class Msg> void request_fields(Stream& s, Msg& m) {
     s.pod(m.host_reader.data_buffer);
     s.pod(m.host_reader.pairs);
     s.pod(m.cooperative);
-    s.strings(m.globals);
+    s.pod(m.events_by_block);
+    s.strings(m.globals); // last: tests/gpu/client_test.cpp corrupts its count
 }
 
 template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
@@ -223,11 +224,18 @@ template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.readers(m.host_reader);
     s.vec(m.buffer_addresses);
     s.vec(m.global_addresses);
+    s.pod(m.events_by_block);
 }
 
 template <class Stream, class Msg> void progress_fields(Stream& s, Msg& m) {
     s.pod(m.elapsed_ms);
     s.pod(m.events_seen);
+    s.vec(m.events);
+}
+
+template <class Stream, class Msg> void block_events_fields(Stream& s, Msg& m) {
+    s.pod(m.first_block);
+    s.pod(m.blocks);
     s.vec(m.events);
 }
 
@@ -284,6 +292,18 @@ std::string encode(const Progress& m) {
 void decode(const std::string& payload, Progress& m) {
     Reader r(payload);
     progress_fields(r, m);
+    r.done();
+}
+
+std::string encode(const BlockEvents& m) {
+    Writer w;
+    block_events_fields(w, m);
+    return w.take();
+}
+
+void decode(const std::string& payload, BlockEvents& m) {
+    Reader r(payload);
+    block_events_fields(r, m);
     r.done();
 }
 

@@ -8,9 +8,9 @@
 // as raw 32-byte structs.
 //
 // Conversation: the worker sends Hello as soon as it started (Ready, or why it cannot run kernels);
-// then, per Run it receives, zero or more Progress messages (live mode) and one Result. After a
-// Result with status Timeout or Fault the worker exits: the context is unusable, and the next run
-// starts a fresh worker. Quit (or end of input) ends it too.
+// then, per Run it receives, zero or more Progress messages (live mode) or BlockEvents messages
+// (events_by_block) and one Result. After a Result with status Timeout or Fault the worker exits: the
+// context is unusable, and the next run starts a fresh worker. Quit (or end of input) ends it too.
 #pragma once
 
 #include "trace/trace.h"
@@ -26,11 +26,12 @@ namespace synclab::gpu {
 
 // 2: striped trace buffers; 3: block table, drop table, free memory; 4: the CPU reader of host-mapped
 // memory (RunRequest::host_reader, RunResult::host_reader); 5: RunRequest::cooperative; 6: where the
-// memory is (RunRequest::globals, RunResult::buffer_addresses and global_addresses)
-constexpr uint32_t kProtocolVersion = 6;
+// memory is (RunRequest::globals, RunResult::buffer_addresses and global_addresses); 7: events block
+// by block (RunRequest::events_by_block, BlockEvents)
+constexpr uint32_t kProtocolVersion = 7;
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
-enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5 };
+enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5, BlockEvents = 6 };
 
 enum class WorkerState : uint8_t {
     Ready = 0,
@@ -138,6 +139,13 @@ struct RunRequest {
     // answers their device addresses (RunResult::global_addresses), so that a traced run's memory
     // map names accesses to them and its bounds check knows them.
     std::vector<std::string> globals;
+    // Send a completed launch's events as BlockEvents messages, a batch of whole blocks at a time,
+    // before the Result (whose `events` stay empty: RunResult::events_by_block), so that neither side
+    // holds the whole trace: the runner analyses each batch as it comes (trace/block_stream.h). Only
+    // where the layout gives each warp a stripe of its own (trace::one_warp_per_stripe), so that a
+    // block's events are its warps' stripes; a launch that dropped events, hung or faulted answers
+    // as without it.
+    bool events_by_block = false;
 };
 
 enum class ResultStatus : uint8_t {
@@ -184,12 +192,25 @@ struct RunResult {
     // module has no such symbol, e.g. an unused static one ptxas left out), parallel to it.
     std::vector<uint64_t> buffer_addresses;
     std::vector<uint64_t> global_addresses;
+    bool events_by_block = false; // the events came as BlockEvents messages (RunRequest::events_by_block)
 };
 
 struct Progress {
     double elapsed_ms = 0;
     uint64_t events_seen = 0;         // complete events found in the buffer so far
     std::vector<trace::Event> events; // the ones new since the last Progress
+};
+
+// About this many events a batch (16 MiB; at least one block): small enough that the runner
+// analyses one per core at once in little memory, large enough that a message's cost is noise.
+constexpr uint64_t kBlockEventsTarget = uint64_t(1) << 19;
+
+// The events of blocks [first_block, first_block + blocks): each warp's in program order, warp after
+// warp (not merged by time).
+struct BlockEvents {
+    uint32_t first_block = 0;
+    uint32_t blocks = 0;
+    std::vector<trace::Event> events;
 };
 
 class ProtocolError : public std::runtime_error {
@@ -201,10 +222,12 @@ std::string encode(const Hello& m);
 std::string encode(const RunRequest& m);
 std::string encode(const RunResult& m);
 std::string encode(const Progress& m);
+std::string encode(const BlockEvents& m);
 void decode(const std::string& payload, Hello& m);
 void decode(const std::string& payload, RunRequest& m);
 void decode(const std::string& payload, RunResult& m);
 void decode(const std::string& payload, Progress& m);
+void decode(const std::string& payload, BlockEvents& m);
 
 // Writes one message; throws ProtocolError when the other side has gone (no SIGPIPE: the parent's
 // side is a socket written with MSG_NOSIGNAL).

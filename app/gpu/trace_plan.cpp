@@ -72,6 +72,19 @@ trace::TraceBufferLayout layout_for(const std::vector<uint64_t>& warp_events, ui
     return layout;
 }
 
+uint32_t per_warp_stripes(uint64_t warps) {
+    const uint64_t stripes = std::bit_ceil(std::max<uint64_t>(warps, 1));
+    return stripes <= trace::kMaxStripes ? static_cast<uint32_t>(stripes) : 0;
+}
+
+trace::TraceBufferLayout per_warp_layout(const std::vector<uint64_t>& warp_events) {
+    trace::TraceBufferLayout layout;
+    layout.stripes = per_warp_stripes(warp_events.size());
+    const uint64_t most = warp_events.empty() ? 0 : *std::max_element(warp_events.begin(), warp_events.end());
+    layout.stripe_capacity = with_headroom(most);
+    return layout;
+}
+
 BlockPlan plan_blocks(const std::vector<uint64_t>& warp_attempted, uint32_t warps_per_block,
                       uint32_t max_stripes, uint64_t budget_events) {
     BlockPlan p;

@@ -32,7 +32,7 @@ constexpr uint64_t kFirstLaunchEvents = uint64_t(1) << 22; // slots of the first
 // How gpu::launch_traced sizes its buffer.
 struct TraceSizing {
     uint64_t cap_bytes = kDefaultTraceCap;      // the most the event buffer may take
-    uint64_t first_events = kFirstLaunchEvents; // slots of the first launch
+    uint64_t first_events = 0; // slots of the first launch; 0: kFirstLaunchEvents
     bool whole_blocks = true;    // a launch that overflowed is traced again, sized from its counts
     uint64_t host_available = 0; // host memory for the events (0: read /proc/meminfo)
 };
@@ -95,6 +95,14 @@ BlockPlan plan_blocks(const std::vector<uint64_t>& warp_attempted, uint32_t warp
 // `max_stripes` (a power of two) that the warps can fill.
 trace::TraceBufferLayout layout_for(const std::vector<uint64_t>& warp_events, uint32_t max_stripes);
 
+// One stripe per warp (trace::one_warp_per_stripe), so that a completed launch's events can be read
+// a batch of whole blocks at a time (RunRequest::events_by_block): the stripes for `warps` warps (the
+// power of two at or above), 0 where that passes trace::kMaxStripes.
+uint32_t per_warp_stripes(uint64_t warps);
+// Such a layout for what each warp of the launch tried to record, with the headroom above.
+// stripes is 0 where per_warp_stripes is.
+trace::TraceBufferLayout per_warp_layout(const std::vector<uint64_t>& warp_events);
+
 // Each block's history in a GPU trace (trace::Trace::block_history; empty when every block is
 // whole). `ranks`: the launch's block table (empty: every block recorded). `warp_dropped`: the drop
 // table (empty: no warp dropped), valid where `drops_known`; otherwise a block is whole only when
@@ -113,7 +121,7 @@ std::vector<trace::BlockHistory> block_history(uint64_t blocks, uint32_t warps_p
 struct TracePlan {
     uint32_t launches = 0;          // traced launches made (1, or 2 after an overflow or a fault)
     uint64_t first_capacity = 0;    // slots of the first launch
-    bool first_limited = false;     // the budget made the first buffer smaller than TraceSizing::first_events
+    bool first_limited = false;     // the budget made the first buffer smaller than asked (TraceSizing::first_events)
     bool first_complete = false;    // the first launch completed and lost no event
     uint64_t capacity = 0;          // slots of the launch whose trace is kept
     uint64_t needed_events = 0;     // every block's events, where a first launch that overflowed counted them

@@ -61,7 +61,8 @@ int serve() {
                     std::this_thread::sleep_for(std::chrono::hours(1));
             }
             const RunResult result = executor.run(
-                request, [&](const Progress& p) { write_message(out, MessageType::Progress, encode(p)); });
+                request, [&](const Progress& p) { write_message(out, MessageType::Progress, encode(p)); },
+                [&](const BlockEvents& b) { write_message(out, MessageType::BlockEvents, encode(b)); });
             write_message(out, MessageType::Result, encode(result));
             if (executor.must_exit()) {
                 // A hung or failed kernel leaves the context unusable; tearing it down may take the

@@ -123,7 +123,11 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
             traced.on_progress = [&](const gpu::Progress& p) {
                 options.gpu.on_events(p.events, p.events_seen, p.elapsed_ms);
             };
+        // Analysed as the events arrive (not live: the app's live view wants every event).
+        std::optional<analysis::StreamedAnalysis> streamed;
+        if (options.analyse_as_it_runs && !options.gpu.live) traced.block_sink = &streamed.emplace();
         const scenario::Inputs inputs = job.make_inputs(options.seed);
+        const auto traced_t0 = std::chrono::steady_clock::now();
         gpu::LaunchOutcome o;
         try {
             o = gpu::launch_traced(worker, *job.module, job.ptx_text, job.kernel, job.launch, inputs.buffers,
@@ -157,7 +161,7 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         // (the kept trace's: a launch that faulted into device memory was traced again into mapped)
         t.trace_buffer =
             gpu::to_string(o.plan.first_fault.empty() ? traced.buffer : gpu::TraceBuffer::Mapped);
-        t.events = o.trace.events.size();
+        t.events = o.trace.events.size() + o.analysed_and_dropped;
         t.dropped_events = o.dropped_events;
         t.partial_trace = o.partial_trace;
         if (!o.kernel_ms.empty()) t.kernel_ms = t.kernel_ms_min = t.kernel_ms_max = o.kernel_ms.back();
@@ -173,8 +177,19 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         o.trace.meta.checked_outputs = t.checked_outputs;
         copy_job_meta(o.trace.meta, job, options.seed);
         // Nothing recorded (e.g. the worker was killed): no trace to analyse, so no findings.
-        if (!o.trace.events.empty()) summary.findings = analysis::analyze(o.trace);
-        summary.events = o.trace.events.size();
+        const auto analysis_t0 = std::chrono::steady_clock::now();
+        t.launch_and_transfer_ms = std::chrono::duration<double, std::milli>(analysis_t0 - traced_t0).count();
+        t.streamed_events = o.streamed_events;
+        if (streamed) streamed->finish();
+        if (!o.trace.events.empty() || o.streamed_events) {
+            analysis::Options analysis_options;
+            analysis_options.streamed = streamed ? &*streamed : nullptr;
+            summary.findings = analysis::analyze(o.trace, analysis_options);
+        }
+        t.analysis_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - analysis_t0).count();
+        summary.events = o.trace.events.size() + o.analysed_and_dropped;
+        summary.analysed_and_dropped = o.analysed_and_dropped;
         summary.dropped_events = o.dropped_events;
         summary.trace = std::move(o.trace);
         summary.final_buffers = std::move(o.buffers);

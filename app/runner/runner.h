@@ -120,10 +120,12 @@ struct RunOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress; // over all repetitions
     GpuOptions gpu;                                // backend "gpu" only
-    // Simulator: analyse as the run goes (analysis/streamed.h): the plain shared-memory accesses of
-    // finished blocks are analysed on a worker thread and leave the trace, so that a big grid is
-    // checked in a fraction of the memory. The findings are the same; RunSummary::trace then lacks
-    // those events (not for saving or for the app's views). Runs of exhaustive schedules never stream.
+    // Analyse as the run goes (analysis/streamed.h): the plain shared-memory accesses of finished
+    // blocks are analysed on worker threads and leave the trace, so that a big grid is checked in a
+    // fraction of the memory. The findings are the same; RunSummary::trace then lacks those events
+    // (not for saving or for the app's views). Runs of exhaustive schedules never stream. GPU: the
+    // traced launch's events come from the worker a batch of whole blocks at a time
+    // (gpu/block_receiver.h), where its grid allows a stripe per warp; not in live mode.
     bool analyse_as_it_runs = false;
 };
 
@@ -143,6 +145,12 @@ struct GpuSide {
     uint64_t dropped_events = 0; // traced side: events the full buffer could not take
     bool partial_trace = false;  // traced side: read from a kernel that did not finish
     std::string trace_buffer;    // traced side: "device" | "mapped"
+    // Traced side, wall times: the traced launches with their events' way to the runner (and, when
+    // they arrive batch by batch, the shared-memory analysis of the batches beside it), and the
+    // analyses after the last event. Where a check's time goes, printed by `check`.
+    double launch_and_transfer_ms = 0;
+    double analysis_ms = 0;
+    uint64_t streamed_events = 0; // traced side: events that arrived a batch of whole blocks at a time
 };
 
 struct RunSummary {

@@ -23,7 +23,11 @@ namespace synclab::trace {
 // The blocks that finished since the last batch, and every event of theirs the trace still holds.
 struct FinishedBlocks {
     std::vector<uint32_t> blocks; // linear block indices, ascending
-    std::vector<Event> events;    // their events, in trace order
+    std::vector<Event> events;    // their events, in trace order (see in_trace_order)
+    // false: each thread's events in program order, but threads not merged into trace order (a GPU
+    // trace buffer's warps, one after the other): the sink merges them by time (trace_buffer.h),
+    // off the thread that hands them over.
+    bool in_trace_order = true;
 };
 
 class BlockSink {

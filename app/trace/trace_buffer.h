@@ -39,7 +39,9 @@ namespace synclab::trace {
 
 constexpr uint32_t kCursorStride = 256;  // bytes from one stripe's cursor to the next
 constexpr uint32_t kDefaultStripes = 64; // enough to take the atomics off one address; a power of two
-constexpr uint32_t kMaxStripes = 1024;
+// One stripe per warp (one_warp_per_stripe) up to 131,072 warps (a 32 MiB cursor area): 16,384 blocks
+// of 256 threads.
+constexpr uint32_t kMaxStripes = 1u << 17;
 constexpr uint32_t kBlockNotRecorded = 0xffffffffu; // block table entry: this block records nothing
 
 struct TraceBufferLayout {
@@ -135,6 +137,48 @@ inline bool any_stripe_full(const Event* buffer, const TraceBufferLayout& layout
         if (is_complete_event(last)) return true;
     }
     return false;
+}
+
+// Each warp has a stripe of its own: every block records at its own index as rank (no block table)
+// and there are at least as many stripes as warps, so that warp w writes stripe w alone
+// (warp_stripe). Then the events of block b are those of stripes [b * warps_per_block,
+// (b + 1) * warps_per_block), and a reader can hand them over a batch of whole blocks at a time.
+inline bool one_warp_per_stripe(const TraceBufferLayout& layout, uint64_t warp_count, bool block_table) {
+    return !block_table && layout.stripes >= warp_count;
+}
+
+// What each warp tried to record (written + dropped), from the cursors of a buffer with
+// one_warp_per_stripe: warp w's is stripe w's cursor.
+inline std::vector<uint64_t> per_warp_attempted(const std::vector<uint64_t>& cursors, uint64_t warp_count) {
+    return std::vector<uint64_t>(cursors.begin(), cursors.begin() + std::min<uint64_t>(warp_count, cursors.size()));
+}
+
+// Batches of whole blocks, in block order, of about `target_events` written events each (at least
+// one block), for a buffer with one_warp_per_stripe. `cursors`: the stripes' (nothing dropped, so
+// each is its stripe's count of events).
+struct BlockBatch {
+    uint32_t first_block = 0;
+    uint32_t blocks = 0;
+    uint64_t events = 0;
+};
+inline std::vector<BlockBatch> block_batches(const std::vector<uint64_t>& cursors, uint64_t block_count,
+                                             uint32_t warps_per_block, uint64_t target_events) {
+    std::vector<BlockBatch> batches;
+    BlockBatch open;
+    for (uint64_t b = 0; b < block_count; ++b) {
+        uint64_t n = 0;
+        for (uint64_t w = b * warps_per_block; w < (b + 1) * warps_per_block && w < cursors.size(); ++w)
+            n += cursors[w];
+        if (open.blocks == 0) open.first_block = static_cast<uint32_t>(b);
+        ++open.blocks;
+        open.events += n;
+        if (open.events >= target_events) {
+            batches.push_back(open);
+            open = {};
+        }
+    }
+    if (open.blocks) batches.push_back(open);
+    return batches;
 }
 
 // Stripes hold each thread's events in program order but interleave threads by stripe: merged by

@@ -45,7 +45,7 @@ class ScopedEnv {
 
 constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
 
-constexpr size_t kHelloBytes = 54, kRequestBytes = 128, kResultBytes = 133;
+constexpr size_t kHelloBytes = 54, kRequestBytes = 129, kResultBytes = 134;
 
 TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::RunRequest q;
@@ -125,13 +125,28 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::decode(gpu::encode(hello), hello2);
     EXPECT_EQ(hello2.free_memory_bytes, hello.free_memory_bytes);
     EXPECT_EQ(hello2.memory_bytes, hello.memory_bytes);
-    // The layout of version 6 (5 + RunRequest::globals, RunResult::buffer_addresses and
-    // global_addresses): a field added or removed changes these sizes; then bump kProtocolVersion (a
-    // worker of another build must be refused, not misread) and update them.
-    EXPECT_EQ(gpu::kProtocolVersion, 6u);
+    // The layout of version 7 (6 + RunRequest::events_by_block, RunResult::events_by_block and the
+    // BlockEvents message): a field added or removed changes these sizes; then bump kProtocolVersion
+    // (a worker of another build must be refused, not misread) and update them.
+    EXPECT_EQ(gpu::kProtocolVersion, 7u);
     EXPECT_EQ(gpu::encode(gpu::Hello{}).size(), kHelloBytes);
     EXPECT_EQ(gpu::encode(gpu::RunRequest{}).size(), kRequestBytes);
     EXPECT_EQ(gpu::encode(gpu::RunResult{}).size(), kResultBytes);
+
+    // A batch of whole blocks' events (RunRequest::events_by_block).
+    gpu::BlockEvents chunk;
+    chunk.first_block = 6;
+    chunk.blocks = 2;
+    chunk.events = r.events;
+    gpu::BlockEvents chunk2;
+    gpu::decode(gpu::encode(chunk), chunk2);
+    EXPECT_EQ(chunk2.first_block, 6u);
+    EXPECT_EQ(chunk2.blocks, 2u);
+    ASSERT_EQ(chunk2.events.size(), 2u);
+    EXPECT_EQ(chunk2.events[1].site, 12);
+    std::string torn_chunk = gpu::encode(chunk);
+    torn_chunk.resize(torn_chunk.size() - 1);
+    EXPECT_THROW(gpu::decode(torn_chunk, chunk2), gpu::ProtocolError);
 
     // A torn message is an error, never a crash or a silent default.
     std::string torn = gpu::encode(r);

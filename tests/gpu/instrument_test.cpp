@@ -601,7 +601,7 @@ TEST(Instrument, RefusesStripeCountsThatAreNotAPowerOfTwo) {
     const Case c{scenario::find_scenario("stencil"),
                  scenario::find_scenario("stencil")->find_variant("correct")};
     ptx::InstrumentOptions io;
-    for (const uint32_t bad : {0u, 3u, 2048u}) {
+    for (const uint32_t bad : {0u, 3u, 2 * trace::kMaxStripes}) {
         io.stripes = bad;
         EXPECT_THROW(ptx::instrument_kernel(c.scenario->ptx_source(), runner::scenario_module(*c.scenario),
                                             c.variant->kernel, io),

@@ -10,7 +10,8 @@
 // with a mapped trace buffer the events written before it, with a device one nothing), and the
 // worker exits after either, as the real one does.
 // Environment: SYNCLAB_SIM_WORKER_FREE_MB sets the free device memory it reports (default 131072),
-// SYNCLAB_SIM_WORKER_TOTAL_MB the total (default 139264).
+// SYNCLAB_SIM_WORKER_TOTAL_MB the total (default 139264), SYNCLAB_SIM_WORKER_BATCH_EVENTS the events
+// of a batch of block events (default gpu::kBlockEventsTarget; tests make it small to get many).
 #include "gpu/protocol.h"
 #include "ptx/parser.h"
 #include "sim/simulator.h"
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <unistd.h>
 
@@ -43,7 +45,27 @@ std::vector<uint64_t> events_per_warp(const std::vector<trace::Event>& events, c
     return n;
 }
 
-gpu::RunResult run(const gpu::RunRequest& req) {
+// RunRequest::events_by_block, as the executor answers it: the stripes of each batch's warps.
+void send_block_events(const gpu::RunRequest& req, const std::vector<uint64_t>& cursors,
+                       const trace::Event* slots, const std::function<void(const gpu::BlockEvents&)>& send) {
+    const char* target = std::getenv("SYNCLAB_SIM_WORKER_BATCH_EVENTS");
+    const uint32_t warps_per_block = static_cast<uint32_t>((req.block.count() + 31) / 32);
+    for (const trace::BlockBatch& b :
+         trace::block_batches(cursors, req.grid.count(), warps_per_block,
+                              target && *target ? std::strtoull(target, nullptr, 10) : gpu::kBlockEventsTarget)) {
+        gpu::BlockEvents batch;
+        batch.first_block = b.first_block;
+        batch.blocks = b.blocks;
+        const uint64_t first_warp = uint64_t(b.first_block) * warps_per_block;
+        for (uint64_t w = first_warp; w < first_warp + uint64_t(b.blocks) * warps_per_block; ++w) {
+            const trace::Event* stripe = slots + req.trace_layout.stripe_first_slot(static_cast<uint32_t>(w));
+            batch.events.insert(batch.events.end(), stripe, stripe + cursors[w]);
+        }
+        send(batch);
+    }
+}
+
+gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gpu::BlockEvents&)>& send) {
     gpu::RunResult res;
     const auto t0 = std::chrono::steady_clock::now();
     res.device_free_bytes = env_mb("SYNCLAB_SIM_WORKER_FREE_MB", 131072);
@@ -156,14 +178,26 @@ gpu::RunResult run(const gpu::RunRequest& req) {
     res.dropped = totals.dropped;
     res.cursor_known = true;
     const auto* slots = reinterpret_cast<const trace::Event*>(buffers[events_at].bytes.data());
-    if (req.return_events) res.events = trace::complete_events(slots, layout, &cursors);
+    const bool per_warp = trace::one_warp_per_stripe(layout, req.warp_count, !req.block_ranks.empty());
+    const bool counted_by_cursors = req.return_events && per_warp && totals.dropped > 0 && !req.events_if_dropped;
+    if (req.return_events && req.events_by_block && totals.dropped == 0 && per_warp) {
+        send_block_events(req, cursors, slots, send);
+        res.events_by_block = true;
+    } else if (counted_by_cursors) {
+        // (as the executor: what each warp tried to record is its cursor; nothing is copied)
+    } else if (req.return_events) {
+        res.events = trace::complete_events(slots, layout, &cursors);
+    }
     res.warps.resize(req.warp_count);
     std::memcpy(res.warps.data(), buffers[warps_at].bytes.data(), req.warp_count * 4);
     res.drops_known = true;
     if (totals.dropped > 0) {
         res.warp_dropped.resize(req.warp_count);
         std::memcpy(res.warp_dropped.data(), buffers[drops_at].bytes.data(), req.warp_count * 8);
-        if (req.return_events && res.status == gpu::ResultStatus::Ok) {
+        if (counted_by_cursors) {
+            res.warp_attempted = trace::per_warp_attempted(cursors, req.warp_count);
+            res.events_withheld = true;
+        } else if (req.return_events && res.status == gpu::ResultStatus::Ok) {
             res.warp_attempted = events_per_warp(res.events, req.grid, req.block);
             for (size_t w = 0; w < res.warp_attempted.size(); ++w)
                 res.warp_attempted[w] += res.warp_dropped[w];
@@ -200,7 +234,9 @@ int main(int argc, char** argv) {
                 return 0;
             gpu::RunRequest request;
             gpu::decode(payload, request);
-            const gpu::RunResult result = run(request);
+            const gpu::RunResult result = run(request, [&](const gpu::BlockEvents& b) {
+                gpu::write_message(out, gpu::MessageType::BlockEvents, gpu::encode(b));
+            });
             gpu::write_message(out, gpu::MessageType::Result, gpu::encode(result));
             if (result.status == gpu::ResultStatus::Timeout || result.status == gpu::ResultStatus::Fault)
                 return 0; // as the real worker does
