@@ -7,13 +7,23 @@
 // spare core. Figures printed as counters: peak resident bytes of the run (VmHWM, reset before
 // each iteration), events, findings, warp-instructions/s. Run with --benchmark_repetitions=5 for
 // medians; compare with `compute-sanitizer --tool racecheck` on the same kernel (docs/PERF_NOTES.md).
+//
+// BM_GpuArrival is the runner's half of `check --backend gpu` on the same kernel: the simulator's
+// whole trace, laid out as a GPU worker sends it (each warp's events in program order, a batch of
+// whole blocks at a time, gpu::BlockEvents), received, analysed as it arrives and then analysed
+// whole-grid, as gpu::launch and the runner do. What it times is the host's share of a GPU check
+// (the device and the socket are not in it); `scripts/gpu_session.sh scale` gives the whole.
 #include "analysis/findings.h"
 #include "analysis/streamed.h"
+#include "gpu/block_receiver.h"
+#include "gpu/gpu_run.h"
+#include "trace/trace_buffer.h"
 #include "ptx/parser.h"
 #include "sim/simulator.h"
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -52,8 +62,7 @@ const ptx::Module& module(const std::string& name) {
     return it->second;
 }
 
-// 0: the whole trace; otherwise analysing as the run goes with that many workers (~0u: the default).
-void BM_CheckScale(benchmark::State& state, const std::string& kernel_file, unsigned workers) {
+std::vector<launch::Buffer> matmul_inputs() {
     std::vector<launch::Buffer> inputs(3);
     std::mt19937 random(7);
     for (size_t b = 0; b < 3; ++b) {
@@ -64,14 +73,32 @@ void BM_CheckScale(benchmark::State& state, const std::string& kernel_file, unsi
             std::memcpy(&inputs[b].bytes[i], &v, 4);
         }
     }
+    return inputs;
+}
+
+std::vector<launch::KernelArg> matmul_args() {
     std::vector<launch::KernelArg> args(3);
     for (uint32_t b = 0; b < 3; ++b) {
         args[b].kind = launch::KernelArg::Kind::Buffer;
         args[b].buffer = b;
     }
+    return args;
+}
+
+launch::LaunchConfig matmul_launch() {
     launch::LaunchConfig config;
     config.grid = {16, 16, 1};
     config.block = {16, 16, 1};
+    return config;
+}
+
+constexpr const char* kMatmulKernel = "_Z12tiled_matmulPKfS0_Pf";
+
+// 0: the whole trace; otherwise analysing as the run goes with that many workers (~0u: the default).
+void BM_CheckScale(benchmark::State& state, const std::string& kernel_file, unsigned workers) {
+    const std::vector<launch::Buffer> inputs = matmul_inputs();
+    const std::vector<launch::KernelArg> args = matmul_args();
+    const launch::LaunchConfig config = matmul_launch();
     uint64_t warp_instr = 0, events = 0, findings = 0, peak = 0;
     for (auto _ : state) {
         state.PauseTiming();
@@ -86,7 +113,7 @@ void BM_CheckScale(benchmark::State& state, const std::string& kernel_file, unsi
         if (workers != 0) o.block_sink = &stream.emplace(workers == ~0u ? 0 : workers);
         trace::Trace trace;
         const sim::Result r =
-            sim::simulate(module(kernel_file), "_Z12tiled_matmulPKfS0_Pf", config, buffers, args, o, &trace);
+            sim::simulate(module(kernel_file), kMatmulKernel, config, buffers, args, o, &trace);
         if (r.status != trace::RunStatus::Ok) {
             state.SkipWithError(r.message.c_str());
             return;
@@ -107,6 +134,101 @@ void BM_CheckScale(benchmark::State& state, const std::string& kernel_file, unsi
     state.counters["peak_MB"] = double(peak) / (1 << 20);
 }
 
+// The kernel's whole trace as a GPU worker sends it: batches of whole blocks, each warp's events
+// one after the other (built once per kernel).
+struct Arrival {
+    trace::Trace recording; // grid, block, threads, sites, memory
+    std::vector<gpu::BlockEvents> batches;
+};
+
+const Arrival& arrival(const std::string& kernel_file) {
+    static std::map<std::string, Arrival> cache;
+    auto it = cache.find(kernel_file);
+    if (it != cache.end()) return it->second;
+    Arrival& a = cache[kernel_file];
+    std::vector<launch::Buffer> buffers = matmul_inputs();
+    sim::Options o;
+    o.schedule = sim::Schedule::Random;
+    o.max_memory_bytes = 8ull << 30;
+    o.max_events = 100'000'000;
+    trace::Trace whole;
+    sim::simulate(module(kernel_file), kMatmulKernel, matmul_launch(), buffers, matmul_args(), o, &whole);
+    const uint64_t per_block = whole.meta.block.count(), wpb = (per_block + 31) / 32;
+    const uint64_t warps = whole.meta.grid.count() * wpb;
+    std::vector<std::vector<trace::Event>> by_warp(warps);
+    for (const trace::Event& e : whole.events)
+        by_warp[e.thread / per_block * wpb + e.thread % per_block / 32].push_back(e);
+    std::vector<uint64_t> counts(warps);
+    for (uint64_t w = 0; w < warps; ++w)
+        counts[w] = by_warp[w].size();
+    for (const trace::BlockBatch& b :
+         trace::block_batches(counts, whole.meta.grid.count(), uint32_t(wpb), gpu::kBlockEventsTarget)) {
+        gpu::BlockEvents batch;
+        batch.first_block = b.first_block;
+        batch.blocks = b.blocks;
+        for (uint64_t w = b.first_block * wpb; w < (b.first_block + b.blocks) * wpb; ++w)
+            batch.events.insert(batch.events.end(), by_warp[w].begin(), by_warp[w].end());
+        a.batches.push_back(std::move(batch));
+    }
+    whole.events.clear();
+    whole.events.shrink_to_fit();
+    a.recording = std::move(whole);
+    return a;
+}
+
+void BM_GpuArrival(benchmark::State& state, const std::string& kernel_file) {
+    const Arrival& a = arrival(kernel_file);
+    uint64_t events = 0, findings = 0;
+    // Where the time goes, summed over iterations: receiving (the batches handed to the analysis
+    // threads, waiting where they are all busy), merging the kept events by time, waiting for the
+    // last batches, the whole-grid analyses.
+    double receive = 0, merge = 0, finish = 0, whole_grid = 0;
+    using Clock = std::chrono::steady_clock;
+    auto ms = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    for (auto _ : state) {
+        state.PauseTiming();
+        std::vector<gpu::BlockEvents> batches = a.batches; // (the socket's bytes, decoded)
+        state.ResumeTiming();
+        const auto t0 = Clock::now();
+        analysis::StreamedAnalysis stream;
+        gpu::BlockEventsReceiver receiver(stream, a.recording);
+        for (gpu::BlockEvents& b : batches)
+            receiver.take(std::move(b));
+        const auto t1 = Clock::now();
+        trace::Trace trace;
+        trace.meta = a.recording.meta;
+        trace.sites = a.recording.sites;
+        trace.memory = a.recording.memory;
+        trace.threads = gpu::thread_table(trace.meta.grid, trace.meta.block, receiver.ends(), {}, true);
+        trace.events = std::move(receiver.kept());
+        trace::merge_by_time(trace.events);
+        const auto t2 = Clock::now();
+        stream.finish();
+        const auto t3 = Clock::now();
+        analysis::Options options;
+        options.streamed = &stream;
+        findings = analysis::analyze(trace, options).size();
+        const auto t4 = Clock::now();
+        events = receiver.received();
+        receive += ms(t0, t1);
+        merge += ms(t1, t2);
+        finish += ms(t2, t3);
+        whole_grid += ms(t3, t4);
+    }
+    const double n = double(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    state.counters["receive_ms"] = receive / n;
+    state.counters["merge_ms"] = merge / n;
+    state.counters["finish_ms"] = finish / n;
+    state.counters["analyses_ms"] = whole_grid / n;
+    state.counters["events"] = double(events);
+    state.counters["findings"] = double(findings);
+    state.counters["events/s"] = benchmark::Counter(double(events) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+BENCHMARK_CAPTURE(BM_GpuArrival, clean, std::string("tiled_matmul"))->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_GpuArrival, racy, std::string("tiled_matmul_racy"))->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckScale, clean_whole, std::string("tiled_matmul"), 0u)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckScale, clean_streamed_1, std::string("tiled_matmul"), 1u)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckScale, clean_streamed, std::string("tiled_matmul"), ~0u)->Unit(benchmark::kMillisecond)->UseRealTime();
