@@ -39,6 +39,9 @@ class Run {
     Run(const ptx::Module& module, const ptx::Function& fn, const LaunchConfig& launch,
         std::vector<Buffer>& buffers, const std::vector<KernelArg>& args, const Options& options,
         trace::Trace* trace, std::unique_ptr<MemorySystem> memory = nullptr);
+    ~Run(); // hands its blocks to the thread's pool (setup.cpp)
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
 
     Result execute();
 
@@ -203,7 +206,8 @@ class Run {
 
     // resident blocks
     std::vector<std::unique_ptr<Block>> resident_;
-    std::vector<std::unique_ptr<Block>> spare_blocks_; // retired, kept for their allocations
+    std::vector<std::unique_ptr<Block>> spare_blocks_; // retired, kept for their allocations (and the
+                                                       // next run's: setup.cpp's block pool)
     std::vector<Warp*> warps_;                         // warps of resident blocks, in admission order
     uint32_t next_block_ = 0;
     uint32_t blocks_done_ = 0;

@@ -327,16 +327,50 @@ bool Run::widen_residency() {
 
 // [SECTION] Block admission and retirement ===========================================================
 
+namespace {
+
+// Blocks outlive their run. Admitting a block zeroes its registers, shared and local memory; in
+// fresh allocations that means a page fault per 4 KiB, which was half the time of a short run (the
+// stencil benchmark: 16 resident blocks, ~2 MB, each run; docs/PERF_NOTES.md). The runs of one
+// thread (outcome rates, seeds, the benchmark) take their blocks from here first. A run that
+// widened its residency to thousands of blocks, or ran blocks of much shared memory, leaves at
+// most kPooledBytes behind.
+constexpr uint64_t kPooledBytes = 32u << 20;
+thread_local std::vector<std::unique_ptr<Block>> pooled_blocks;
+thread_local uint64_t pooled_bytes = 0;
+
+uint64_t held_bytes(const Block& b) {
+    return b.shared.capacity() + b.local.capacity() + b.regs.capacity() * sizeof(uint64_t) +
+           b.warps.capacity() * sizeof(Warp);
+}
+
+std::unique_ptr<Block> take_block(std::vector<std::unique_ptr<Block>>& spare) {
+    for (auto* from : {&spare, &pooled_blocks}) {
+        if (from->empty()) continue;
+        std::unique_ptr<Block> b = std::move(from->back());
+        from->pop_back();
+        if (from == &pooled_blocks) pooled_bytes -= held_bytes(*b);
+        return b;
+    }
+    return std::make_unique<Block>();
+}
+
+} // namespace
+
+Run::~Run() {
+    for (auto* from : {&spare_blocks_, &resident_})
+        for (std::unique_ptr<Block>& b : *from) {
+            const uint64_t bytes = held_bytes(*b);
+            if (pooled_bytes + bytes > kPooledBytes) return;
+            pooled_bytes += bytes;
+            pooled_blocks.push_back(std::move(b));
+        }
+}
+
 void Run::admit_blocks() {
     bool admitted = false;
     while (resident_.size() < resident_cap_ && next_block_ < block_count_) {
-        std::unique_ptr<Block> block;
-        if (spare_blocks_.empty()) {
-            block = std::make_unique<Block>();
-        } else {
-            block = std::move(spare_blocks_.back());
-            spare_blocks_.pop_back();
-        }
+        std::unique_ptr<Block> block = take_block(spare_blocks_);
         Block& b = *block;
         b.linear = next_block_++;
         admitted_at_[b.linear] = tick_;
@@ -351,9 +385,11 @@ void Run::admit_blocks() {
         b.shared.assign(shared_bytes_, 0);
         b.local.assign(size_t(threads_per_block_) * fn_.local_bytes, 0);
         b.regs.assign(size_t(warps_per_block_) * slots_ * kWarpSize, 0);
-        for (BarrierState& bar : b.bars) {
-            bar.arrived = bar.expected = bar.phase = 0;
-            bar.waiting.clear();
+        for (BarrierState& bar : b.bars) { // as new, keeping the waiting list's allocation
+            std::vector<Waiter> waiting = std::move(bar.waiting);
+            waiting.clear();
+            bar = BarrierState{};
+            bar.waiting = std::move(waiting);
         }
         b.warps.assign(warps_per_block_, Warp{});
         const uint32_t block_first = b.linear * threads_per_block_;
