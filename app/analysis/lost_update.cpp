@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace synclab::analysis {
 
@@ -105,6 +106,45 @@ class AddressStates {
     uint64_t cached_index_ = UINT64_MAX;
     Page* cached_ = nullptr;
     std::unordered_map<uint64_t, AddressState, AddressHash> odd_;
+};
+
+// The global addresses that some thread with a whole history stores to plainly (the stores an RMW
+// ends with): only loads of these can begin an RMW, and only writes of these can overlap one. A
+// kernel that reads arrays it never writes (the operands of a matrix product) keeps no pending load
+// of them: a bit per word, in pages of 64 words, the last page used cached.
+class PlainlyStored {
+  public:
+    PlainlyStored(const trace::Trace& trace, const detail::WholeBlocks& whole) {
+        for (const Event& e : trace.events)
+            if (e.kind == EventKind::Store && e.space() == trace::Space::Global && plain(e) &&
+                whole.thread(e.thread))
+                add(e.address);
+    }
+    static bool plain(const Event& e) { return !e.is_volatile() && (e.flags & trace::flag::kOrdered) == 0; }
+
+    bool contains(uint64_t address) {
+        if (address % 4 != 0) return odd_.count(address) != 0;
+        const uint64_t page = address / 4 / 64;
+        if (page != cached_page_) {
+            const auto it = pages_.find(page);
+            cached_bits_ = it == pages_.end() ? 0 : it->second;
+            cached_page_ = page;
+        }
+        return (cached_bits_ >> (address / 4 % 64)) & 1;
+    }
+
+  private:
+    void add(uint64_t address) {
+        if (address % 4 != 0) {
+            odd_.insert(address);
+            return;
+        }
+        pages_[address / 4 / 64] |= uint64_t(1) << (address / 4 % 64);
+    }
+    std::unordered_map<uint64_t, uint64_t, AddressHash> pages_;
+    std::unordered_set<uint64_t, AddressHash> odd_;
+    uint64_t cached_page_ = UINT64_MAX;
+    uint64_t cached_bits_ = 0;
 };
 
 // The loads of each thread that a later store of that thread may pair with, by address. Most
@@ -261,6 +301,7 @@ namespace detail {
 LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
     LostUpdates result;
     const WholeBlocks whole(trace);
+    PlainlyStored stored(trace, whole);
     BarrierClock clock(trace);
     // Dropped when a thread exits: a kernel that only reads would otherwise keep every load.
     PendingLoads pending(trace.threads.size());
@@ -275,7 +316,7 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
             if (e.kind == EventKind::Exit) pending.clear(e.thread);
             continue;
         }
-        if (e.space() != trace::Space::Global) continue;
+        if (e.space() != trace::Space::Global || !stored.contains(e.address)) continue;
         if (e.kind == EventKind::Load) {
             const AddressState* state = addresses.find(e.address);
             // The latest load pairs with the store.
@@ -286,7 +327,7 @@ LostUpdates lost_updates(const trace::Trace& trace, const Options& options) {
         AddressState& state = addresses.at(e.address);
         PendingLoad* const load = pending.find(e.thread, e.address);
         if (e.kind == EventKind::Store) {
-            const bool plain = !e.is_volatile() && (e.flags & trace::flag::kOrdered) == 0;
+            const bool plain = PlainlyStored::plain(e);
             if (load != nullptr) {
                 if (plain) {
                     Rmw rmw;

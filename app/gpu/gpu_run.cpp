@@ -3,6 +3,7 @@
 #include "ptx/instrument.h"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <numeric>
 #include <optional>
@@ -188,7 +189,11 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         recording.threads = trace::thread_layout(config.grid, config.block);
         recording.sites = ptx::site_table(*fn, &module);
         receiver.emplace(*options.block_sink, recording);
-        on_block_events = [&](BlockEvents&& b) { receiver->take(std::move(b)); };
+        on_block_events = [&](BlockEvents&& b) {
+            const auto t0 = std::chrono::steady_clock::now();
+            receiver->take(std::move(b));
+            out.take_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        };
     }
     req.timeout_s = options.timeout_s;
     req.launches = std::max<uint32_t>(options.launches, 1);
@@ -341,7 +346,9 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
             again.block_ranks.clear();
             again.event_capacity = std::max<uint64_t>(plan.budget.events, 1);
         }
+        const double first_ms = out.worker_ms;
         out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
+        out.worker_ms += first_ms;
         plan.launches = 2;
         plan.capacity =
             trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
@@ -365,7 +372,9 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
             trace_budget(memory, sizing.cap_bytes, TraceBuffer::Mapped,
                          trace_table_bytes(config.grid, config.block, options.stripes, TraceBuffer::Mapped));
         again.event_capacity = std::max<uint64_t>(std::min(first.event_capacity, mapped.events), 1);
+        const double first_ms = out.worker_ms;
         out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
+        out.worker_ms += first_ms;
         plan.launches = 2;
         plan.first_fault = first_fault;
         plan.capacity =

@@ -180,6 +180,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         const auto analysis_t0 = std::chrono::steady_clock::now();
         t.launch_and_transfer_ms = std::chrono::duration<double, std::milli>(analysis_t0 - traced_t0).count();
         t.streamed_events = o.streamed_events;
+        t.worker_ms = o.worker_ms;
+        t.take_ms = o.take_ms;
         if (streamed) streamed->finish();
         if (!o.trace.events.empty() || o.streamed_events) {
             analysis::Options analysis_options;

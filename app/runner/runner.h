@@ -149,6 +149,8 @@ struct GpuSide {
     // they arrive batch by batch, the shared-memory analysis of the batches beside it), and the
     // analyses after the last event. Where a check's time goes, printed by `check`.
     double launch_and_transfer_ms = 0;
+    double worker_ms = 0; // traced: of launch_and_transfer_ms, inside the worker (its requests added up)
+    double take_ms = 0;   // traced, streamed: of worker_ms, the runner handing the arrived batches over
     double analysis_ms = 0;
     uint64_t streamed_events = 0; // traced side: events that arrived a batch of whole blocks at a time
 };
