@@ -64,6 +64,13 @@ void expect_same_findings_both_ways(const std::string& kernel, bool racy) {
     EXPECT_EQ(streamed.trace.block_history, whole.trace.block_history);
     EXPECT_EQ(describe(streamed.findings), describe(whole.findings));
     EXPECT_EQ(whole.findings.empty(), !racy) << describe(whole.findings);
+    // Where the time went (check's report): the worker's request, and of it the runner's taking
+    // of the batches; none taken where the events came whole.
+    const runner::GpuSide& t = streamed.gpu_traced;
+    EXPECT_GT(t.worker_ms, 0.0);
+    EXPECT_GT(t.take_ms, 0.0);
+    EXPECT_LE(t.worker_ms, t.launch_and_transfer_ms);
+    EXPECT_EQ(whole.gpu_traced.take_ms, 0.0);
 }
 
 TEST(BlockEvents, ARacyKernelGivesTheWholeTracesFindingsBatchByBatch) {

@@ -234,9 +234,13 @@ int main(int argc, char** argv) {
                 return 0;
             gpu::RunRequest request;
             gpu::decode(payload, request);
-            const gpu::RunResult result = run(request, [&](const gpu::BlockEvents& b) {
+            const auto t0 = std::chrono::steady_clock::now();
+            gpu::RunResult result = run(request, [&](const gpu::BlockEvents& b) {
                 gpu::write_message(out, gpu::MessageType::BlockEvents, gpu::encode(b));
             });
+            // (as the real worker's: the request inside the worker, sending its batches included)
+            result.wall_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             gpu::write_message(out, gpu::MessageType::Result, gpu::encode(result));
             if (result.status == gpu::ResultStatus::Timeout || result.status == gpu::ResultStatus::Fault)
                 return 0; // as the real worker does
