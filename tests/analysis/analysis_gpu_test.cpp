@@ -125,15 +125,15 @@ TEST(analysis_gpu, GlobalRacesOnAGpuTrace) {
     }
 }
 
-// Verdict: warp_divergence.cu on the GPU: lanes that return first, whole warps that return and a
-// block-uniform condition give nothing; part of a warp at a __syncthreads() while its other lanes go
-// on gives barrier_divergence (the rule reads the order the GPU recorded: the arrivals of the lanes
-// at the barrier before the others' later events).
+// Verdict: warp_divergence.cu on the GPU, as on the simulator (analysis_e2e_test.cpp): whole warps
+// that return and a block-uniform condition give nothing; part of a warp at a __syncthreads() while
+// its other lanes go on, or return without reaching it, gives barrier_divergence (the rule reads the
+// order the GPU recorded: the arrivals of the lanes at the barrier before the others' later events).
 TEST(analysis_gpu, WarpDivergenceOnAGpuTrace) {
     REQUIRE_GPU();
     const std::pair<const char*, bool> cases[] = {
         {"_Z20partial_warp_barrierPKiPi", true}, {"_Z19upper_lanes_barrierPKiPi", true},
-        {"_Z18early_return_lanesPKiPi", false},  {"_Z18whole_warps_returnPKiPi", false},
+        {"_Z18early_return_lanesPKiPi", true},   {"_Z18whole_warps_returnPKiPi", false},
         {"_Z17uniform_conditionPKiPi", false},
     };
     for (const auto& [kernel, divergent] : cases) {
@@ -216,7 +216,8 @@ TEST(analysis_gpu, AWriteFarPastTheEndIsOutOfBoundsOnTheGpu) {
         }
 }
 
-// Writes gigabytes away from every buffer: a GPU faults (CUDA_ERROR_ILLEGAL_ADDRESS), a device trace
+// Writes gigabytes away from every buffer: a GPU faults (an H200 says CUDA_ERROR_ILLEGAL_ADDRESS, an
+// H100 CUDA_ERROR_INVALID_ADDRESS_SPACE: the address falls in another window), a device trace
 // buffer is gone with the context, and the runner traces the launch again into mapped memory. What
 // that trace holds up to the fault is the hardware's business (events are written after their
 // access): where it shows an out-of-bounds write, the finding says no buffer is near it.
@@ -230,7 +231,9 @@ TEST(analysis_gpu, AFaultIsTracedAgainAndItsAccessesNamed) {
                 trace::to_string(t.status), t.message.c_str(), (unsigned long long)t.events,
                 t.trace_buffer.c_str());
     EXPECT_EQ(s.gpu_untraced.status, trace::RunStatus::Error) << s.gpu_untraced.message;
-    EXPECT_TRUE(contains(s.gpu_untraced.message, "CUDA_ERROR_ILLEGAL_ADDRESS")) << s.gpu_untraced.message;
+    EXPECT_TRUE(contains(s.gpu_untraced.message, "CUDA_ERROR_ILLEGAL_ADDRESS") ||
+                contains(s.gpu_untraced.message, "CUDA_ERROR_INVALID_ADDRESS_SPACE"))
+        << s.gpu_untraced.message;
     ASSERT_EQ(t.status, trace::RunStatus::Error) << t.message;
     EXPECT_TRUE(contains(t.message, "traced again into host-mapped memory")) << t.message;
     EXPECT_EQ(t.trace_buffer, "mapped");
