@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace synclab::sim {
 namespace {
@@ -489,6 +490,21 @@ TEST(Simulator, SameSeedGivesIdenticalTraceDifferentSeedsDiffer) {
     EXPECT_TRUE(same_events(run_store_barrier_load(Schedule::RoundRobin, 1),
                             run_store_barrier_load(Schedule::RoundRobin, 2)))
         << "round-robin does not depend on the seed";
+}
+
+// A run's blocks go back to a per-thread pool and the next run on that thread takes them
+// (sim/setup.cpp): a block that ran another kernel, with other shared memory, registers and a
+// larger block, must start as a new one does.
+TEST(Simulator, BlocksTakenFromTheLastRunStartAsNew) {
+    trace::Trace fresh;
+    std::thread([&] { fresh = run_store_barrier_load(Schedule::Random, 11); }).join();
+    std::vector<uint32_t> in(3 * 1024, 7);
+    std::vector<Buffer> buffers = {make_buffer("in", in), make_buffer("out", std::vector<uint32_t>(3))};
+    const Result other = simulate(kernels(), "block_sum", launch({3, 1, 1}, {1024, 1, 1}, 1024 * 4), buffers,
+                                  {KernelArg::pointer(0), KernelArg::pointer(1)}, Options{}, nullptr);
+    ASSERT_EQ(other.status, trace::RunStatus::Ok) << other.message;
+    const trace::Trace reused = run_store_barrier_load(Schedule::Random, 11);
+    EXPECT_TRUE(same_events(fresh, reused));
 }
 
 TEST(Simulator, UntracedRunRecordsNothing) {
