@@ -345,15 +345,21 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
                 out << ", " << t.wrong_outputs << " wrong of " << t.checked_outputs << " outputs";
             out << "\n";
             // Where a check's time went: the launches with the events' way here, then the analyses.
-            // (The worker waits while the runner takes a batch: take_ms is inside worker_ms.)
-            std::snprintf(buf, sizeof buf, "%.0f ms (in the worker %.0f ms", t.launch_and_transfer_ms,
-                          t.worker_ms);
+            // (The worker waits while the runner takes a batch: take_ms is inside worker_ms. A worker
+            // that was killed reports no time of its own.)
+            std::snprintf(buf, sizeof buf, "%.0f ms", t.launch_and_transfer_ms);
             out << "          launches and events " << buf;
-            if (t.streamed_events) {
-                std::snprintf(buf, sizeof buf, ", of which taking the blocks' events here %.0f ms", t.take_ms);
+            if (t.worker_ms > 0) {
+                std::snprintf(buf, sizeof buf, " (in the worker %.0f ms", t.worker_ms);
                 out << buf;
+                if (t.streamed_events) {
+                    std::snprintf(buf, sizeof buf, ", of which taking the blocks' events here %.0f ms",
+                                  t.take_ms);
+                    out << buf;
+                }
+                out << ")";
             }
-            std::snprintf(buf, sizeof buf, "), then analyses %.0f ms", t.analysis_ms);
+            std::snprintf(buf, sizeof buf, ", then analyses %.0f ms", t.analysis_ms);
             out << buf << (t.streamed_events ? " (the blocks' events analysed as they arrived)" : "") << "\n";
         }
     } else {
