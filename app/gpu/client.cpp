@@ -141,10 +141,11 @@ RunResult Worker::run(const RunRequest& request, double deadline_s,
     const auto deadline = deadline_after(deadline_s);
     try {
         write_message(fd_, MessageType::Run, encode(request));
+        std::string payload; // (kept from message to message: no fresh memory for each)
         for (;;) {
             MessageType type{};
-            std::string payload;
-            const ReadStatus s = read_message(fd_, type, payload, deadline);
+            BlockEvents b; // a batch is read straight into it (it leaves with the batch)
+            const ReadStatus s = read_message(fd_, type, payload, deadline, &b);
             if (s == ReadStatus::Timeout) {
                 kill_now();
                 result.status = ResultStatus::Timeout;
@@ -168,9 +169,6 @@ RunResult Worker::run(const RunRequest& request, double deadline_s,
             }
             if (type == MessageType::BlockEvents) {
                 if (!block_events) throw ProtocolError("block events that were not asked for");
-                BlockEvents b;
-                decode(payload, b);
-                payload = {}; // (its bytes are in b now: hold one copy of the batch, not two)
                 try {
                     block_events(std::move(b));
                 } catch (...) {

@@ -222,6 +222,8 @@ void Executor::release_trace() {
     if (trace_.drops) api_.MemFree(trace_.drops);
     if (trace_.blocks) api_.MemFree(trace_.blocks);
     if (trace_.staging) api_.MemFreeHost(trace_.staging);
+    for (void* p : trace_.batch_host)
+        if (p) api_.MemFreeHost(p);
     trace_ = TraceArea{};
 }
 
@@ -386,37 +388,62 @@ void Executor::snapshot(RunResult& result, const trace::TraceBufferLayout& layou
 }
 
 void Executor::send_block_events(const RunRequest& req, const std::vector<uint64_t>& cursors,
-                                 const std::function<void(const BlockEvents&)>& block_events) {
+                                 const std::function<void(const BlockEventsView&)>& block_events) {
     const trace::TraceBufferLayout& layout = req.trace_layout;
     const uint32_t warps_per_block = static_cast<uint32_t>((req.block.count() + 31) / 32);
-    BlockEvents batch;
-    for (const trace::BlockBatch& b :
-         trace::block_batches(cursors, req.grid.count(), warps_per_block, kBlockEventsTarget)) {
-        batch.first_block = b.first_block;
-        batch.blocks = b.blocks;
-        batch.events.resize(b.events);
+    const std::vector<trace::BlockBatch> batches =
+        trace::block_batches(cursors, req.grid.count(), warps_per_block, kBlockEventsTarget);
+    uint64_t largest = 0;
+    for (const trace::BlockBatch& b : batches)
+        largest = std::max(largest, b.events);
+    // Pinned staging: a DMA at full speed (pageable memory goes through the driver's own staging),
+    // and the next batch's copies run while this one is written to the socket.
+    const size_t bytes = std::max<size_t>(largest * sizeof(trace::Event), sizeof(trace::Event));
+    if (trace_.batch_bytes < bytes) {
+        for (int k = 0; k < 2; ++k) {
+            if (trace_.batch_host[k]) api_.MemFreeHost(trace_.batch_host[k]);
+            trace_.batch_host[k] = nullptr;
+            if (api_.MemHostAlloc(&trace_.batch_host[k], bytes, 0) != cu::kSuccess) {
+                trace_.batch_host[k] = nullptr;
+                trace_.batch_pageable[k].resize(largest); // (slower, still right)
+            }
+        }
+        trace_.batch_bytes = bytes;
+    }
+    const bool mapped = req.trace_buffer == TraceBuffer::Mapped;
+    BlockEventsView pending;
+    bool has_pending = false;
+    int k = 0;
+    for (const trace::BlockBatch& b : batches) {
+        trace::Event* dst = trace_.batch_host[k] ? static_cast<trace::Event*>(trace_.batch_host[k])
+                                                 : trace_.batch_pageable[k].data();
         uint64_t at = 0;
         const uint64_t first_warp = uint64_t(b.first_block) * warps_per_block;
         for (uint64_t w = first_warp; w < first_warp + uint64_t(b.blocks) * warps_per_block; ++w) {
             const uint64_t used = cursors[w]; // (nothing dropped: all of them written)
             if (used == 0) continue;
             const uint64_t first = layout.stripe_first_slot(static_cast<uint32_t>(w));
-            if (req.trace_buffer == TraceBuffer::Mapped)
-                std::memcpy(batch.events.data() + at, static_cast<const trace::Event*>(trace_.host_events) + first,
+            if (mapped)
+                std::memcpy(dst + at, static_cast<const trace::Event*>(trace_.host_events) + first,
                             used * sizeof(trace::Event));
             else
                 cu::check(api_,
-                          api_.MemcpyDtoH(batch.events.data() + at, trace_.events + first * sizeof(trace::Event),
-                                          used * sizeof(trace::Event)),
-                          "cuMemcpyDtoH", "trace buffer");
+                          api_.MemcpyDtoHAsync(dst + at, trace_.events + first * sizeof(trace::Event),
+                                               used * sizeof(trace::Event), copy_stream_),
+                          "cuMemcpyDtoHAsync", "trace buffer");
             at += used;
         }
-        block_events(batch);
+        if (has_pending) block_events(pending); // (while this batch's copies run)
+        if (!mapped) cu::check(api_, api_.StreamSynchronize(copy_stream_), "cuStreamSynchronize", "trace buffer");
+        pending = BlockEventsView{b.first_block, b.blocks, dst, b.events};
+        has_pending = true;
+        k ^= 1;
     }
+    if (has_pending) block_events(pending);
 }
 
 RunResult Executor::run(const RunRequest& req, const std::function<void(const Progress&)>& progress,
-                        const std::function<void(const BlockEvents&)>& block_events) {
+                        const std::function<void(const BlockEventsView&)>& block_events) {
     RunResult res;
     const auto t0 = Clock::now();
     if (!ready_) {
@@ -530,6 +557,21 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             prepare_trace(req.trace_buffer, layout, req.warp_count, req.block_ranks);
         }
 
+        cu::DevicePtr shared_table = 0; // ArgSpec::Kind::TraceShared
+        void* shared_host = nullptr;    // its host side where it is host-mapped
+        uint32_t shared_entries = 0;
+        // Into res.shared_addresses: a mapped table at any time, a device one once the launch completed.
+        auto read_shared_table = [&](bool completed) {
+            if (!shared_entries || (!shared_host && !completed)) return;
+            res.shared_addresses.resize(shared_entries);
+            if (shared_host) {
+                std::atomic_thread_fence(std::memory_order_acquire);
+                std::memcpy(res.shared_addresses.data(), shared_host, shared_entries * 4);
+            } else {
+                cu::check(api_, api_.MemcpyDtoH(res.shared_addresses.data(), shared_table, shared_entries * 4),
+                          "cuMemcpyDtoH", "shared-symbol table");
+            }
+        };
         std::vector<uint64_t> values(req.args.size(), 0);
         std::vector<void*> params(req.args.size(), nullptr);
         for (size_t i = 0; i < req.args.size(); ++i) {
@@ -564,6 +606,30 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             case ArgSpec::Kind::TraceDrops:
                 values[i] = traced ? trace_.drops : 0;
                 break;
+            case ArgSpec::Kind::TraceShared:
+                if (a.bits > 4096)
+                    throw cu::Error("request", 0,
+                                    "argument " + std::to_string(i) + " asks for a table of " +
+                                        std::to_string(a.bits) + " shared symbols (at most 4096)");
+                if (traced && a.bits > 0) {
+                    // Host-mapped where the device can: readable after a hang or a fault too.
+                    shared_entries = static_cast<uint32_t>(a.bits);
+                    if (can_map_host_memory_) {
+                        shared_table = allocs.alloc_mapped(a.bits * 4, "shared-symbol table", shared_host);
+                        std::memset(shared_host, 0, a.bits * 4);
+                    } else {
+                        shared_table = allocs.alloc(a.bits * 4, "shared-symbol table");
+                        cu::check(api_, api_.MemsetD8(shared_table, 0, a.bits * 4), "cuMemsetD8",
+                                  "shared-symbol table");
+                    }
+                }
+                values[i] = shared_table;
+                break;
+            default:
+                throw cu::Error("request", 0,
+                                "argument " + std::to_string(i) + " is of unknown kind " +
+                                    std::to_string(static_cast<unsigned>(a.kind)) +
+                                    " (a runner of another build?)");
             }
             params[i] = &values[i]; // little-endian: the first `size` bytes are the value
         }
@@ -642,6 +708,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                     allocs.leak();
                     res.status = ResultStatus::Fault;
                     res.message = "the kernel failed on the GPU: " + cu::describe(api_, q);
+                    read_shared_table(false);
                     if (traced && req.trace_buffer == TraceBuffer::Mapped) {
                         res.partial = true;
                         res.events = mapped_events(layout, nullptr);
@@ -665,6 +732,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                     std::snprintf(buf, sizeof buf, "%g", req.timeout_s);
                     res.message = std::string("the kernel did not finish within ") + buf + " s";
                     if (traced) snapshot(res, layout, req.warp_count);
+                    read_shared_table(false);
                     res.wall_ms = ms_since(t0);
                     return res;
                 }
@@ -725,6 +793,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             res.dropped = totals.dropped;
             res.cursor_known = true;
             res.warps.resize(req.warp_count);
+            read_shared_table(true);
             const bool per_warp = trace::one_warp_per_stripe(layout, req.warp_count, !req.block_ranks.empty());
             const bool by_block =
                 req.return_events && req.events_by_block && block_events && totals.dropped == 0 && per_warp;

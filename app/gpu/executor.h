@@ -23,7 +23,7 @@ class Executor {
     // Runs one request. `progress` is called (live mode) with the events new since the last call;
     // `block_events` with each batch of a request with events_by_block (see RunRequest).
     RunResult run(const RunRequest& request, const std::function<void(const Progress&)>& progress,
-                  const std::function<void(const BlockEvents&)>& block_events = {});
+                  const std::function<void(const BlockEventsView&)>& block_events = {});
 
     // After a Timeout or Fault the context cannot be trusted: the worker must exit.
     bool must_exit() const { return must_exit_; }
@@ -43,6 +43,11 @@ class Executor {
         void* host_warps = nullptr;
         void* staging = nullptr; // pinned host memory to copy a hung kernel's trace into
         size_t staging_bytes = 0;
+        // Two pinned buffers of batch_bytes each for send_block_events: one fills by DMA while the
+        // other goes out through the socket (pageable std::vector memory where pinning failed).
+        void* batch_host[2] = {nullptr, nullptr};
+        size_t batch_bytes = 0;
+        std::vector<trace::Event> batch_pageable[2];
         // Device memory it holds (mapped mode: events and warp table are host memory).
         size_t device_bytes() const {
             return cursor_bytes + drop_bytes + block_bytes +
@@ -60,7 +65,7 @@ class Executor {
                                             const std::vector<uint64_t>* cursors) const;
     // A completed launch's events, batch by batch of whole blocks (RunRequest::events_by_block).
     void send_block_events(const RunRequest& req, const std::vector<uint64_t>& cursors,
-                           const std::function<void(const BlockEvents&)>& block_events);
+                           const std::function<void(const BlockEventsView&)>& block_events);
     // A hung kernel: read what it wrote so far (mapped: directly; device: a copy on a second stream).
     void snapshot(RunResult& result, const trace::TraceBufferLayout& layout, uint64_t warp_count);
 

@@ -85,8 +85,14 @@ trace::MemoryMap memory_map(const ptx::Module& module, const ptx::Function& fn,
     trace::MemoryMap map;
     for (trace::MemoryRegion& r : launch::buffer_regions(buffers, result.buffer_addresses))
         map.add(std::move(r));
-    for (trace::MemoryRegion& r :
-         ptx::kernel_regions(module, fn, config.dynamic_shared_bytes, global_addresses))
+    // The shared variables where the GPU placed them (thread 0 wrote their addresses); a table that
+    // does not fit this function (none asked for), or one still all zero (thread 0 never got
+    // there), leaves the parser's offsets.
+    const std::vector<uint32_t>& at = result.shared_addresses;
+    const bool placed = at.size() == fn.shared_symbols.size() &&
+                        std::any_of(at.begin(), at.end(), [](uint32_t a) { return a != 0; });
+    for (trace::MemoryRegion& r : ptx::kernel_regions(module, fn, config.dynamic_shared_bytes, global_addresses,
+                                                      placed ? result.shared_addresses : std::vector<uint32_t>{}))
         map.add(std::move(r));
     // (A variable the loaded module lacks, address 0, cannot be reached: the map stays complete.)
     map.set_complete(!config.cooperative && result.buffer_addresses.size() == buffers.size() &&
@@ -166,6 +172,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         req.args.push_back({ArgSpec::Kind::TraceWarps, 0, 8, 0});
         req.args.push_back({ArgSpec::Kind::TraceBlocks, 0, 8, 0});
         req.args.push_back({ArgSpec::Kind::TraceDrops, 0, 8, 0});
+        req.args.push_back({ArgSpec::Kind::TraceShared, 0, 8, fn->shared_symbols.size()});
         req.mode = RunMode::Traced;
         req.block_ranks = options.block_ranks;
         req.events_if_dropped = options.events_if_dropped;

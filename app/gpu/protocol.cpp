@@ -225,6 +225,7 @@ template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.vec(m.buffer_addresses);
     s.vec(m.global_addresses);
     s.pod(m.events_by_block);
+    s.vec(m.shared_addresses);
 }
 
 template <class Stream, class Msg> void progress_fields(Stream& s, Msg& m) {
@@ -371,8 +372,30 @@ void write_message(int fd, MessageType type, const std::string& payload) {
     write_all(fd, payload.data(), payload.size());
 }
 
+void write_block_events(int fd, const BlockEvents& m) {
+    write_block_events(fd, BlockEventsView{m.first_block, m.blocks, m.events.data(), m.events.size()});
+}
+
+void write_block_events(int fd, const BlockEventsView& m) {
+    // The header, then the fields as block_events_fields lays them out, then the events' own bytes.
+    const uint64_t count = m.count;
+    const uint64_t event_bytes = count * sizeof(trace::Event);
+    char head[16 + 16];
+    const uint32_t magic = kMagic;
+    const uint32_t t = static_cast<uint32_t>(MessageType::BlockEvents);
+    const uint64_t size = 16 + event_bytes;
+    std::memcpy(head, &magic, 4);
+    std::memcpy(head + 4, &t, 4);
+    std::memcpy(head + 8, &size, 8);
+    std::memcpy(head + 16, &m.first_block, 4);
+    std::memcpy(head + 20, &m.blocks, 4);
+    std::memcpy(head + 24, &count, 8);
+    write_all(fd, head, sizeof head);
+    write_all(fd, reinterpret_cast<const char*>(m.events), event_bytes);
+}
+
 ReadStatus read_message(int fd, MessageType& type, std::string& payload,
-                        std::chrono::steady_clock::time_point deadline) {
+                        std::chrono::steady_clock::time_point deadline, BlockEvents* block_events) {
     char header[16];
     const ReadStatus s = read_all(fd, header, sizeof header, deadline, true);
     if (s != ReadStatus::Ok) return s;
@@ -385,6 +408,26 @@ ReadStatus read_message(int fd, MessageType& type, std::string& payload,
     if (size > kMaxPayload)
         throw ProtocolError("the GPU worker announced a message of " + std::to_string(size) + " bytes");
     type = static_cast<MessageType>(t);
+    if (type == MessageType::BlockEvents && block_events) {
+        // Straight into the batch: its 16 bytes of fields, then the events.
+        payload.clear();
+        char fields[16];
+        if (size < sizeof fields) throw ProtocolError("truncated message");
+        const ReadStatus f = read_all(fd, fields, sizeof fields, deadline, false);
+        if (f != ReadStatus::Ok) return f;
+        uint64_t count = 0;
+        std::memcpy(&block_events->first_block, fields, 4);
+        std::memcpy(&block_events->blocks, fields + 4, 4);
+        std::memcpy(&count, fields + 8, 8);
+        if (count > (size - sizeof fields) / sizeof(trace::Event) ||
+            count * sizeof(trace::Event) != size - sizeof fields)
+            throw ProtocolError("a batch of " + std::to_string(count) + " events in a message of " +
+                                std::to_string(size) + " bytes");
+        block_events->events.resize(count);
+        const ReadStatus e = read_all(fd, reinterpret_cast<char*>(block_events->events.data()),
+                                      count * sizeof(trace::Event), deadline, false);
+        return e == ReadStatus::Timeout ? ReadStatus::Timeout : ReadStatus::Ok;
+    }
     payload.resize(size);
     const ReadStatus b = read_all(fd, payload.data(), size, deadline, false);
     if (b == ReadStatus::Timeout) return ReadStatus::Timeout;

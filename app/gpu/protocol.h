@@ -27,8 +27,9 @@ namespace synclab::gpu {
 // 2: striped trace buffers; 3: block table, drop table, free memory; 4: the CPU reader of host-mapped
 // memory (RunRequest::host_reader, RunResult::host_reader); 5: RunRequest::cooperative; 6: where the
 // memory is (RunRequest::globals, RunResult::buffer_addresses and global_addresses); 7: events block
-// by block (RunRequest::events_by_block, BlockEvents)
-constexpr uint32_t kProtocolVersion = 7;
+// by block (RunRequest::events_by_block, BlockEvents); 8: the shared symbols' hardware addresses
+// (ArgSpec::Kind::TraceShared, RunResult::shared_addresses)
+constexpr uint32_t kProtocolVersion = 8;
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5, BlockEvents = 6 };
@@ -72,6 +73,8 @@ struct ArgSpec {
         TraceWarps = 4,  // pointer to the u32 warp table
         TraceBlocks = 5, // pointer to the u32 block table (0 where the request has no block_ranks)
         TraceDrops = 6,  // pointer to the u64 drop table (one per warp)
+        TraceShared = 7, // pointer to a zeroed u32 table of `bits` entries (0: none, null pointer),
+                         // read back into RunResult::shared_addresses
     };
     Kind kind = Kind::Scalar;
     uint32_t buffer = 0;
@@ -193,6 +196,9 @@ struct RunResult {
     std::vector<uint64_t> buffer_addresses;
     std::vector<uint64_t> global_addresses;
     bool events_by_block = false; // the events came as BlockEvents messages (RunRequest::events_by_block)
+    // A completed traced launch's ArgSpec::Kind::TraceShared table: each shared symbol's address in
+    // the hardware's shared window (ptx::kTraceParamShared); empty where the request had none.
+    std::vector<uint32_t> shared_addresses;
 };
 
 struct Progress {
@@ -233,10 +239,27 @@ void decode(const std::string& payload, BlockEvents& m);
 // side is a socket written with MSG_NOSIGNAL).
 void write_message(int fd, MessageType type, const std::string& payload);
 
+// A batch of BlockEvents whose events lie elsewhere (the worker's pinned staging memory).
+struct BlockEventsView {
+    uint32_t first_block = 0;
+    uint32_t blocks = 0;
+    const trace::Event* events = nullptr;
+    uint64_t count = 0;
+};
+
+// A BlockEvents message written from the batch itself, with no payload built first: the same bytes
+// as write_message(fd, MessageType::BlockEvents, encode(m)). The largest messages there are (a
+// batch is ~16 MB); a copy of each into fresh memory cost more than the socket (BM_BlockEventsTransport).
+void write_block_events(int fd, const BlockEventsView& m);
+void write_block_events(int fd, const BlockEvents& m);
+
 enum class ReadStatus : uint8_t { Ok, Eof, Timeout };
-// Reads one message, waiting at most until `deadline` (time_point::max(): no limit).
+// Reads one message, waiting at most until `deadline` (time_point::max(): no limit). With
+// `block_events`, a BlockEvents message is read straight into it (`payload` left empty) instead of
+// into `payload` for decode(). Pass the same `payload` again to reuse its memory.
 ReadStatus
 read_message(int fd, MessageType& type, std::string& payload,
-             std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+             std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
+             BlockEvents* block_events = nullptr);
 
 } // namespace synclab::gpu

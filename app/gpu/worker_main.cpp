@@ -62,7 +62,7 @@ int serve() {
             }
             const RunResult result = executor.run(
                 request, [&](const Progress& p) { write_message(out, MessageType::Progress, encode(p)); },
-                [&](const BlockEvents& b) { write_message(out, MessageType::BlockEvents, encode(b)); });
+                [&](const BlockEventsView& b) { write_block_events(out, b); });
             write_message(out, MessageType::Result, encode(result));
             if (executor.must_exit()) {
                 // A hung or failed kernel leaves the context unusable; tearing it down may take the

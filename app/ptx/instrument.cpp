@@ -197,8 +197,8 @@ class Rewriter {
         if (close == std::string_view::npos) fail(fn_.decl_line, "unterminated parameter list");
         const bool has_params = trim(text_.substr(open + 1, close - open - 1)).size() > 0;
         std::string params = has_params ? ",\n" : "\n";
-        const char* names[] = {kTraceParamEvents, kTraceParamCursor, kTraceParamCapacity,
-                               kTraceParamWarps,  kTraceParamBlocks, kTraceParamDrops};
+        const char* names[] = {kTraceParamEvents, kTraceParamCursor, kTraceParamCapacity, kTraceParamWarps,
+                               kTraceParamBlocks, kTraceParamDrops,  kTraceParamShared};
         static_assert(sizeof(names) / sizeof(names[0]) == kTraceParamCount);
         for (size_t i = 0; i < kTraceParamCount; ++i)
             params += std::string("\t.param .u64 ") + names[i] + (i + 1 < kTraceParamCount ? ",\n" : "\n");
@@ -288,6 +288,37 @@ class Rewriter {
             prologue += s.starts_with("//") ? "\t" + s + "\n" : "\t" + s + ";\n";
         prologue += "\t// SyncLab trace recording (end of prologue)\n";
         edits_.push_back({brace + 1, prologue});
+        write_shared_table(brace);
+    }
+
+    // The shared symbols' hardware addresses, written by the launch's thread 0 where the runner gave
+    // a table (the same in every block: any block's would do). After the kernel's own `.shared`
+    // declarations (nvcc declares a kernel's `__shared__` variables inside its body, and ptxas wants
+    // a symbol declared before an instruction names it) and before its first instruction.
+    void write_shared_table(size_t brace) {
+        if (fn_.shared_symbols.empty() || fn_.code.empty()) return;
+        size_t at = brace + 1;
+        const size_t first = line_start(fn_.code.front().ptx_line);
+        for (size_t line = at; line < first;) {
+            size_t end = text_.find('\n', line);
+            end = end == std::string_view::npos ? text_.size() : end + 1;
+            const std::string t = trim(text_.substr(line, end - line));
+            if (t.starts_with(".shared") || t.starts_with(".extern")) at = end;
+            line = end;
+        }
+        std::vector<std::string> c;
+        c.push_back(std::string("ld.param.u64 %sl_d4, [") + kTraceParamShared + "]");
+        c.push_back("setp.ne.u64 %sl_p0, %sl_d4, 0");
+        c.push_back(std::string("setp.eq.and.u32 %sl_p0, ") + kThread + ", 0, %sl_p0");
+        c.push_back("@%sl_p0 cvta.to.global.u64 %sl_d4, %sl_d4");
+        for (size_t i = 0; i < fn_.shared_symbols.size(); ++i) {
+            c.push_back("@%sl_p0 mov.u32 %sl_r18, " + fn_.shared_symbols[i].name);
+            c.push_back("@%sl_p0 st.global.u32 [%sl_d4+" + std::to_string(4 * i) + "], %sl_r18");
+        }
+        std::string text = "\t// SyncLab: where the hardware placed the shared variables\n";
+        for (const std::string& line : c)
+            text += "\t" + line + ";\n";
+        edits_.push_back({at, text});
     }
 
     // --- operands --------------------------------------------------------------------------------

@@ -47,7 +47,7 @@
 
 namespace synclab::ptx {
 
-// The six .u64 parameters appended to the kernel, in this order, after its own.
+// The seven .u64 parameters appended to the kernel, in this order, after its own.
 constexpr const char* kTraceParamEvents =
     "__synclab_trace_events"; // trace::Event[stripes * capacity], zeroed
 constexpr const char* kTraceParamCursor = "__synclab_trace_cursor"; // the stripes' cursors (u64 each, every
@@ -58,7 +58,12 @@ constexpr const char* kTraceParamBlocks =
     "__synclab_trace_blocks"; // u32[block_count]: rank or trace::kBlockNotRecorded; 0: every block, rank =
                               // index
 constexpr const char* kTraceParamDrops = "__synclab_trace_drops"; // u64[warp_count], zeroed: events dropped
-constexpr uint32_t kTraceParamCount = 6;
+// u32[Function::shared_symbols.size()] or 0: the global thread 0 writes each shared symbol's address
+// in the hardware's shared window there. The hardware places a block's variables where it likes
+// (on sm_90 after a reserved first kilobyte), not at the parser's offsets, so the runner needs
+// them to name the traced shared addresses (gpu::memory_map).
+constexpr const char* kTraceParamShared = "__synclab_trace_shared";
+constexpr uint32_t kTraceParamCount = 7;
 
 class InstrumentError : public std::runtime_error {
   public:

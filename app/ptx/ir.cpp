@@ -320,13 +320,18 @@ void set_element(trace::MemoryRegion& region, Type type) {
 
 } // namespace
 
-std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes) {
+std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes,
+                                                const std::vector<uint32_t>& placed_at) {
+    if (!placed_at.empty() && placed_at.size() != function.shared_symbols.size())
+        throw std::invalid_argument("shared_regions: " + std::to_string(placed_at.size()) + " places for " +
+                                    std::to_string(function.shared_symbols.size()) + " shared variables");
     std::vector<trace::MemoryRegion> regions;
-    for (const SharedSymbol& symbol : function.shared_symbols) {
+    for (size_t i = 0; i < function.shared_symbols.size(); ++i) {
+        const SharedSymbol& symbol = function.shared_symbols[i];
         trace::MemoryRegion r;
         r.name = trace::variable_name(symbol.name);
         r.space = trace::Space::Shared;
-        r.base = symbol.offset;
+        r.base = placed_at.empty() ? symbol.offset : placed_at[i];
         r.bytes = symbol.is_extern ? dynamic_shared_bytes : symbol.size;
         set_element(r, symbol.type);
         if (r.bytes != 0) regions.push_back(std::move(r));
@@ -346,12 +351,13 @@ trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address) {
 
 std::vector<trace::MemoryRegion> kernel_regions(const Module& module, const Function& function,
                                                 uint32_t dynamic_shared_bytes,
-                                                const std::vector<uint64_t>& global_addresses) {
+                                                const std::vector<uint64_t>& global_addresses,
+                                                const std::vector<uint32_t>& shared_placed_at) {
     std::vector<trace::MemoryRegion> regions;
     for (size_t i = 0; i < module.globals.size() && i < global_addresses.size(); ++i)
         if (module.globals[i].space == Space::Global && global_addresses[i] != 0)
             regions.push_back(global_region(module.globals[i], global_addresses[i]));
-    for (trace::MemoryRegion& r : shared_regions(function, dynamic_shared_bytes))
+    for (trace::MemoryRegion& r : shared_regions(function, dynamic_shared_bytes, shared_placed_at))
         regions.push_back(std::move(r));
     return regions;
 }

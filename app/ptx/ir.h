@@ -349,7 +349,10 @@ trace::Site site_of(const Function& function, const Module* module, size_t index
 // The trace's names for a function's shared window (trace::MemoryMap): one region per shared
 // variable, named as the source names it ("s_tile"), its `extern` arrays as big as
 // `dynamic_shared_bytes` (none when that is 0). Every runner fills its traces' maps with these.
-std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes);
+// `placed_at`, parallel to Function::shared_symbols where given (empty: the parser's offsets), is
+// where the runner's shared window really has each variable: the GPU's differ (ptx::kTraceParamShared).
+std::vector<trace::MemoryRegion> shared_regions(const Function& function, uint32_t dynamic_shared_bytes,
+                                                const std::vector<uint32_t>& placed_at = {});
 // The region of a module-scope `.global` variable (a `__device__` variable) placed at `address`.
 trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address);
 // The regions of a launch of `function` besides its buffers (launch::buffer_regions): the module's
@@ -357,9 +360,11 @@ trace::MemoryRegion global_region(const GlobalVar& variable, uint64_t address);
 // them; 0 or past the end: not placed, e.g. not in the module the GPU loaded) and the function's
 // shared window (shared_regions). `.const` variables are left out: a `ld.const` names the constant
 // bank, not a global address, on the GPU. Every runner fills its traces' maps with these.
+// `shared_placed_at` as shared_regions' `placed_at`.
 std::vector<trace::MemoryRegion> kernel_regions(const Module& module, const Function& function,
                                                 uint32_t dynamic_shared_bytes,
-                                                const std::vector<uint64_t>& global_addresses);
+                                                const std::vector<uint64_t>& global_addresses,
+                                                const std::vector<uint32_t>& shared_placed_at = {});
 
 struct Module {
     std::string version; // ".version 9.0" -> "9.0"

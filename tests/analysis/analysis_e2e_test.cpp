@@ -123,6 +123,7 @@ KernelRun run_gpu_format(const std::string& file, const std::string& kernel, uin
     args.push_back(KernelArg::pointer(own + 2));
     args.push_back(KernelArg::scalar(0)); // no block table: every block records, rank = block index
     args.push_back(KernelArg::pointer(own + 3));
+    args.push_back(KernelArg::scalar(0)); // no shared-symbol table
     sim::Options options;
     options.schedule = schedule;
     options.seed = seed;

@@ -17,6 +17,7 @@
 #include "analysis/streamed.h"
 #include "gpu/block_receiver.h"
 #include "gpu/gpu_run.h"
+#include "gpu/protocol.h"
 #include "trace/trace_buffer.h"
 #include "ptx/parser.h"
 #include "sim/simulator.h"
@@ -30,6 +31,8 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -227,6 +230,41 @@ void BM_GpuArrival(benchmark::State& state, const std::string& kernel_file) {
     state.counters["events/s"] = benchmark::Counter(double(events) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
+// The socket between the GPU worker and the runner, alone: the matrix product's 42 M events (1.3 GB)
+// written batch by batch by a thread as the worker writes them, read and decoded on this one as
+// gpu::Worker::run reads them, each batch then dropped (what the analyses do with it is
+// BM_GpuArrival's). Counter: GB/s of events through.
+void BM_BlockEventsTransport(benchmark::State& state) {
+    const Arrival& a = arrival("tiled_matmul");
+    uint64_t bytes = 0;
+    for (auto _ : state) {
+        int fds[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+            state.SkipWithError("socketpair failed");
+            return;
+        }
+        std::thread writer([&] {
+            for (const gpu::BlockEvents& b : a.batches)
+                gpu::write_block_events(fds[1], b);
+            close(fds[1]);
+        });
+        gpu::MessageType type{};
+        std::string payload;
+        for (;;) {
+            gpu::BlockEvents b;
+            if (gpu::read_message(fds[0], type, payload, std::chrono::steady_clock::time_point::max(), &b) !=
+                gpu::ReadStatus::Ok)
+                break;
+            bytes += b.events.size() * sizeof(trace::Event);
+            benchmark::DoNotOptimize(b.events.data());
+        }
+        writer.join();
+        close(fds[0]);
+    }
+    state.counters["GB/s"] = benchmark::Counter(double(bytes) / 1e9, benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(BM_BlockEventsTransport)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GpuArrival, clean, std::string("tiled_matmul"))->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GpuArrival, racy, std::string("tiled_matmul_racy"))->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckScale, clean_whole, std::string("tiled_matmul"), 0u)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -15,7 +15,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace synclab {
 namespace {
@@ -45,7 +48,7 @@ class ScopedEnv {
 
 constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
 
-constexpr size_t kHelloBytes = 54, kRequestBytes = 129, kResultBytes = 134;
+constexpr size_t kHelloBytes = 54, kRequestBytes = 129, kResultBytes = 142;
 
 TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::RunRequest q;
@@ -102,6 +105,7 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     // (a timed-out answer still says where the memory was: the addresses are known before the launch)
     r.buffer_addresses = {0x7f1200000000ull, 0x7f1200000200ull};
     r.global_addresses = {0x7f1300000000ull, 0};
+    r.shared_addresses = {0x400, 0x500};
     gpu::RunResult r2;
     gpu::decode(gpu::encode(r), r2);
     EXPECT_EQ(r2.status, gpu::ResultStatus::Timeout);
@@ -116,6 +120,7 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     EXPECT_EQ(r2.device_free_bytes, r.device_free_bytes);
     EXPECT_EQ(r2.trace_area_bytes, 4096u);
     EXPECT_EQ(r2.buffer_addresses, r.buffer_addresses);
+    EXPECT_EQ(r2.shared_addresses, r.shared_addresses);
     EXPECT_EQ(r2.global_addresses, r.global_addresses);
     gpu::Hello hello;
     hello.device = "NVIDIA H200";
@@ -125,10 +130,10 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::decode(gpu::encode(hello), hello2);
     EXPECT_EQ(hello2.free_memory_bytes, hello.free_memory_bytes);
     EXPECT_EQ(hello2.memory_bytes, hello.memory_bytes);
-    // The layout of version 7 (6 + RunRequest::events_by_block, RunResult::events_by_block and the
-    // BlockEvents message): a field added or removed changes these sizes; then bump kProtocolVersion
-    // (a worker of another build must be refused, not misread) and update them.
-    EXPECT_EQ(gpu::kProtocolVersion, 7u);
+    // The layout of version 8 (7 + RunResult::shared_addresses): a field added or removed changes
+    // these sizes; then bump kProtocolVersion (a worker of another build must be refused, not
+    // misread) and update them.
+    EXPECT_EQ(gpu::kProtocolVersion, 8u);
     EXPECT_EQ(gpu::encode(gpu::Hello{}).size(), kHelloBytes);
     EXPECT_EQ(gpu::encode(gpu::RunRequest{}).size(), kRequestBytes);
     EXPECT_EQ(gpu::encode(gpu::RunResult{}).size(), kResultBytes);
@@ -170,6 +175,67 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     } catch (const gpu::ProtocolError& e) {
         EXPECT_TRUE(contains(e.what(), "protocol version")) << e.what();
     }
+}
+
+// What both ends of a socket pair hold after `write` ran on one of them.
+std::string through_socket(const std::function<void(int)>& write) {
+    int fds[2];
+    EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    write(fds[1]);
+    close(fds[1]);
+    std::string bytes;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+        bytes.append(buf, static_cast<size_t>(n));
+    close(fds[0]);
+    return bytes;
+}
+
+// The worker writes a batch of block events straight from its events (no payload built first),
+// and the runner reads one straight into a batch: the same bytes as the message encode() makes,
+// and a batch whose count disagrees with the message's size is refused, not read past.
+TEST(GpuProtocol, BlockEventsGoStraightThroughTheSocket) {
+    gpu::BlockEvents batch;
+    batch.first_block = 3;
+    batch.blocks = 2;
+    batch.events.resize(5);
+    for (size_t i = 0; i < batch.events.size(); ++i) {
+        batch.events[i].thread = static_cast<uint32_t>(100 + i);
+        batch.events[i].address = 0x400 + 4 * i;
+    }
+    const std::string direct = through_socket([&](int fd) { gpu::write_block_events(fd, batch); });
+    const std::string encoded = through_socket(
+        [&](int fd) { gpu::write_message(fd, gpu::MessageType::BlockEvents, gpu::encode(batch)); });
+    EXPECT_EQ(direct, encoded);
+
+    auto read_back = [](const std::string& bytes, gpu::BlockEvents& out) {
+        int fds[2];
+        EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+        EXPECT_EQ(write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+        close(fds[1]);
+        gpu::MessageType type{};
+        std::string payload = "left over from the last message";
+        const gpu::ReadStatus s =
+            gpu::read_message(fds[0], type, payload, std::chrono::steady_clock::time_point::max(), &out);
+        close(fds[0]);
+        EXPECT_EQ(type, gpu::MessageType::BlockEvents);
+        EXPECT_TRUE(payload.empty());
+        return s;
+    };
+    gpu::BlockEvents got;
+    ASSERT_EQ(read_back(direct, got), gpu::ReadStatus::Ok);
+    EXPECT_EQ(got.first_block, 3u);
+    EXPECT_EQ(got.blocks, 2u);
+    ASSERT_EQ(got.events.size(), 5u);
+    EXPECT_EQ(got.events[4].thread, 104u);
+    EXPECT_EQ(got.events[4].address, 0x410u);
+
+    std::string lying = direct;
+    const uint64_t claimed = 6; // one more event than the message holds
+    std::memcpy(lying.data() + 24, &claimed, 8);
+    EXPECT_THROW(read_back(lying, got), gpu::ProtocolError);
+    std::string torn = direct.substr(0, direct.size() - 7);
+    EXPECT_THROW(read_back(torn, got), gpu::ProtocolError);
 }
 
 TEST(GpuWorker, SaysNoDriverWhereThereIsNone) {

@@ -13,6 +13,7 @@
 #include "ptx/parser.h"
 #include "runner/runner.h"
 #include "sim/simulator.h"
+#include "trace/naming.h"
 
 #include <gtest/gtest.h>
 
@@ -158,6 +159,38 @@ TEST(GpuMemoryMap, CompleteOnlyWithEveryAddress) {
     map = gpu::memory_map(module(), fn, cooperative, buffers(), placed());
     EXPECT_FALSE(map.complete());
     EXPECT_EQ(map.regions().size(), 6u);
+}
+
+// The GPU places shared variables where it likes (sm_90 after a reserved first kilobyte); the
+// traced kernel's thread 0 writes where (ptx::kTraceParamShared), and the map names the traced
+// addresses by those, not by the parser's offsets. A table still all zero (thread 0 never got to
+// its prologue) or of another length leaves the parser's offsets.
+TEST(GpuMemoryMap, SharedVariablesWhereTheGpuPlacedThem) {
+    const ptx::Function& fn = *module().find_entry("k");
+    ASSERT_EQ(fn.shared_symbols.size(), 2u);
+    gpu::RunResult r = placed();
+    r.shared_addresses = {0x400, 0x500}; // s_tile at 1 KB, dyn after it
+    const trace::MemoryMap map = gpu::memory_map(module(), fn, config(), buffers(), r);
+    const trace::MemoryRegion* tile = map.find(trace::Space::Shared, 0x400 + 255);
+    ASSERT_NE(tile, nullptr);
+    EXPECT_EQ(tile->name, "s_tile");
+    EXPECT_EQ(tile->base, 0x400u);
+    const trace::MemoryRegion* dyn = map.find(trace::Space::Shared, 0x500 + 127);
+    ASSERT_NE(dyn, nullptr);
+    EXPECT_EQ(dyn->name, "dyn");
+    EXPECT_EQ(dyn->bytes, 128u);
+    EXPECT_EQ(map.find(trace::Space::Shared, 0), nullptr) << "nothing at the parser's offsets";
+    const trace::MemoryPlace place = trace::memory_place(map, trace::Space::Shared, 0x400 + 8, 4);
+    ASSERT_EQ(place.region, tile);
+    EXPECT_EQ(place.element, 2u) << "the third 4-byte element of the untyped array";
+
+    for (const std::vector<uint32_t>& unusable : {std::vector<uint32_t>{0, 0}, std::vector<uint32_t>{0x400}}) {
+        r.shared_addresses = unusable;
+        const trace::MemoryMap parser = gpu::memory_map(module(), fn, config(), buffers(), r);
+        const trace::MemoryRegion* at_zero = parser.find(trace::Space::Shared, 0);
+        ASSERT_NE(at_zero, nullptr);
+        EXPECT_EQ(at_zero->name, "s_tile");
+    }
 }
 
 runner::RunOptions sim_worker() {

@@ -93,7 +93,8 @@ TEST(Instrument, EveryScenarioKernelStillParsesAndRecordsEverySiteOnce) {
         ASSERT_EQ(after.params.size(), before.params.size() + ptx::kTraceParamCount);
         const std::vector<std::string> trace_params = {ptx::kTraceParamEvents,   ptx::kTraceParamCursor,
                                                        ptx::kTraceParamCapacity, ptx::kTraceParamWarps,
-                                                       ptx::kTraceParamBlocks,   ptx::kTraceParamDrops};
+                                                       ptx::kTraceParamBlocks,   ptx::kTraceParamDrops,
+                                                       ptx::kTraceParamShared};
         for (size_t i = 0; i < trace_params.size(); ++i)
             EXPECT_EQ(after.params[before.params.size() + i].name, trace_params[i]);
         for (size_t i = 0; i < before.params.size(); ++i)
@@ -133,6 +134,7 @@ struct Recorded {
     std::vector<uint32_t> warps;
     std::vector<uint64_t> drops;         // the drop table: per warp, events it could not record
     std::vector<launch::Buffer> outputs; // the scenario's own buffers afterwards
+    std::vector<uint32_t> shared_addresses; // what thread 0 wrote into the shared-symbol table
 };
 
 // A kernel to run instrumented in the simulator: its module and text, launch and inputs.
@@ -186,6 +188,15 @@ Recorded run_instrumented(const Subject& sub, uint64_t capacity, bool aggregated
         args.push_back(launch::KernelArg::pointer(own + 4));
     }
     args.push_back(launch::KernelArg::pointer(own + 3));
+    // The shared-symbol table, one word per symbol (none: a null pointer, as the runner passes).
+    const size_t shared_symbols = sub.module->require_entry(sub.kernel).shared_symbols.size();
+    const size_t shared_at = buffers.size();
+    if (shared_symbols) {
+        buffers.push_back({"trace_shared", std::vector<uint8_t>(shared_symbols * 4, 0)});
+        args.push_back(launch::KernelArg::pointer(static_cast<uint32_t>(shared_at)));
+    } else {
+        args.push_back(launch::KernelArg::scalar(0));
+    }
     for (size_t st = 0; st < taken.size(); ++st)
         std::memcpy(buffers[own + 1].bytes.data() + st * trace::kCursorStride, &taken[st], sizeof(uint64_t));
     sim::Options options;
@@ -215,6 +226,8 @@ Recorded run_instrumented(const Subject& sub, uint64_t capacity, bool aggregated
     r.drops.resize(warps);
     std::memcpy(r.drops.data(), buffers[own + 3].bytes.data(), warps * 8);
     r.outputs.assign(buffers.begin(), buffers.begin() + own);
+    r.shared_addresses.resize(shared_symbols);
+    if (shared_symbols) std::memcpy(r.shared_addresses.data(), buffers[shared_at].bytes.data(), shared_symbols * 4);
     return r;
 }
 
@@ -293,6 +306,12 @@ TEST(Instrument, RecordsWhatTheSimulatorRecordsThreadByThread) {
         for (uint32_t w : rec.warps) {
             EXPECT_GE(w, 1u);
         }
+        // Thread 0 wrote each shared variable's address as the runner placed it: here the
+        // simulator, whose window is laid out at the parser's offsets (a GPU's is not).
+        const ptx::Function& fn = runner::scenario_module(*c.scenario).require_entry(c.variant->kernel);
+        ASSERT_EQ(rec.shared_addresses.size(), fn.shared_symbols.size());
+        for (size_t i = 0; i < fn.shared_symbols.size(); ++i)
+            EXPECT_EQ(rec.shared_addresses[i], fn.shared_symbols[i].offset) << fn.shared_symbols[i].name;
     }
 }
 

@@ -83,7 +83,7 @@ gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gp
     const size_t own = buffers.size();
     const bool traced = req.mode == gpu::RunMode::Traced;
     const trace::TraceBufferLayout& layout = req.trace_layout;
-    size_t events_at = 0, cursor_at = 0, warps_at = 0, drops_at = 0, blocks_at = 0;
+    size_t events_at = 0, cursor_at = 0, warps_at = 0, drops_at = 0, blocks_at = 0, shared_at = 0;
     if (traced) {
         events_at = buffers.size();
         buffers.push_back({"events", std::vector<uint8_t>(layout.event_bytes())});
@@ -123,6 +123,15 @@ gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gp
             break;
         case K::TraceDrops:
             args.push_back(launch::KernelArg::pointer(static_cast<uint32_t>(drops_at)));
+            break;
+        case K::TraceShared:
+            if (!traced || a.bits == 0) {
+                args.push_back(launch::KernelArg::scalar(0));
+            } else {
+                shared_at = buffers.size();
+                buffers.push_back({"shared symbols", std::vector<uint8_t>(a.bits * 4)});
+                args.push_back(launch::KernelArg::pointer(static_cast<uint32_t>(shared_at)));
+            }
             break;
         }
     }
@@ -172,6 +181,10 @@ gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gp
         for (size_t i = 0; i < own; ++i)
             res.buffers.push_back({req.buffers[i].name, buffers[i].bytes});
     if (!traced) return res;
+    if (shared_at) {
+        res.shared_addresses.resize(buffers[shared_at].bytes.size() / 4);
+        std::memcpy(res.shared_addresses.data(), buffers[shared_at].bytes.data(), buffers[shared_at].bytes.size());
+    }
     const std::vector<uint64_t> cursors = trace::read_cursors(buffers[cursor_at].bytes.data(), layout);
     const trace::CursorTotals totals = trace::cursor_totals(cursors, layout);
     res.cursor = totals.attempted;
@@ -236,7 +249,7 @@ int main(int argc, char** argv) {
             gpu::decode(payload, request);
             const auto t0 = std::chrono::steady_clock::now();
             gpu::RunResult result = run(request, [&](const gpu::BlockEvents& b) {
-                gpu::write_message(out, gpu::MessageType::BlockEvents, gpu::encode(b));
+                gpu::write_block_events(out, b);
             });
             // (as the real worker's: the request inside the worker, sending its batches included)
             result.wall_ms =

@@ -115,7 +115,8 @@ Recorded run_instrumented(const std::string& text, const std::string& kernel, ui
                                         sim::KernelArg::scalar(layout.stripe_capacity),
                                         sim::KernelArg::pointer(3),
                                         sim::KernelArg::scalar(0),
-                             sim::KernelArg::pointer(4)});
+                             sim::KernelArg::pointer(4),
+                             sim::KernelArg::scalar(0)}); // no shared-symbol table
     sim::Options options;
     options.schedule = sim::Schedule::RoundRobin;
     options.record_trace = false;
