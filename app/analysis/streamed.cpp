@@ -10,7 +10,8 @@
 namespace synclab::analysis {
 
 StreamedAnalysis::StreamedAnalysis(unsigned workers)
-    : workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency() - 1)) {}
+    : workers_(workers ? workers
+                       : std::clamp(std::thread::hardware_concurrency(), 2u, kDefaultWorkers + 1) - 1) {}
 
 StreamedAnalysis::~StreamedAnalysis() {
     // A run that threw: the workers still read their own copies; wait for them before going.
@@ -42,10 +43,26 @@ void StreamedAnalysis::take(const trace::Trace& recording, trace::FinishedBlocks
     while (running_.size() >= workers_)
         merge_oldest();
     const bool merge = !batch.in_trace_order;
-    running_.push_back(std::async(std::launch::async, [part, merge] {
+    running_.push_back(std::async(std::launch::async, [this, part, merge] {
         if (merge) trace::merge_by_time(part->events);
-        return detail::shared_race_pairs(*part);
+        detail::RacePairs pairs = detail::shared_race_pairs(*part);
+        give_back(std::move(part->events));
+        return pairs;
     }));
+}
+
+void StreamedAnalysis::give_back(std::vector<trace::Event>&& events) {
+    events.clear();
+    const std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spares_.size() < kSpares) spares_.push_back(std::move(events));
+}
+
+std::vector<trace::Event> StreamedAnalysis::spare_events() {
+    const std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spares_.empty()) return {};
+    std::vector<trace::Event> v = std::move(spares_.back());
+    spares_.pop_back();
+    return v;
 }
 
 void StreamedAnalysis::merge_oldest() {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <future>
+#include <mutex>
 #include <vector>
 
 namespace synclab::analysis {
@@ -23,9 +24,15 @@ namespace synclab::analysis {
 class StreamedAnalysis final : public trace::BlockSink {
   public:
     // `workers`: batches analysed at once beside the simulating thread (0: one per spare core, at
-    // least one). A batch waits for a worker before the simulator goes on, so that memory stays
-    // bounded by the window and `workers` batches.
+    // least one and at most kDefaultWorkers). A batch waits for a worker before the simulator goes
+    // on, so that memory stays bounded by the window and `workers` batches.
     explicit StreamedAnalysis(unsigned workers = 0);
+    // One producer (the simulator, or the GPU worker's socket) makes the batches, and analysing
+    // one takes less than making the next (`perf` of the tiled matmul's check: the race pairs 18%
+    // of the samples, the simulating thread most of the rest), so two workers keep up; each more
+    // would only hold one more batch in memory (a simulator batch is up to its window, 128 MB by
+    // default: 15 workers on a 16-core machine took that check to 1.6 GB).
+    static constexpr unsigned kDefaultWorkers = 2;
     ~StreamedAnalysis() override;
     StreamedAnalysis(const StreamedAnalysis&) = delete;
     StreamedAnalysis& operator=(const StreamedAnalysis&) = delete;
@@ -33,6 +40,8 @@ class StreamedAnalysis final : public trace::BlockSink {
     void take(const trace::Trace& recording, trace::FinishedBlocks batch) override;
     // Plain (not atomic) shared-memory accesses: only the shared race analysis reads them.
     bool drops(const trace::Event& e) const override;
+    // A batch's vector once its analysis is done (at most kSpares are kept).
+    std::vector<trace::Event> spare_events() override;
 
     // Waits for every batch (call once the run has ended).
     void finish();
@@ -44,6 +53,13 @@ class StreamedAnalysis final : public trace::BlockSink {
 
   private:
     void merge_oldest();
+    void give_back(std::vector<trace::Event>&& events);
+
+    // Vectors kept for the next batches: enough for the producer to fill one while a worker
+    // returns another; more would only hold memory.
+    static constexpr size_t kSpares = 1;
+    std::mutex spare_mutex_;
+    std::vector<std::vector<trace::Event>> spares_;
 
     unsigned workers_;
     std::deque<std::future<detail::RacePairs>> running_; // in batch order

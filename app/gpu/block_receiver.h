@@ -36,6 +36,8 @@ class BlockEventsReceiver {
     // One batch, in block order after the last (a worker that skips or repeats blocks is a
     // ProtocolError: the analysis would be wrong without a word).
     void take(BlockEvents&& batch);
+    // A vector to read the next batch into (the sink's spare: trace::BlockSink::spare_events).
+    std::vector<trace::Event> spare_events() { return sink_.spare_events(); }
 
     // After the last batch: the kept events (not yet merged by time), each thread's last event,
     // each block's events (kept or not), the blocks and the events received and of them dropped.

@@ -135,7 +135,8 @@ const Hello& Worker::start(double timeout_s) {
 
 RunResult Worker::run(const RunRequest& request, double deadline_s,
                       const std::function<void(const Progress&)>& progress,
-                      const std::function<void(BlockEvents&&)>& block_events) {
+                      const std::function<void(BlockEvents&&)>& block_events,
+                      const std::function<std::vector<trace::Event>()>& spare_events) {
     RunResult result;
     start();
     const auto deadline = deadline_after(deadline_s);
@@ -145,6 +146,7 @@ RunResult Worker::run(const RunRequest& request, double deadline_s,
         for (;;) {
             MessageType type{};
             BlockEvents b; // a batch is read straight into it (it leaves with the batch)
+            if (spare_events && block_events) b.events = spare_events();
             const ReadStatus s = read_message(fd_, type, payload, deadline, &b);
             if (s == ReadStatus::Timeout) {
                 kill_now();

@@ -41,10 +41,12 @@ class Worker {
     // answer is status Timeout; one that dies or garbles the stream gives status Error. After a
     // Timeout or Fault answer the worker has exited; the next run starts a fresh one. `block_events`
     // takes the batches of a request with events_by_block, in block order, as they arrive; what it
-    // throws kills the worker and leaves run().
+    // throws kills the worker and leaves run(). `spare_events` gives the vector each batch is read
+    // into (one an earlier batch left behind: trace::BlockSink::spare_events).
     RunResult run(const RunRequest& request, double deadline_s,
                   const std::function<void(const Progress&)>& progress = {},
-                  const std::function<void(BlockEvents&&)>& block_events = {});
+                  const std::function<void(BlockEvents&&)>& block_events = {},
+                  const std::function<std::vector<trace::Event>()>& spare_events = {});
 
     // Asks the worker to quit and reaps it (killing it if it does not go within a second).
     void stop();

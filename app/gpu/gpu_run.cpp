@@ -207,8 +207,10 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     req.host_reader = options.host_reader;
     if (options.traced) req.globals = global_names(module);
 
+    std::function<std::vector<trace::Event>()> spare_events;
+    if (by_block) spare_events = [&] { return receiver->spare_events(); };
     RunResult r = worker.run(req, options.timeout_s * req.launches + options.grace_s, options.on_progress,
-                             on_block_events);
+                             on_block_events, spare_events);
     const bool streamed = r.events_by_block && receiver;
     if (streamed) {
         r.events = std::move(receiver->kept());

@@ -40,7 +40,9 @@ bool Run::hand_over_finished_blocks() {
             if (index >= handed_prefix_ && index < events.size()) waiting.push_back(&index);
     std::sort(waiting.begin(), waiting.end(), [](const uint64_t* a, const uint64_t* b) { return *a < *b; });
     size_t next_waiting = 0;
-    // Untouched pages cost nothing: room for every event scanned.
+    // Untouched pages cost nothing: room for every event scanned (in an earlier batch's vector,
+    // whose pages are already there, where the sink has one).
+    batch.events = options_.block_sink->spare_events();
     batch.events.reserve(events.size() - handed_prefix_);
     size_t kept = handed_prefix_;
     size_t first_running = SIZE_MAX; // new index of the first event of a block still running

@@ -39,6 +39,10 @@ class BlockSink {
     virtual void take(const Trace& recording, FinishedBlocks batch) = 0;
     // Whether the trace may drop `e`, an event of a block already taken.
     virtual bool drops(const Event& e) const = 0;
+    // An empty vector to fill the next batch into: one an earlier batch left behind, with its
+    // memory (a batch is tens of MB; fresh pages cost more than filling them, docs/PERF_NOTES.md),
+    // or a new one.
+    virtual std::vector<Event> spare_events() { return {}; }
 };
 
 } // namespace synclab::trace

@@ -165,5 +165,30 @@ TEST(Streamed, MatmulFindingsDoNotDependOnWorkersOrWindow) {
     }
 }
 
+// A batch's vector comes back once its analysis is done, empty and with its memory, for the next
+// batch to be filled into (the simulator's hand-over and the GPU receiver ask for it); at most one
+// is kept.
+TEST(Streamed, ABatchsVectorIsGivenBackForTheNext) {
+    StreamedAnalysis stream(1);
+    EXPECT_TRUE(stream.spare_events().empty());
+    trace::Trace recording;
+    recording.meta.grid = {2, 1, 1};
+    recording.meta.block = {32, 1, 1};
+    for (uint32_t b = 0; b < 2; ++b) {
+        trace::FinishedBlocks batch;
+        batch.blocks = {b};
+        batch.events.resize(1000);
+        for (trace::Event& e : batch.events)
+            e.thread = b * 32;
+        stream.take(recording, std::move(batch));
+    }
+    stream.finish();
+    std::vector<trace::Event> spare = stream.spare_events();
+    EXPECT_TRUE(spare.empty());
+    EXPECT_GE(spare.capacity(), 1000u);
+    EXPECT_EQ(stream.spare_events().capacity(), 0u) << "a second one was kept";
+    EXPECT_EQ(stream.blocks_taken(), 2u);
+}
+
 } // namespace
 } // namespace synclab::analysis
