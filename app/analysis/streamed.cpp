@@ -13,6 +13,10 @@ StreamedAnalysis::StreamedAnalysis(unsigned workers)
     : workers_(workers ? workers
                        : std::clamp(std::thread::hardware_concurrency(), 2u, kDefaultWorkers + 1) - 1) {}
 
+unsigned StreamedAnalysis::spare_cores() {
+    return std::max(2u, std::thread::hardware_concurrency()) - 1;
+}
+
 StreamedAnalysis::~StreamedAnalysis() {
     // A run that threw: the workers still read their own copies; wait for them before going.
     for (std::future<detail::RacePairs>& f : running_)

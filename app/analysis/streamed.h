@@ -27,12 +27,16 @@ class StreamedAnalysis final : public trace::BlockSink {
     // least one and at most kDefaultWorkers). A batch waits for a worker before the simulator goes
     // on, so that memory stays bounded by the window and `workers` batches.
     explicit StreamedAnalysis(unsigned workers = 0);
-    // One producer (the simulator, or the GPU worker's socket) makes the batches, and analysing
-    // one takes less than making the next (`perf` of the tiled matmul's check: the race pairs 18%
-    // of the samples, the simulating thread most of the rest), so two workers keep up; each more
-    // would only hold one more batch in memory (a simulator batch is up to its window, 128 MB by
-    // default: 15 workers on a 16-core machine took that check to 1.6 GB).
+    // The simulator makes the batches on one thread, and analysing one takes less than simulating
+    // the next (`perf` of the tiled matmul's check: the race pairs 18% of the samples, the
+    // simulating thread most of the rest), so two workers keep up; each more would only hold one
+    // more batch in memory (a simulator batch is up to its window, 128 MB by default: 15 workers
+    // on a 16-core machine took that check to 1.6 GB).
     static constexpr unsigned kDefaultWorkers = 2;
+    // A GPU worker's batches are small (gpu::kBlockEventsTarget, 16 MB) and come as fast as the
+    // socket carries them: there every spare core analyses one (on a 16-core H100 machine two
+    // workers left the runner waiting 1.8 s of the matmul check's 4.4, fifteen 0.5-0.7 s).
+    static unsigned spare_cores();
     ~StreamedAnalysis() override;
     StreamedAnalysis(const StreamedAnalysis&) = delete;
     StreamedAnalysis& operator=(const StreamedAnalysis&) = delete;

@@ -195,7 +195,7 @@ void BM_GpuArrival(benchmark::State& state, const std::string& kernel_file) {
         std::vector<gpu::BlockEvents> batches = a.batches; // (the socket's bytes, decoded)
         state.ResumeTiming();
         const auto t0 = Clock::now();
-        analysis::StreamedAnalysis stream;
+        analysis::StreamedAnalysis stream(analysis::StreamedAnalysis::spare_cores()); // as the runner's GPU side
         gpu::BlockEventsReceiver receiver(stream, a.recording);
         for (gpu::BlockEvents& b : batches)
             receiver.take(std::move(b));
