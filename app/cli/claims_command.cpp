@@ -215,7 +215,7 @@ int cmd_claims(const std::vector<std::string>& argv) {
     const bool json = a.flag("json");
     const std::string where = recorded ? "the recorded H200 figures" : backend == "gpu" ? "the GPU" : "the simulator";
     nlohmann::json out_lessons = nlohmann::json::array();
-    size_t holds = 0, fails = 0, not_recorded = 0, errors = 0, other_side = 0;
+    size_t holds = 0, fails = 0, not_recorded = 0, errors = 0, other_side = 0, other_device = 0;
     for (const LessonUnderTest& l : lessons) {
         if (l.claims.claims.empty()) {
             if (!json) std::cout << l.lesson->id << ": no claims file\n";
@@ -250,6 +250,9 @@ int cmd_claims(const std::vector<std::string>& argv) {
             case runner::ClaimVerdict::Error:
                 ++errors;
                 break;
+            case runner::ClaimVerdict::OtherDevice:
+                ++other_device;
+                break;
             }
             if (!json) print_result(std::cout, r);
             std::cout.flush();
@@ -269,6 +272,7 @@ int cmd_claims(const std::vector<std::string>& argv) {
                                     {"fails", fails},
                                     {"not_recorded", not_recorded},
                                     {"errors", errors},
+                                    {"other_device", other_device},
                                     {"on_other_backends", other_side}}
                          .dump(2)
                   << "\n";
@@ -277,6 +281,7 @@ int cmd_claims(const std::vector<std::string>& argv) {
         if (fails) std::cout << "; " << fails << " FAIL";
         if (errors) std::cout << "; " << errors << " could not run";
         if (not_recorded) std::cout << "; not recorded yet: " << not_recorded << " (measure on the GPU: --backend gpu --record DIR)";
+        if (other_device) std::cout << "; " << other_device << " about another GPU (shown, not judged)";
         std::cout << "\n";
         if (other_side)
             std::cout << "(" << other_side << " claims hold on another backend: "

@@ -27,6 +27,8 @@ const char* to_string(ClaimVerdict verdict) {
         return "not recorded";
     case ClaimVerdict::Error:
         return "error";
+    case ClaimVerdict::OtherDevice:
+        return "other device";
     }
     return "?";
 }
@@ -441,7 +443,16 @@ ClaimResult check_claim(const scenario::Scenario& lesson, const scenario::Lesson
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.checks = judge_claim(claim, *r.measurement);
     r.verdict = verdict_of(r.checks);
+    if (!on_claims_device(claim, *r.measurement)) {
+        r.verdict = ClaimVerdict::OtherDevice;
+        r.note = "the claim is about the " + claim.device + "; this is " + r.measurement->device +
+                 (r.note.empty() ? "" : "; " + r.note);
+    }
     return r;
+}
+
+bool on_claims_device(const scenario::Claim& claim, const ClaimMeasurement& measurement) {
+    return claim.device.empty() || measurement.device.find(claim.device) != std::string::npos;
 }
 
 // [SECTION] Recordings
@@ -656,7 +667,7 @@ ClaimResult check_recorded(const scenario::Claim& claim, const ClaimRecording& r
     r.measurement = rc.measurement;
     if (r.measurement->device.empty()) r.measurement->device = recording.device;
     r.checks = judge_claim(claim, rc.measurement);
-    r.verdict = verdict_of(r.checks);
+    r.verdict = on_claims_device(claim, *r.measurement) ? verdict_of(r.checks) : ClaimVerdict::OtherDevice;
     return r;
 }
 

@@ -61,8 +61,11 @@ enum class ClaimVerdict : uint8_t {
     Fails,       // one does not
     NotRecorded, // (recording) no figure for it, or for one of its predicates
     Error,       // the command could not run (e.g. no GPU here)
+    OtherDevice, // a claim about one GPU (Claim::device) measured on another: its checks are shown,
+                 // not judged
 };
-const char* to_string(ClaimVerdict verdict); // "holds", "FAILS", "not recorded", "error"
+// "holds", "FAILS", "not recorded", "error", "other device"
+const char* to_string(ClaimVerdict verdict);
 
 struct ClaimResult {
     const scenario::Claim* claim = nullptr;
@@ -102,7 +105,11 @@ ClaimMeasurement measurement_of(const Ladder& ladder);
 std::vector<ClaimCheck> judge_claim(const scenario::Claim& claim, const ClaimMeasurement& m);
 ClaimVerdict verdict_of(const std::vector<ClaimCheck>& checks);
 
+// Whether `measurement` comes from the device the claim is about (any, where it names none).
+bool on_claims_device(const scenario::Claim& claim, const ClaimMeasurement& measurement);
+
 // Plans, runs and judges one claim on `backend`; a request the runner refuses is an Error result.
+// A claim about another GPU than this one (Claim::device) is OtherDevice, its checks shown.
 // gpu::Unavailable propagates: without a GPU no GPU claim can run, which is said once, not per claim.
 ClaimResult check_claim(const scenario::Scenario& lesson, const scenario::LessonClaims& claims,
                         const scenario::Claim& claim, const std::string& backend, const ClaimRunOptions& options);

@@ -67,6 +67,7 @@ constexpr ClaimKey kClaimKeys[] = {
     {"note", "why this command checks the claim, or what it leaves out"},
     {"command", "the synclab command that checks it: \"run LESSON --variant V ...\" or \"ladder LESSON ...\""},
     {"backends", "where the claim holds: [\"sim\"], [\"gpu\"] or [\"sim\", \"gpu\"]"},
+    {"device", "GPU claims about one device's own behaviour: the part of its name that says which (\"H200\")"},
     {"status", "the run's status: \"ok\", or a list of statuses any of which holds"},
     {"traced_status", "GPU: the traced launch's status"},
     {"findings", "finding kinds that must fire"},
@@ -610,6 +611,12 @@ class ClaimsReader {
         }
         if (c.backends.empty()) fail(t.line, where + "missing key 'backends' (" + meaning("backends") + ")");
         const uint32_t bl = line_of(t, "backends");
+        if (entry(t, "device")) {
+            c.device = squeeze(string_field(t, "device", where, false));
+            if (c.device.empty() || c.backends != std::vector<std::string>{"gpu"})
+                fail(line_of(t, "device"), where + "device: a GPU's name (\"H200\") on a claim whose backends "
+                                                   "are [\"gpu\"] only");
+        }
         if (c.holds_on("gpu") && c.command.simulator_only())
             fail(bl, where + "backends: gpu, but the command sets the simulator's own behaviour (--memory, "
                              "--warp-model or --max-steps): write a claim per backend");

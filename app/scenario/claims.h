@@ -145,6 +145,9 @@ struct Claim {
     ClaimCommand command;
     uint32_t command_line = 0;
     std::vector<std::string> backends; // "sim", "gpu"
+    // A claim about one GPU's own behaviour ("H200"): judged only on a device whose name holds
+    // it; elsewhere its figures are shown as another device's (ClaimVerdict::OtherDevice).
+    std::string device;
     ClaimExpect expect;
     bool holds_on(std::string_view backend) const;
 };

@@ -175,6 +175,28 @@ TEST(ClaimsRecording, AGpuClaimIsJudgedAgainstItsFigures) {
               ClaimVerdict::NotRecorded);
 }
 
+// A claim about one GPU's own behaviour (device = "H200") is judged on that GPU; figures of
+// another are shown, not judged, whatever they say.
+TEST(ClaimsRecording, AClaimAboutTheH200IsNotJudgedOnAnotherGpu) {
+    const std::string command = "run stencil --variant missing_barrier --reps 5 --untraced";
+    const LessonClaims h200 = claims_of("device = \"H200\"\nwrong_fraction = [0.9, 1]\n", command, "[\"gpu\"]");
+    ASSERT_EQ(h200.claims[0].device, "H200");
+    EXPECT_EQ(check_recorded(h200.claims[0], parse_recording(kRecording, "h200.json")).verdict, ClaimVerdict::Holds);
+    std::string h100 = kRecording;
+    h100.replace(h100.find("NVIDIA H200"), 11, "NVIDIA H100 80GB HBM3");
+    const ClaimResult other = check_recorded(h200.claims[0], parse_recording(h100, "h100.json"));
+    EXPECT_EQ(other.verdict, ClaimVerdict::OtherDevice);
+    EXPECT_FALSE(other.checks.empty()) << "the figures are still shown";
+    EXPECT_STREQ(to_string(other.verdict), "other device");
+    const LessonClaims any = claims_of("wrong_fraction = [0.9, 1]\n", command, "[\"gpu\"]");
+    EXPECT_EQ(check_recorded(any.claims[0], parse_recording(h100, "h100.json")).verdict, ClaimVerdict::Holds);
+    ClaimMeasurement m;
+    m.device = "NVIDIA H100 80GB HBM3";
+    EXPECT_FALSE(on_claims_device(h200.claims[0], m));
+    m.device = "NVIDIA H200";
+    EXPECT_TRUE(on_claims_device(h200.claims[0], m));
+}
+
 TEST(ClaimsRecording, AMeasurementRoundTripsThroughItsJson) {
     ClaimMeasurement m = run_measurement();
     m.histogram = std::map<std::string, uint64_t>{{"1,0", 3}, {"1,1", 29}};

@@ -138,6 +138,8 @@ TEST(ClaimsLoader, BackendsAndOptionsMustAgree) {
                   "claim 'wrong_under_random': backends: sim, but --untraced is a GPU option");
     expect_broken("findings = [\"race\"]", "traced_status = \"timeout\"", "backends",
                   "claim 'wrong_under_random': backends: sim, but traced_status, cpu_stale and cpu_flags_seen are about GPU launches");
+    expect_broken("findings = [\"race\"]", "device = \"H200\"", "device",
+                  "claim 'wrong_under_random': device: a GPU's name (\"H200\") on a claim whose backends are [\"gpu\"] only");
 }
 
 TEST(ClaimsLoader, PredicatesAreTypedAndInRange) {
