@@ -91,8 +91,9 @@ trace::MemoryMap memory_map(const ptx::Module& module, const ptx::Function& fn,
     const std::vector<uint32_t>& at = result.shared_addresses;
     const bool placed = at.size() == fn.shared_symbols.size() &&
                         std::any_of(at.begin(), at.end(), [](uint32_t a) { return a != 0; });
+    const std::vector<uint32_t> parser_offsets;
     for (trace::MemoryRegion& r : ptx::kernel_regions(module, fn, config.dynamic_shared_bytes, global_addresses,
-                                                      placed ? result.shared_addresses : std::vector<uint32_t>{}))
+                                                      placed ? at : parser_offsets))
         map.add(std::move(r));
     // (A variable the loaded module lacks, address 0, cannot be reached: the map stays complete.)
     map.set_complete(!config.cooperative && result.buffer_addresses.size() == buffers.size() &&

@@ -358,17 +358,21 @@ ReadStatus read_all(int fd, char* p, size_t n, std::chrono::steady_clock::time_p
     return ReadStatus::Ok;
 }
 
-} // namespace
-
-void write_message(int fd, MessageType type, const std::string& payload) {
+// A message's 16-byte header: magic, type, payload size.
+void write_header(int fd, MessageType type, uint64_t size) {
     char header[16];
     const uint32_t magic = kMagic;
     const uint32_t t = static_cast<uint32_t>(type);
-    const uint64_t size = payload.size();
     std::memcpy(header, &magic, 4);
     std::memcpy(header + 4, &t, 4);
     std::memcpy(header + 8, &size, 8);
     write_all(fd, header, sizeof header);
+}
+
+} // namespace
+
+void write_message(int fd, MessageType type, const std::string& payload) {
+    write_header(fd, type, payload.size());
     write_all(fd, payload.data(), payload.size());
 }
 
@@ -378,19 +382,13 @@ void write_block_events(int fd, const BlockEvents& m) {
 
 void write_block_events(int fd, const BlockEventsView& m) {
     // The header, then the fields as block_events_fields lays them out, then the events' own bytes.
-    const uint64_t count = m.count;
-    const uint64_t event_bytes = count * sizeof(trace::Event);
-    char head[16 + 16];
-    const uint32_t magic = kMagic;
-    const uint32_t t = static_cast<uint32_t>(MessageType::BlockEvents);
-    const uint64_t size = 16 + event_bytes;
-    std::memcpy(head, &magic, 4);
-    std::memcpy(head + 4, &t, 4);
-    std::memcpy(head + 8, &size, 8);
-    std::memcpy(head + 16, &m.first_block, 4);
-    std::memcpy(head + 20, &m.blocks, 4);
-    std::memcpy(head + 24, &count, 8);
-    write_all(fd, head, sizeof head);
+    const uint64_t event_bytes = m.count * sizeof(trace::Event);
+    char fields[16];
+    std::memcpy(fields, &m.first_block, 4);
+    std::memcpy(fields + 4, &m.blocks, 4);
+    std::memcpy(fields + 8, &m.count, 8);
+    write_header(fd, MessageType::BlockEvents, sizeof fields + event_bytes);
+    write_all(fd, fields, sizeof fields);
     write_all(fd, reinterpret_cast<const char*>(m.events), event_bytes);
 }
 
