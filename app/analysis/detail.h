@@ -5,6 +5,7 @@
 #include "analysis/findings.h"
 #include "analysis/sync_order.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -79,6 +80,48 @@ class WholeBlocks {
   private:
     const trace::Trace& trace_;
     bool all_ = true;
+};
+
+// A set of 4-byte words of one address space: a bit per word, in pages of 64 words (neighbouring
+// threads touch neighbouring words, so most lookups find the page they need cached). The analyses
+// build one in a first pass to leave out what cannot matter: a load of a word that nothing ever
+// writes can neither race nor read a stale value, and the operands of a matrix product are most
+// of its events (docs/PERF_NOTES.md, "Loads of words nothing writes").
+class WordSet {
+  public:
+    // Adds every word that bytes [address, address + bytes) touch.
+    void add(uint64_t address, uint32_t bytes) {
+        const uint64_t last = (address + std::max(bytes, 1u) - 1) / 4;
+        for (uint64_t word = address / 4; word <= last; ++word) {
+            if (word / 64 != cached_page_ || cached_ == nullptr) {
+                cached_ = &pages_[word / 64]; // (a map's values stay where they are)
+                cached_page_ = word / 64;
+            }
+            *cached_ |= uint64_t(1) << (word % 64);
+        }
+    }
+    // Whether any word that bytes [address, address + bytes) touch is in the set.
+    bool any(uint64_t address, uint32_t bytes) {
+        const uint64_t last = (address + std::max(bytes, 1u) - 1) / 4;
+        for (uint64_t word = address / 4; word <= last; ++word) {
+            if (word / 64 != cached_page_) {
+                const auto it = pages_.find(word / 64);
+                cached_ = it == pages_.end() ? nullptr : &it->second;
+                cached_page_ = word / 64;
+            }
+            if (cached_ != nullptr && ((*cached_ >> (word % 64)) & 1)) return true;
+        }
+        return false;
+    }
+    bool empty() const { return pages_.empty(); }
+
+  private:
+    struct PageHash {
+        size_t operator()(uint64_t page) const { return mix(page); }
+    };
+    std::unordered_map<uint64_t, uint64_t, PageHash> pages_;
+    uint64_t cached_page_ = UINT64_MAX;
+    uint64_t* cached_ = nullptr; // the cached page's bits; null: it has none
 };
 
 // Accesses, by (thread, site), that belong to a read-modify-write the lost-update analysis

@@ -27,7 +27,9 @@
 // bitsets over the block's threads (readers in the group's newest epoch, and in older ones; a
 // same-block write races only with the former). A 4 M-thread kernel whose threads each write their
 // own word thus needs about 30 bytes per word (see ShadowStats). A word accessed by a 1- or 2-byte
-// access, or at an unaligned address, is split: its four bytes get a Cell each.
+// access, or at an unaligned address, is split: its four bytes get a Cell each. Words that no
+// access writes get no cells: a first pass notes the written words (detail::WordSet), and loads
+// of the others are left out.
 //
 // Fences, release/acquire (sync_order.h). Where the trace has fences or strong global accesses, a
 // SyncOrder also follows release/acquire synchronisation: an access is then stamped with its
@@ -165,6 +167,12 @@ class GlobalRaceChecker {
           sync_(detail::SyncOrder::make(trace)) {}
 
     void run() {
+        // A load of words nothing writes races with nothing and reads no stale value: it is left
+        // out (most of a matrix product's events are loads of its operands).
+        detail::WordSet written;
+        for (const Event& e : trace_.events)
+            if (e.writes_memory() && e.space() == trace::Space::Global && whole_.thread(e.thread))
+                written.add(e.address, e.size());
         for (const Event& e : trace_.events) {
             if (!whole_.thread(e.thread)) continue;
             if (!e.is_memory_access()) {
@@ -175,7 +183,9 @@ class GlobalRaceChecker {
                 }
                 continue;
             }
-            if (e.space() == trace::Space::Global) access(e);
+            if (e.space() != trace::Space::Global) continue;
+            if (e.kind == trace::EventKind::Load && !written.any(e.address, e.size())) continue;
+            access(e);
         }
     }
 

@@ -29,7 +29,6 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace synclab::analysis {
 
@@ -108,43 +107,24 @@ class AddressStates {
     std::unordered_map<uint64_t, AddressState, AddressHash> odd_;
 };
 
-// The global addresses that some thread with a whole history stores to plainly (the stores an RMW
+// The global words that some thread with a whole history stores to plainly (the stores an RMW
 // ends with): only loads of these can begin an RMW, and only writes of these can overlap one. A
 // kernel that reads arrays it never writes (the operands of a matrix product) keeps no pending load
-// of them: a bit per word, in pages of 64 words, the last page used cached.
+// of them. Word-grained: an address that shares a word with a stored one is read as before.
 class PlainlyStored {
   public:
     PlainlyStored(const trace::Trace& trace, const detail::WholeBlocks& whole) {
         for (const Event& e : trace.events)
             if (e.kind == EventKind::Store && e.space() == trace::Space::Global && plain(e) &&
                 whole.thread(e.thread))
-                add(e.address);
+                words_.add(e.address, 1);
     }
     static bool plain(const Event& e) { return !e.is_volatile() && (e.flags & trace::flag::kOrdered) == 0; }
 
-    bool contains(uint64_t address) {
-        if (address % 4 != 0) return odd_.count(address) != 0;
-        const uint64_t page = address / 4 / 64;
-        if (page != cached_page_) {
-            const auto it = pages_.find(page);
-            cached_bits_ = it == pages_.end() ? 0 : it->second;
-            cached_page_ = page;
-        }
-        return (cached_bits_ >> (address / 4 % 64)) & 1;
-    }
+    bool contains(uint64_t address) { return words_.any(address, 1); }
 
   private:
-    void add(uint64_t address) {
-        if (address % 4 != 0) {
-            odd_.insert(address);
-            return;
-        }
-        pages_[address / 4 / 64] |= uint64_t(1) << (address / 4 % 64);
-    }
-    std::unordered_map<uint64_t, uint64_t, AddressHash> pages_;
-    std::unordered_set<uint64_t, AddressHash> odd_;
-    uint64_t cached_page_ = UINT64_MAX;
-    uint64_t cached_bits_ = 0;
+    detail::WordSet words_;
 };
 
 // The loads of each thread that a later store of that thread may pair with, by address. Most

@@ -238,6 +238,32 @@ TEST(analysis_global_races, ManyReadersCountedOnceEach) {
     }
 }
 
+// Verdict: a matrix product's shape: 2 blocks x 100 threads each read 64 words of an operand no
+// thread writes, then write their own output word: nothing races, and the operand's words get no
+// shadow state (only the 200 output words do). A load still counts where a write touches one of its
+// words, even partly and later in the trace: a 1-byte store at 0x5006 by another block races with
+// an 8-byte load of 0x5000 that came before it (WAR).
+TEST(analysis_global_races, LoadsOfWordsNothingWritesGetNoShadow) {
+    TraceBuilder b(2, 100);
+    const uint16_t operand = b.site(70), out = b.site(71), wide = b.site(72), byte = b.site(73);
+    for (uint32_t t = 0; t < 200; ++t)
+        for (uint32_t k = 0; k < 64; ++k)
+            b.load(t, operand, 0x8000 + 4 * k, 4, G);
+    for (uint32_t t = 0; t < 200; ++t)
+        b.store(t, out, 0x20000 + 4 * t, 4, G);
+    ShadowStats stats;
+    auto found = find_global_races(b.trace(), {}, &stats);
+    EXPECT_TRUE(found.empty()) << dump(found);
+    EXPECT_EQ(stats.words, 200u) << "the operand's 64 words are only read";
+
+    b.load(b.thread(0, 3), wide, 0x5000, 8, G).store(b.thread(1, 4), byte, 0x5006, 1, G).exit_all();
+    found = find_global_races(b.trace(), {}, &stats);
+    ASSERT_EQ(found.size(), 1u) << dump(found);
+    EXPECT_EQ(found[0].hazard, Hazard::WAR);
+    EXPECT_EQ(found[0].lines, (V{72, 73}));
+    EXPECT_EQ(stats.words, 202u) << "both words of the 8-byte load: one of them is written";
+}
+
 // Verdict: a kernel of 1 M threads (4,096 blocks of 256) each writing and reading back its own word
 // gives no finding, and its shadow state stays lean: at most 32 bytes per word.
 TEST(analysis_global_races, ShadowStateIsLean) {

@@ -11,7 +11,8 @@
 // worker exits after either, as the real one does.
 // Environment: SYNCLAB_SIM_WORKER_FREE_MB sets the free device memory it reports (default 131072),
 // SYNCLAB_SIM_WORKER_TOTAL_MB the total (default 139264), SYNCLAB_SIM_WORKER_BATCH_EVENTS the events
-// of a batch of block events (default gpu::kBlockEventsTarget; tests make it small to get many).
+// of a batch of block events (default gpu::kBlockEventsTarget; tests make it small to get many),
+// SYNCLAB_SIM_WORKER_MAX_STEPS the simulator's step budget (default sim::Options::max_steps).
 #include "gpu/protocol.h"
 #include "ptx/parser.h"
 #include "sim/simulator.h"
@@ -137,6 +138,10 @@ gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gp
     }
     sim::Options options;
     options.record_trace = false;
+    // (an instrumented kernel runs several times the instructions of its own: the runner's side of a
+    // big check, e.g. the matmul at scale, needs more than the simulator's default budget)
+    if (const char* steps = std::getenv("SYNCLAB_SIM_WORKER_MAX_STEPS"); steps && *steps)
+        options.max_steps = std::strtoull(steps, nullptr, 10);
     const sim::Result r = sim::simulate(module, req.kernel, {req.grid, req.block, req.dynamic_shared_bytes, req.cooperative},
                                         buffers, args, options, nullptr);
     const double ms =
