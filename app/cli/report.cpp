@@ -136,6 +136,10 @@ nlohmann::json gpu_side_json(const runner::GpuSide& g) {
         j["launch_and_transfer_ms"] = g.launch_and_transfer_ms;
         j["worker_ms"] = g.worker_ms;
         j["take_ms"] = g.take_ms;
+        j["worker_phases_ms"] = {{"module", g.worker_phases.module_ms},
+                                 {"setup", g.worker_phases.setup_ms},
+                                 {"launches", g.worker_phases.launch_ms},
+                                 {"readback", g.worker_phases.readback_ms}};
         j["analysis_ms"] = g.analysis_ms;
     }
     return j;
@@ -323,7 +327,7 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
         // Both sides: tracing perturbs timing, so the untraced outcome is the hardware's own.
         const runner::GpuSide& u = s.gpu_untraced;
         const runner::GpuSide& t = s.gpu_traced;
-        char buf[160];
+        char buf[256];
         if (u.ran) {
             std::snprintf(buf, sizeof buf, "%.4f ms median (%.4f-%.4f)", u.kernel_ms, u.kernel_ms_min,
                           u.kernel_ms_max);
@@ -350,7 +354,11 @@ void print_summary_text(std::ostream& out, const runner::RunSummary& s, const ru
             std::snprintf(buf, sizeof buf, "%.0f ms", t.launch_and_transfer_ms);
             out << "          launches and events " << buf;
             if (t.worker_ms > 0) {
-                std::snprintf(buf, sizeof buf, " (in the worker %.0f ms", t.worker_ms);
+                const gpu::WorkerPhases& p = t.worker_phases;
+                std::snprintf(buf, sizeof buf,
+                              " (in the worker %.0f ms: loading the module %.0f, set-up %.0f, launches %.0f, "
+                              "reading back %.0f",
+                              t.worker_ms, p.module_ms, p.setup_ms, p.launch_ms, p.readback_ms);
                 out << buf;
                 if (t.streamed_events) {
                     std::snprintf(buf, sizeof buf, ", of which taking the blocks' events here %.0f ms",

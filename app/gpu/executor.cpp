@@ -452,8 +452,16 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         return res;
     }
     bool launched = false;
+    // RunResult::phases: each phase ends where the next begins.
+    auto mark = t0;
+    auto phase_ends = [&](double& phase) {
+        const auto now = Clock::now();
+        phase += std::chrono::duration<double, std::milli>(now - mark).count();
+        mark = now;
+    };
     try {
         load_module(req.ptx, res.jit_log);
+        phase_ends(res.phases.module_ms);
         // What the runner sizes the next trace buffer from (before this request's allocations).
         size_t free_bytes = 0, total_bytes = 0;
         cu::check(api_, api_.MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
@@ -500,6 +508,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             if (!problem.empty()) {
                 res.status = ResultStatus::Error;
                 res.message = problem;
+                phase_ends(res.phases.setup_ms);
                 res.wall_ms = ms_since(t0);
                 return res;
             }
@@ -637,6 +646,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         // Everything above is done before the first launch (the copies and memsets may still be in
         // flight on the NULL stream; a kernel hang later must not hide a setup error).
         cu::check(api_, api_.CtxSynchronize(), "cuCtxSynchronize", "before the launch");
+        phase_ends(res.phases.setup_ms);
         const uint32_t launches = std::max<uint32_t>(req.launches, 1);
         for (uint32_t l = 0; l < launches; ++l) {
             if (reader.enabled && l > 0) {
@@ -719,6 +729,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                         res.drops_known = !trace::any_stripe_full(
                             static_cast<const trace::Event*>(trace_.host_events), layout);
                     }
+                    phase_ends(res.phases.launch_ms);
                     res.wall_ms = ms_since(t0);
                     return res;
                 }
@@ -733,6 +744,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
                     res.message = std::string("the kernel did not finish within ") + buf + " s";
                     if (traced) snapshot(res, layout, req.warp_count);
                     read_shared_table(false);
+                    phase_ends(res.phases.launch_ms);
                     res.wall_ms = ms_since(t0);
                     return res;
                 }
@@ -767,6 +779,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
             cu::check(api_, api_.EventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime");
             res.kernel_ms.push_back(ms);
         }
+        phase_ends(res.phases.launch_ms);
 
         if (req.return_buffers) {
             res.buffers.resize(req.buffers.size());
@@ -858,6 +871,7 @@ RunResult Executor::run(const RunRequest& req, const std::function<void(const Pr
         // An error after a launch may be the kernel's own (sticky): do not trust the context.
         if (launched) must_exit_ = true;
     }
+    phase_ends(launched ? res.phases.readback_ms : res.phases.setup_ms);
     res.wall_ms = ms_since(t0);
     return res;
 }

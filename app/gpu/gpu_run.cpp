@@ -223,6 +223,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
     out.kernel_ms = r.kernel_ms;
     out.jit_log = r.jit_log;
     out.worker_ms = r.wall_ms;
+    out.worker_phases = r.phases;
     out.partial_trace = r.partial;
     out.faulted = r.status == ResultStatus::Fault;
     out.device_free_bytes = r.device_free_bytes;
@@ -357,8 +358,10 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
             again.event_capacity = std::max<uint64_t>(plan.budget.events, 1);
         }
         const double first_ms = out.worker_ms;
+        const WorkerPhases first_phases = out.worker_phases;
         out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
         out.worker_ms += first_ms;
+        out.worker_phases += first_phases;
         plan.launches = 2;
         plan.capacity =
             trace::TraceBufferLayout::for_capacity(again.event_capacity, again.stripes).capacity();
@@ -383,8 +386,10 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
                          trace_table_bytes(config.grid, config.block, options.stripes, TraceBuffer::Mapped));
         again.event_capacity = std::max<uint64_t>(std::min(first.event_capacity, mapped.events), 1);
         const double first_ms = out.worker_ms;
+        const WorkerPhases first_phases = out.worker_phases;
         out = launch(worker, module, ptx_text, kernel, config, buffers, args, again);
         out.worker_ms += first_ms;
+        out.worker_phases += first_phases;
         plan.launches = 2;
         plan.first_fault = first_fault;
         plan.capacity =

@@ -65,6 +65,7 @@ struct LaunchOutcome {
     std::string jit_log;
     double worker_ms = 0; // the requests inside the worker (JIT, copies, launches; launch_traced: all)
     double take_ms = 0;   // block_sink: the runner's time handing the batches over (within worker_ms)
+    WorkerPhases worker_phases; // worker_ms, split (RunResult::phases; launch_traced: added up)
     std::vector<HostReaderLaunch> host_reader; // LaunchOptions::host_reader: what the CPU saw, per launch
     // LaunchOptions::block_sink: the events handed to it batch by batch, and of them those that left
     // the trace (the sink dealt with them). 0 where the events came whole.

@@ -221,6 +221,7 @@ template <class Stream, class Msg> void result_fields(Stream& s, Msg& m) {
     s.pod(m.device_free_bytes);
     s.pod(m.trace_area_bytes);
     s.pod(m.wall_ms);
+    s.pod(m.phases);
     s.readers(m.host_reader);
     s.vec(m.buffer_addresses);
     s.vec(m.global_addresses);

@@ -29,7 +29,7 @@ namespace synclab::gpu {
 // memory is (RunRequest::globals, RunResult::buffer_addresses and global_addresses); 7: events block
 // by block (RunRequest::events_by_block, BlockEvents); 8: the shared symbols' hardware addresses
 // (ArgSpec::Kind::TraceShared, RunResult::shared_addresses)
-constexpr uint32_t kProtocolVersion = 8;
+constexpr uint32_t kProtocolVersion = 9;
 constexpr uint32_t kMagic = 0x57474c53;  // "SLGW" in memory order
 
 enum class MessageType : uint32_t { Hello = 1, Run = 2, Progress = 3, Result = 4, Quit = 5, BlockEvents = 6 };
@@ -159,6 +159,24 @@ enum class ResultStatus : uint8_t {
 };
 const char* to_string(ResultStatus status);
 
+// Where a request's time went inside the worker (RunResult::wall_ms, split): loading the module
+// (the JIT, only for PTX the worker has not loaded last), allocating and copying in, the launches
+// (each until its kernel completed), and reading back (output buffers, trace tables and the events,
+// which go out to the runner as they are copied: the runner's taking of them is inside this).
+struct WorkerPhases {
+    double module_ms = 0;
+    double setup_ms = 0;
+    double launch_ms = 0;
+    double readback_ms = 0;
+    WorkerPhases& operator+=(const WorkerPhases& o) {
+        module_ms += o.module_ms;
+        setup_ms += o.setup_ms;
+        launch_ms += o.launch_ms;
+        readback_ms += o.readback_ms;
+        return *this;
+    }
+};
+
 struct RunResult {
     ResultStatus status = ResultStatus::Ok;
     std::string message;
@@ -186,6 +204,7 @@ struct RunResult {
     uint64_t device_free_bytes = 0;
     uint64_t trace_area_bytes = 0;
     double wall_ms = 0; // the whole request inside the worker
+    WorkerPhases phases; // wall_ms, split
     // RunRequest::host_reader: one per launch that started (also one that hung or failed).
     std::vector<HostReaderLaunch> host_reader;
     // Where the worker placed the request's memory, known before the launch and so also in a

@@ -183,6 +183,7 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         t.streamed_events = o.streamed_events;
         t.worker_ms = o.worker_ms;
         t.take_ms = o.take_ms;
+        t.worker_phases = o.worker_phases;
         if (streamed) streamed->finish();
         if (!o.trace.events.empty() || o.streamed_events) {
             analysis::Options analysis_options;

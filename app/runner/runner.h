@@ -151,6 +151,7 @@ struct GpuSide {
     double launch_and_transfer_ms = 0;
     double worker_ms = 0; // traced: of launch_and_transfer_ms, inside the worker (its requests added up)
     double take_ms = 0;   // traced, streamed: of worker_ms, the runner handing the arrived batches over
+    gpu::WorkerPhases worker_phases; // traced: worker_ms, split
     double analysis_ms = 0;
     uint64_t streamed_events = 0; // traced side: events that arrived a batch of whole blocks at a time
 };

@@ -70,6 +70,14 @@ void expect_same_findings_both_ways(const std::string& kernel, bool racy) {
     EXPECT_GT(t.worker_ms, 0.0);
     EXPECT_GT(t.take_ms, 0.0);
     EXPECT_LE(t.worker_ms, t.launch_and_transfer_ms);
+    // ... and the worker's split of its own (both launches' phases added up, as their times are).
+    const gpu::WorkerPhases& p = t.worker_phases;
+    EXPECT_GT(p.module_ms, 0.0);
+    EXPECT_GT(p.launch_ms, 0.0);
+    EXPECT_GT(p.readback_ms, 0.0) << "the batches went out while it was reading back";
+    const double phases = p.module_ms + p.setup_ms + p.launch_ms + p.readback_ms;
+    EXPECT_LE(phases, t.worker_ms + 0.01);
+    EXPECT_GE(phases, 0.9 * t.worker_ms);
     EXPECT_EQ(whole.gpu_traced.take_ms, 0.0);
 }
 

@@ -48,7 +48,7 @@ class ScopedEnv {
 
 constexpr const char* kNoDriver = "/nonexistent/libcuda.so.1";
 
-constexpr size_t kHelloBytes = 54, kRequestBytes = 129, kResultBytes = 142;
+constexpr size_t kHelloBytes = 54, kRequestBytes = 129, kResultBytes = 174;
 
 TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::RunRequest q;
@@ -106,6 +106,7 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     r.buffer_addresses = {0x7f1200000000ull, 0x7f1200000200ull};
     r.global_addresses = {0x7f1300000000ull, 0};
     r.shared_addresses = {0x400, 0x500};
+    r.phases = {120.5, 30.25, 2.0, 900.0};
     gpu::RunResult r2;
     gpu::decode(gpu::encode(r), r2);
     EXPECT_EQ(r2.status, gpu::ResultStatus::Timeout);
@@ -122,6 +123,10 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     EXPECT_EQ(r2.buffer_addresses, r.buffer_addresses);
     EXPECT_EQ(r2.shared_addresses, r.shared_addresses);
     EXPECT_EQ(r2.global_addresses, r.global_addresses);
+    EXPECT_EQ(r2.phases.module_ms, 120.5);
+    EXPECT_EQ(r2.phases.setup_ms, 30.25);
+    EXPECT_EQ(r2.phases.launch_ms, 2.0);
+    EXPECT_EQ(r2.phases.readback_ms, 900.0);
     gpu::Hello hello;
     hello.device = "NVIDIA H200";
     hello.memory_bytes = uint64_t(141) << 30;
@@ -130,10 +135,10 @@ TEST(GpuProtocol, MessagesRoundTrip) {
     gpu::decode(gpu::encode(hello), hello2);
     EXPECT_EQ(hello2.free_memory_bytes, hello.free_memory_bytes);
     EXPECT_EQ(hello2.memory_bytes, hello.memory_bytes);
-    // The layout of version 8 (7 + RunResult::shared_addresses): a field added or removed changes
+    // The layout of version 9 (8 + RunResult::phases): a field added or removed changes
     // these sizes; then bump kProtocolVersion (a worker of another build must be refused, not
     // misread) and update them.
-    EXPECT_EQ(gpu::kProtocolVersion, 8u);
+    EXPECT_EQ(gpu::kProtocolVersion, 9u);
     EXPECT_EQ(gpu::encode(gpu::Hello{}).size(), kHelloBytes);
     EXPECT_EQ(gpu::encode(gpu::RunRequest{}).size(), kRequestBytes);
     EXPECT_EQ(gpu::encode(gpu::RunResult{}).size(), kResultBytes);

@@ -78,6 +78,8 @@ gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gp
         res.message = e.what();
         return res;
     }
+    res.phases.module_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::vector<launch::Buffer> buffers;
     for (const gpu::NamedBuffer& b : req.buffers)
         buffers.push_back({b.name, b.bytes});
@@ -146,6 +148,7 @@ gpu::RunResult run(const gpu::RunRequest& req, const std::function<void(const gp
                                         buffers, args, options, nullptr);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    res.phases.launch_ms = ms - res.phases.module_ms; // (the simulator's set-up is inside its run)
     // Where the memory is, as the real worker reports it (its buffers, then the globals it was
     // asked for by name; 0 for a name the module lacks).
     res.buffer_addresses.assign(r.buffer_addresses.begin(),
@@ -259,6 +262,8 @@ int main(int argc, char** argv) {
             // (as the real worker's: the request inside the worker, sending its batches included)
             result.wall_ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            result.phases.readback_ms =
+                std::max(0.0, result.wall_ms - result.phases.module_ms - result.phases.launch_ms);
             gpu::write_message(out, gpu::MessageType::Result, gpu::encode(result));
             if (result.status == gpu::ResultStatus::Timeout || result.status == gpu::ResultStatus::Fault)
                 return 0; // as the real worker does
