@@ -9,8 +9,9 @@
 
 namespace synclab::analysis {
 
-StreamedAnalysis::StreamedAnalysis(unsigned workers)
-    : workers_(workers ? workers
+StreamedAnalysis::StreamedAnalysis(unsigned workers, size_t spares)
+    : max_spares_(spares),
+      workers_(workers ? workers
                        : std::clamp(std::thread::hardware_concurrency(), 2u, kDefaultWorkers + 1) - 1) {}
 
 unsigned StreamedAnalysis::spare_cores() {
@@ -23,8 +24,9 @@ StreamedAnalysis::~StreamedAnalysis() {
         if (f.valid()) f.wait();
 }
 
-bool StreamedAnalysis::drops(const trace::Event& e) const {
-    return e.is_memory_access() && !e.is_atomic() && e.space() == trace::Space::Shared;
+void StreamedAnalysis::keep(const std::vector<trace::Event>& events, std::vector<trace::Event>& kept) const {
+    for (const trace::Event& e : events)
+        if (!dropped(e)) kept.push_back(e);
 }
 
 void StreamedAnalysis::take(const trace::Trace& recording, trace::FinishedBlocks batch) {
@@ -58,7 +60,7 @@ void StreamedAnalysis::take(const trace::Trace& recording, trace::FinishedBlocks
 void StreamedAnalysis::give_back(std::vector<trace::Event>&& events) {
     events.clear();
     const std::lock_guard<std::mutex> lock(spare_mutex_);
-    if (spares_.size() < kSpares) spares_.push_back(std::move(events));
+    if (spares_.size() < max_spares_) spares_.push_back(std::move(events));
 }
 
 std::vector<trace::Event> StreamedAnalysis::spare_events() {

@@ -26,7 +26,11 @@ class StreamedAnalysis final : public trace::BlockSink {
     // `workers`: batches analysed at once beside the simulating thread (0: one per spare core, at
     // least one and at most kDefaultWorkers). A batch waits for a worker before the simulator goes
     // on, so that memory stays bounded by the window and `workers` batches.
-    explicit StreamedAnalysis(unsigned workers = 0);
+    // `spares`: vectors of analysed batches kept for the next ones (spare_events). One is enough
+    // where the batches are few and large (the simulator's: its hand-over fills one while a worker
+    // returns another); the GPU receiver's many small ones come faster than the workers give them
+    // back, so it keeps one per worker (they are memory that was in flight anyway).
+    explicit StreamedAnalysis(unsigned workers = 0, size_t spares = 1);
     // The simulator makes the batches on one thread, and analysing one takes less than simulating
     // the next (`perf` of the tiled matmul's check: the race pairs 18% of the samples, the
     // simulating thread most of the rest), so two workers keep up; each more would only hold one
@@ -43,8 +47,12 @@ class StreamedAnalysis final : public trace::BlockSink {
 
     void take(const trace::Trace& recording, trace::FinishedBlocks batch) override;
     // Plain (not atomic) shared-memory accesses: only the shared race analysis reads them.
-    bool drops(const trace::Event& e) const override;
-    // A batch's vector once its analysis is done (at most kSpares are kept).
+    bool drops(const trace::Event& e) const override { return dropped(e); }
+    void keep(const std::vector<trace::Event>& events, std::vector<trace::Event>& kept) const override;
+    static bool dropped(const trace::Event& e) {
+        return e.is_memory_access() && !e.is_atomic() && e.space() == trace::Space::Shared;
+    }
+    // A batch's vector once its analysis is done (at most `spares` are kept).
     std::vector<trace::Event> spare_events() override;
 
     // Waits for every batch (call once the run has ended).
@@ -59,9 +67,7 @@ class StreamedAnalysis final : public trace::BlockSink {
     void merge_oldest();
     void give_back(std::vector<trace::Event>&& events);
 
-    // Vectors kept for the next batches: enough for the producer to fill one while a worker
-    // returns another; more would only hold memory.
-    static constexpr size_t kSpares = 1;
+    size_t max_spares_;
     std::mutex spare_mutex_;
     std::vector<std::vector<trace::Event>> spares_;
 

@@ -30,8 +30,10 @@ struct ThreadEnds {
 class BlockEventsReceiver {
   public:
     // `recording`: the launch's grid, block, thread layout and sites, as the sink's batches need
-    // them (its events are not read).
-    BlockEventsReceiver(trace::BlockSink& sink, const trace::Trace& recording);
+    // them (its events are not read). `expected_events`: about how many events will come (0: not
+    // known); the kept events' vector is then sized once, from the first batch's share of them,
+    // rather than grown step by step (each step faults in fresh pages and copies what it holds).
+    BlockEventsReceiver(trace::BlockSink& sink, const trace::Trace& recording, uint64_t expected_events = 0);
 
     // One batch, in block order after the last (a worker that skips or repeats blocks is a
     // ProtocolError: the analysis would be wrong without a word).
@@ -52,6 +54,7 @@ class BlockEventsReceiver {
     trace::BlockSink& sink_;
     const trace::Trace& recording_;
     uint64_t threads_per_block_;
+    uint64_t expected_events_;
     std::vector<trace::Event> kept_;
     ThreadEnds ends_;
     std::vector<uint64_t> per_block_;

@@ -196,7 +196,7 @@ LaunchOutcome launch(Worker& worker, const ptx::Module& module, std::string_view
         recording.meta.block = config.block;
         recording.threads = trace::thread_layout(config.grid, config.block);
         recording.sites = ptx::site_table(*fn, &module);
-        receiver.emplace(*options.block_sink, recording);
+        receiver.emplace(*options.block_sink, recording, options.expected_events);
         on_block_events = [&](BlockEvents&& b) {
             const auto t0 = std::chrono::steady_clock::now();
             receiver->take(std::move(b));
@@ -344,6 +344,7 @@ LaunchOutcome launch_traced(Worker& worker, const ptx::Module& module, std::stri
         if (per_warp && blocks.every_block && whole.capacity() <= plan.budget.events) {
             // Every block, a stripe per warp sized from what it tried to record: streamed.
             again.event_capacity = whole.capacity();
+            again.expected_events = std::accumulate(out.warp_attempted.begin(), out.warp_attempted.end(), uint64_t(0));
             again.stripes = whole.stripes;
             again.block_ranks.clear();
         } else if (blocks.fits) {

@@ -42,6 +42,7 @@ struct LaunchOptions {
     // stripe (launch_traced chooses one), a completed launch's events come a batch of whole blocks
     // at a time, go to the sink, and the trace keeps what the sink does not drop. Not with live.
     trace::BlockSink* block_sink = nullptr;
+    uint64_t expected_events = 0; // block_sink: about how many will come (BlockEventsReceiver)
 };
 
 struct LaunchOutcome {

@@ -126,7 +126,8 @@ RunSummary run_job_gpu(const KernelJob& job, const RunOptions& options) {
         // Analysed as the events arrive (not live: the app's live view wants every event).
         std::optional<analysis::StreamedAnalysis> streamed;
         if (options.analyse_as_it_runs && !options.gpu.live)
-            traced.block_sink = &streamed.emplace(analysis::StreamedAnalysis::spare_cores());
+            traced.block_sink = &streamed.emplace(analysis::StreamedAnalysis::spare_cores(),
+                                                  analysis::StreamedAnalysis::spare_cores());
         const scenario::Inputs inputs = job.make_inputs(options.seed);
         const auto traced_t0 = std::chrono::steady_clock::now();
         gpu::LaunchOutcome o;

@@ -39,6 +39,12 @@ class BlockSink {
     virtual void take(const Trace& recording, FinishedBlocks batch) = 0;
     // Whether the trace may drop `e`, an event of a block already taken.
     virtual bool drops(const Event& e) const = 0;
+    // Appends to `kept` the events of `events` the trace keeps (those drops() does not): one call
+    // per batch where a receiver has a batch at hand (a sink overrides it with drops() inlined).
+    virtual void keep(const std::vector<Event>& events, std::vector<Event>& kept) const {
+        for (const Event& e : events)
+            if (!drops(e)) kept.push_back(e);
+    }
     // An empty vector to fill the next batch into: one an earlier batch left behind, with its
     // memory (a batch is tens of MB; fresh pages cost more than filling them, docs/PERF_NOTES.md),
     // or a new one.

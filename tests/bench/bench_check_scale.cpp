@@ -142,6 +142,7 @@ void BM_CheckScale(benchmark::State& state, const std::string& kernel_file, unsi
 struct Arrival {
     trace::Trace recording; // grid, block, threads, sites, memory
     std::vector<gpu::BlockEvents> batches;
+    uint64_t events = 0; // in the batches
 };
 
 const Arrival& arrival(const std::string& kernel_file) {
@@ -173,6 +174,7 @@ const Arrival& arrival(const std::string& kernel_file) {
             batch.events.insert(batch.events.end(), by_warp[w].begin(), by_warp[w].end());
         a.batches.push_back(std::move(batch));
     }
+    a.events = whole.events.size();
     whole.events.clear();
     whole.events.shrink_to_fit();
     a.recording = std::move(whole);
@@ -195,8 +197,10 @@ void BM_GpuArrival(benchmark::State& state, const std::string& kernel_file) {
         std::vector<gpu::BlockEvents> batches = a.batches; // (the socket's bytes, decoded)
         state.ResumeTiming();
         const auto t0 = Clock::now();
-        analysis::StreamedAnalysis stream(analysis::StreamedAnalysis::spare_cores()); // as the runner's GPU side
-        gpu::BlockEventsReceiver receiver(stream, a.recording);
+        // as the runner's GPU side
+        analysis::StreamedAnalysis stream(analysis::StreamedAnalysis::spare_cores(),
+                                          analysis::StreamedAnalysis::spare_cores());
+        gpu::BlockEventsReceiver receiver(stream, a.recording, a.events);
         for (gpu::BlockEvents& b : batches)
             receiver.take(std::move(b));
         const auto t1 = Clock::now();
@@ -228,6 +232,54 @@ void BM_GpuArrival(benchmark::State& state, const std::string& kernel_file) {
     state.counters["events"] = double(events);
     state.counters["findings"] = double(findings);
     state.counters["events/s"] = benchmark::Counter(double(events) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+// A sink that analyses nothing: it keeps what StreamedAnalysis keeps and gives each batch's vector
+// back for the next (BM_GpuReceive).
+class DiscardingSink final : public trace::BlockSink {
+  public:
+    void take(const trace::Trace&, trace::FinishedBlocks batch) override {
+        batch.events.clear();
+        spare_ = std::move(batch.events);
+    }
+    bool drops(const trace::Event& e) const override { return analysis::StreamedAnalysis::dropped(e); }
+    void keep(const std::vector<trace::Event>& events, std::vector<trace::Event>& kept) const override {
+        for (const trace::Event& e : events)
+            if (!analysis::StreamedAnalysis::dropped(e)) kept.push_back(e);
+    }
+    std::vector<trace::Event> spare_events() override { return std::move(spare_); }
+
+  private:
+    std::vector<trace::Event> spare_;
+};
+
+// The runner's receiver alone (gpu::BlockEventsReceiver::take of every batch of the matrix
+// product, then the kept events merged by time), with a sink that analyses nothing: what a GPU
+// check costs the runner beside its analyses, where enough cores analyse the batches as they come.
+void BM_GpuReceive(benchmark::State& state) {
+    const Arrival& a = arrival("tiled_matmul");
+    double receive = 0, merge = 0;
+    using Clock = std::chrono::steady_clock;
+    for (auto _ : state) {
+        state.PauseTiming();
+        std::vector<gpu::BlockEvents> batches = a.batches;
+        state.ResumeTiming();
+        const auto t0 = Clock::now();
+        DiscardingSink sink;
+        gpu::BlockEventsReceiver receiver(sink, a.recording, a.events);
+        for (gpu::BlockEvents& b : batches)
+            receiver.take(std::move(b));
+        const auto t1 = Clock::now();
+        std::vector<trace::Event> kept = std::move(receiver.kept());
+        trace::merge_by_time(kept);
+        const auto t2 = Clock::now();
+        receive += std::chrono::duration<double, std::milli>(t1 - t0).count();
+        merge += std::chrono::duration<double, std::milli>(t2 - t1).count();
+        benchmark::DoNotOptimize(kept.data());
+    }
+    const double n = double(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    state.counters["receive_ms"] = receive / n;
+    state.counters["merge_ms"] = merge / n;
 }
 
 // The socket between the GPU worker and the runner, alone: the matrix product's 42 M events (1.3 GB)
@@ -265,6 +317,7 @@ void BM_BlockEventsTransport(benchmark::State& state) {
 }
 
 BENCHMARK(BM_BlockEventsTransport)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GpuReceive)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GpuArrival, clean, std::string("tiled_matmul"))->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GpuArrival, racy, std::string("tiled_matmul_racy"))->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckScale, clean_whole, std::string("tiled_matmul"), 0u)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -176,5 +176,49 @@ TEST(BlockEvents, TheReceiverKeepsWhatTheSinkLeavesAndRefusesBlocksOutOfOrder) {
     EXPECT_THROW(r.take(std::move(stray)), gpu::ProtocolError);
 }
 
+// The receiver counts each block's events while a warp's come together and when threads of the
+// batch's blocks alternate; told how many events will come, it sizes the kept vector once from the
+// first batch's share (here 2 of 4 kept: about half of the 396 still to come); StreamedAnalysis keeps
+// what its drops() leaves, batch by batch.
+TEST(BlockEvents, TheReceiverCountsBlocksInAnyOrderAndSizesTheKeptEventsOnce) {
+    trace::Trace recording;
+    recording.meta.grid = {4, 1, 1};
+    recording.meta.block = {2, 1, 1};
+    Keeper sink;
+    gpu::BlockEventsReceiver r(sink, recording, 400);
+    gpu::BlockEvents b;
+    b.first_block = 0;
+    b.blocks = 2;
+    b.events = {event(2, trace::EventKind::Load, 1), event(0, trace::EventKind::Exit, 2),
+                event(3, trace::EventKind::Load, 3), event(1, trace::EventKind::Exit, 4)};
+    r.take(std::move(b));
+    EXPECT_EQ(r.per_block(), (std::vector<uint64_t>{2, 2, 0, 0}));
+    EXPECT_EQ(r.kept().size(), 2u);
+    EXPECT_GE(r.kept().capacity(), 2u + 396u / 2) << "sized for the rest at the first batch's share";
+    EXPECT_LE(r.kept().capacity(), 2u + 208u + 1024u) << "5% and 1,024 slots over, not room for every event";
+    gpu::BlockEvents next;
+    next.first_block = 2;
+    next.blocks = 2;
+    next.events = {event(7, trace::EventKind::Exit, 5), event(4, trace::EventKind::Exit, 6)};
+    r.take(std::move(next));
+    EXPECT_EQ(r.per_block(), (std::vector<uint64_t>{2, 2, 1, 1}));
+    EXPECT_EQ(r.kept().size(), 4u);
+    EXPECT_EQ(r.dropped(), 2u);
+
+    analysis::StreamedAnalysis streamed(1);
+    std::vector<trace::Event> events(4), kept;
+    events[0].kind = trace::EventKind::Load;
+    events[0].flags = trace::make_flags(trace::Space::Shared, 4);
+    events[1].kind = trace::EventKind::Load;
+    events[1].flags = trace::make_flags(trace::Space::Global, 4);
+    events[2].kind = trace::EventKind::Atomic;
+    events[2].flags = trace::make_flags(trace::Space::Shared, 4);
+    events[3].kind = trace::EventKind::BarrierArrive;
+    streamed.keep(events, kept);
+    ASSERT_EQ(kept.size(), 3u) << "only the plain shared load leaves";
+    for (size_t i = 0; i < events.size(); ++i)
+        EXPECT_EQ(streamed.drops(events[i]), i == 0);
+}
+
 } // namespace
 } // namespace synclab
